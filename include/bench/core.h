@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/* core.h: the registry of tests, benchmarks and workloads, the program entry points
+ * (bench_main, bench_dispatch) and the calls a running test makes (checks, fail, skip).
+ * Registration descriptors are filled by the shim's macros; see <bench/shim.h>. */
+#ifndef BENCH_CORE_H
+#define BENCH_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#include <bench/export.h>
+
+BENCH_BEGIN_DECLS
+
+/* The handle a test, benchmark or workload body receives (opaque). */
+typedef struct bench_ctx bench_t;
+
+enum bench_kind {
+    BENCH_KIND_TEST = 1,      /* ordinary unit test, run by the parallel pool */
+    BENCH_KIND_BENCHMARK = 2, /* measured by --bench: per-iteration statistics */
+    BENCH_KIND_WORKLOAD = 3   /* measured by --bench: window deltas */
+};
+
+enum bench_cache_regime {
+    BENCH_CACHE_STEADY = 0, /* leave the page cache alone (default) */
+    BENCH_CACHE_WARM = 1,   /* read the named files through before the window */
+    BENCH_CACHE_COLD = 2    /* evict the named files before the window */
+};
+
+/* How the translation unit that registered a test was compiled (the shim fills these
+ * from the preprocessor), so --bench can warn about numbers from a debug build. */
+#define BENCH_BUILD_NDEBUG 0x1u    /* NDEBUG was defined */
+#define BENCH_BUILD_OPTIMIZED 0x2u /* __OPTIMIZE__ was defined */
+
+/* Options of BENCHMARK(name, ...). Size-prefixed: the shim fills `size`. */
+struct bench_benchmark_opts {
+    uint32_t size;
+    uint64_t iterations; /* pinned iterations per sample; 0 = auto-scale */
+};
+
+/* Options of WORKLOAD(name, ...). Size-prefixed: the shim fills `size`. */
+struct bench_workload_opts {
+    uint32_t size;
+    uint32_t reps;                  /* body repetitions per window; 0 = 1 */
+    enum bench_cache_regime regime; /* page-cache regime of workload_files() */
+};
+
+/* One registered test. The shim defines one per BENCH_TEST / BENCHMARK / WORKLOAD in
+ * static storage and hands it to bench_register() from a constructor. The library links
+ * descriptors through `next` and never copies or frees them. Fields may only be appended;
+ * the library accepts a larger `size` only when the unknown tail is zero. */
+struct bench_test {
+    uint32_t size;                 /* sizeof(struct bench_test) as the caller compiled it */
+    uint32_t kind;                 /* enum bench_kind */
+    const char *name;              /* the C identifier given to the macro */
+    const char *file;              /* __FILE__ of the definition */
+    uint32_t line;                 /* __LINE__ of the definition */
+    uint32_t build;                /* BENCH_BUILD_* flags of the defining translation unit */
+    void (*fn)(bench_t *b);        /* the body */
+    const struct bench_benchmark_opts *benchmark; /* BENCHMARK options, else NULL */
+    const struct bench_workload_opts *workload;   /* WORKLOAD options, else NULL */
+    struct bench_test *next;       /* owned by the library: the registry link */
+};
+
+/* Add a descriptor to the registry: O(1), never allocates, never fails. Problems with a
+ * descriptor (duplicate name, bad size) are reported when bench_main starts. */
+BENCH_API void bench_register(struct bench_test *test);
+
+/* Run the program: parse the command line once, then list, run the tests, or measure.
+ * Returns the process exit status (0 success, 1 a test failed, 2 a usage error). */
+BENCH_API int bench_main(int argc, char **argv);
+
+/* For binaries whose main belongs to another framework (cmocka): returns -1 at once
+ * when argv holds no bench-mode flag (--bench, --list-metrics, --metrics=?|help);
+ * otherwise runs bench_main and returns its exit status. */
+BENCH_API int bench_dispatch(int argc, char **argv);
+
+/* Record a failed check (file, line, expression) and stop the running test.
+ * Used by BENCH_CHECK; outside a running test it prints the failure and aborts. */
+BENCH_API BENCH_NORETURN void bench_check_failed(const char *file, int line, const char *expr);
+
+/* Fail the running test with a printf-style message, or skip it (a skip is never a
+ * failure). Neither returns. */
+BENCH_API BENCH_NORETURN BENCH_PRINTF(2, 3) void bench_fail(bench_t *b, const char *fmt, ...);
+BENCH_API BENCH_NORETURN BENCH_PRINTF(2, 3) void bench_skip(bench_t *b, const char *fmt, ...);
+
+/* The timed loop behind BENCH_ITER (see <bench/shim.h>). bench_iter_begin returns the
+ * iteration count of the first sample and starts its clock; bench_iter_next stops the
+ * clock, records the sample and returns the next count, or 0 when the row is measured.
+ * Outside --bench the loop runs the body exactly once. */
+BENCH_API uint64_t bench_iter_begin(bench_t *b);
+BENCH_API uint64_t bench_iter_next(bench_t *b);
+
+BENCH_END_DECLS
+
+#endif /* BENCH_CORE_H */

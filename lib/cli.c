@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: MIT */
+/* cli.c: owns the command line: one table of options, parsed once into an immutable
+ * struct bench__config, with exactly one error message per malformed input. It does not
+ * act on the options (runner.c and the measurement layer do). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum option_kind {
+    OPT_FLAG,     /* no value */
+    OPT_UINT,     /* unsigned decimal, value attached with '=' or as the next argument */
+    OPT_STRING,   /* non-empty string, '=' or next argument; given at most once */
+    OPT_LIST,     /* comma list, accumulates when repeated */
+    OPT_OPTIONAL, /* value only with '=' (a bare flag is meaningful) */
+};
+
+enum option_id {
+    O_HELP, O_VERSION, O_LIST, O_VERBOSE, O_NO_COLORS, O_JOBS, O_INCLUDE, O_EXCLUDE,
+    O_BENCH, O_PERF, O_PERF_SCALED, O_PERF_ITERS, O_PERF_BATCH, O_SYSCALLS, O_METRICS,
+    O_LIST_METRICS, O_SORT_BY, O_GROUP_BY, O_BENCH_JSON, O_MIN_TIME,
+};
+
+struct option_def {
+    enum option_id id;
+    char short_name; /* 0 = none */
+    const char *long_name;
+    enum option_kind kind;
+    const char *value_name;
+    uint64_t max; /* OPT_UINT only */
+    const char *help;
+};
+
+static const struct option_def options[] = {
+    {O_HELP, 'h', "help", OPT_FLAG, NULL, 0, "print this help and exit"},
+    {O_VERSION, 0, "version", OPT_FLAG, NULL, 0, "print the libbench version and exit"},
+    {O_LIST, 'l', "list", OPT_FLAG, NULL, 0, "list the (filtered) tests, one per line, and exit"},
+    {O_VERBOSE, 'v', "verbose", OPT_FLAG, NULL, 0, "add duration and file:line to result lines; show output of passing tests"},
+    {O_NO_COLORS, 0, "no-colors", OPT_FLAG, NULL, 0, "no colour and no live progress line"},
+    {O_JOBS, 'j', "jobs", OPT_UINT, "N", BENCH__JOBS_MAX, "worker processes for tests (default: online CPUs; 0 = default)"},
+    {O_INCLUDE, 'i', "include", OPT_STRING, "REGEX", 0, "run only tests whose <file-stem>.<name> matches (POSIX ERE)"},
+    {O_EXCLUDE, 'e', "exclude", OPT_STRING, "REGEX", 0, "skip tests whose <file-stem>.<name> matches (POSIX ERE)"},
+    {O_BENCH, 0, "bench", OPT_FLAG, NULL, 0, "measure BENCHMARK and WORKLOAD tests instead of running tests"},
+    {O_PERF, 0, "perf", OPT_FLAG, NULL, 0, "with --bench: open the perf_event counting pass"},
+    {O_PERF_SCALED, 0, "perf-scaled", OPT_FLAG, NULL, 0, "with --bench: keep a multiplexed perf group; estimates are marked"},
+    {O_PERF_ITERS, 0, "perf-iters", OPT_UINT, "N", UINT64_MAX, "with --bench: iterations of each counting pass (0 = follow timing)"},
+    {O_PERF_BATCH, 0, "perf-batch", OPT_UINT, "N", UINT64_MAX, "with --bench: iterations per counting bracket (0 = auto, about 1 ms)"},
+    {O_SYSCALLS, 0, "syscalls", OPT_OPTIONAL, "LIST", 0, "with --bench: count syscalls; =futex,write adds one column each"},
+    {O_METRICS, 0, "metrics", OPT_LIST, "LIST", 0, "with --bench: metric columns (names, prefix*, all, ? for the catalog)"},
+    {O_LIST_METRICS, 0, "list-metrics", OPT_FLAG, NULL, 0, "print the metric catalog and capabilities, then exit"},
+    {O_SORT_BY, 0, "sort-by", OPT_STRING, "KEY", 0, "with --bench: sort rows by name, median/iter or a metric"},
+    {O_GROUP_BY, 0, "group-by", OPT_LIST, "KEYS", 0, "with --bench: one table per label tuple (all, list)"},
+    {O_BENCH_JSON, 0, "bench-json", OPT_STRING, "FILE", 0, "with --bench: also write the schema-2 JSON document"},
+    {O_MIN_TIME, 0, "bench-min-time", OPT_UINT, "MS", BENCH__MIN_TIME_MS_MAX, "with --bench: time budget per sample in ms (0 = 5 ms)"},
+};
+#define N_OPTIONS (sizeof options / sizeof options[0])
+
+struct parse_state {
+    char *err;
+    size_t err_size;
+    bool seen[N_OPTIONS];
+};
+
+BENCH_PRINTF(2, 3) static int fail(struct parse_state *st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(st->err, st->err_size, fmt, ap);
+    va_end(ap);
+    return BENCH_EINVAL;
+}
+
+/* Edit distance, for "did you mean" on unknown long options. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 40 || lb > 40)
+        return 99;
+    size_t row[41];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            size_t best = diag + cost;
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+static int unknown_option(struct parse_state *st, const char *arg, const char *name)
+{
+    const char *best = NULL;
+    size_t best_distance = 3; /* suggest only close names */
+    for (size_t k = 0; k < N_OPTIONS; k++) {
+        size_t d = edit_distance(name, options[k].long_name);
+        if (d < best_distance) {
+            best_distance = d;
+            best = options[k].long_name;
+        }
+    }
+    if (best)
+        return fail(st, "unknown option '%s' (did you mean '--%s'?)", arg, best);
+    return fail(st, "unknown option '%s'", arg);
+}
+
+static int parse_uint(struct parse_state *st, const char *shown, const char *value, uint64_t max,
+                      uint64_t *out)
+{
+    if (*value == '\0')
+        return fail(st, "option '%s' needs a number, got an empty value", shown);
+    uint64_t v = 0;
+    for (const char *p = value; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return fail(st, "option '%s' needs a non-negative integer, got '%s'", shown, value);
+        unsigned digit = (unsigned)(*p - '0');
+        if (v > (UINT64_MAX - digit) / 10)
+            return fail(st, "option '%s': '%s' is too large (at most %llu)", shown, value,
+                        (unsigned long long)max);
+        v = v * 10 + digit;
+    }
+    if (v > max)
+        return fail(st, "option '%s': '%s' is too large (at most %llu)", shown, value,
+                    (unsigned long long)max);
+    *out = v;
+    return 0;
+}
+
+/* Split a comma list into a growing NULL-terminated array; every element non-empty. */
+static int append_list(struct parse_state *st, const char *shown, const char *value, char ***items,
+                       size_t *count)
+{
+    if (*value == '\0')
+        return fail(st, "option '%s' needs a non-empty value", shown);
+    const char *p = value;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 0)
+            return fail(st, "option '%s': empty element in '%s'", shown, value);
+        for (size_t i = 0; i < len; i++)
+            if ((unsigned char)p[i] <= ' ' || p[i] == 0x7f)
+                return fail(st, "option '%s': whitespace or control character in '%s'", shown,
+                            value);
+        char **grown = realloc(*items, (*count + 2) * sizeof **items);
+        if (!grown)
+            return fail(st, "out of memory");
+        *items = grown;
+        grown[*count] = strndup(p, len);
+        if (!grown[*count])
+            return fail(st, "out of memory");
+        grown[++*count] = NULL;
+        if (!comma)
+            return 0;
+        p = comma + 1;
+    }
+}
+
+static int check_syscall_names(struct parse_state *st, char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (const char *c = names[i]; *c; c++)
+            if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_'))
+                return fail(st, "option '--syscalls': '%s' is not a syscall name ([a-z0-9_]+)",
+                            names[i]);
+    return 0;
+}
+
+static int compile_regex(struct parse_state *st, const char *flag, const char *src, regex_t *re)
+{
+    int rc = regcomp(re, src, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char msg[200];
+        regerror(rc, re, msg, sizeof msg);
+        regfree(re);
+        return fail(st, "invalid %s regular expression '%s': %s", flag, src, msg);
+    }
+    return 0;
+}
+
+static int apply(struct bench__config *cfg, struct parse_state *st, const struct option_def *def,
+                 const char *shown, const char *value)
+{
+    uint64_t n = 0;
+    size_t index = (size_t)(def - options);
+    if (def->kind == OPT_STRING && st->seen[index])
+        return fail(st, "option '%s' given more than once", shown);
+    st->seen[index] = true;
+    if (def->kind == OPT_STRING && *value == '\0')
+        return fail(st, "option '%s' needs a non-empty value", shown);
+    if (def->kind == OPT_UINT) {
+        int rc = parse_uint(st, shown, value, def->max, &n);
+        if (rc)
+            return rc;
+    }
+    switch (def->id) {
+    case O_HELP: cfg->help = true; break;
+    case O_VERSION: cfg->version = true; break;
+    case O_LIST: cfg->list = true; break;
+    case O_VERBOSE: cfg->verbose = true; break;
+    case O_NO_COLORS: cfg->no_colors = true; break;
+    case O_JOBS: cfg->jobs = (unsigned)n; break;
+    case O_INCLUDE: cfg->include_src = value; break;
+    case O_EXCLUDE: cfg->exclude_src = value; break;
+    case O_BENCH: cfg->bench = true; break;
+    case O_PERF: cfg->perf = true; break;
+    case O_PERF_SCALED: cfg->perf_scaled = cfg->perf = true; break;
+    case O_PERF_ITERS: cfg->perf_iters = n; break;
+    case O_PERF_BATCH: cfg->perf_batch = n; break;
+    case O_MIN_TIME: cfg->min_time_ms = n; break;
+    case O_LIST_METRICS: cfg->list_metrics = true; break;
+    case O_SORT_BY: cfg->sort_by = value; break;
+    case O_BENCH_JSON: cfg->bench_json = value; break;
+    case O_GROUP_BY: return append_list(st, shown, value, &cfg->group_by, &cfg->n_group_by);
+    case O_METRICS: {
+        int rc = append_list(st, shown, value, &cfg->metrics, &cfg->n_metrics);
+        if (rc)
+            return rc;
+        for (size_t i = 0; i < cfg->n_metrics; i++)
+            if (!strcmp(cfg->metrics[i], "?") || !strcmp(cfg->metrics[i], "help"))
+                cfg->metrics_help = true;
+        return 0;
+    }
+    case O_SYSCALLS:
+        cfg->syscalls = true;
+        if (value == NULL)
+            return 0;
+        {
+            size_t before = cfg->n_syscall_names;
+            int rc = append_list(st, shown, value, &cfg->syscall_names, &cfg->n_syscall_names);
+            if (rc)
+                return rc;
+            return check_syscall_names(st, cfg->syscall_names + before,
+                                       cfg->n_syscall_names - before);
+        }
+    }
+    return 0;
+}
+
+static const struct option_def *find_long(const char *name, size_t len)
+{
+    for (size_t k = 0; k < N_OPTIONS; k++)
+        if (strlen(options[k].long_name) == len && !strncmp(options[k].long_name, name, len))
+            return &options[k];
+    return NULL;
+}
+
+static const struct option_def *find_short(char c)
+{
+    for (size_t k = 0; k < N_OPTIONS; k++)
+        if (options[k].short_name == c)
+            return &options[k];
+    return NULL;
+}
+
+static int parse_args(struct bench__config *cfg, struct parse_state *st, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (arg == NULL)
+            return fail(st, "argument %d is NULL", i);
+        if (!strcmp(arg, "--")) {
+            if (i + 1 < argc)
+                return fail(st, "unexpected argument '%s' after '--' (this program takes no "
+                                "positional arguments)",
+                            argv[i + 1]);
+            return 0;
+        }
+        if (arg[0] != '-' || arg[1] == '\0')
+            return fail(st, "unexpected positional argument '%s' — attach option values with "
+                            "'=' (e.g. --syscalls=futex)",
+                        arg);
+        const struct option_def *def;
+        const char *value = NULL;
+        char shown[64];
+        if (arg[1] == '-') {
+            const char *name = arg + 2;
+            const char *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            def = find_long(name, len);
+            if (!def) {
+                char bare[64];
+                snprintf(bare, sizeof bare, "%.*s", (int)(len < 60 ? len : 60), name);
+                char as_given[80];
+                snprintf(as_given, sizeof as_given, "--%s", bare);
+                return unknown_option(st, as_given, bare);
+            }
+            snprintf(shown, sizeof shown, "--%s", def->long_name);
+            if (eq)
+                value = eq + 1;
+        } else {
+            def = find_short(arg[1]);
+            if (!def)
+                return fail(st, "unknown option '%s'", arg);
+            snprintf(shown, sizeof shown, "-%c", def->short_name);
+            if (arg[2] != '\0') {
+                if (def->kind == OPT_FLAG)
+                    return fail(st, "unknown option '%s' (short flags do not combine; "
+                                    "write them separately)",
+                                arg);
+                value = arg + 2;
+            }
+        }
+        if (def->kind == OPT_FLAG && value)
+            return fail(st, "option '%s' takes no value", shown);
+        if ((def->kind == OPT_UINT || def->kind == OPT_STRING || def->kind == OPT_LIST) && !value) {
+            if (i + 1 >= argc)
+                return fail(st, "option '%s' needs a value (%s)", shown, def->value_name);
+            value = argv[++i];
+        }
+        int rc = apply(cfg, st, def, shown, value);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int bench__config_parse(struct bench__config *cfg, int argc, char **argv, char *err, size_t err_size)
+{
+    struct parse_state st = {.err = err, .err_size = err_size};
+    memset(cfg, 0, sizeof *cfg);
+    cfg->argv0 = argc > 0 && argv[0] ? argv[0] : "bench";
+    if (err_size)
+        err[0] = '\0';
+    int rc = parse_args(cfg, &st, argc, argv);
+    bool include_compiled = false, exclude_compiled = false;
+    if (rc == 0 && cfg->include_src)
+        include_compiled = (rc = compile_regex(&st, "--include", cfg->include_src,
+                                               &cfg->include_re)) == 0;
+    if (rc == 0 && cfg->exclude_src)
+        exclude_compiled = (rc = compile_regex(&st, "--exclude", cfg->exclude_src,
+                                               &cfg->exclude_re)) == 0;
+    if (rc) {
+        if (!include_compiled)
+            cfg->include_src = NULL;
+        if (!exclude_compiled)
+            cfg->exclude_src = NULL;
+        bench__config_free(cfg);
+        return rc;
+    }
+    return 0;
+}
+
+static void free_list(char **items)
+{
+    if (!items)
+        return;
+    for (char **p = items; *p; p++)
+        free(*p);
+    free(items);
+}
+
+void bench__config_free(struct bench__config *cfg)
+{
+    if (cfg->include_src)
+        regfree(&cfg->include_re);
+    if (cfg->exclude_src)
+        regfree(&cfg->exclude_re);
+    free_list(cfg->syscall_names);
+    free_list(cfg->metrics);
+    free_list(cfg->group_by);
+    memset(cfg, 0, sizeof *cfg);
+}
+
+bool bench__argv_wants_bench(int argc, char **argv)
+{
+    for (int i = 1; i < argc && argv[i]; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--"))
+            break;
+        if (!strcmp(a, "--bench") || !strcmp(a, "--list-metrics") || !strcmp(a, "--metrics=?") ||
+            !strcmp(a, "--metrics=help"))
+            return true;
+        if (!strcmp(a, "--metrics") && i + 1 < argc &&
+            (!strcmp(argv[i + 1], "?") || !strcmp(argv[i + 1], "help")))
+            return true;
+    }
+    return false;
+}
+
+void bench__print_usage(FILE *out, const char *argv0)
+{
+    fprintf(out, "Usage: %s [options]\n\n", argv0);
+    fprintf(out, "Runs the unit tests registered in this program in parallel worker processes;\n"
+                 "with --bench, measures its BENCHMARK and WORKLOAD tests instead.\n\n");
+    fprintf(out, "Options:\n");
+    for (size_t k = 0; k < N_OPTIONS; k++) {
+        const struct option_def *d = &options[k];
+        char left[64];
+        const char *sep = d->kind == OPT_OPTIONAL ? "[=" : d->value_name ? "=" : "";
+        const char *close = d->kind == OPT_OPTIONAL ? "]" : "";
+        char shortpart[8] = "    ";
+        if (d->short_name)
+            snprintf(shortpart, sizeof shortpart, "-%c, ", d->short_name);
+        snprintf(left, sizeof left, "%s--%s%s%s%s", shortpart, d->long_name, sep,
+                 d->value_name ? d->value_name : "", close);
+        fprintf(out, "  %-28s %s\n", left, d->help);
+    }
+    fprintf(out, "\nExit status: 0 when no test failed, 1 when one did, 2 on a usage error.\n"
+                 "Colour and the progress line appear only on a terminal, and never with\n"
+                 "--no-colors, a non-empty NO_COLOR or TERM=dumb.\n");
+}
