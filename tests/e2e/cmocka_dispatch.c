@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* cmocka_dispatch.c: an existing cmocka binary with one BENCH_DISPATCH line. Without a
+ * bench-mode flag cmocka runs as before; with --bench libbench measures its benchmark. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <bench/shim.h>
+
+BENCHMARK(xor_shift)
+{
+    uint64_t x = 88172645463325252ull;
+    BENCH_ITER(b)
+    {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        bench_do_not_optimize(x);
+    }
+}
+
+static void adds(void **state)
+{
+    (void)state;
+    assert_int_equal(2 + 2, 4);
+}
+
+int main(int argc, char **argv)
+{
+    BENCH_DISPATCH(argc, argv);
+    const struct CMUnitTest tests[] = {cmocka_unit_test(adds)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

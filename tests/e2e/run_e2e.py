@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# run_e2e.py: end-to-end checks of real test binaries built with the shim. Each case runs
+# a binary piped or under a pseudo-terminal (script(1)) and compares stdout, stderr and
+# the exit status exactly, after masking the only varying parts (durations, paths).
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+SAMPLE = os.environ.get("E2E_SAMPLE", "")
+EMPTY = os.environ.get("E2E_EMPTY", "")
+BENCH_ONLY = os.environ.get("E2E_BENCH_ONLY", "")
+CMOCKA = os.environ.get("E2E_CMOCKA", "")
+QUICKSTART = os.environ.get("E2E_QUICKSTART", "")
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def clean_env(**extra):
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TERM")}
+    # A segfaulting test must die by the signal even in a sanitizer build.
+    asan = env.get("ASAN_OPTIONS", "")
+    env["ASAN_OPTIONS"] = (asan + ":" if asan else "") + "handle_segv=0:handle_abort=0"
+    env.update(extra)
+    return env
+
+
+def run(argv, **env):
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       stdin=subprocess.DEVNULL, env=clean_env(**env), timeout=90)
+    return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
+
+
+def run_pty(argv, **env):
+    """Run under a pseudo-terminal; returns (status, terminal text)."""
+    env.setdefault("TERM", "xterm-256color")
+    cmd = " ".join(shlex.quote(a) for a in argv)
+    p = subprocess.run(["script", "-qfec", cmd, "/dev/null"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                       env=clean_env(**env), timeout=90)
+    return p.returncode, p.stdout.decode("utf-8").replace("\r\n", "\n")
+
+
+def mask(text, binary=None):
+    text = re.sub(r"(Summary: .*) in \S+$", r"\1 in <T>", text, flags=re.M)
+    text = re.sub(r"\S*tests/e2e/(\w+\.c)", r"\1", text)
+    if binary:
+        text = text.replace(binary, "<bin>")
+    return text
+
+
+SAMPLE_PIPED = """\
+ ✓ sample.passes
+ ✗ sample.fails_check
+    sample.c:18: check failed: 1 + 1 == 3
+    --- output ---
+    output before the failure
+ ✗ sample.fails_with_message
+    expected 3 items, got 2
+ ✗ sample.segfaults (killed by SIGSEGV: Segmentation fault)
+ ✗ sample.aborts (killed by SIGABRT: Aborted)
+ ⊘ sample.skipped (needs a GPU)
+ ✗ sample.exits_early (exited with status 3 before the test finished)
+
+Summary: 1 passed, 5 failed, 1 skipped, 2 benchmarks (run with --bench), 1 workloads (run with --bench) in <T>
+
+Failed tests (5):
+ ✗ sample.aborts (killed by SIGABRT: Aborted)
+ ✗ sample.exits_early (exited with status 3 before the test finished)
+ ✗ sample.fails_check
+    sample.c:18: check failed: 1 + 1 == 3
+ ✗ sample.fails_with_message
+    expected 3 items, got 2
+ ✗ sample.segfaults (killed by SIGSEGV: Segmentation fault)
+
+To rerun:
+  <bin> -i '^sample\\.aborts$'
+  <bin> -i '^sample\\.exits_early$'
+  <bin> -i '^sample\\.fails_check$'
+  <bin> -i '^sample\\.fails_with_message$'
+  <bin> -i '^sample\\.segfaults$'
+"""
+
+
+def case_piped():
+    rc, out, err = run([SAMPLE, "-j", "2"])
+    check(rc == 1, f"piped: exit status {rc}, want 1")
+    check(err == "", f"piped: stderr not empty: {err!r}")
+    check("\x1b" not in out, "piped: escape sequence in piped stdout")
+    got = mask(out, SAMPLE)
+    check(got == SAMPLE_PIPED, "piped: stdout differs:\n" + got)
+    # byte-stable: a second run gives the same bytes apart from the duration
+    rc2, out2, _ = run([SAMPLE, "-j", "2"])
+    check(mask(out2, SAMPLE) == got, "piped: second run differs")
+
+
+def case_jobs():
+    outs = []
+    for j in ("1", "3", "0"):
+        rc, out, err = run([SAMPLE, "--jobs=" + j])
+        check(rc == 1, f"jobs {j}: exit {rc}")
+        outs.append(mask(out, SAMPLE))
+    check(outs[0] == outs[1] == outs[2] == SAMPLE_PIPED, "jobs: output depends on --jobs")
+
+
+def case_verbose():
+    rc, out, err = run([SAMPLE, "-v", "-i", "passes|skipped"])
+    check(rc == 0, f"verbose: exit {rc}")
+    lines = out.splitlines()
+    check(re.fullmatch(r" ✓ sample\.passes \(\d+\.\d+(ns|µs|ms|s)\) \[\S*sample\.c:10\]", lines[0])
+          is not None, f"verbose: pass line {lines[0]!r}")
+    check(re.fullmatch(r" ⊘ sample\.skipped \(needs a GPU\) \(\S+\) \[\S*sample\.c:\d+\]", lines[1])
+          is not None, f"verbose: skip line {lines[1]!r}")
+    check(mask(out).endswith("Summary: 1 passed, 0 failed, 1 skipped in <T>\n"),
+          "verbose: summary " + out)
+
+
+def case_filters():
+    rc, out, _ = run([SAMPLE, "-i", "^sample\\.(passes|skipped)$"])
+    check(rc == 0 and mask(out) == " ✓ sample.passes\n ⊘ sample.skipped (needs a GPU)\n\n"
+          "Summary: 1 passed, 0 failed, 1 skipped in <T>\n", "filters: include " + out)
+    rc, out, _ = run([SAMPLE, "-e", "fail|segv|segfaults|aborts|exits|sum_loop|pinned|ingest"])
+    check(rc == 0 and mask(out) == " ✓ sample.passes\n ⊘ sample.skipped (needs a GPU)\n\n"
+          "Summary: 1 passed, 0 failed, 1 skipped in <T>\n", "filters: exclude " + out)
+    rc, out, _ = run([SAMPLE, "-i", "sample", "-e", "s$|check|message|early|aborts|ingest"])
+    check(rc == 0 and mask(out) == " ⊘ sample.skipped (needs a GPU)\n\nSummary: 0 passed, "
+          "0 failed, 1 skipped, 2 benchmarks (run with --bench) in <T>\n", "filters: both " + out)
+    rc, out, err = run([SAMPLE, "-i", "nothing-matches"])
+    check(rc == 0 and mask(out) == "\nSummary: 0 passed, 0 failed in <T>\n", "filters: none " + out)
+    rc, out, err = run([SAMPLE, "-i", "a(b"])
+    check(rc == 2 and out == "" and err.count("\n") == 1 and
+          err.startswith("error: invalid --include regular expression 'a(b': ") and
+          err.endswith(" (see --help)\n"), f"filters: bad regex {rc} {err!r}")
+
+
+def case_list():
+    rc, out, err = run([SAMPLE, "--list"])
+    want = ("sample.passes\nsample.fails_check\nsample.fails_with_message\nsample.segfaults\n"
+            "sample.aborts\nsample.skipped\nsample.exits_early\nsample.sum_loop @benchmark\n"
+            "sample.pinned @benchmark\nsample.ingest @workload\n")
+    check(rc == 0 and out == want and err == "", f"list: {rc} {out!r} {err!r}")
+    rc, out, err = run([SAMPLE, "-l", "-i", "pinned|ingest"])
+    check(rc == 0 and out == "sample.pinned @benchmark\nsample.ingest @workload\n", "list -i " + out)
+
+
+def case_pty_color():
+    rc, text = run_pty([SAMPLE, "-i", "passes|fails_check|skipped"])
+    check(rc == 1, f"pty: exit {rc}")
+    check("\x1b[32m✓\x1b[0m" in text.replace("\x1b[32m✓ sample.passes\x1b[0m", "\x1b[32m✓\x1b[0m")
+          or "\x1b[32m✓ sample.passes" in text, "pty: no green pass mark: " + repr(text))
+    check("\x1b[1;31m✗ sample.fails_check" in text, "pty: no red failure: " + repr(text))
+    check("\x1b[33m⊘ sample.skipped (needs a GPU)" in text, "pty: no yellow skip")
+    check("Summary: 1 passed, 1 failed, 1 skipped" in text, "pty: summary missing")
+    check("\x1b[2K" not in text.split("Summary:")[1], "pty: progress line after the summary")
+
+
+def case_pty_no_color():
+    for label, argv, env in (("NO_COLOR", [SAMPLE], {"NO_COLOR": "1"}),
+                             ("TERM=dumb", [SAMPLE], {"TERM": "dumb"}),
+                             ("--no-colors", [SAMPLE, "--no-colors"], {})):
+        rc, text = run_pty(argv + ["-j", "2"], **env)
+        check(rc == 1, f"{label}: exit {rc}")
+        check("\x1b" not in text, f"{label}: escape sequence on a terminal: {text!r}")
+        check(mask(text, SAMPLE) == SAMPLE_PIPED, f"{label}: output differs from piped:\n" + text)
+    # an empty NO_COLOR does not disable colour
+    rc, text = run_pty([SAMPLE, "-i", "passes"], NO_COLOR="")
+    check("\x1b[32m" in text, "NO_COLOR='' disabled colour")
+
+
+CLI_ERRORS = [
+    (["--bogus"], "error: unknown option '--bogus' (see --help)\n"),
+    (["--bnech"], "error: unknown option '--bnech' (did you mean '--bench'?) (see --help)\n"),
+    (["-j", "abc"], "error: option '-j' needs a non-negative integer, got 'abc' (see --help)\n"),
+    (["--jobs=-1"], "error: option '--jobs' needs a non-negative integer, got '-1' (see --help)\n"),
+    (["stray"], "error: unexpected positional argument 'stray' — attach option values with '=' "
+                "(e.g. --syscalls=futex) (see --help)\n"),
+    (["--syscalls", "futex"], "error: unexpected positional argument 'futex' — attach option "
+                              "values with '=' (e.g. --syscalls=futex) (see --help)\n"),
+    (["--verbose=1"], "error: option '--verbose' takes no value (see --help)\n"),
+    (["-i"], "error: option '-i' needs a value (REGEX) (see --help)\n"),
+    (["-e", "("], None),
+    (["--bench-min-time=1e3"], None),
+    (["--perf-iters=99999999999999999999999"], None),
+    (["--metrics=a,,b"], None),
+    (["--bench-json="], None),
+    (["-vl"], None),
+]
+
+
+def case_cli_errors():
+    for argv, want in CLI_ERRORS:
+        rc, out, err = run([SAMPLE] + argv)
+        check(rc == 2, f"cli {argv}: exit {rc}")
+        check(out == "", f"cli {argv}: stdout {out!r}")
+        check(err.count("\n") == 1 and err.startswith("error: ") and err.endswith(" (see --help)\n"),
+              f"cli {argv}: stderr is not one error line: {err!r}")
+        if want is not None:
+            check(err == want, f"cli {argv}: {err!r} != {want!r}")
+
+
+def case_help_version():
+    rc, out, err = run([SAMPLE, "--help"])
+    check(rc == 0 and out.startswith("Usage: ") and "--jobs=N" in out and "--bench-json=FILE" in out
+          and err == "", "help: " + out)
+    rc, out, err = run([SAMPLE, "--version"])
+    check(rc == 0 and re.fullmatch(r"libbench \d+\.\d+\.\d+\n", out) is not None, "version " + out)
+
+
+def case_empty():
+    rc, out, err = run([EMPTY])
+    check(rc == 0 and mask(out) == "\nSummary: 0 passed, 0 failed in <T>\n" and err == "",
+          f"empty: {rc} {out!r} {err!r}")
+    rc, out, err = run([EMPTY, "--bench"])
+    check(rc == 0 and out == "no BENCHMARK or WORKLOAD tests found\n", f"empty bench: {out!r}")
+
+
+ROW = r"│ (\S+) +│ +(\d+(?:×\d+)?) │ +(\S+) ±(\S+) │ +(\S+) │ +(\S+) │"
+
+
+def case_bench():
+    rc, out, err = run([SAMPLE, "--bench"])
+    check(rc == 0, f"bench: exit {rc} {err}")
+    check("\x1b" not in out, "bench: escape sequence in piped output")
+    rows = re.findall(ROW, out)
+    names = [r[0] for r in rows]
+    check(names == ["sample.sum_loop", "sample.pinned"], f"bench: rows {names}")
+    if len(rows) == 2:
+        check(rows[0][1].startswith("32×"), f"bench: auto-scaled n {rows[0][1]}")
+        check(rows[1][1] == "32×10", f"bench: pinned n {rows[1][1]}")
+    check(err == "--bench: 1 workload not measured (this libbench has no workload windows yet)\n",
+          f"bench stderr: {err!r}")
+    check(out.startswith("╭") and "┝" in out and out.rstrip().endswith("╯"), "bench: box drawing")
+    rc, out, err = run([BENCH_ONLY, "--bench"])
+    check(rc == 1, f"bench_only: exit {rc}")
+    check(re.search(r"│ bench_only\.whole_body +│ +32×\d+ │", out) is not None, "bench_only: whole")
+    fail_at = out.find("bench_only.checks_and_fails")
+    skip_at = out.find("bench_only.skips")
+    check(0 < fail_at < skip_at, "bench_only: error and skip rows")
+    check("check failed:" in out and "no fixture here" in out, "bench_only: notes " + out)
+    check(re.search(r"bench_only\.checks_and_fails │ — │ +— │ +— │ +— │", out) is not None,
+          "bench_only: error row cells are em dashes")
+
+
+def case_cmocka_dispatch():
+    rc, out, err = run([CMOCKA])
+    check(rc == 0 and "[  PASSED  ] 1 test(s)." in out + err, f"cmocka: {rc} {out!r} {err!r}")
+    check("╭" not in out, "cmocka: libbench took over without a bench flag")
+    rc, out, err = run([CMOCKA, "--bench"])
+    check(rc == 0 and re.search(r"│ cmocka_dispatch\.xor_shift +│ +32×\d+ │", out) is not None,
+          f"cmocka --bench: {rc} {out!r}")
+    check("[==========]" not in out, "cmocka ran under --bench")
+
+
+def case_quickstart():
+    if not QUICKSTART:
+        print("SKIP: examples are not built")
+        sys.exit(77)
+    rc, out, err = run([QUICKSTART])
+    check(rc == 0 and mask(out) == " ✓ quickstart.fnv1a_empty_is_offset_basis\n"
+          " ✓ quickstart.fnv1a_known_vector\n ✓ quickstart.fnv1a_depends_on_every_byte\n\n"
+          "Summary: 3 passed, 0 failed, 1 benchmarks (run with --bench) in <T>\n",
+          f"quickstart: {rc} {out!r}")
+    rc, out, err = run([QUICKSTART, "--bench"])
+    check(rc == 0 and re.search(r"│ quickstart\.fnv1a_1k +│ +32×\d+ │", out) is not None,
+          f"quickstart --bench: {rc} {out!r} {err!r}")
+
+
+CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        sys.exit(f"usage: run_e2e.py {{{'|'.join(sorted(CASES))}}}")
+    CASES[sys.argv[1]]()
+    for f in failures:
+        print("FAIL:", f)
+    print(f"{sys.argv[1]}: {'ok' if not failures else str(len(failures)) + ' failure(s)'}")
+    sys.exit(1 if failures else 0)
