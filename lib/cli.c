@@ -19,9 +19,26 @@ enum option_kind {
 };
 
 enum option_id {
-    O_HELP, O_VERSION, O_LIST, O_VERBOSE, O_NO_COLORS, O_JOBS, O_INCLUDE, O_EXCLUDE,
-    O_BENCH, O_PERF, O_PERF_SCALED, O_PERF_ITERS, O_PERF_BATCH, O_SYSCALLS, O_METRICS,
-    O_LIST_METRICS, O_SORT_BY, O_GROUP_BY, O_BENCH_JSON, O_MIN_TIME,
+    O_HELP,
+    O_VERSION,
+    O_LIST,
+    O_VERBOSE,
+    O_NO_COLORS,
+    O_JOBS,
+    O_INCLUDE,
+    O_EXCLUDE,
+    O_BENCH,
+    O_PERF,
+    O_PERF_SCALED,
+    O_PERF_ITERS,
+    O_PERF_BATCH,
+    O_SYSCALLS,
+    O_METRICS,
+    O_LIST_METRICS,
+    O_SORT_BY,
+    O_GROUP_BY,
+    O_BENCH_JSON,
+    O_MIN_TIME,
 };
 
 struct option_def {
@@ -38,23 +55,38 @@ static const struct option_def options[] = {
     {O_HELP, 'h', "help", OPT_FLAG, NULL, 0, "print this help and exit"},
     {O_VERSION, 0, "version", OPT_FLAG, NULL, 0, "print the libbench version and exit"},
     {O_LIST, 'l', "list", OPT_FLAG, NULL, 0, "list the (filtered) tests, one per line, and exit"},
-    {O_VERBOSE, 'v', "verbose", OPT_FLAG, NULL, 0, "add duration and file:line to result lines; show output of passing tests"},
+    {O_VERBOSE, 'v', "verbose", OPT_FLAG, NULL, 0,
+     "add duration and file:line to result lines; show output of passing tests"},
     {O_NO_COLORS, 0, "no-colors", OPT_FLAG, NULL, 0, "no colour and no live progress line"},
-    {O_JOBS, 'j', "jobs", OPT_UINT, "N", BENCH__JOBS_MAX, "worker processes for tests (default: online CPUs; 0 = default)"},
-    {O_INCLUDE, 'i', "include", OPT_STRING, "REGEX", 0, "run only tests whose <file-stem>.<name> matches (POSIX ERE)"},
-    {O_EXCLUDE, 'e', "exclude", OPT_STRING, "REGEX", 0, "skip tests whose <file-stem>.<name> matches (POSIX ERE)"},
-    {O_BENCH, 0, "bench", OPT_FLAG, NULL, 0, "measure BENCHMARK and WORKLOAD tests instead of running tests"},
+    {O_JOBS, 'j', "jobs", OPT_UINT, "N", BENCH__JOBS_MAX,
+     "worker processes for tests (default: online CPUs; 0 = default)"},
+    {O_INCLUDE, 'i', "include", OPT_STRING, "REGEX", 0,
+     "run only tests whose <file-stem>.<name> matches (POSIX ERE)"},
+    {O_EXCLUDE, 'e', "exclude", OPT_STRING, "REGEX", 0,
+     "skip tests whose <file-stem>.<name> matches (POSIX ERE)"},
+    {O_BENCH, 0, "bench", OPT_FLAG, NULL, 0,
+     "measure BENCHMARK and WORKLOAD tests instead of running tests"},
     {O_PERF, 0, "perf", OPT_FLAG, NULL, 0, "with --bench: open the perf_event counting pass"},
-    {O_PERF_SCALED, 0, "perf-scaled", OPT_FLAG, NULL, 0, "with --bench: keep a multiplexed perf group; estimates are marked"},
-    {O_PERF_ITERS, 0, "perf-iters", OPT_UINT, "N", UINT64_MAX, "with --bench: iterations of each counting pass (0 = follow timing)"},
-    {O_PERF_BATCH, 0, "perf-batch", OPT_UINT, "N", UINT64_MAX, "with --bench: iterations per counting bracket (0 = auto, about 1 ms)"},
-    {O_SYSCALLS, 0, "syscalls", OPT_OPTIONAL, "LIST", 0, "with --bench: count syscalls; =futex,write adds one column each"},
-    {O_METRICS, 0, "metrics", OPT_LIST, "LIST", 0, "with --bench: metric columns (names, prefix*, all, ? for the catalog)"},
-    {O_LIST_METRICS, 0, "list-metrics", OPT_FLAG, NULL, 0, "print the metric catalog and capabilities, then exit"},
-    {O_SORT_BY, 0, "sort-by", OPT_STRING, "KEY", 0, "with --bench: sort rows by name, median/iter or a metric"},
-    {O_GROUP_BY, 0, "group-by", OPT_LIST, "KEYS", 0, "with --bench: one table per label tuple (all, list)"},
-    {O_BENCH_JSON, 0, "bench-json", OPT_STRING, "FILE", 0, "with --bench: also write the schema-2 JSON document"},
-    {O_MIN_TIME, 0, "bench-min-time", OPT_UINT, "MS", BENCH__MIN_TIME_MS_MAX, "with --bench: time budget per sample in ms (0 = 5 ms)"},
+    {O_PERF_SCALED, 0, "perf-scaled", OPT_FLAG, NULL, 0,
+     "with --bench: keep a multiplexed perf group; estimates are marked"},
+    {O_PERF_ITERS, 0, "perf-iters", OPT_UINT, "N", UINT64_MAX,
+     "with --bench: iterations of each counting pass (0 = follow timing)"},
+    {O_PERF_BATCH, 0, "perf-batch", OPT_UINT, "N", UINT64_MAX,
+     "with --bench: iterations per counting bracket (0 = auto, about 1 ms)"},
+    {O_SYSCALLS, 0, "syscalls", OPT_OPTIONAL, "LIST", 0,
+     "with --bench: count syscalls; =futex,write adds one column each"},
+    {O_METRICS, 0, "metrics", OPT_LIST, "LIST", 0,
+     "with --bench: metric columns (names, prefix*, all, ? for the catalog)"},
+    {O_LIST_METRICS, 0, "list-metrics", OPT_FLAG, NULL, 0,
+     "print the metric catalog and capabilities, then exit"},
+    {O_SORT_BY, 0, "sort-by", OPT_STRING, "KEY", 0,
+     "with --bench: sort rows by name, median/iter or a metric"},
+    {O_GROUP_BY, 0, "group-by", OPT_LIST, "KEYS", 0,
+     "with --bench: one table per label tuple (all, list)"},
+    {O_BENCH_JSON, 0, "bench-json", OPT_STRING, "FILE", 0,
+     "with --bench: also write the schema-2 JSON document"},
+    {O_MIN_TIME, 0, "bench-min-time", OPT_UINT, "MS", BENCH__MIN_TIME_MS_MAX,
+     "with --bench: time budget per sample in ms (0 = 5 ms)"},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
@@ -70,6 +102,9 @@ BENCH_PRINTF(2, 3) static int fail(struct parse_state *st, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(st->err, st->err_size, fmt, ap);
     va_end(ap);
+    for (char *c = st->err; *c; c++) /* echoed values never break the one-line rule */
+        if ((unsigned char)*c < ' ' || *c == 0x7f)
+            *c = '?';
     return BENCH_EINVAL;
 }
 
@@ -184,7 +219,6 @@ static int compile_regex(struct parse_state *st, const char *flag, const char *s
     if (rc != 0) {
         char msg[200];
         regerror(rc, re, msg, sizeof msg);
-        regfree(re);
         return fail(st, "invalid %s regular expression '%s': %s", flag, src, msg);
     }
     return 0;
@@ -195,7 +229,7 @@ static int apply(struct bench__config *cfg, struct parse_state *st, const struct
 {
     uint64_t n = 0;
     size_t index = (size_t)(def - options);
-    if (def->kind == OPT_STRING && st->seen[index])
+    if ((def->kind == OPT_STRING || def->kind == OPT_UINT) && st->seen[index])
         return fail(st, "option '%s' given more than once", shown);
     st->seen[index] = true;
     if (def->kind == OPT_STRING && *value == '\0')
@@ -273,15 +307,23 @@ static int parse_args(struct bench__config *cfg, struct parse_state *st, int arg
             return fail(st, "argument %d is NULL", i);
         if (!strcmp(arg, "--")) {
             if (i + 1 < argc)
-                return fail(st, "unexpected argument '%s' after '--' (this program takes no "
-                                "positional arguments)",
+                return fail(st,
+                            "unexpected argument '%s' after '--' (this program takes no "
+                            "positional arguments)",
                             argv[i + 1]);
             return 0;
         }
-        if (arg[0] != '-' || arg[1] == '\0')
-            return fail(st, "unexpected positional argument '%s' — attach option values with "
-                            "'=' (e.g. --syscalls=futex)",
+        if (arg[0] != '-' || arg[1] == '\0') {
+            if (i > 1 && !strcmp(argv[i - 1], "--syscalls"))
+                return fail(st,
+                            "unexpected positional argument '%s' — --syscalls takes its "
+                            "list only with '=' (--syscalls=%s)",
+                            arg, arg);
+            return fail(st,
+                        "unexpected positional argument '%s' (this program takes options "
+                        "only)",
                         arg);
+        }
         const struct option_def *def;
         const char *value = NULL;
         char shown[64];
@@ -301,14 +343,26 @@ static int parse_args(struct bench__config *cfg, struct parse_state *st, int arg
             if (eq)
                 value = eq + 1;
         } else {
+            const char *eq = strchr(arg + 1, '=');
+            size_t len = eq ? (size_t)(eq - arg - 1) : strlen(arg + 1);
+            const struct option_def *as_long = len > 1 ? find_long(arg + 1, len) : NULL;
+            if (as_long)
+                return fail(st, "unknown option '%s' (did you mean '--%s'?)", arg,
+                            as_long->long_name);
             def = find_short(arg[1]);
             if (!def)
                 return fail(st, "unknown option '%s'", arg);
+            if (arg[2] == '=')
+                return fail(st,
+                            "option '-%c' takes its value as '-%c VALUE' or '-%cVALUE', "
+                            "not '%s'",
+                            arg[1], arg[1], arg[1], arg);
             snprintf(shown, sizeof shown, "-%c", def->short_name);
             if (arg[2] != '\0') {
                 if (def->kind == OPT_FLAG)
-                    return fail(st, "unknown option '%s' (short flags do not combine; "
-                                    "write them separately)",
+                    return fail(st,
+                                "unknown option '%s' (short flags do not combine; "
+                                "write them separately)",
                                 arg);
                 value = arg + 2;
             }
@@ -327,7 +381,8 @@ static int parse_args(struct bench__config *cfg, struct parse_state *st, int arg
     return 0;
 }
 
-int bench__config_parse(struct bench__config *cfg, int argc, char **argv, char *err, size_t err_size)
+int bench__config_parse(struct bench__config *cfg, int argc, char **argv, char *err,
+                        size_t err_size)
 {
     struct parse_state st = {.err = err, .err_size = err_size};
     memset(cfg, 0, sizeof *cfg);
@@ -337,11 +392,11 @@ int bench__config_parse(struct bench__config *cfg, int argc, char **argv, char *
     int rc = parse_args(cfg, &st, argc, argv);
     bool include_compiled = false, exclude_compiled = false;
     if (rc == 0 && cfg->include_src)
-        include_compiled = (rc = compile_regex(&st, "--include", cfg->include_src,
-                                               &cfg->include_re)) == 0;
+        include_compiled =
+            (rc = compile_regex(&st, "--include", cfg->include_src, &cfg->include_re)) == 0;
     if (rc == 0 && cfg->exclude_src)
-        exclude_compiled = (rc = compile_regex(&st, "--exclude", cfg->exclude_src,
-                                               &cfg->exclude_re)) == 0;
+        exclude_compiled =
+            (rc = compile_regex(&st, "--exclude", cfg->exclude_src, &cfg->exclude_re)) == 0;
     if (rc) {
         if (!include_compiled)
             cfg->include_src = NULL;
@@ -376,17 +431,18 @@ void bench__config_free(struct bench__config *cfg)
 
 bool bench__argv_wants_bench(int argc, char **argv)
 {
-    for (int i = 1; i < argc && argv[i]; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--"))
-            break;
-        if (!strcmp(a, "--bench") || !strcmp(a, "--list-metrics") || !strcmp(a, "--metrics=?") ||
-            !strcmp(a, "--metrics=help"))
-            return true;
-        if (!strcmp(a, "--metrics") && i + 1 < argc &&
-            (!strcmp(argv[i + 1], "?") || !strcmp(argv[i + 1], "help")))
-            return true;
+    struct bench__config cfg;
+    char err[BENCH__ERROR_MAX];
+    if (bench__config_parse(&cfg, argc, argv, err, sizeof err) == 0) {
+        bool wants = cfg.bench || cfg.list_metrics || cfg.metrics_help;
+        bench__config_free(&cfg);
+        return wants;
     }
+    /* Malformed: hand it to bench_main (which reports the error) only when a literal
+     * --bench says the user meant libbench rather than the host framework. */
+    for (int i = 1; i < argc && argv[i] && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--bench"))
+            return true;
     return false;
 }
 

@@ -17,6 +17,8 @@ size_t bench__outcome_encode(enum bench__outcome outcome, const char *message, c
                              size_t size)
 {
     static const char tag[] = {'P', 'F', 'S'};
+    if (size == 0)
+        return 0;
     int n = snprintf(buf, size, "%c%s", tag[outcome], message ? message : "");
     if (n < 0)
         return 0;

@@ -8,7 +8,7 @@
 
 void bench__format_ns(double ns, char *buf, size_t size)
 {
-    if (isnan(ns) || ns < 0) {
+    if (!isfinite(ns) || ns < 0) {
         snprintf(buf, size, "\xe2\x80\x94"); /* em dash: not measured */
         return;
     }
@@ -23,8 +23,8 @@ void bench__format_ns(double ns, char *buf, size_t size)
         double limit, scale;
         const char *unit;
     } units[] = {
-        {1e6, 1e3, "\xc2\xb5s"}, {1e9, 1e6, "ms"}, {60e9, 1e9, "s"},
-        {3600e9, 60e9, "m"}, {86400e9, 3600e9, "h"}, {INFINITY, 86400e9, "d"},
+        {1e6, 1e3, "\xc2\xb5s"}, {1e9, 1e6, "ms"},       {60e9, 1e9, "s"},
+        {3600e9, 60e9, "m"},     {86400e9, 3600e9, "h"}, {INFINITY, 86400e9, "d"},
     };
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
         if (whole < units[i].limit) {

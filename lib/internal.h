@@ -29,7 +29,7 @@ struct bench__config {
     /* test mode */
     bool verbose;
     bool no_colors;
-    unsigned jobs; /* 0 = online CPUs */
+    unsigned jobs;           /* 0 = online CPUs */
     const char *include_src; /* NULL when not given */
     const char *exclude_src;
     regex_t include_re;
@@ -39,25 +39,25 @@ struct bench__config {
     bool perf;
     bool perf_scaled;
     bool list_metrics;
-    bool metrics_help;       /* --metrics=? or --metrics=help */
-    uint64_t perf_iters;     /* 0 = follow the timing pass */
-    uint64_t perf_batch;     /* 0 = auto */
-    uint64_t min_time_ms;    /* 0 = default (5 ms) */
-    bool syscalls;           /* --syscalls given */
-    char **syscall_names;    /* --syscalls=LIST, NULL-terminated; NULL for a bare flag */
+    bool metrics_help;    /* --metrics=? or --metrics=help */
+    uint64_t perf_iters;  /* 0 = follow the timing pass */
+    uint64_t perf_batch;  /* 0 = auto */
+    uint64_t min_time_ms; /* 0 = default (5 ms) */
+    bool syscalls;        /* --syscalls given */
+    char **syscall_names; /* --syscalls=LIST, NULL-terminated; NULL for a bare flag */
     size_t n_syscall_names;
-    char **metrics;          /* --metrics=LIST selectors, NULL when not given */
+    char **metrics; /* --metrics=LIST selectors, NULL when not given */
     size_t n_metrics;
-    const char *sort_by;     /* NULL = median/iter */
-    char **group_by;         /* accumulated --group-by keys */
+    const char *sort_by; /* NULL = median/iter */
+    char **group_by;     /* accumulated --group-by keys */
     size_t n_group_by;
-    const char *bench_json;  /* NULL = no JSON document */
+    const char *bench_json; /* NULL = no JSON document */
 };
 
 /* Parse argv into *cfg. On a usage error returns BENCH_EINVAL and writes the message
  * (without the "error: " prefix and the "(see --help)" suffix) into err. */
-BENCH__HIDDEN int bench__config_parse(struct bench__config *cfg, int argc, char **argv,
-                                      char *err, size_t err_size);
+BENCH__HIDDEN int bench__config_parse(struct bench__config *cfg, int argc, char **argv, char *err,
+                                      size_t err_size);
 BENCH__HIDDEN void bench__config_free(struct bench__config *cfg);
 /* True when argv holds a flag that selects bench mode (for bench_dispatch). */
 BENCH__HIDDEN bool bench__argv_wants_bench(int argc, char **argv);
@@ -71,14 +71,14 @@ struct bench__entry {
 };
 
 struct bench__suite {
-    struct bench__entry *entries; /* sorted by full name */
+    struct bench__entry *entries; /* by file stem, then path, then line */
     size_t count;
 };
 
 /* Snapshot the registry (or an explicit list, for tests: `head` may be NULL for the
  * global registry). On a bad descriptor returns a negative code and a message in err. */
-BENCH__HIDDEN int bench__suite_load(struct bench__suite *suite, struct bench_test *head,
-                                    char *err, size_t err_size);
+BENCH__HIDDEN int bench__suite_load(struct bench__suite *suite, struct bench_test *head, char *err,
+                                    size_t err_size);
 BENCH__HIDDEN void bench__suite_free(struct bench__suite *suite);
 BENCH__HIDDEN struct bench_test *bench__registry_head(void);
 /* Keep the entries whose full name matches --include and not --exclude. */
@@ -179,19 +179,21 @@ BENCH__HIDDEN struct bench__summary bench__summarize(double *values, size_t n);
  * ns at the current count); it says whether to take another and at which count. */
 struct bench__sampler {
     int64_t budget_ns;
-    uint64_t count;  /* iterations per sample */
-    bool sampling;   /* false while still doubling */
-    size_t n;        /* samples kept */
+    uint64_t count; /* iterations per sample */
+    bool sampling;  /* false while still doubling */
+    size_t n;       /* samples kept */
     double samples[BENCH__SAMPLE_COUNT];
 };
 BENCH__HIDDEN void bench__sampler_start(struct bench__sampler *s, int64_t budget_ns, uint64_t pin);
 BENCH__HIDDEN bool bench__sampler_step(struct bench__sampler *s, int64_t elapsed_ns);
 
-BENCH__HIDDEN int bench__run_bench(const struct bench__config *cfg, const struct bench__suite *suite);
+BENCH__HIDDEN int bench__run_bench(const struct bench__config *cfg,
+                                   const struct bench__suite *suite);
 
 /* ---- runner.c: test mode ---------------------------------------------------------- */
 
-BENCH__HIDDEN int bench__run_tests(const struct bench__config *cfg, const struct bench__suite *suite);
+BENCH__HIDDEN int bench__run_tests(const struct bench__config *cfg,
+                                   const struct bench__suite *suite);
 BENCH__HIDDEN int bench__list_tests(const struct bench__suite *suite, FILE *out);
 
 #endif /* BENCH_INTERNAL_H */

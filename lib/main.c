@@ -25,7 +25,8 @@ const char *bench_strerror(int code)
     case BENCH_ENOMEM: return "out of memory";
     case BENCH_EINVAL: return "invalid argument";
     case BENCH_ENAME: return "a name or label is empty or contains the 0x1F separator";
-    case BENCH_ESTRUCT: return "a size-prefixed struct is too small or has an unknown non-zero tail";
+    case BENCH_ESTRUCT:
+        return "a size-prefixed struct is too small or has an unknown non-zero tail";
     case BENCH_ESTATE: return "called where it has no meaning (no test is running)";
     case BENCH_EDUP: return "a name is registered twice";
     default: return "unknown libbench error";

@@ -211,7 +211,7 @@ static void run_benchmark(struct bench__measure *m, const struct bench__entry *e
 /* ---- the table ------------------------------------------------------------------------ */
 
 static const struct bench__column timing_columns[] = {
-    {"benchmark", BENCH__LEFT}, {"n", BENCH__RIGHT},    {"median/iter", BENCH__RIGHT},
+    {"benchmark", BENCH__LEFT}, {"n", BENCH__RIGHT},     {"median/iter", BENCH__RIGHT},
     {"min", BENCH__DECIMAL},    {"max", BENCH__DECIMAL}, {"notes", BENCH__LEFT},
 };
 
@@ -280,8 +280,8 @@ static void render_rows(FILE *out, struct row *rows, size_t n, struct bench__tab
         if (notes)
             c[5] = strdup("");
     }
-    struct bench__table table = {.columns = timing_columns, .n_columns = n_cols, .cells = cells,
-                                 .n_rows = n};
+    struct bench__table table = {
+        .columns = timing_columns, .n_columns = n_cols, .cells = cells, .n_rows = n};
     bench__table_render(out, &table, memory);
     for (size_t i = 0; i < n * n_cols; i++)
         free(cells[i]);
@@ -298,9 +298,10 @@ static void warn_debug_build(const struct bench__suite *suite)
             continue;
         unsigned want = BENCH_BUILD_NDEBUG | BENCH_BUILD_OPTIMIZED;
         if ((t->build & want) != want) {
-            fprintf(stderr, "warning: %s was compiled %s — benchmark numbers may be "
-                            "meaningless; build with optimization and -DNDEBUG (e.g. meson "
-                            "--buildtype=release)\n",
+            fprintf(stderr,
+                    "warning: %s was compiled %s — benchmark numbers may be "
+                    "meaningless; build with optimization and -DNDEBUG (e.g. meson "
+                    "--buildtype=release)\n",
                     t->file,
                     !(t->build & BENCH_BUILD_OPTIMIZED) ? "without optimization"
                                                         : "without NDEBUG (asserts enabled)");
@@ -335,8 +336,9 @@ int bench__run_bench(const struct bench__config *cfg, const struct bench__suite 
     }
     warn_debug_build(suite);
     if (workloads)
-        fprintf(stderr, "--bench: %zu workload%s not measured (this libbench has no workload "
-                        "windows yet)\n",
+        fprintf(stderr,
+                "--bench: %zu workload%s not measured (this libbench has no workload "
+                "windows yet)\n",
                 workloads, workloads == 1 ? "" : "s");
     uint64_t min_time_ms = cfg->min_time_ms ? cfg->min_time_ms : BENCH__DEFAULT_MIN_TIME_MS;
     struct bench__measure m = {.cfg = cfg, .budget_ns = (int64_t)min_time_ms * 1000000};

@@ -10,8 +10,20 @@
 
 static struct bench_test *registry_head;
 
+/* Descriptors too small to hold `next` are never written to: they are remembered here
+ * (no allocation) and reported when the program starts. */
+#define REJECTED_MAX 8
+static const struct bench_test *rejected[REJECTED_MAX];
+static size_t n_rejected;
+
 void bench_register(struct bench_test *test)
 {
+    if (test->size < sizeof(struct bench_test)) {
+        if (n_rejected < REJECTED_MAX)
+            rejected[n_rejected] = test;
+        n_rejected++;
+        return;
+    }
     test->next = registry_head;
     registry_head = test;
 }
@@ -30,24 +42,25 @@ size_t bench__file_stem(const char *path, const char **stem)
     return dot && dot != base ? (size_t)(dot - base) : strlen(base);
 }
 
-/* The library knows descriptors up to the end of `next`; a newer shim may append fields,
- * accepted only while they are zero (libpfm4's rule). */
-static int check_size(const struct bench_test *t)
+/* A size-prefixed struct the library knows up to `known` bytes: a newer shim may append
+ * fields, accepted only while they are zero (libpfm4's rule). */
+static bool size_ok(const void *p, uint32_t size, size_t known)
 {
-    if (t->size < sizeof(struct bench_test))
-        return BENCH_ESTRUCT;
-    const unsigned char *tail = (const unsigned char *)t + sizeof(struct bench_test);
-    for (size_t i = 0; i < t->size - sizeof(struct bench_test); i++)
+    if (size < known)
+        return false;
+    const unsigned char *tail = (const unsigned char *)p + known;
+    for (size_t i = 0; i < size - known; i++)
         if (tail[i])
-            return BENCH_ESTRUCT;
-    return 0;
+            return false;
+    return true;
 }
 
 static int check_descriptor(const struct bench_test *t, char *err, size_t err_size)
 {
     const char *where = t->file ? t->file : "?";
-    if (check_size(t)) {
-        snprintf(err, err_size, "test '%s' (%s:%u) was compiled against an incompatible "
+    if (!size_ok(t, t->size, sizeof(struct bench_test))) {
+        snprintf(err, err_size,
+                 "test '%s' (%s:%u) was compiled against an incompatible "
                  "<bench/shim.h> (descriptor size %u, this libbench knows %zu)",
                  t->name ? t->name : "?", where, t->line, t->size, sizeof(struct bench_test));
         return BENCH_ESTRUCT;
@@ -57,19 +70,36 @@ static int check_descriptor(const struct bench_test *t, char *err, size_t err_si
                  t->line);
         return BENCH_EINVAL;
     }
-    bool kind_ok = (t->kind == BENCH_KIND_TEST && !t->benchmark && !t->workload) ||
-                   (t->kind == BENCH_KIND_BENCHMARK && t->benchmark && !t->workload) ||
-                   (t->kind == BENCH_KIND_WORKLOAD && t->workload && !t->benchmark);
-    if (!kind_ok) {
-        snprintf(err, err_size, "test '%s' (%s:%u) is marked both benchmark and workload, or "
-                 "neither consistently", t->name, where, t->line);
+    const char *kind_problem = NULL;
+    if (t->benchmark && t->workload)
+        kind_problem = "has both benchmark and workload options";
+    else if (t->kind == BENCH_KIND_TEST && (t->benchmark || t->workload))
+        kind_problem = "is a plain test with benchmark or workload options";
+    else if (t->kind == BENCH_KIND_BENCHMARK && !t->benchmark)
+        kind_problem = "is a benchmark without benchmark options";
+    else if (t->kind == BENCH_KIND_WORKLOAD && !t->workload)
+        kind_problem = "is a workload without workload options";
+    else if (t->kind < BENCH_KIND_TEST || t->kind > BENCH_KIND_WORKLOAD)
+        kind_problem = "has an unknown kind";
+    if (kind_problem) {
+        snprintf(err, err_size, "test '%s' (%s:%u) %s", t->name, where, t->line, kind_problem);
         return BENCH_EINVAL;
     }
-    if ((t->benchmark && t->benchmark->size < sizeof(struct bench_benchmark_opts)) ||
-        (t->workload && t->workload->size < sizeof(struct bench_workload_opts))) {
-        snprintf(err, err_size, "test '%s' (%s:%u) has options from an incompatible "
-                 "<bench/shim.h>", t->name, where, t->line);
+    if ((t->benchmark &&
+         !size_ok(t->benchmark, t->benchmark->size, sizeof(struct bench_benchmark_opts))) ||
+        (t->workload &&
+         !size_ok(t->workload, t->workload->size, sizeof(struct bench_workload_opts)))) {
+        snprintf(err, err_size,
+                 "test '%s' (%s:%u) has options from an incompatible "
+                 "<bench/shim.h>",
+                 t->name, where, t->line);
         return BENCH_ESTRUCT;
+    }
+    const char *stem;
+    if (bench__file_stem(t->file, &stem) == 0) {
+        snprintf(err, err_size, "test '%s' (%s:%u) has no file stem to name it by", t->name, where,
+                 t->line);
+        return BENCH_EINVAL;
     }
     if (t->workload && (unsigned)t->workload->regime > BENCH_CACHE_COLD) {
         snprintf(err, err_size, "workload '%s' (%s:%u) has an unknown cache regime %d", t->name,
@@ -98,10 +128,12 @@ static int compare_entries(const void *pa, const void *pb)
     return c;
 }
 
+/* By full name, ties in suite order, so a duplicate is reported the same way everywhere. */
 static int compare_full_names(const void *pa, const void *pb)
 {
     const struct bench__entry *const *a = pa, *const *b = pb;
-    return strcmp((*a)->full_name, (*b)->full_name);
+    int c = strcmp((*a)->full_name, (*b)->full_name);
+    return c ? c : (*a < *b ? -1 : *a > *b);
 }
 
 static int find_duplicate(const struct bench__suite *suite, char *err, size_t err_size)
@@ -130,14 +162,25 @@ int bench__suite_load(struct bench__suite *suite, struct bench_test *head, char 
                       size_t err_size)
 {
     memset(suite, 0, sizeof *suite);
+    if (!head && n_rejected) {
+        const struct bench_test *t = rejected[0];
+        snprintf(err, err_size,
+                 "%zu test(s) were compiled against an incompatible "
+                 "<bench/shim.h>, the first at %s:%u (descriptor size %u, this libbench needs "
+                 "at least %zu)",
+                 n_rejected, t->file ? t->file : "?", t->line, t->size, sizeof(struct bench_test));
+        return BENCH_ESTRUCT;
+    }
     if (!head)
         head = registry_head;
     size_t n = 0;
     for (struct bench_test *t = head; t; t = t->next)
         n++;
     suite->entries = calloc(n ? n : 1, sizeof *suite->entries);
-    if (!suite->entries)
+    if (!suite->entries) {
+        snprintf(err, err_size, "out of memory");
         return BENCH_ENOMEM;
+    }
     for (struct bench_test *t = head; t; t = t->next) {
         int rc = check_descriptor(t, err, err_size);
         if (rc) {
@@ -151,6 +194,7 @@ int bench__suite_load(struct bench__suite *suite, struct bench_test *head, char 
         if (asprintf(&e->full_name, "%.*s.%s", (int)stem_len, stem, t->name) < 0) {
             e->full_name = NULL;
             bench__suite_free(suite);
+            snprintf(err, err_size, "out of memory");
             return BENCH_ENOMEM;
         }
     }

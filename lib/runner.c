@@ -32,8 +32,8 @@ struct buffer {
 struct result {
     bool done;
     enum bench__outcome outcome;
-    char detail[1200];   /* check message, bench_fail text, skip reason or death */
-    bool detail_inline;  /* show detail in parentheses on the result line */
+    char detail[1200];  /* check message, bench_fail text, skip reason or death */
+    bool detail_inline; /* show detail in parentheses on the result line */
     struct buffer output;
     int64_t duration_ns;
 };
@@ -91,7 +91,8 @@ static void buffer_append(struct buffer *b, const char *data, size_t n, size_t c
 
 /* ---- the worker process ------------------------------------------------------------ */
 
-BENCH_NORETURN static void run_child(struct run *r, const struct bench__entry *e, int out_w, int res_w)
+BENCH_NORETURN static void run_child(struct run *r, const struct bench__entry *e, int out_w,
+                                     int res_w)
 {
     for (size_t i = 0; i < r->n_slots; i++) {
         if (r->slots[i].pid == 0)
@@ -148,8 +149,8 @@ static int launch(struct run *r, struct slot *s, size_t index)
     close(res[1]);
     fcntl(out[0], F_SETFL, O_NONBLOCK);
     fcntl(res[0], F_SETFL, O_NONBLOCK);
-    *s = (struct slot){.pid = pid, .index = index, .out_fd = out[0], .res_fd = res[0],
-                       .start_ns = start};
+    *s = (struct slot){
+        .pid = pid, .index = index, .out_fd = out[0], .res_fd = res[0], .start_ns = start};
     return 0;
 }
 
@@ -268,10 +269,9 @@ static void erase_progress(struct run *r)
 
 static void paint_progress(struct run *r)
 {
-    static const char *const frames[] = {"\xe2\xa0\x8b", "\xe2\xa0\x99", "\xe2\xa0\xb9",
-                                         "\xe2\xa0\xb8", "\xe2\xa0\xbc", "\xe2\xa0\xb4",
-                                         "\xe2\xa0\xa6", "\xe2\xa0\xa7", "\xe2\xa0\x87",
-                                         "\xe2\xa0\x8f"};
+    static const char *const frames[] = {
+        "\xe2\xa0\x8b", "\xe2\xa0\x99", "\xe2\xa0\xb9", "\xe2\xa0\xb8", "\xe2\xa0\xbc",
+        "\xe2\xa0\xb4", "\xe2\xa0\xa6", "\xe2\xa0\xa7", "\xe2\xa0\x87", "\xe2\xa0\x8f"};
     char elapsed[32];
     int64_t now = now_ns();
     bench__format_ns((double)(now - r->start_ns), elapsed, sizeof elapsed);
@@ -308,7 +308,8 @@ static int compare_failed(const void *pa, const void *pb, void *arg)
 {
     const struct run *r = arg;
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    return strcmp(r->suite->entries[r->tests[a]].full_name, r->suite->entries[r->tests[b]].full_name);
+    return strcmp(r->suite->entries[r->tests[a]].full_name,
+                  r->suite->entries[r->tests[b]].full_name);
 }
 
 static void print_recap(struct run *r, size_t failed)
@@ -329,7 +330,8 @@ static void print_recap(struct run *r, size_t failed)
     printf("\nTo rerun:\n");
     for (size_t i = 0; i < failed; i++) {
         char escaped[1024], pattern[1100], quoted[2300];
-        bench__regex_escape(r->suite->entries[r->tests[order[i]]].full_name, escaped, sizeof escaped);
+        bench__regex_escape(r->suite->entries[r->tests[order[i]]].full_name, escaped,
+                            sizeof escaped);
         snprintf(pattern, sizeof pattern, "^%s$", escaped);
         bench__shell_quote(pattern, quoted, sizeof quoted);
         printf("  %s -i %s\n", argv0, quoted);

@@ -104,7 +104,7 @@ static size_t wrap_lines(const char *cell, const char **starts, size_t *lens, si
         if (bench__display_width(p, total) > NOTES_WRAP) {
             take = byte_offset(p, NOTES_WRAP);
             const char *space = NULL;
-            for (const char *q = p; q < p + take; q++)
+            for (const char *q = p; q <= p + take; q++) /* a space right after cell 48 fits */
                 if (*q == ' ')
                     space = q;
             if (space && space > p)

@@ -51,16 +51,16 @@ struct bench_workload_opts {
  * descriptors through `next` and never copies or frees them. Fields may only be appended;
  * the library accepts a larger `size` only when the unknown tail is zero. */
 struct bench_test {
-    uint32_t size;                 /* sizeof(struct bench_test) as the caller compiled it */
-    uint32_t kind;                 /* enum bench_kind */
-    const char *name;              /* the C identifier given to the macro */
-    const char *file;              /* __FILE__ of the definition */
-    uint32_t line;                 /* __LINE__ of the definition */
-    uint32_t build;                /* BENCH_BUILD_* flags of the defining translation unit */
-    void (*fn)(bench_t *b);        /* the body */
+    uint32_t size;          /* sizeof(struct bench_test) as the caller compiled it */
+    uint32_t kind;          /* enum bench_kind */
+    const char *name;       /* the C identifier given to the macro */
+    const char *file;       /* __FILE__ of the definition */
+    uint32_t line;          /* __LINE__ of the definition */
+    uint32_t build;         /* BENCH_BUILD_* flags of the defining translation unit */
+    void (*fn)(bench_t *b); /* the body */
     const struct bench_benchmark_opts *benchmark; /* BENCHMARK options, else NULL */
     const struct bench_workload_opts *workload;   /* WORKLOAD options, else NULL */
-    struct bench_test *next;       /* owned by the library: the registry link */
+    struct bench_test *next;                      /* owned by the library: the registry link */
 };
 
 /* Add a descriptor to the registry: O(1), never allocates, never fails. Problems with a

@@ -11,13 +11,13 @@ BENCH_BEGIN_DECLS
 /* Codes below -1000 are libbench's own; the others equal -errno on Linux. */
 enum bench_error {
     BENCH_OK = 0,
-    BENCH_ENOENT = -2,    /* no such test, file or entry */
-    BENCH_ENOMEM = -12,   /* out of memory */
-    BENCH_EINVAL = -22,   /* an argument is malformed */
-    BENCH_ENAME = -1001,  /* a name or label contains 0x1F or is empty */
+    BENCH_ENOENT = -2,     /* no such test, file or entry */
+    BENCH_ENOMEM = -12,    /* out of memory */
+    BENCH_EINVAL = -22,    /* an argument is malformed */
+    BENCH_ENAME = -1001,   /* a name or label contains 0x1F or is empty */
     BENCH_ESTRUCT = -1002, /* a size-prefixed struct is too small or has an unknown non-zero tail */
-    BENCH_ESTATE = -1003, /* called where it has no meaning (no test is running) */
-    BENCH_EDUP = -1004    /* a name is registered twice */
+    BENCH_ESTATE = -1003,  /* called where it has no meaning (no test is running) */
+    BENCH_EDUP = -1004     /* a name is registered twice */
 };
 
 /* A static, never-NULL message for a code (unknown codes get a generic message). */

@@ -14,6 +14,10 @@ EMPTY = os.environ.get("E2E_EMPTY", "")
 BENCH_ONLY = os.environ.get("E2E_BENCH_ONLY", "")
 CMOCKA = os.environ.get("E2E_CMOCKA", "")
 QUICKSTART = os.environ.get("E2E_QUICKSTART", "")
+EXPECT_DEBUG_WARNING = os.environ.get("E2E_EXPECT_DEBUG_WARNING", "0") == "1"
+DEBUG_WARNING = re.compile(r"warning: \S*sample\.c was compiled without (optimization|NDEBUG "
+                           r"\(asserts enabled\)) — benchmark numbers may be meaningless; build "
+                           r"with optimization and -DNDEBUG \(e\.g\. meson --buildtype=release\)\n")
 
 failures = []
 
@@ -234,6 +238,10 @@ def case_bench():
     if len(rows) == 2:
         check(rows[0][1].startswith("32×"), f"bench: auto-scaled n {rows[0][1]}")
         check(rows[1][1] == "32×10", f"bench: pinned n {rows[1][1]}")
+    warning = DEBUG_WARNING.match(err)
+    check(bool(warning) == EXPECT_DEBUG_WARNING, f"bench: debug-build warning {err!r}")
+    if warning:
+        err = err[warning.end():]
     check(err == "--bench: 1 workload not measured (this libbench has no workload windows yet)\n",
           f"bench stderr: {err!r}")
     check(out.startswith("╭") and "┝" in out and out.rstrip().endswith("╯"), "bench: box drawing")

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/* shim_usage.c: every macro and inline helper of <bench/shim.h> used the way a test
+ * binary uses them; compiled by check_headers.py as C11 and C++20, warnings as errors. */
+#include <bench/shim.h>
+
+struct pair {
+    int a, b;
+};
+
+static struct pair make_pair(int a)
+{
+    struct pair p = {a, a + 1};
+    return p;
+}
+
+static int twice(int x)
+{
+    return 2 * x;
+}
+
+BENCH_TEST(plain)
+{
+    BENCH_CHECK(twice(2) == 4);
+}
+
+BENCH_TEST(uses_handle)
+{
+    if (twice(1) != 2)
+        bench_fail(b, "twice(1) = %d", twice(1));
+    if (twice(0) != 0)
+        bench_skip(b, "%s", "never");
+}
+
+BENCHMARK(auto_scaled)
+{
+    int x = 3;
+    BENCH_ITER(b)
+    {
+        bench_do_not_optimize(twice(x));     /* an rvalue */
+        bench_do_not_optimize(x);            /* an lvalue */
+        bench_do_not_optimize(make_pair(x)); /* a struct */
+        bench_clobber_memory();
+    }
+}
+
+BENCHMARK(pinned, .iterations = 1000)
+{
+    bench_clobber_memory();
+}
+
+WORKLOAD(window)
+{
+    bench_clobber_memory();
+}
+
+WORKLOAD(cold_window, .reps = 2, .regime = BENCH_CACHE_COLD)
+{
+    bench_clobber_memory();
+}
+
+BENCH_MAIN()

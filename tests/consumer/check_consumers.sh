@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# check_consumers.sh: libbench used the two ways another project uses it: installed and
+# found with pkg-config (headers under include/bench/, the shim as <bench/shim.h>), and
+# as a Meson subproject through dependency('libbench'). Each builds and runs consumer.c.
+# usage: check_consumers.sh SOURCE_DIR BUILD_DIR SANITIZE (b_sanitize, e.g. none)
+set -eu
+src=$1 build=$2 sanitize=${3:-none}
+san_flags=""
+[ "$sanitize" = none ] || san_flags="-fsanitize=$sanitize"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+consumer=$src/tests/consumer/consumer.c
+
+echo "== installed, found with pkg-config"
+meson install -C "$build" --destdir "$work/root" --quiet >/dev/null
+pcdir=$(dirname "$(find "$work/root" -name libbench.pc | head -n 1)")
+test -f "$(find "$work/root" -path '*/include/bench/shim.h' | head -n 1)"
+export PKG_CONFIG_PATH=$pcdir PKG_CONFIG_SYSROOT_DIR=$work/root
+cflags=$(pkg-config --cflags libbench)
+libs=$(pkg-config --libs libbench)
+echo "pkg-config: $cflags $libs"
+cc -std=c11 -Wall -Wextra -Wpedantic -Werror $san_flags $cflags "$consumer" -o "$work/by-pkgconfig" $libs
+libdir=$(dirname "$(find "$work/root" -name 'libbench.so.0' | head -n 1)")
+LD_LIBRARY_PATH=$libdir "$work/by-pkgconfig" | tee "$work/out1"
+grep -q '^Summary: 1 passed, 0 failed' "$work/out1"
+unset PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
+
+echo "== as a Meson subproject"
+mkdir -p "$work/proj/subprojects"
+ln -s "$(cd "$src" && pwd)" "$work/proj/subprojects/libbench"
+cp "$consumer" "$work/proj/"
+cat > "$work/proj/meson.build" <<'MESON'
+project('consumer', 'c', default_options: ['c_std=c11', 'warning_level=3', 'werror=true'])
+bench = dependency('libbench', fallback: ['libbench', 'libbench_dep'],
+                   default_options: ['tests=false', 'examples=false'])
+executable('consumer', 'consumer.c', dependencies: bench)
+MESON
+meson setup "$work/proj/build" "$work/proj" --wrap-mode=nodownload >/dev/null
+ninja -C "$work/proj/build" >/dev/null
+"$work/proj/build/consumer" | tee "$work/out2"
+grep -q '^Summary: 1 passed, 0 failed' "$work/out2"
+echo "consumers: ok"

@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: MIT */
+/* test_protocol.c: the statistics (bench__summarize) and the batched-timing sampler of
+ * inventory 2.1, driven by a fake clock that reports elapsed ns for each sample. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#define assert_double_exact(a, b)                                                          \
+    do {                                                                                   \
+        double a_ = (a), b_ = (b);                                                         \
+        if (!(a_ == b_))                                                                   \
+            fail_msg("%s == %.17g, want %.17g", #a, a_, b_);                               \
+    } while (0)
+
+/* ---- bench__summarize ------------------------------------------------------------------ */
+
+static struct bench__summary summarize_copy(const double *values, size_t n)
+{
+    double tmp[64];
+    assert_true(n <= 64);
+    memcpy(tmp, values, n * sizeof *values);
+    return bench__summarize(tmp, n);
+}
+
+static void test_summarize_odd(void **state)
+{
+    (void)state;
+    /* sorted 1 2 3 4 5: median 3; |x-3| = 0 1 1 2 2 -> MAD 1 */
+    static const double v[] = {5, 1, 4, 2, 3};
+    struct bench__summary s = summarize_copy(v, 5);
+    assert_double_exact(s.median, 3.0);
+    assert_double_exact(s.mad, 1.0);
+    assert_double_exact(s.min, 1.0);
+    assert_double_exact(s.max, 5.0);
+}
+
+static void test_summarize_even_median_is_mean_of_middle_two(void **state)
+{
+    (void)state;
+    /* sorted 1 2 3 10: median (2+3)/2 = 2.5 (the mean would be 4); |x-2.5| = 1.5 0.5 0.5
+     * 7.5 -> sorted 0.5 0.5 1.5 7.5 -> MAD (0.5+1.5)/2 = 1 */
+    static const double v[] = {10, 2, 1, 3};
+    struct bench__summary s = summarize_copy(v, 4);
+    assert_double_exact(s.median, 2.5);
+    assert_double_exact(s.mad, 1.0);
+    assert_double_exact(s.min, 1.0);
+    assert_double_exact(s.max, 10.0);
+
+    /* fractional values, exact in binary */
+    static const double f[] = {1.0, 0.25, 0.75, 0.5};
+    s = summarize_copy(f, 4);
+    assert_double_exact(s.median, 0.625);
+    assert_double_exact(s.mad, 0.25);
+    assert_double_exact(s.min, 0.25);
+    assert_double_exact(s.max, 1.0);
+
+    /* negative values and an outlier: sorted -5 1 3 1000 -> median 2 */
+    static const double o[] = {1000, -5, 3, 1};
+    s = summarize_copy(o, 4);
+    assert_double_exact(s.median, 2.0);
+    /* |x-2| = 998 7 1 1 -> sorted 1 1 7 998 -> MAD 4 */
+    assert_double_exact(s.mad, 4.0);
+    assert_double_exact(s.min, -5.0);
+    assert_double_exact(s.max, 1000.0);
+}
+
+static void test_summarize_mad_has_no_consistency_factor(void **state)
+{
+    (void)state;
+    /* median 2; |x-2| = 1 1 0 0 2 4 7 -> sorted 0 0 1 1 2 4 7 -> MAD 1 (not 1.4826) */
+    static const double v[] = {1, 1, 2, 2, 4, 6, 9};
+    struct bench__summary s = summarize_copy(v, 7);
+    assert_double_exact(s.median, 2.0);
+    assert_double_exact(s.mad, 1.0);
+    assert_double_exact(s.min, 1.0);
+    assert_double_exact(s.max, 9.0);
+}
+
+static void test_summarize_single_and_constant(void **state)
+{
+    (void)state;
+    static const double one[] = {7.5};
+    struct bench__summary s = summarize_copy(one, 1);
+    assert_double_exact(s.median, 7.5);
+    assert_double_exact(s.mad, 0.0);
+    assert_double_exact(s.min, 7.5);
+    assert_double_exact(s.max, 7.5);
+
+    double same[BENCH__SAMPLE_COUNT];
+    for (size_t i = 0; i < BENCH__SAMPLE_COUNT; i++)
+        same[i] = 100.0;
+    s = bench__summarize(same, BENCH__SAMPLE_COUNT);
+    assert_double_exact(s.median, 100.0);
+    assert_double_exact(s.mad, 0.0);
+    assert_double_exact(s.min, 100.0);
+    assert_double_exact(s.max, 100.0);
+}
+
+static void test_summarize_empty_is_all_nan(void **state)
+{
+    (void)state;
+    double unused[1] = {42.0};
+    struct bench__summary s = bench__summarize(unused, 0);
+    assert_true(isnan(s.median));
+    assert_true(isnan(s.mad));
+    assert_true(isnan(s.min));
+    assert_true(isnan(s.max));
+}
+
+/* Every permutation of the input gives the identical summary (Heap's algorithm). */
+static void check_all_permutations(const double *values, size_t n, struct bench__summary want)
+{
+    double a[8];
+    size_t c[8] = {0};
+    assert_true(n <= 8);
+    memcpy(a, values, n * sizeof *a);
+    size_t checked = 0;
+    for (size_t i = 0;;) {
+        struct bench__summary s = summarize_copy(a, n);
+        assert_double_exact(s.median, want.median);
+        assert_double_exact(s.mad, want.mad);
+        assert_double_exact(s.min, want.min);
+        assert_double_exact(s.max, want.max);
+        checked++;
+        while (i < n && c[i] >= i) {
+            c[i] = 0;
+            i++;
+        }
+        if (i >= n)
+            break;
+        size_t j = i % 2 ? c[i] : 0;
+        double t = a[j];
+        a[j] = a[i];
+        a[i] = t;
+        c[i]++;
+        i = 1;
+    }
+    size_t fact = 1;
+    for (size_t k = 2; k <= n; k++)
+        fact *= k;
+    assert_int_equal(checked, fact);
+}
+
+static void test_summarize_input_order_irrelevant(void **state)
+{
+    (void)state;
+    static const double odd[] = {5, 1, 4, 2, 3};
+    check_all_permutations(odd, 5, (struct bench__summary){3.0, 1.0, 1.0, 5.0});
+    /* sorted 1 2 3 10 20 40: median 6.5; |x-6.5| = 5.5 4.5 3.5 3.5 13.5 33.5 -> sorted
+     * 3.5 3.5 4.5 5.5 13.5 33.5 -> MAD 5 */
+    static const double even[] = {40, 3, 1, 20, 10, 2};
+    check_all_permutations(even, 6, (struct bench__summary){6.5, 5.0, 1.0, 40.0});
+}
+
+/* ---- the sampler, on a fake clock ------------------------------------------------------ */
+
+#define MAX_STEPS 4096
+
+struct trace {
+    size_t steps;
+    uint64_t count[MAX_STEPS]; /* iterations per sample at each step */
+};
+
+/* Drive the sampler with a body that costs `ns_per_iter` per iteration: each sample's
+ * elapsed time is ns_per_iter * count. Records the count of every timed sample. */
+static void run_fake(struct bench__sampler *s, struct trace *t, int64_t budget_ns,
+                     uint64_t pin, int64_t ns_per_iter)
+{
+    memset(t, 0, sizeof *t);
+    bench__sampler_start(s, budget_ns, pin);
+    for (;;) {
+        assert_true(t->steps < MAX_STEPS);
+        t->count[t->steps++] = s->count;
+        int64_t elapsed = ns_per_iter * (int64_t)s->count;
+        if (!bench__sampler_step(s, elapsed))
+            break;
+    }
+}
+
+static void test_sampler_doubles_from_one_until_budget(void **state)
+{
+    (void)state;
+    struct bench__sampler s;
+    struct trace t;
+    /* 10 ns/iter, budget 1000 ns: 1..64 are short (10..640 ns), 128 takes 1280 ns */
+    run_fake(&s, &t, 1000, 0, 10);
+    static const uint64_t scaling[] = {1, 2, 4, 8, 16, 32, 64, 128};
+    assert_int_equal(t.steps, 8 + BENCH__SAMPLE_COUNT);
+    for (size_t i = 0; i < 8; i++)
+        assert_int_equal(t.count[i], scaling[i]);
+    for (size_t i = 8; i < t.steps; i++)
+        assert_int_equal(t.count[i], 128);
+    assert_int_equal(s.count, 128);
+    assert_int_equal(s.n, BENCH__SAMPLE_COUNT);
+    for (size_t i = 0; i < BENCH__SAMPLE_COUNT; i++)
+        assert_double_exact(s.samples[i], 10.0);
+}
+
+/* The sample that reaches the budget ends doubling and is discarded; exactly 32 samples
+ * follow at that count, each elapsed/count. */
+static void test_sampler_discards_the_budget_sample(void **state)
+{
+    (void)state;
+    struct bench__sampler s;
+    bench__sampler_start(&s, 1000, 0);
+    assert_int_equal(s.count, 1);
+    assert_true(bench__sampler_step(&s, 999)); /* shorter than the budget: double */
+    assert_int_equal(s.count, 2);
+    assert_int_equal(s.n, 0);
+    assert_true(bench__sampler_step(&s, 1000)); /* not shorter: stop, discard it */
+    assert_int_equal(s.count, 2);
+    assert_int_equal(s.n, 0);
+    for (int i = 0; i < BENCH__SAMPLE_COUNT; i++) {
+        bool more = bench__sampler_step(&s, 2 * (500 + i));
+        assert_int_equal(s.count, 2);
+        assert_int_equal(s.n, (size_t)i + 1);
+        assert_int_equal(more, i + 1 < BENCH__SAMPLE_COUNT);
+    }
+    for (int i = 0; i < BENCH__SAMPLE_COUNT; i++)
+        assert_double_exact(s.samples[i], (double)(500 + i));
+
+    /* a first sample already at the budget keeps count 1 */
+    bench__sampler_start(&s, 1000, 0);
+    assert_true(bench__sampler_step(&s, 5000));
+    assert_int_equal(s.count, 1);
+    assert_int_equal(s.n, 0);
+}
+
+static void test_sampler_sample_is_elapsed_over_count_as_double(void **state)
+{
+    (void)state;
+    struct bench__sampler s;
+    /* not integer-truncated: 7 ns over 2 iterations is 3.5 */
+    bench__sampler_start(&s, 100, 0);
+    assert_true(bench__sampler_step(&s, 1));   /* count 1 -> 2 */
+    assert_true(bench__sampler_step(&s, 200)); /* reaches the budget at 2: discarded */
+    assert_true(bench__sampler_step(&s, 7));
+    assert_double_exact(s.samples[0], 3.5);
+
+    bench__sampler_start(&s, 5000000, 3);
+    for (int i = 0; i < BENCH__SAMPLE_COUNT; i++)
+        (void)bench__sampler_step(&s, 10 + i);
+    for (int i = 0; i < BENCH__SAMPLE_COUNT; i++)
+        assert_double_exact(s.samples[i], (double)(10 + i) / 3.0);
+    assert_double_exact(s.samples[0], 10.0 / 3.0);
+}
+
+static void test_sampler_cap_stops_doubling(void **state)
+{
+    (void)state;
+    struct bench__sampler s;
+    struct trace t;
+    /* a body that takes no time never reaches the budget: doubling stops at 2^40 */
+    run_fake(&s, &t, INT64_MAX, 0, 0);
+    assert_int_equal(t.steps, 41 + BENCH__SAMPLE_COUNT);
+    for (size_t i = 0; i <= 40; i++)
+        assert_int_equal(t.count[i], 1ULL << i);
+    for (size_t i = 41; i < t.steps; i++)
+        assert_int_equal(t.count[i], BENCH__MAX_SCALED_ITERATIONS);
+    assert_int_equal(s.count, 1ULL << 40);
+    assert_int_equal(s.n, BENCH__SAMPLE_COUNT);
+    for (size_t i = 0; i < BENCH__SAMPLE_COUNT; i++)
+        assert_double_exact(s.samples[i], 0.0);
+}
+
+static void test_sampler_pinned_count_never_scales(void **state)
+{
+    (void)state;
+    struct bench__sampler s;
+    /* pin 1000, each sample far below the 5 ms budget: no doubling, no discard */
+    bench__sampler_start(&s, 5000000, 1000);
+    assert_int_equal(s.count, 1000);
+    for (int i = 0; i < BENCH__SAMPLE_COUNT; i++) {
+        bool more = bench__sampler_step(&s, 100);
+        assert_int_equal(s.count, 1000);
+        assert_int_equal(s.n, (size_t)i + 1);
+        assert_int_equal(more, i + 1 < BENCH__SAMPLE_COUNT);
+    }
+    for (int i = 0; i < BENCH__SAMPLE_COUNT; i++)
+        assert_double_exact(s.samples[i], 0.1);
+
+    /* a pinned count of 1 is still pinned (not auto-scaled from 1) */
+    struct trace t;
+    run_fake(&s, &t, 5000000, 1, 100);
+    assert_int_equal(t.steps, BENCH__SAMPLE_COUNT);
+    for (size_t i = 0; i < t.steps; i++)
+        assert_int_equal(t.count[i], 1);
+    assert_int_equal(s.n, BENCH__SAMPLE_COUNT);
+    assert_double_exact(s.samples[0], 100.0);
+
+    /* a pinned count whose samples exceed the budget: still exactly 32, none dropped */
+    run_fake(&s, &t, 1000, 1000, 100);
+    assert_int_equal(t.steps, BENCH__SAMPLE_COUNT);
+    assert_int_equal(s.n, BENCH__SAMPLE_COUNT);
+    assert_double_exact(s.samples[BENCH__SAMPLE_COUNT - 1], 100.0);
+}
+
+static void test_sampler_default_budget_100ns_body_reaches_65536(void **state)
+{
+    (void)state;
+    struct bench__sampler s;
+    struct trace t;
+    /* 100 ns/iter, 5 ms: 32768 iterations take 3.2768 ms (< 5 ms, double), 65536 take
+     * 6.5536 ms (>= 5 ms: stop, discard), then 32 samples at 65536 */
+    run_fake(&s, &t, (int64_t)BENCH__DEFAULT_MIN_TIME_MS * 1000000, 0, 100);
+    assert_int_equal(t.steps, 17 + BENCH__SAMPLE_COUNT);
+    for (size_t i = 0; i <= 16; i++)
+        assert_int_equal(t.count[i], 1ULL << i);
+    for (size_t i = 17; i < t.steps; i++)
+        assert_int_equal(t.count[i], 65536);
+    assert_int_equal(s.count, 65536);
+    assert_int_equal(s.n, BENCH__SAMPLE_COUNT);
+    for (size_t i = 0; i < BENCH__SAMPLE_COUNT; i++)
+        assert_double_exact(s.samples[i], 100.0);
+    struct bench__summary sum = bench__summarize(s.samples, s.n);
+    assert_double_exact(sum.median, 100.0);
+    assert_double_exact(sum.mad, 0.0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_summarize_odd),
+        cmocka_unit_test(test_summarize_even_median_is_mean_of_middle_two),
+        cmocka_unit_test(test_summarize_mad_has_no_consistency_factor),
+        cmocka_unit_test(test_summarize_single_and_constant),
+        cmocka_unit_test(test_summarize_empty_is_all_nan),
+        cmocka_unit_test(test_summarize_input_order_irrelevant),
+        cmocka_unit_test(test_sampler_doubles_from_one_until_budget),
+        cmocka_unit_test(test_sampler_discards_the_budget_sample),
+        cmocka_unit_test(test_sampler_sample_is_elapsed_over_count_as_double),
+        cmocka_unit_test(test_sampler_cap_stops_doubling),
+        cmocka_unit_test(test_sampler_pinned_count_never_scales),
+        cmocka_unit_test(test_sampler_default_budget_100ns_body_reaches_65536),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,648 @@
+/* SPDX-License-Identifier: MIT */
+/* test_registry.c: tests of the suite snapshot (bench__suite_load on explicit descriptor
+ * lists: names, order, validation), bench__suite_filter, bench__filter_match and
+ * bench__file_stem. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static void body(bench_t *b)
+{
+    (void)b;
+}
+
+static const struct bench_benchmark_opts benchmark_opts = {
+    .size = sizeof(struct bench_benchmark_opts)};
+static const struct bench_workload_opts workload_opts = {
+    .size = sizeof(struct bench_workload_opts), .regime = BENCH_CACHE_WARM};
+
+static struct bench_test make_test(const char *file, uint32_t line, const char *name)
+{
+    struct bench_test t = {
+        .size = sizeof(struct bench_test),
+        .kind = BENCH_KIND_TEST,
+        .name = name,
+        .file = file,
+        .line = line,
+        .fn = body,
+    };
+    return t;
+}
+
+/* Link tests[0..n) through .next, in array order; returns the head. */
+static struct bench_test *link_tests(struct bench_test *tests, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        tests[i].next = i + 1 < n ? &tests[i + 1] : NULL;
+    return n ? &tests[0] : NULL;
+}
+
+/* Load `n` linked descriptors; expect the given code. */
+static int load(struct bench__suite *suite, struct bench_test *tests, size_t n, char *err,
+                size_t err_size)
+{
+    err[0] = '\0';
+    int rc = bench__suite_load(suite, link_tests(tests, n), err, err_size);
+    if (rc == 0)
+        assert_string_equal(err, "");
+    else {
+        assert_null(suite->entries);
+        assert_int_equal(suite->count, 0);
+    }
+    return rc;
+}
+
+static void assert_names(const struct bench__suite *suite, const char *const *want, size_t n)
+{
+    if (suite->count != n) {
+        for (size_t i = 0; i < suite->count; i++)
+            print_message("  entry %zu: %s\n", i, suite->entries[i].full_name);
+    }
+    assert_int_equal(suite->count, n);
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(suite->entries[i].full_name, want[i]);
+}
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- full names and order ------------------------------------------------------ */
+
+static void test_full_names(void **state)
+{
+    (void)state;
+    struct bench_test t[] = {
+        make_test("src/foo.c", 1, "alpha"),
+        make_test("a/b/c.test.c", 1, "x"),
+        make_test("noext", 1, "y"),
+    };
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX];
+    assert_int_equal(load(&suite, t, N(t), err, sizeof err), 0);
+    static const char *const want[] = {"c.test.x", "foo.alpha", "noext.y"};
+    assert_names(&suite, want, N(want));
+    /* entries point at the caller's descriptors (never copies) */
+    assert_ptr_equal(suite.entries[0].test, &t[1]);
+    assert_ptr_equal(suite.entries[1].test, &t[0]);
+    assert_ptr_equal(suite.entries[2].test, &t[2]);
+    bench__suite_free(&suite);
+    assert_null(suite.entries);
+    assert_int_equal(suite.count, 0);
+}
+
+static void test_single_entry(void **state)
+{
+    (void)state;
+    struct bench_test t[] = {make_test("/abs/path/only.c", 42, "one")};
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX];
+    assert_int_equal(load(&suite, t, N(t), err, sizeof err), 0);
+    static const char *const want[] = {"only.one"};
+    assert_names(&suite, want, N(want));
+    bench__suite_free(&suite);
+}
+
+/* Files by stem, then by path, then definition line (not by name, not by list order). */
+static void test_order(void **state)
+{
+    (void)state;
+    struct bench_test t[] = {
+        make_test("z/gamma.c", 5, "g"),
+        make_test("b/alpha.c", 1, "from_b"),
+        make_test("a/alpha.c", 30, "aaa_second"),
+        make_test("a/alpha.c", 10, "zzz_first"),
+        make_test("z/beta.c", 7, "later"),
+        make_test("z/beta.c", 3, "earlier"),
+        make_test("a/zeta.c", 1, "z"), /* path "a/..." sorts first, stem "zeta" last */
+    };
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX];
+    assert_int_equal(load(&suite, t, N(t), err, sizeof err), 0);
+    static const char *const want[] = {
+        "alpha.zzz_first", "alpha.aaa_second", "alpha.from_b", "beta.earlier",
+        "beta.later",      "gamma.g",          "zeta.z",
+    };
+    assert_names(&suite, want, N(want));
+    bench__suite_free(&suite);
+}
+
+/* A stem that is a prefix of another sorts first; the order follows stems, so it is not
+ * plain full-name order ("a-b.y" < "a.x" as strings, but stem "a" < stem "a-b"). */
+static void test_order_stem_prefix(void **state)
+{
+    (void)state;
+    struct bench_test t[] = {
+        make_test("ab.c", 1, "p"),
+        make_test("a-b.c", 1, "y"),
+        make_test("a.c", 9, "x"),
+        make_test("a.b.c", 1, "q"), /* stem "a.b" */
+    };
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX];
+    assert_int_equal(load(&suite, t, N(t), err, sizeof err), 0);
+    static const char *const want[] = {"a.x", "a-b.y", "a.b.q", "ab.p"};
+    assert_names(&suite, want, N(want));
+    bench__suite_free(&suite);
+}
+
+/* Same stem, different extension: ordered by path. */
+static void test_order_same_stem_by_path(void **state)
+{
+    (void)state;
+    struct bench_test t[] = {
+        make_test("m.h", 1, "in_header"),
+        make_test("m.c", 50, "in_source"),
+    };
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX];
+    assert_int_equal(load(&suite, t, N(t), err, sizeof err), 0);
+    static const char *const want[] = {"m.in_source", "m.in_header"};
+    assert_names(&suite, want, N(want));
+    bench__suite_free(&suite);
+}
+
+/* ---- duplicates ----------------------------------------------------------------- */
+
+static void test_duplicate_across_directories(void **state)
+{
+    (void)state;
+    struct bench_test t[] = {
+        make_test("y/foo.c", 9, "t"),
+        make_test("other.c", 1, "fine"),
+        make_test("x/foo.c", 3, "t"),
+    };
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX];
+    assert_int_equal(load(&suite, t, N(t), err, sizeof err), BENCH_EDUP);
+    assert_string_equal(err, "test name 'foo.t' is registered twice (x/foo.c:3 and y/foo.c:9)");
+}
+
+static void test_duplicate_in_one_file(void **state)
+{
+    (void)state;
+    struct bench_test t[] = {
+        make_test("dup.c", 20, "same"),
+        make_test("dup.c", 10, "same"),
+    };
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX];
+    assert_int_equal(load(&suite, t, N(t), err, sizeof err), BENCH_EDUP);
+    assert_string_equal(err, "test name 'dup.same' is registered twice (dup.c:10 and dup.c:20)");
+}
+
+/* Different extensions give the same stem, hence the same full name. */
+static void test_duplicate_same_stem(void **state)
+{
+    (void)state;
+    struct bench_test t[] = {
+        make_test("m.h", 4, "t"),
+        make_test("m.c", 8, "t"),
+    };
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX];
+    assert_int_equal(load(&suite, t, N(t), err, sizeof err), BENCH_EDUP);
+    assert_string_equal(err, "test name 'm.t' is registered twice (m.c:8 and m.h:4)");
+}
+
+/* ---- descriptor validation ------------------------------------------------------ */
+
+static void test_size_too_small(void **state)
+{
+    (void)state;
+    struct bench_test t[] = {make_test("ok.c", 1, "fine"), make_test("s.c", 4, "small")};
+    t[1].size = (uint32_t)sizeof(struct bench_test) - 1;
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX], want[BENCH__ERROR_MAX];
+    assert_int_equal(load(&suite, t, N(t), err, sizeof err), BENCH_ESTRUCT);
+    snprintf(want, sizeof want,
+             "test 'small' (s.c:4) was compiled against an incompatible <bench/shim.h> "
+             "(descriptor size %zu, this libbench knows %zu)",
+             sizeof(struct bench_test) - 1, sizeof(struct bench_test));
+    assert_string_equal(err, want);
+
+    t[1].size = 0;
+    assert_int_equal(load(&suite, t, N(t), err, sizeof err), BENCH_ESTRUCT);
+    snprintf(want, sizeof want,
+             "test 'small' (s.c:4) was compiled against an incompatible <bench/shim.h> "
+             "(descriptor size 0, this libbench knows %zu)",
+             sizeof(struct bench_test));
+    assert_string_equal(err, want);
+}
+
+/* A newer, larger descriptor: copied into a bigger zeroed buffer. */
+static struct bench_test *make_larger(const char *file, uint32_t line, const char *name,
+                                      size_t extra)
+{
+    size_t total = sizeof(struct bench_test) + extra;
+    unsigned char *buf = calloc(1, total);
+    assert_non_null(buf);
+    struct bench_test t = make_test(file, line, name);
+    t.size = (uint32_t)total;
+    memcpy(buf, &t, sizeof t);
+    return (struct bench_test *)(void *)buf;
+}
+
+static void test_size_larger_zero_tail_accepted(void **state)
+{
+    (void)state;
+    struct bench_test *big = make_larger("new.c", 2, "big", 24);
+    struct bench_test plain = make_test("old.c", 1, "plain");
+    big->next = &plain;
+    plain.next = NULL;
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX] = "";
+    assert_int_equal(bench__suite_load(&suite, big, err, sizeof err), 0);
+    static const char *const want[] = {"new.big", "old.plain"};
+    assert_names(&suite, want, N(want));
+    assert_ptr_equal(suite.entries[0].test, big);
+    bench__suite_free(&suite);
+    free(big);
+}
+
+static void test_size_larger_nonzero_tail_rejected(void **state)
+{
+    (void)state;
+    const size_t extra = 24;
+    for (size_t at = 0; at < extra; at += extra - 1) { /* first and last tail byte */
+        struct bench_test *big = make_larger("new.c", 2, "big", extra);
+        ((unsigned char *)big)[sizeof(struct bench_test) + at] = 1;
+        big->next = NULL;
+        struct bench__suite suite;
+        char err[BENCH__ERROR_MAX] = "", want[BENCH__ERROR_MAX];
+        assert_int_equal(bench__suite_load(&suite, big, err, sizeof err), BENCH_ESTRUCT);
+        snprintf(want, sizeof want,
+                 "test 'big' (new.c:2) was compiled against an incompatible <bench/shim.h> "
+                 "(descriptor size %zu, this libbench knows %zu)",
+                 sizeof(struct bench_test) + extra, sizeof(struct bench_test));
+        assert_string_equal(err, want);
+        assert_null(suite.entries);
+        free(big);
+    }
+}
+
+static void test_missing_name_file_or_body(void **state)
+{
+    (void)state;
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX];
+
+    struct bench_test t[] = {make_test("n.c", 5, NULL)};
+    assert_int_equal(load(&suite, t, 1, err, sizeof err), BENCH_EINVAL);
+    assert_string_equal(err, "a test registered at n.c:5 has no name, file or body");
+
+    t[0] = make_test("n.c", 6, "");
+    assert_int_equal(load(&suite, t, 1, err, sizeof err), BENCH_EINVAL);
+    assert_string_equal(err, "a test registered at n.c:6 has no name, file or body");
+
+    t[0] = make_test(NULL, 7, "nofile");
+    assert_int_equal(load(&suite, t, 1, err, sizeof err), BENCH_EINVAL);
+    assert_string_equal(err, "a test registered at ?:7 has no name, file or body");
+
+    t[0] = make_test("n.c", 8, "nobody");
+    t[0].fn = NULL;
+    assert_int_equal(load(&suite, t, 1, err, sizeof err), BENCH_EINVAL);
+    assert_string_equal(err, "a test registered at n.c:8 has no name, file or body");
+}
+
+static void test_valid_kinds(void **state)
+{
+    (void)state;
+    struct bench_test t[] = {
+        make_test("k.c", 1, "plain"),
+        make_test("k.c", 2, "bm"),
+        make_test("k.c", 3, "wl"),
+    };
+    t[1].kind = BENCH_KIND_BENCHMARK;
+    t[1].benchmark = &benchmark_opts;
+    t[2].kind = BENCH_KIND_WORKLOAD;
+    t[2].workload = &workload_opts;
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX];
+    assert_int_equal(load(&suite, t, N(t), err, sizeof err), 0);
+    static const char *const want[] = {"k.plain", "k.bm", "k.wl"};
+    assert_names(&suite, want, N(want));
+    bench__suite_free(&suite);
+}
+
+static void expect_kind_rejected(struct bench_test *t, const char *name, uint32_t line)
+{
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX], want[BENCH__ERROR_MAX];
+    assert_int_equal(load(&suite, t, 1, err, sizeof err), BENCH_EINVAL);
+    snprintf(want, sizeof want,
+             "test '%s' (k.c:%u) is marked both benchmark and workload, or neither "
+             "consistently",
+             name, line);
+    assert_string_equal(err, want);
+}
+
+static void test_kind_mismatch(void **state)
+{
+    (void)state;
+    struct bench_test t;
+
+    t = make_test("k.c", 1, "bm_without_opts"); /* BENCHMARK kind, no options */
+    t.kind = BENCH_KIND_BENCHMARK;
+    expect_kind_rejected(&t, "bm_without_opts", 1);
+
+    t = make_test("k.c", 2, "wl_without_opts");
+    t.kind = BENCH_KIND_WORKLOAD;
+    expect_kind_rejected(&t, "wl_without_opts", 2);
+
+    t = make_test("k.c", 3, "both"); /* both option sets */
+    t.kind = BENCH_KIND_BENCHMARK;
+    t.benchmark = &benchmark_opts;
+    t.workload = &workload_opts;
+    expect_kind_rejected(&t, "both", 3);
+    t.kind = BENCH_KIND_WORKLOAD;
+    expect_kind_rejected(&t, "both", 3);
+
+    t = make_test("k.c", 4, "test_with_opts"); /* TEST kind carrying benchmark options */
+    t.benchmark = &benchmark_opts;
+    expect_kind_rejected(&t, "test_with_opts", 4);
+
+    t = make_test("k.c", 5, "bm_with_wl_opts"); /* options of the other kind */
+    t.kind = BENCH_KIND_BENCHMARK;
+    t.workload = &workload_opts;
+    expect_kind_rejected(&t, "bm_with_wl_opts", 5);
+
+    t = make_test("k.c", 6, "kind_zero");
+    t.kind = 0;
+    expect_kind_rejected(&t, "kind_zero", 6);
+
+    t = make_test("k.c", 7, "kind_unknown");
+    t.kind = 4;
+    expect_kind_rejected(&t, "kind_unknown", 7);
+}
+
+static void test_options_too_small(void **state)
+{
+    (void)state;
+    static const struct bench_benchmark_opts small_bm = {.size = 0};
+    static const struct bench_workload_opts small_wl = {.size = sizeof(uint32_t)};
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX];
+    struct bench_test t = make_test("o.c", 11, "bm");
+    t.kind = BENCH_KIND_BENCHMARK;
+    t.benchmark = &small_bm;
+    assert_int_equal(load(&suite, &t, 1, err, sizeof err), BENCH_ESTRUCT);
+    assert_string_equal(err, "test 'bm' (o.c:11) has options from an incompatible <bench/shim.h>");
+
+    t = make_test("o.c", 12, "wl");
+    t.kind = BENCH_KIND_WORKLOAD;
+    t.workload = &small_wl;
+    assert_int_equal(load(&suite, &t, 1, err, sizeof err), BENCH_ESTRUCT);
+    assert_string_equal(err, "test 'wl' (o.c:12) has options from an incompatible <bench/shim.h>");
+}
+
+static void test_workload_regime(void **state)
+{
+    (void)state;
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX];
+    struct bench_workload_opts opts = {.size = sizeof opts};
+    struct bench_test t = make_test("w.c", 7, "w");
+    t.kind = BENCH_KIND_WORKLOAD;
+    t.workload = &opts;
+
+    const enum bench_cache_regime ok[] = {BENCH_CACHE_STEADY, BENCH_CACHE_WARM,
+                                          BENCH_CACHE_COLD};
+    for (size_t i = 0; i < N(ok); i++) {
+        opts.regime = ok[i];
+        assert_int_equal(load(&suite, &t, 1, err, sizeof err), 0);
+        bench__suite_free(&suite);
+    }
+
+    opts.regime = (enum bench_cache_regime)3;
+    assert_int_equal(load(&suite, &t, 1, err, sizeof err), BENCH_EINVAL);
+    assert_string_equal(err, "workload 'w' (w.c:7) has an unknown cache regime 3");
+
+    opts.regime = (enum bench_cache_regime)-1;
+    assert_int_equal(load(&suite, &t, 1, err, sizeof err), BENCH_EINVAL);
+    assert_string_equal(err, "workload 'w' (w.c:7) has an unknown cache regime -1");
+}
+
+/* A bad descriptor after good ones: the partial suite is released (checked by ASan). */
+static void test_bad_descriptor_after_good_ones(void **state)
+{
+    (void)state;
+    struct bench_test t[] = {
+        make_test("a.c", 1, "one"),
+        make_test("b.c", 2, "two"),
+        make_test("c.c", 3, "three"),
+    };
+    t[2].kind = 9;
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX];
+    assert_int_equal(load(&suite, t, N(t), err, sizeof err), BENCH_EINVAL);
+    assert_string_equal(err, "test 'three' (c.c:3) is marked both benchmark and workload, or "
+                             "neither consistently");
+}
+
+/* ---- filtering ------------------------------------------------------------------ */
+
+static void parse_filters(struct bench__config *cfg, const char *include, const char *exclude)
+{
+    char *argv[6] = {(char *)"prog"};
+    int argc = 1;
+    if (include) {
+        argv[argc++] = (char *)"-i";
+        argv[argc++] = (char *)include;
+    }
+    if (exclude) {
+        argv[argc++] = (char *)"-e";
+        argv[argc++] = (char *)exclude;
+    }
+    char err[BENCH__ERROR_MAX];
+    int rc = bench__config_parse(cfg, argc, argv, err, sizeof err);
+    if (rc)
+        print_message("parse: %s\n", err);
+    assert_int_equal(rc, 0);
+}
+
+static struct bench_test filter_tests[] = {
+    {.size = sizeof(struct bench_test), .kind = BENCH_KIND_TEST, .name = "parse", .file = "cli.c",
+     .line = 1, .fn = body},
+    {.size = sizeof(struct bench_test), .kind = BENCH_KIND_TEST, .name = "parse_long",
+     .file = "cli.c", .line = 2, .fn = body},
+    {.size = sizeof(struct bench_test), .kind = BENCH_KIND_TEST, .name = "load", .file = "registry.c",
+     .line = 1, .fn = body},
+    {.size = sizeof(struct bench_test), .kind = BENCH_KIND_TEST, .name = "cli", .file = "xcli.c",
+     .line = 1, .fn = body},
+    {.size = sizeof(struct bench_test), .kind = BENCH_KIND_TEST, .name = "free", .file = "registry.c",
+     .line = 2, .fn = body},
+};
+
+struct filter_case {
+    const char *include, *exclude;
+    const char *kept[6];
+};
+
+static const struct filter_case filter_cases[] = {
+    {NULL, NULL, {"cli.parse", "cli.parse_long", "registry.load", "registry.free", "xcli.cli"}},
+    /* include only (unanchored: a match anywhere) */
+    {"cli", NULL, {"cli.parse", "cli.parse_long", "xcli.cli"}},
+    {"parse", NULL, {"cli.parse", "cli.parse_long"}},
+    /* exclude only */
+    {NULL, "registry", {"cli.parse", "cli.parse_long", "xcli.cli"}},
+    {NULL, "long|free", {"cli.parse", "registry.load", "xcli.cli"}},
+    /* both: include AND NOT exclude */
+    {"cli", "long", {"cli.parse", "xcli.cli"}},
+    {"cli|registry", "^x|load", {"cli.parse", "cli.parse_long", "registry.free"}},
+    /* anchored patterns */
+    {"^cli\\.", NULL, {"cli.parse", "cli.parse_long"}},
+    {"^cli\\.parse$", NULL, {"cli.parse"}},
+    {"\\.cli$", NULL, {"xcli.cli"}},
+    {NULL, "^cli\\.", {"registry.load", "registry.free", "xcli.cli"}},
+    /* the '.' of an unescaped pattern is any character */
+    {"^cli.parse$", NULL, {"cli.parse"}},
+    /* nothing matches / everything excluded */
+    {"nomatch", NULL, {NULL}},
+    {"cli", ".", {NULL}},
+};
+
+static void test_filter(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < N(filter_cases); k++) {
+        const struct filter_case *fc = &filter_cases[k];
+        const char *exclude = fc->exclude;
+        struct bench__config cfg;
+        parse_filters(&cfg, fc->include, exclude);
+
+        struct bench__suite suite;
+        char err[BENCH__ERROR_MAX];
+        assert_int_equal(load(&suite, filter_tests, N(filter_tests), err, sizeof err), 0);
+
+        size_t n_kept = 0;
+        while (n_kept < N(fc->kept) && fc->kept[n_kept])
+            n_kept++;
+        /* bench__filter_match agrees with the expected set for every entry */
+        for (size_t i = 0; i < suite.count; i++) {
+            bool want = false;
+            for (size_t j = 0; j < n_kept; j++)
+                want |= !strcmp(fc->kept[j], suite.entries[i].full_name);
+            if (bench__filter_match(&cfg, suite.entries[i].full_name) != want)
+                print_message("row %zu: %s\n", k, suite.entries[i].full_name);
+            assert_int_equal(bench__filter_match(&cfg, suite.entries[i].full_name), want);
+        }
+        bench__suite_filter(&suite, &cfg);
+        if (suite.count != n_kept)
+            print_message("row %zu: include %s exclude %s\n", k, fc->include ? fc->include : "-",
+                          exclude ? exclude : "-");
+        assert_names(&suite, fc->kept, n_kept);
+        bench__suite_free(&suite);
+        bench__config_free(&cfg);
+    }
+}
+
+/* Filtering twice narrows further and keeps the order; entries keep their descriptor. */
+static void test_filter_twice(void **state)
+{
+    (void)state;
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX];
+    assert_int_equal(load(&suite, filter_tests, N(filter_tests), err, sizeof err), 0);
+    struct bench__config cfg;
+    parse_filters(&cfg, "cli", NULL);
+    bench__suite_filter(&suite, &cfg);
+    bench__config_free(&cfg);
+    parse_filters(&cfg, NULL, "^x");
+    bench__suite_filter(&suite, &cfg);
+    bench__config_free(&cfg);
+    static const char *const want[] = {"cli.parse", "cli.parse_long"};
+    assert_names(&suite, want, N(want));
+    assert_ptr_equal(suite.entries[0].test, &filter_tests[0]);
+    assert_ptr_equal(suite.entries[1].test, &filter_tests[1]);
+    bench__suite_free(&suite);
+}
+
+static void test_filter_match_direct(void **state)
+{
+    (void)state;
+    struct bench__config cfg;
+    parse_filters(&cfg, NULL, NULL);
+    assert_true(bench__filter_match(&cfg, "anything.at_all"));
+    assert_true(bench__filter_match(&cfg, ""));
+    bench__config_free(&cfg);
+
+    parse_filters(&cfg, "^core\\.(alpha|beta)$", "beta");
+    assert_true(bench__filter_match(&cfg, "core.alpha"));
+    assert_false(bench__filter_match(&cfg, "core.beta"));    /* excluded */
+    assert_false(bench__filter_match(&cfg, "core.alphabet")); /* anchored at the end */
+    assert_false(bench__filter_match(&cfg, "xcore.alpha"));   /* anchored at the start */
+    assert_false(bench__filter_match(&cfg, "core_alpha"));    /* escaped dot */
+    bench__config_free(&cfg);
+}
+
+/* ---- bench__file_stem ----------------------------------------------------------- */
+
+struct stem_case {
+    const char *path;
+    size_t offset; /* where the stem starts in path */
+    const char *stem;
+};
+
+static const struct stem_case stem_cases[] = {
+    {"a/b/c.test.c", 4, "c.test"},
+    {"x.c", 0, "x"},
+    {"noext", 0, "noext"},
+    {".hidden", 0, ".hidden"},
+    {"dir/", 4, ""},
+    {"/abs/path/file.c", 10, "file"},
+    {"dir.d/file", 6, "file"},     /* a dot in a directory is not an extension */
+    {"dir/.hidden.c", 4, ".hidden"},
+    {"trailing.", 0, "trailing"},
+    {"", 0, ""},
+};
+
+static void test_file_stem(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < N(stem_cases); k++) {
+        const char *stem = NULL;
+        size_t len = bench__file_stem(stem_cases[k].path, &stem);
+        if (stem != stem_cases[k].path + stem_cases[k].offset ||
+            len != strlen(stem_cases[k].stem))
+            print_message("path '%s': stem at %td, length %zu\n", stem_cases[k].path,
+                          stem ? stem - stem_cases[k].path : -1, len);
+        assert_ptr_equal(stem, stem_cases[k].path + stem_cases[k].offset);
+        assert_int_equal(len, strlen(stem_cases[k].stem));
+        assert_memory_equal(stem, stem_cases[k].stem, len);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_full_names),
+        cmocka_unit_test(test_single_entry),
+        cmocka_unit_test(test_order),
+        cmocka_unit_test(test_order_stem_prefix),
+        cmocka_unit_test(test_order_same_stem_by_path),
+        cmocka_unit_test(test_duplicate_across_directories),
+        cmocka_unit_test(test_duplicate_in_one_file),
+        cmocka_unit_test(test_duplicate_same_stem),
+        cmocka_unit_test(test_size_too_small),
+        cmocka_unit_test(test_size_larger_zero_tail_accepted),
+        cmocka_unit_test(test_size_larger_nonzero_tail_rejected),
+        cmocka_unit_test(test_missing_name_file_or_body),
+        cmocka_unit_test(test_valid_kinds),
+        cmocka_unit_test(test_kind_mismatch),
+        cmocka_unit_test(test_options_too_small),
+        cmocka_unit_test(test_workload_regime),
+        cmocka_unit_test(test_bad_descriptor_after_good_ones),
+        cmocka_unit_test(test_filter),
+        cmocka_unit_test(test_filter_twice),
+        cmocka_unit_test(test_filter_match_direct),
+        cmocka_unit_test(test_file_stem),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
