@@ -80,3 +80,29 @@ void bench__regex_escape(const char *text, char *buf, size_t size)
     }
     buf[o] = '\0';
 }
+
+void bench__format_metric(double value, enum bench__format format, bool estimate, char *buf,
+                          size_t size)
+{
+    if (isnan(value)) {
+        snprintf(buf, size, "\xe2\x80\x94");
+        return;
+    }
+    const char *mark = estimate ? "\xe2\x89\x88" : "";
+    double a = fabs(value);
+    switch (format) {
+    case BENCH__FORMAT_RATIO: snprintf(buf, size, "%s%.2f", mark, value); return;
+    case BENCH__FORMAT_PERCENT: snprintf(buf, size, "%s%.2f%%", mark, value); return;
+    case BENCH__FORMAT_COUNT: break;
+    }
+    static const struct {
+        double scale;
+        const char *suffix;
+    } si[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+    for (size_t i = 0; i < sizeof si / sizeof si[0]; i++)
+        if (a >= si[i].scale) {
+            snprintf(buf, size, "%s%.2f%s", mark, value / si[i].scale, si[i].suffix);
+            return;
+        }
+    snprintf(buf, size, "%s%.3g", mark, value);
+}

@@ -14,6 +14,10 @@
 
 #define BENCH__HIDDEN __attribute__((visibility("hidden")))
 
+/* Metric formats and classes (the catalog's vocabulary). */
+enum bench__format { BENCH__FORMAT_COUNT, BENCH__FORMAT_RATIO, BENCH__FORMAT_PERCENT };
+enum bench__class { BENCH__QUANTITATIVE, BENCH__DIAGNOSTIC };
+
 /* ---- cli.c: the command line, parsed once into an immutable config ---------------- */
 
 #define BENCH__JOBS_MAX 1024u
@@ -91,6 +95,10 @@ BENCH__HIDDEN size_t bench__file_stem(const char *path, const char **stem);
 
 /* A duration in ns as "11.48ns", "1.5ms", "2.0s" (inventory 4.1). */
 BENCH__HIDDEN void bench__format_ns(double ns, char *buf, size_t size);
+/* A metric value in its format: count (SI-scaled: 1.25G, 118.40k, 233, 3.37), ratio
+ * (%.2f), percent (%.2f%); NaN → em dash; an estimate gets a leading U+2248. */
+BENCH__HIDDEN void bench__format_metric(double value, enum bench__format format, bool estimate,
+                                        char *buf, size_t size);
 /* Quote a word for a POSIX shell when it needs quoting. */
 BENCH__HIDDEN void bench__shell_quote(const char *word, char *buf, size_t size);
 /* Escape ERE metacharacters so the text matches itself. */
@@ -162,11 +170,7 @@ BENCH__HIDDEN void bench__table_memory_free(struct bench__table_memory *memory);
 /* Display width of a UTF-8 string (every character we print is one cell wide). */
 BENCH__HIDDEN size_t bench__display_width(const char *s, size_t len);
 
-/* ---- protocol.c: benchmark mode ----------------------------------------------------- */
-
-#define BENCH__SAMPLE_COUNT 32
-#define BENCH__DEFAULT_MIN_TIME_MS 5
-#define BENCH__MAX_SCALED_ITERATIONS (1ULL << 40)
+/* ---- stats.c: summary statistics (pure functions) ------------------------------------- */
 
 /* Median (even n: mean of the middle two), MAD (median of absolute deviations, no scale
  * factor), min and max of n values; sorts `values`. No mean anywhere. */
@@ -174,6 +178,87 @@ struct bench__summary {
     double median, mad, min, max;
 };
 BENCH__HIDDEN struct bench__summary bench__summarize(double *values, size_t n);
+
+/* ---- rows: what a --bench run measured, shared by every renderer ------------------- */
+
+
+/* One metric column: what the JSON "columns" array and the table headers describe. */
+struct bench__column_desc {
+    char *name;         /* id: "B/s", "ipc", "user.items" */
+    char *header;       /* table header */
+    enum bench__format format;
+    enum bench__class cls;
+    const char *source; /* "client", "perf", ... (static string) */
+};
+
+/* One metric value of one row. NaN = not measured (em dash / null), never 0. */
+struct bench__cell {
+    const struct bench__column_desc *column;
+    double value;
+    bool estimate; /* multiplex-scaled: rendered with a leading U+2248 */
+};
+
+struct bench__kv {
+    char *key;
+    char *value;
+};
+
+enum bench__row_state { BENCH__ROW_OK, BENCH__ROW_ERROR, BENCH__ROW_SKIPPED };
+
+struct bench__row {
+    char *name;   /* case name, or the test's full name for BENCH_ITER/whole-body rows */
+    char *source; /* full name of the registering test (the default streaming key) */
+    struct bench__kv *labels; /* sorted by key */
+    size_t n_labels;
+    enum bench__row_state state;
+    uint64_t iterations;         /* per sample (1 for per-call rows) */
+    size_t samples;
+    struct bench__summary stats; /* ns per iteration; all NaN unless state == OK */
+    struct bench__cell *cells;   /* row-cell order */
+    size_t n_cells;
+    uint64_t count_iterations;   /* 0 = no counting pass ran */
+    char *error;                 /* "" when ok; the reason for error and skip rows */
+};
+
+struct bench__meta {
+    char date[16];     /* ISO day, local time */
+    char *hostname;
+    const char *os;    /* linux|macos|windows|posix|unknown */
+    const char *arch;  /* x86_64|aarch64|x86|unknown */
+    char *compiler;    /* of the test binary, as its shim recorded it */
+    char *cpu;         /* /proc/cpuinfo model name, else "" */
+    uint64_t min_time_ms;
+    unsigned sample_count;
+    char **provenance; /* deduplicated, first-seen order */
+    size_t n_provenance;
+};
+
+/* Everything a renderer needs: rows in measurement order, the metric columns in catalog
+ * order (only available ones). */
+struct bench__report {
+    struct bench__meta meta;
+    const struct bench__column_desc *const *columns;
+    size_t n_columns;
+    const struct bench__row *rows;
+    size_t n_rows;
+};
+
+/* ---- report/json.c: the --bench-json document (schema 2) ------------------------------ */
+
+/* The document as text (malloc'd, ends with a newline); NULL when out of memory. */
+BENCH__HIDDEN char *bench__json_render(const struct bench__report *report);
+/* Write it atomically: a temporary file in the target's directory, fsync, rename; a target
+ * that exists and is not a regular file (a device, a FIFO) is written directly. On failure
+ * the target is untouched, no temporary file remains, and err holds the reason. */
+BENCH__HIDDEN int bench__json_write(const struct bench__report *report, const char *path,
+                                    char *err, size_t err_size);
+
+/* ---- protocol.c: benchmark mode ----------------------------------------------------- */
+
+#define BENCH__SAMPLE_COUNT 32
+#define BENCH__DEFAULT_MIN_TIME_MS 5
+#define BENCH__MAX_SCALED_ITERATIONS (1ULL << 40)
+
 
 /* The batched-timing state machine of inventory 2.1: feed it one timed sample (elapsed
  * ns at the current count); it says whether to take another and at which count. */
@@ -187,8 +272,46 @@ struct bench__sampler {
 BENCH__HIDDEN void bench__sampler_start(struct bench__sampler *s, int64_t budget_ns, uint64_t pin);
 BENCH__HIDDEN bool bench__sampler_step(struct bench__sampler *s, int64_t elapsed_ns);
 
+/* The per-call stop rule of bench_case rows: after n timed calls totalling total_ns, take
+ * another? Pinned: exactly `pin` calls. Otherwise at least 32 calls and at least the
+ * budget, but stop once 32 calls measured no time at all (a stalled coarse clock). */
+BENCH__HIDDEN bool bench__per_call_continue(size_t n, int64_t total_ns, int64_t budget_ns,
+                                            uint64_t pin);
+
 BENCH__HIDDEN int bench__run_bench(const struct bench__config *cfg,
                                    const struct bench__suite *suite);
+
+/* ---- grouping.c: streaming keys, table titles and row order (pure) -------------------- */
+
+/* The group of a row for --group-by keys: each value as "=<v>" or "!" when missing,
+ * joined by 0x1F (malloc'd). Keys sort ascending; missing values first. */
+BENCH__HIDDEN char *bench__group_key(const struct bench__row *row, char *const *keys, size_t n_keys);
+/* "v1/v2" with "?" for a missing value, "(unlabeled)" when every value is missing. */
+BENCH__HIDDEN void bench__group_title(const char *key, char *buf, size_t size);
+/* Does a --sort-by key name something these columns can sort by (name, median/iter, a
+ * metric id or its header)? */
+BENCH__HIDDEN bool bench__sort_key_known(const char *key, const struct bench__column_desc *const *cols,
+                                         size_t n_cols);
+/* Order rows for one table: ascending by the key (median/iter when NULL); rows without a
+ * value after rows with one; error and skip rows last, by name; ties keep their order. */
+BENCH__HIDDEN void bench__sort_rows(const struct bench__row **rows, size_t n, const char *key);
+
+/* ---- report/bench_table.c: rows as a console table ------------------------------------ */
+
+/* Render the rows of one group: flat (group_keys == NULL: label columns, then `benchmark`)
+ * or grouped (title `benchmark: <title>`, stub column `implementation`). Metric columns
+ * are those of `cols` that some row has a cell for. */
+BENCH__HIDDEN void bench__bench_table_render(FILE *out, const struct bench__row *const *rows, size_t n,
+                                             const struct bench__column_desc *const *cols,
+                                             size_t n_cols, char *const *group_keys,
+                                             size_t n_group_keys, const char *title,
+                                             struct bench__table_memory *memory);
+
+/* ---- meta.c: facts about the host for the JSON meta ----------------------------------- */
+
+BENCH__HIDDEN void bench__meta_collect(struct bench__meta *meta, const struct bench__suite *suite,
+                                       uint64_t min_time_ms);
+BENCH__HIDDEN void bench__meta_free(struct bench__meta *meta);
 
 /* ---- runner.c: test mode ---------------------------------------------------------- */
 

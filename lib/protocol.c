@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* protocol.c: owns benchmark mode: running BENCHMARK bodies serially in this process,
- * the batched timing protocol (BENCH_ITER and whole-body rows), the summary statistics,
- * error and skip rows, and the exit status of a --bench run. It never runs in the pool
- * and never reads a clock inside a timed loop. */
+ * registering and measuring bench_case rows (deferred, one timed call per sample), the
+ * batched protocol behind BENCH_ITER, bench_iter and whole-body rows, error and skip rows,
+ * scheduling by streaming key, and the exit status of a --bench run. It never runs in the
+ * pool, never reads a clock inside a timed loop, and leaves rendering to report/. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -19,40 +21,7 @@ static int64_t clock_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* ---- statistics ----------------------------------------------------------------------- */
-
-static int compare_doubles(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return (a > b) - (a < b);
-}
-
-static double sorted_median(const double *v, size_t n)
-{
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
-
-struct bench__summary bench__summarize(double *values, size_t n)
-{
-    struct bench__summary s = {NAN, NAN, NAN, NAN};
-    if (n == 0)
-        return s;
-    qsort(values, n, sizeof *values, compare_doubles);
-    s.median = sorted_median(values, n);
-    s.min = values[0];
-    s.max = values[n - 1];
-    double *dev = malloc(n * sizeof *dev);
-    if (!dev)
-        return s;
-    for (size_t i = 0; i < n; i++)
-        dev[i] = fabs(values[i] - s.median);
-    qsort(dev, n, sizeof *dev, compare_doubles);
-    s.mad = sorted_median(dev, n);
-    free(dev);
-    return s;
-}
-
-/* ---- the sampler ---------------------------------------------------------------------- */
+/* ---- the timing rules (pure) ------------------------------------------------------------ */
 
 void bench__sampler_start(struct bench__sampler *s, int64_t budget_ns, uint64_t pin)
 {
@@ -76,63 +45,211 @@ bool bench__sampler_step(struct bench__sampler *s, int64_t elapsed_ns)
     return s->n < BENCH__SAMPLE_COUNT;
 }
 
-/* ---- rows ----------------------------------------------------------------------------- */
+bool bench__per_call_continue(size_t n, int64_t total_ns, int64_t budget_ns, uint64_t pin)
+{
+    if (pin)
+        return n < pin;
+    if (n >= BENCH__SAMPLE_COUNT && total_ns == 0)
+        return false;
+    return n < BENCH__SAMPLE_COUNT || total_ns < budget_ns;
+}
 
-enum row_state { ROW_OK, ROW_ERROR, ROW_SKIPPED };
+/* ---- the state of a --bench run --------------------------------------------------------- */
 
-struct row {
+struct metric_def {
+    const struct bench__column_desc *column;
+    double amount;
+    enum bench_metric_mode mode;
+};
+
+/* A bench_case registered by a body, measured after the body returns. */
+struct pending {
     char *name;
-    enum row_state state;
+    struct bench__kv *labels;
+    size_t n_labels;
+    void *state;
+    void (*setup)(void *);
+    void (*timed)(void *);
+    int (*after)(void *, const char **);
+    void (*teardown)(void *);
+    struct metric_def *metrics;
+    size_t n_metrics;
     uint64_t iterations;
-    size_t samples;
-    struct bench__summary stats;
-    char note[256];
+    const struct bench__entry *entry;
+    char *refused; /* a registration error: becomes an error row */
+    char *group;   /* --group-by key */
 };
 
 struct bench__measure {
     const struct bench__config *cfg;
     int64_t budget_ns;
+    bool register_only; /* --group-by=list: loops run once, nothing is measured */
+    /* the body being run */
+    const struct bench__entry *entry;
     uint64_t pin;
-    bool whole_body; /* the runner times whole calls: loops inside are inert */
-    unsigned loops;  /* BENCH_ITER loops begun by this body */
+    bool whole_body;
+    unsigned loops;
+    bool registered;
     struct bench__sampler sampler;
     int64_t t0;
-    struct row *rows;
+    /* results */
+    struct bench__row *rows;
     size_t n_rows, cap_rows;
-    const struct bench__entry *entry;
+    struct pending *pending;
+    size_t n_pending, cap_pending;
+    struct bench__column_desc **columns; /* the catalog of this run: client columns */
+    size_t n_columns;
+    char **provenance;
+    size_t n_provenance;
+    /* per-call samples of the case being measured */
+    double *samples;
+    size_t n_samples, cap_samples;
 };
 
-static struct row *add_row(struct bench__measure *m, unsigned ordinal)
+static void *grow(void *array, size_t *cap, size_t need, size_t elem)
 {
-    if (m->n_rows == m->cap_rows) {
-        size_t cap = m->cap_rows ? 2 * m->cap_rows : 8;
-        struct row *grown = realloc(m->rows, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        m->rows = grown;
-        m->cap_rows = cap;
+    if (need <= *cap)
+        return array;
+    size_t cap2 = *cap ? *cap * 2 : 16;
+    while (cap2 < need)
+        cap2 *= 2;
+    void *p = realloc(array, cap2 * elem);
+    if (!p) {
+        fputs("libbench: out of memory\n", stderr);
+        abort();
     }
-    struct row *r = &m->rows[m->n_rows++];
+    *cap = cap2;
+    return p;
+}
+
+static char *xstrdup(const char *s)
+{
+    char *d = strdup(s ? s : "");
+    if (!d) {
+        fputs("libbench: out of memory\n", stderr);
+        abort();
+    }
+    return d;
+}
+
+/* The first line of a message, with " …" when more followed. */
+static char *first_line(const char *message, const char *fallback)
+{
+    if (!message || !*message)
+        return xstrdup(fallback);
+    size_t len = strcspn(message, "\n");
+    char *s = NULL;
+    if (asprintf(&s, "%.*s%s", (int)len, message, message[len] ? " \xe2\x80\xa6" : "") < 0)
+        return xstrdup(fallback);
+    return s;
+}
+
+static struct bench__row *new_row(struct bench__measure *m, const char *name)
+{
+    m->rows = grow(m->rows, &m->cap_rows, m->n_rows + 1, sizeof *m->rows);
+    struct bench__row *r = &m->rows[m->n_rows++];
     memset(r, 0, sizeof *r);
-    if (ordinal <= 1)
-        r->name = strdup(m->entry->full_name);
-    else if (asprintf(&r->name, "%s#%u", m->entry->full_name, ordinal) < 0)
-        r->name = NULL;
+    r->name = xstrdup(name);
+    r->source = xstrdup(m->entry->full_name);
     r->stats = (struct bench__summary){NAN, NAN, NAN, NAN};
+    r->error = xstrdup("");
     return r;
 }
 
-static void finish_row(struct row *r, struct bench__sampler *s)
+static void fail_row(struct bench__row *r, enum bench__outcome outcome, const char *message)
 {
-    r->iterations = s->count;
-    r->samples = s->n;
-    r->stats = bench__summarize(s->samples, s->n);
+    r->state = outcome == BENCH__SKIPPED ? BENCH__ROW_SKIPPED : BENCH__ROW_ERROR;
+    free(r->error);
+    r->error = first_line(message, outcome == BENCH__SKIPPED ? "skipped" : "failed");
+    r->stats = (struct bench__summary){NAN, NAN, NAN, NAN};
+    r->iterations = 0;
+    r->samples = 0;
+    free(r->cells);
+    r->cells = NULL;
+    r->n_cells = 0;
+}
+
+/* Row name of the k-th loop of a body: the test's name, then "#2", "#3", ... */
+static char *loop_name(const struct bench__entry *e, unsigned ordinal)
+{
+    char *s = NULL;
+    if (ordinal <= 1)
+        return xstrdup(e->full_name);
+    if (asprintf(&s, "%s#%u", e->full_name, ordinal) < 0)
+        return xstrdup(e->full_name);
+    return s;
+}
+
+/* ---- client metrics: the catalog's "client" family -------------------------------------- */
+
+/* Names a client metric may not take: the built-in catalog (sources arrive in later
+ * versions, their names are reserved now) and the table's own columns. */
+static bool reserved_name(const char *name)
+{
+    static const char *const names[] = {
+        "ipc",    "instr",    "br-miss",  "cache-miss", "cycles",    "branches", "page-faults",
+        "syscr",  "syscw",    "minflt",   "majflt",     "vol-cs",    "invol-cs", "rchar",
+        "wchar",  "rd-bytes", "wr-bytes", "cache-hit",  "syscalls",  "name",     "median/iter",
+        "n",      "min",      "max",      "notes",      "benchmark", "implementation",
+        "task-clock", "context-switches", "cpu-migrations",
+    };
+    static const char *const prefixes[] = {"syscalls:", "sc:", "raw:", "pfm:"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(name, names[i]))
+            return true;
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+            return true;
+    return false;
+}
+
+static const struct bench__column_desc *client_column(struct bench__measure *m, const char *unit,
+                                                      enum bench_metric_mode mode)
+{
+    char *name = NULL;
+    if (asprintf(&name, "%s%s", unit, mode == BENCH_RATE ? "/s" : "") < 0)
+        abort();
+    if (reserved_name(name)) {
+        char *prefixed = NULL;
+        if (asprintf(&prefixed, "user.%s", name) < 0)
+            abort();
+        free(name);
+        name = prefixed;
+    }
+    for (size_t i = 0; i < m->n_columns; i++)
+        if (!strcmp(m->columns[i]->name, name)) {
+            free(name);
+            return m->columns[i];
+        }
+    size_t cap = m->n_columns;
+    m->columns = grow(m->columns, &cap, m->n_columns + 1, sizeof *m->columns);
+    struct bench__column_desc *c = calloc(1, sizeof *c);
+    if (!c)
+        abort();
+    c->name = name;
+    c->header = xstrdup(name);
+    c->format = BENCH__FORMAT_COUNT;
+    c->cls = BENCH__QUANTITATIVE;
+    c->source = "client";
+    m->columns[m->n_columns++] = c;
+    return c;
+}
+
+/* ---- batched rows: BENCH_ITER, bench_iter, whole bodies --------------------------------- */
+
+static void finish_batched_row(struct bench__measure *m, char *name)
+{
+    struct bench__row *r = new_row(m, name);
+    free(name);
+    r->iterations = m->sampler.count;
+    r->samples = m->sampler.n;
+    r->stats = bench__summarize(m->sampler.samples, m->sampler.n);
 }
 
 uint64_t bench_iter_begin(bench_t *b)
 {
     struct bench__measure *m = b ? b->measure : NULL;
-    if (!m || m->whole_body)
+    if (!m || m->whole_body || m->register_only)
         return 1;
     m->loops++;
     bench__sampler_start(&m->sampler, m->budget_ns, m->pin);
@@ -144,19 +261,23 @@ uint64_t bench_iter_next(bench_t *b)
 {
     int64_t t1 = clock_ns();
     struct bench__measure *m = b ? b->measure : NULL;
-    if (!m || m->whole_body)
+    if (!m || m->whole_body || m->register_only)
         return 0;
     if (bench__sampler_step(&m->sampler, t1 - m->t0)) {
         m->t0 = clock_ns();
         return m->sampler.count;
     }
-    struct row *r = add_row(m, m->loops);
-    if (r)
-        finish_row(r, &m->sampler);
+    finish_batched_row(m, loop_name(m->entry, m->loops));
     return 0;
 }
 
-/* Time whole calls of the body (a BENCHMARK without BENCH_ITER). */
+void bench_iter(bench_t *b, void (*fn)(void *state), void *state)
+{
+    for (uint64_t count = bench_iter_begin(b); count != 0; count = bench_iter_next(b))
+        for (uint64_t left = count; left != 0; --left)
+            fn(state);
+}
+
 static void measure_whole_body(struct bench__measure *m, bench_t *b)
 {
     m->whole_body = true;
@@ -171,142 +292,480 @@ static void measure_whole_body(struct bench__measure *m, bench_t *b)
         if (!bench__sampler_step(&m->sampler, elapsed))
             break;
     }
-    struct row *r = add_row(m, 1);
-    if (r)
-        finish_row(r, &m->sampler);
+    finish_batched_row(m, xstrdup(m->entry->full_name));
 }
 
-/* Run one BENCHMARK: its body once (BENCH_ITER loops measure inside it), then, if it
- * ran no loop, its whole body. A failure or skip becomes a row with a note. */
-static void run_benchmark(struct bench__measure *m, const struct bench__entry *e)
+/* ---- bench_case ------------------------------------------------------------------------- */
+
+static bool has_separator(const char *s)
+{
+    return s && strchr(s, '\x1f') != NULL;
+}
+
+static int compare_kv(const void *a, const void *b)
+{
+    return strcmp(((const struct bench__kv *)a)->key, ((const struct bench__kv *)b)->key);
+}
+
+/* Why a definition is refused, or NULL. */
+static const char *check_case(const struct bench_case_def *def, int *code)
+{
+    *code = BENCH_ESTRUCT;
+    if (def->size < sizeof(struct bench_case_def))
+        return "the case definition is smaller than this libbench's (use BENCH_CASE_DEF)";
+    for (size_t i = sizeof(struct bench_case_def); i < def->size; i++)
+        if (((const unsigned char *)def)[i])
+            return "the case definition has fields this libbench does not know";
+    *code = BENCH_ENAME;
+    if (!def->name || !*def->name)
+        return "a case needs a non-empty name";
+    if (has_separator(def->name))
+        return "the case name contains the 0x1F separator";
+    *code = BENCH_EINVAL;
+    if (!def->timed)
+        return "a case needs a timed function";
+    if ((def->n_labels && !def->labels) || (def->n_metrics && !def->metrics) ||
+        (def->state_size && !def->state))
+        return "a count is given with a NULL array";
+    *code = BENCH_ENAME;
+    for (size_t i = 0; i < def->n_labels; i++) {
+        const struct bench_label *l = &def->labels[i];
+        if (!l->key || !*l->key || !l->value)
+            return "a label has no key or no value";
+        if (has_separator(l->key) || has_separator(l->value))
+            return "a label contains the 0x1F separator";
+    }
+    *code = BENCH_EINVAL;
+    for (size_t i = 0; i < def->n_metrics; i++)
+        if (!def->metrics[i].unit || !*def->metrics[i].unit ||
+            (def->metrics[i].mode != BENCH_RATE && def->metrics[i].mode != BENCH_LEVEL))
+            return "a metric has no unit or an unknown mode";
+    *code = 0;
+    return NULL;
+}
+
+/* Outside --bench: setup, timed once, after, teardown, now; a failing after fails. */
+static int run_case_inert(bench_t *b, const struct bench_case_def *def)
+{
+    void *state = def->state_size ? malloc(def->state_size) : NULL;
+    if (def->state_size && !state)
+        return BENCH_ENOMEM;
+    if (state)
+        memcpy(state, def->state, def->state_size);
+    if (def->setup)
+        def->setup(state);
+    def->timed(state);
+    const char *message = NULL;
+    int failed = def->after ? def->after(state, &message) : 0;
+    if (def->teardown)
+        def->teardown(state);
+    free(state);
+    if (failed)
+        bench_fail(b, "%s: after: %s", def->name, message ? message : "failed");
+    return 0;
+}
+
+int bench_case(bench_t *b, const struct bench_case_def *def)
+{
+    struct bench__measure *m = b ? b->measure : NULL;
+    int code = BENCH_EINVAL;
+    const char *problem = def ? check_case(def, &code) : "the case definition is NULL";
+    if (!m) {
+        if (problem)
+            return code;
+        return run_case_inert(b, def);
+    }
+    m->registered = true;
+    m->pending = grow(m->pending, &m->cap_pending, m->n_pending + 1, sizeof *m->pending);
+    struct pending *p = &m->pending[m->n_pending++];
+    memset(p, 0, sizeof *p);
+    p->entry = m->entry;
+    if (problem) {
+        /* keep the row visible: the name with separators made printable */
+        p->name = xstrdup(def && def->name && *def->name ? def->name : m->entry->full_name);
+        for (char *c = p->name; *c; c++)
+            if (*c == '\x1f')
+                *c = '?';
+        if (asprintf(&p->refused, "registration: %s", problem) < 0)
+            p->refused = xstrdup("registration failed");
+        return code;
+    }
+    p->name = xstrdup(def->name);
+    p->labels = calloc(def->n_labels + 1, sizeof *p->labels);
+    p->metrics = calloc(def->n_metrics + 1, sizeof *p->metrics);
+    p->state = def->state_size ? malloc(def->state_size) : NULL;
+    if (!p->labels || !p->metrics || (def->state_size && !p->state))
+        abort();
+    if (def->state_size)
+        memcpy(p->state, def->state, def->state_size);
+    for (size_t i = 0; i < def->n_labels; i++) {
+        p->labels[i].key = xstrdup(def->labels[i].key);
+        p->labels[i].value = xstrdup(def->labels[i].value);
+    }
+    p->n_labels = def->n_labels;
+    qsort(p->labels, p->n_labels, sizeof *p->labels, compare_kv);
+    for (size_t i = 0; i < def->n_metrics; i++)
+        p->metrics[i] = (struct metric_def){
+            client_column(m, def->metrics[i].unit, def->metrics[i].mode),
+            def->metrics[i].amount, def->metrics[i].mode};
+    p->n_metrics = def->n_metrics;
+    p->setup = def->setup;
+    p->timed = def->timed;
+    p->after = def->after;
+    p->teardown = def->teardown;
+    p->iterations = def->iterations;
+    return 0;
+}
+
+static void free_pending(struct pending *p)
+{
+    free(p->name);
+    for (size_t i = 0; i < p->n_labels; i++) {
+        free(p->labels[i].key);
+        free(p->labels[i].value);
+    }
+    free(p->labels);
+    free(p->metrics);
+    free(p->state);
+    free(p->refused);
+    free(p->group);
+}
+
+static void push_sample(struct bench__measure *m, double ns)
+{
+    m->samples = grow(m->samples, &m->cap_samples, m->n_samples + 1, sizeof *m->samples);
+    m->samples[m->n_samples++] = ns;
+}
+
+/* The stages of a case, kept outside the stack frame that setjmp returns to. */
+enum stage { STAGE_START, STAGE_SET_UP, STAGE_TORN_DOWN };
+
+struct case_run {
+    enum stage stage;
+    char *after_error;
+};
+
+static void per_call_loop(struct bench__measure *m, struct pending *p, struct case_run *run)
+{
+    uint64_t pin = p->iterations ? p->iterations : m->pin;
+    const char *message = NULL;
+    if (!pin) { /* the untimed probe call */
+        p->timed(p->state);
+        if (p->after && p->after(p->state, &message)) {
+            run->after_error = first_line(message, "after failed");
+            return;
+        }
+    }
+    int64_t total = 0;
+    while (bench__per_call_continue(m->n_samples, total, m->budget_ns, pin)) {
+        int64_t t0 = clock_ns();
+        p->timed(p->state);
+        int64_t t1 = clock_ns();
+        push_sample(m, (double)(t1 - t0));
+        total += t1 - t0;
+        if (p->after && p->after(p->state, &message)) {
+            run->after_error = first_line(message, "after failed");
+            return;
+        }
+    }
+}
+
+static void measure_case(struct bench__measure *m, struct pending *p)
+{
+    m->entry = p->entry;
+    m->pin = p->entry->test->benchmark->iterations;
+    struct bench__row *r = new_row(m, p->name);
+    size_t index = m->n_rows - 1;
+    r->labels = p->labels;
+    r->n_labels = p->n_labels;
+    p->labels = NULL;
+    p->n_labels = 0;
+    if (p->refused) {
+        fail_row(r, BENCH__FAILED, p->refused);
+        return;
+    }
+    struct case_run run = {STAGE_START, NULL};
+    struct bench_ctx ctx = {.entry = p->entry, .measure = m, .result_fd = -1};
+    jmp_buf escape;
+    ctx.escape = &escape;
+    struct bench_ctx *saved = bench__current;
+    bench__current = &ctx;
+    m->n_samples = 0;
+    bool escaped = false;
+    if (setjmp(escape) == 0) {
+        if (p->setup)
+            p->setup(p->state);
+        run.stage = STAGE_SET_UP;
+        per_call_loop(m, p, &run);
+    } else {
+        escaped = true;
+    }
+    /* teardown runs whenever setup completed, also after a failure */
+    if (run.stage == STAGE_SET_UP) {
+        run.stage = STAGE_TORN_DOWN;
+        if (p->teardown && setjmp(escape) == 0)
+            p->teardown(p->state);
+        else if (p->teardown)
+            escaped = true;
+    }
+    bench__current = saved;
+    r = &m->rows[index];
+    if (escaped) {
+        fail_row(r, ctx.outcome, ctx.message);
+    } else if (run.after_error) {
+        fail_row(r, BENCH__FAILED, run.after_error);
+    } else {
+        r->iterations = 1;
+        r->samples = m->n_samples;
+        r->stats = bench__summarize(m->samples, m->n_samples);
+        r->cells = calloc(p->n_metrics + 1, sizeof *r->cells);
+        if (!r->cells)
+            abort();
+        for (size_t i = 0; i < p->n_metrics; i++) {
+            const struct metric_def *d = &p->metrics[i];
+            double v = d->amount;
+            if (d->mode == BENCH_RATE)
+                v = r->stats.median > 0 ? d->amount * 1e9 / r->stats.median : NAN;
+            r->cells[i] = (struct bench__cell){d->column, v, false};
+        }
+        r->n_cells = p->n_metrics;
+    }
+    free(run.after_error);
+}
+
+/* ---- bodies ----------------------------------------------------------------------------- */
+
+/* Run one BENCHMARK body: BENCH_ITER loops measure inside it and bench_case rows queue;
+ * a body that did neither is measured whole. A failure or skip becomes a row. */
+static void run_body(struct bench__measure *m, const struct bench__entry *e)
 {
     struct bench_ctx ctx = {.entry = e, .measure = m, .result_fd = -1};
     jmp_buf escape;
     m->entry = e;
+    m->pin = e->test->benchmark->iterations;
     m->loops = 0;
     m->whole_body = false;
-    m->pin = e->test->benchmark->iterations;
+    m->registered = false;
     ctx.escape = &escape;
     struct bench_ctx *saved = bench__current;
     bench__current = &ctx;
     if (setjmp(escape) == 0) {
         e->test->fn(&ctx);
-        if (m->loops == 0)
+        if (m->loops == 0 && !m->registered && !m->register_only)
             measure_whole_body(m, &ctx);
     } else {
-        struct row *r = add_row(m, m->loops ? m->loops : 1);
-        if (r) {
-            r->state = ctx.outcome == BENCH__SKIPPED ? ROW_SKIPPED : ROW_ERROR;
-            size_t len = strcspn(ctx.message, "\n");
-            snprintf(r->note, sizeof r->note, "%.*s%s", (int)len, ctx.message,
-                     ctx.message[len] ? " …" : "");
-            if (!r->note[0])
-                snprintf(r->note, sizeof r->note, "%s",
-                         r->state == ROW_SKIPPED ? "skipped" : "failed");
-        }
+        struct bench__row *r = new_row(m, "");
+        free(r->name);
+        r->name = loop_name(e, m->loops);
+        fail_row(r, ctx.outcome, ctx.message);
     }
+    m->whole_body = false;
     bench__current = saved;
 }
 
-/* ---- the table ------------------------------------------------------------------------ */
-
-static const struct bench__column timing_columns[] = {
-    {"benchmark", BENCH__LEFT}, {"n", BENCH__RIGHT},     {"median/iter", BENCH__RIGHT},
-    {"min", BENCH__DECIMAL},    {"max", BENCH__DECIMAL}, {"notes", BENCH__LEFT},
-};
-
-static char *cell_printf(const char *fmt, const char *a, const char *b)
+void bench_provenance(bench_t *b, const char *fact)
 {
-    char *s = NULL;
-    if (asprintf(&s, fmt, a, b) < 0)
-        return NULL;
-    return s;
-}
-
-/* Error and skip rows last (by name among themselves); the rest keep measurement order. */
-static int compare_rows(const void *pa, const void *pb)
-{
-    const struct row *a = pa, *b = pb;
-    bool fa = a->state != ROW_OK, fb = b->state != ROW_OK;
-    if (fa != fb)
-        return fa ? 1 : -1;
-    if (fa)
-        return strcmp(a->name ? a->name : "", b->name ? b->name : "");
-    return 0;
-}
-
-static void render_rows(FILE *out, struct row *rows, size_t n, struct bench__table_memory *memory)
-{
-    /* stable: insertion sort keeps measurement order among ok rows */
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && compare_rows(&rows[j - 1], &rows[j]) > 0; j--) {
-            struct row t = rows[j - 1];
-            rows[j - 1] = rows[j];
-            rows[j] = t;
-        }
-    bool notes = false;
-    for (size_t i = 0; i < n; i++)
-        notes |= rows[i].state != ROW_OK;
-    size_t n_cols = notes ? 6 : 5;
-    char **cells = calloc(n * n_cols, sizeof *cells);
-    if (!cells)
+    struct bench__measure *m = b ? b->measure : bench__current ? bench__current->measure : NULL;
+    if (!m || !fact || !*fact)
         return;
-    for (size_t i = 0; i < n; i++) {
-        const struct row *r = &rows[i];
-        char **c = cells + i * n_cols;
-        c[0] = strdup(r->name ? r->name : "?");
-        if (r->state != ROW_OK) {
-            for (size_t k = 1; k < 5; k++)
-                c[k] = strdup("\xe2\x80\x94");
-            c[5] = strdup(r->note);
-            continue;
-        }
-        char med[32], mad[32], mn[32], mx[32], count[48];
-        bench__format_ns(r->stats.median, med, sizeof med);
-        bench__format_ns(r->stats.mad, mad, sizeof mad);
-        bench__format_ns(r->stats.min, mn, sizeof mn);
-        bench__format_ns(r->stats.max, mx, sizeof mx);
-        if (r->iterations > 1)
-            snprintf(count, sizeof count, "%zu\xc3\x97%llu", r->samples,
-                     (unsigned long long)r->iterations);
-        else if (r->samples)
-            snprintf(count, sizeof count, "%zu", r->samples);
-        else
-            snprintf(count, sizeof count, "\xe2\x80\x94");
-        c[1] = strdup(count);
-        c[2] = cell_printf("%s \xc2\xb1%s", med, mad);
-        c[3] = strdup(mn);
-        c[4] = strdup(mx);
-        if (notes)
-            c[5] = strdup("");
-    }
-    struct bench__table table = {
-        .columns = timing_columns, .n_columns = n_cols, .cells = cells, .n_rows = n};
-    bench__table_render(out, &table, memory);
-    for (size_t i = 0; i < n * n_cols; i++)
-        free(cells[i]);
-    free(cells);
+    for (size_t i = 0; i < m->n_provenance; i++)
+        if (!strcmp(m->provenance[i], fact))
+            return;
+    size_t cap = m->n_provenance;
+    m->provenance = grow(m->provenance, &cap, m->n_provenance + 1, sizeof *m->provenance);
+    m->provenance[m->n_provenance++] = first_line(fact, "");
+    fprintf(stderr, "provenance: %s\n", m->provenance[m->n_provenance - 1]);
 }
 
-/* ---- the run -------------------------------------------------------------------------- */
+/* ---- scheduling and output -------------------------------------------------------------- */
+
+static void render(struct bench__measure *m, size_t *indices, size_t n, char *const *keys,
+                   size_t n_keys, const char *title, struct bench__table_memory *memory)
+{
+    if (n == 0)
+        return;
+    const struct bench__row **rows = calloc(n, sizeof *rows);
+    if (!rows)
+        abort();
+    for (size_t i = 0; i < n; i++)
+        rows[i] = &m->rows[indices[i]];
+    const char *key = m->cfg->sort_by;
+    if (key && !bench__sort_key_known(key, (const struct bench__column_desc *const *)m->columns,
+                                      m->n_columns))
+        key = NULL; /* unknown: measurement order (warned once at the end) */
+    else if (!key)
+        key = "median/iter";
+    if (key)
+        bench__sort_rows(rows, n, key);
+    bench__bench_table_render(stdout, rows, n, (const struct bench__column_desc *const *)m->columns,
+                              m->n_columns, keys, n_keys, title, memory);
+    fflush(stdout);
+    free(rows);
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The --group-by keys in force: the given ones, or the sorted union for "all". */
+static char **group_keys(struct bench__measure *m, size_t *n_keys)
+{
+    const struct bench__config *cfg = m->cfg;
+    bool all = false;
+    for (size_t i = 0; i < cfg->n_group_by; i++)
+        all |= !strcmp(cfg->group_by[i], "all");
+    char **keys = NULL;
+    size_t n = 0, cap = 0;
+    if (!all) {
+        for (size_t i = 0; i < cfg->n_group_by; i++) {
+            keys = grow(keys, &cap, n + 1, sizeof *keys);
+            keys[n++] = cfg->group_by[i];
+        }
+        *n_keys = n;
+        return keys;
+    }
+    for (size_t p = 0; p < m->n_pending; p++)
+        for (size_t l = 0; l < m->pending[p].n_labels; l++) {
+            char *k = m->pending[p].labels[l].key;
+            bool seen = false;
+            for (size_t i = 0; i < n && !seen; i++)
+                seen = !strcmp(keys[i], k);
+            if (!seen) {
+                keys = grow(keys, &cap, n + 1, sizeof *keys);
+                keys[n++] = k;
+            }
+        }
+    qsort(keys, n, sizeof *keys, compare_strings);
+    *n_keys = n;
+    return keys;
+}
+
+static bool wants_group_list(const struct bench__config *cfg)
+{
+    for (size_t i = 0; i < cfg->n_group_by; i++)
+        if (!strcmp(cfg->group_by[i], "list") || !strcmp(cfg->group_by[i], "help") ||
+            !strcmp(cfg->group_by[i], "?"))
+            return true;
+    return false;
+}
+
+static int list_group_keys(struct bench__measure *m)
+{
+    size_t n = 0;
+    const struct bench__config saved = *m->cfg;
+    struct bench__config all = saved;
+    char *all_word[] = {(char *)"all", NULL};
+    all.group_by = all_word;
+    all.n_group_by = 1;
+    m->cfg = &all;
+    char **keys = group_keys(m, &n);
+    m->cfg = &saved;
+    if (n == 0)
+        printf("no benchmark labels to group by\n");
+    for (size_t i = 0; i < n; i++)
+        printf("%s\n", keys[i]);
+    free(keys);
+    int failures = 0;
+    for (size_t r = 0; r < m->n_rows; r++)
+        failures += m->rows[r].state == BENCH__ROW_ERROR;
+    for (size_t p = 0; p < m->n_pending; p++)
+        failures += m->pending[p].refused != NULL;
+    return failures > 125 ? 125 : failures;
+}
+
+/* With --group-by: every body first, then cases measured and tables streamed by key. */
+static void run_grouped(struct bench__measure *m, const struct bench__suite *suite,
+                        const size_t *order, size_t n_order, struct bench__table_memory *memory)
+{
+    for (size_t i = 0; i < n_order; i++)
+        run_body(m, &suite->entries[order[i]]);
+    size_t n_keys = 0;
+    char **keys = group_keys(m, &n_keys);
+    for (size_t k = 0; k < n_keys; k++) {
+        bool found = false;
+        for (size_t p = 0; p < m->n_pending && !found; p++)
+            for (size_t l = 0; l < m->pending[p].n_labels && !found; l++)
+                found = !strcmp(m->pending[p].labels[l].key, keys[k]);
+        if (!found)
+            fprintf(stderr, "--group-by: no benchmark case has label '%s'\n", keys[k]);
+    }
+    /* the key of every measured row and pending case */
+    size_t n_body_rows = m->n_rows;
+    char **row_keys = calloc(n_body_rows + 1, sizeof *row_keys);
+    char **distinct = calloc(n_body_rows + m->n_pending + 1, sizeof *distinct);
+    size_t n_distinct = 0;
+    if (!row_keys || !distinct)
+        abort();
+    for (size_t r = 0; r < n_body_rows; r++)
+        distinct[n_distinct++] = row_keys[r] = bench__group_key(&m->rows[r], keys, n_keys);
+    for (size_t p = 0; p < m->n_pending; p++) {
+        struct bench__row view = {.labels = m->pending[p].labels,
+                                  .n_labels = m->pending[p].n_labels};
+        distinct[n_distinct++] = m->pending[p].group = bench__group_key(&view, keys, n_keys);
+    }
+    qsort(distinct, n_distinct, sizeof *distinct, compare_strings);
+    size_t *indices = calloc(n_body_rows + m->n_pending + 1, sizeof *indices);
+    if (!indices)
+        abort();
+    for (size_t d = 0; d < n_distinct; d++) {
+        if (d > 0 && !strcmp(distinct[d], distinct[d - 1]))
+            continue;
+        size_t n = 0;
+        for (size_t r = 0; r < n_body_rows; r++)
+            if (!strcmp(row_keys[r], distinct[d]))
+                indices[n++] = r;
+        for (size_t p = 0; p < m->n_pending; p++)
+            if (!strcmp(m->pending[p].group, distinct[d])) {
+                measure_case(m, &m->pending[p]);
+                indices[n++] = m->n_rows - 1;
+            }
+        char title[512];
+        bench__group_title(distinct[d], title, sizeof title);
+        render(m, indices, n, keys, n_keys, title, memory);
+    }
+    free(indices);
+    for (size_t r = 0; r < n_body_rows; r++)
+        free(row_keys[r]);
+    free(row_keys);
+    free(distinct);
+    free(keys);
+}
+
+/* Without --group-by: one table per BENCHMARK, streamed as soon as it is measured. */
+static void run_streamed(struct bench__measure *m, const struct bench__suite *suite,
+                         const size_t *order, size_t n_order, struct bench__table_memory *memory)
+{
+    size_t *indices = NULL, cap = 0;
+    for (size_t i = 0; i < n_order; i++) {
+        size_t first_row = m->n_rows;
+        size_t first_pending = m->n_pending;
+        run_body(m, &suite->entries[order[i]]);
+        for (size_t p = first_pending; p < m->n_pending; p++)
+            measure_case(m, &m->pending[p]);
+        size_t n = m->n_rows - first_row;
+        indices = grow(indices, &cap, n + 1, sizeof *indices);
+        for (size_t k = 0; k < n; k++)
+            indices[k] = first_row + k;
+        render(m, indices, n, NULL, 0, NULL, memory);
+    }
+    free(indices);
+}
 
 static void warn_debug_build(const struct bench__suite *suite)
 {
     for (size_t i = 0; i < suite->count; i++) {
         const struct bench_test *t = suite->entries[i].test;
-        if (t->kind == BENCH_KIND_TEST)
-            continue;
         unsigned want = BENCH_BUILD_NDEBUG | BENCH_BUILD_OPTIMIZED;
-        if ((t->build & want) != want) {
-            fprintf(stderr,
-                    "warning: %s was compiled %s — benchmark numbers may be "
-                    "meaningless; build with optimization and -DNDEBUG (e.g. meson "
-                    "--buildtype=release)\n",
-                    t->file,
-                    !(t->build & BENCH_BUILD_OPTIMIZED) ? "without optimization"
-                                                        : "without NDEBUG (asserts enabled)");
-            return;
-        }
+        if (t->kind == BENCH_KIND_TEST || (t->build & want) == want)
+            continue;
+        fprintf(stderr,
+                "warning: %s was compiled %s — benchmark numbers may be meaningless; build with "
+                "optimization and -DNDEBUG (e.g. meson --buildtype=release)\n",
+                t->file,
+                !(t->build & BENCH_BUILD_OPTIMIZED) ? "without optimization"
+                                                    : "without NDEBUG (asserts enabled)");
+        return;
     }
 }
 
@@ -321,45 +780,121 @@ static int list_metrics(void)
     return 0;
 }
 
+static int compare_entries_by_name(const void *a, const void *b, void *arg)
+{
+    const struct bench__suite *suite = arg;
+    return strcmp(suite->entries[*(const size_t *)a].full_name,
+                  suite->entries[*(const size_t *)b].full_name);
+}
+
+static int write_json(struct bench__measure *m, const struct bench__suite *suite,
+                      uint64_t min_time_ms)
+{
+    struct bench__report report = {
+        .columns = (const struct bench__column_desc *const *)m->columns,
+        .n_columns = m->n_columns,
+        .rows = m->rows,
+        .n_rows = m->n_rows,
+    };
+    bench__meta_collect(&report.meta, suite, min_time_ms);
+    report.meta.provenance = m->provenance;
+    report.meta.n_provenance = m->n_provenance;
+    char err[BENCH__ERROR_MAX];
+    int rc = bench__json_write(&report, m->cfg->bench_json, err, sizeof err);
+    if (rc)
+        fprintf(stderr, "--bench-json: %s\n", err);
+    report.meta.provenance = NULL;
+    report.meta.n_provenance = 0;
+    bench__meta_free(&report.meta);
+    return rc;
+}
+
+static void free_measure(struct bench__measure *m)
+{
+    for (size_t r = 0; r < m->n_rows; r++) {
+        struct bench__row *row = &m->rows[r];
+        free(row->name);
+        free(row->source);
+        free(row->error);
+        free(row->cells);
+        for (size_t l = 0; l < row->n_labels; l++) {
+            free(row->labels[l].key);
+            free(row->labels[l].value);
+        }
+        free(row->labels);
+    }
+    free(m->rows);
+    for (size_t p = 0; p < m->n_pending; p++)
+        free_pending(&m->pending[p]);
+    free(m->pending);
+    for (size_t c = 0; c < m->n_columns; c++) {
+        free(m->columns[c]->name);
+        free(m->columns[c]->header);
+        free(m->columns[c]);
+    }
+    free(m->columns);
+    for (size_t i = 0; i < m->n_provenance; i++)
+        free(m->provenance[i]);
+    free(m->provenance);
+    free(m->samples);
+}
+
 int bench__run_bench(const struct bench__config *cfg, const struct bench__suite *suite)
 {
     if (cfg->list_metrics || cfg->metrics_help)
         return list_metrics();
-    size_t benchmarks = 0, workloads = 0;
+    size_t *order = calloc(suite->count + 1, sizeof *order);
+    size_t n_order = 0, workloads = 0;
+    if (!order)
+        abort();
     for (size_t i = 0; i < suite->count; i++) {
-        benchmarks += suite->entries[i].test->kind == BENCH_KIND_BENCHMARK;
+        if (suite->entries[i].test->kind == BENCH_KIND_BENCHMARK)
+            order[n_order++] = i;
         workloads += suite->entries[i].test->kind == BENCH_KIND_WORKLOAD;
     }
-    if (benchmarks + workloads == 0) {
+    /* the default streaming key is the test's full name, ascending */
+    qsort_r(order, n_order, sizeof *order, compare_entries_by_name, (void *)suite);
+    bool list_groups = wants_group_list(cfg);
+    if (n_order + workloads == 0 && !list_groups) {
+        free(order);
         printf("no BENCHMARK or WORKLOAD tests found\n");
         return 0;
+    }
+    uint64_t min_time_ms = cfg->min_time_ms ? cfg->min_time_ms : BENCH__DEFAULT_MIN_TIME_MS;
+    struct bench__measure m = {.cfg = cfg, .budget_ns = (int64_t)min_time_ms * 1000000};
+    struct bench__table_memory memory = {0};
+    int status = 0;
+    if (list_groups) {
+        m.register_only = true;
+        for (size_t i = 0; i < n_order; i++)
+            run_body(&m, &suite->entries[order[i]]);
+        status = list_group_keys(&m);
+        goto done;
     }
     warn_debug_build(suite);
     if (workloads)
         fprintf(stderr,
-                "--bench: %zu workload%s not measured (this libbench has no workload "
-                "windows yet)\n",
+                "--bench: %zu workload%s not measured (this libbench has no workload windows "
+                "yet)\n",
                 workloads, workloads == 1 ? "" : "s");
-    uint64_t min_time_ms = cfg->min_time_ms ? cfg->min_time_ms : BENCH__DEFAULT_MIN_TIME_MS;
-    struct bench__measure m = {.cfg = cfg, .budget_ns = (int64_t)min_time_ms * 1000000};
-    struct bench__table_memory memory = {0};
-    size_t executed = 0, passed = 0;
-    for (size_t i = 0; i < suite->count; i++) {
-        const struct bench__entry *e = &suite->entries[i];
-        if (e->test->kind != BENCH_KIND_BENCHMARK)
-            continue;
-        m.n_rows = 0;
-        run_benchmark(&m, e);
-        fflush(stderr);
-        render_rows(stdout, m.rows, m.n_rows, &memory);
-        fflush(stdout);
-        for (size_t k = 0; k < m.n_rows; k++) {
-            executed++;
-            passed += m.rows[k].state != ROW_ERROR;
-            free(m.rows[k].name);
-        }
-    }
-    free(m.rows);
+    if (cfg->n_group_by)
+        run_grouped(&m, suite, order, n_order, &memory);
+    else
+        run_streamed(&m, suite, order, n_order, &memory);
+    if (cfg->sort_by && !bench__sort_key_known(cfg->sort_by,
+                                               (const struct bench__column_desc *const *)m.columns,
+                                               m.n_columns))
+        fprintf(stderr, "--sort-by: no metric column named '%s' — rows keep their default order\n",
+                cfg->sort_by);
+    size_t errors = 0;
+    for (size_t r = 0; r < m.n_rows; r++)
+        errors += m.rows[r].state == BENCH__ROW_ERROR;
+    if (cfg->bench_json && write_json(&m, suite, min_time_ms) != 0)
+        errors++;
+    status = errors ? 1 : 0;
+done:
+    free_measure(&m);
     bench__table_memory_free(&memory);
-    return executed == passed ? 0 : 1;
+    free(order);
+    return status;
 }

@@ -57,6 +57,7 @@ struct bench_test {
     const char *file;       /* __FILE__ of the definition */
     uint32_t line;          /* __LINE__ of the definition */
     uint32_t build;         /* BENCH_BUILD_* flags of the defining translation unit */
+    const char *compiler;   /* compiler of the defining translation unit, e.g. "GCC 12.2.0" */
     void (*fn)(bench_t *b); /* the body */
     const struct bench_benchmark_opts *benchmark; /* BENCHMARK options, else NULL */
     const struct bench_workload_opts *workload;   /* WORKLOAD options, else NULL */
@@ -84,6 +85,61 @@ BENCH_API BENCH_NORETURN void bench_check_failed(const char *file, int line, con
  * failure). Neither returns. */
 BENCH_API BENCH_NORETURN BENCH_PRINTF(2, 3) void bench_fail(bench_t *b, const char *fmt, ...);
 BENCH_API BENCH_NORETURN BENCH_PRINTF(2, 3) void bench_skip(bench_t *b, const char *fmt, ...);
+
+/* One label of a bench_case row: a key and a value (neither may contain 0x1F). */
+struct bench_label {
+    const char *key;
+    const char *value;
+};
+
+enum bench_metric_mode {
+    BENCH_RATE = 0, /* amount per call, reported per second: amount * 1e9 / median ns */
+    BENCH_LEVEL = 1 /* reported as is */
+};
+
+/* A client metric of a bench_case row: `unit` names the column (`<unit>/s` for a rate). */
+struct bench_metric {
+    const char *unit;
+    double amount;
+    enum bench_metric_mode mode;
+};
+
+/* One row of a matrix benchmark. Size-prefixed: build it with BENCH_CASE_DEF. */
+struct bench_case_def {
+    uint32_t size;
+    const char *name;
+    const struct bench_label *labels;
+    size_t n_labels;
+    const void *state; /* copied (state_size bytes) into storage the case owns */
+    size_t state_size;
+    void (*setup)(void *state);                      /* untimed, once before measuring */
+    void (*timed)(void *state);                      /* the measured call */
+    int (*after)(void *state, const char **message); /* untimed; non-zero = error row */
+    void (*teardown)(void *state);                   /* untimed, once after measuring */
+    const struct bench_metric *metrics;
+    size_t n_metrics;
+    uint64_t iterations; /* pinned number of timed calls; 0 = auto */
+};
+
+/* bench_case(b, BENCH_CASE_DEF(.name = "decode", .timed = run, .state = &s,
+ *                               .state_size = sizeof s)); (C only: a compound literal) */
+#define BENCH_CASE_DEF(...)                                                                        \
+    (&(const struct bench_case_def){.size = sizeof(struct bench_case_def), __VA_ARGS__})
+
+/* Register one row of a matrix benchmark. Under --bench it is measured after the body
+ * returns, one timed call per sample; outside --bench it runs setup, timed once, after and
+ * teardown at once, and a failing after fails the test. Returns 0, BENCH_ENAME (a name or
+ * label with 0x1F, or an empty name), BENCH_EINVAL (no timed function, a NULL array with a
+ * count), BENCH_ESTRUCT or BENCH_ENOMEM; under --bench a refused case is also an error row. */
+BENCH_API int bench_case(bench_t *b, const struct bench_case_def *def);
+
+/* Measure fn(state) alone, batched like BENCH_ITER (an out-of-line call per iteration);
+ * the rest of the calling body is setup. Outside --bench fn runs once. */
+BENCH_API void bench_iter(bench_t *b, void (*fn)(void *state), void *state);
+
+/* Record a fact about this suite ("allocator=jemalloc"): printed once on stderr as
+ * `provenance: <fact>` and written to the JSON meta. Deduplicated; inert outside --bench. */
+BENCH_API void bench_provenance(bench_t *b, const char *fact);
 
 /* The timed loop behind BENCH_ITER (see <bench/shim.h>). bench_iter_begin returns the
  * iteration count of the first sample and starts its clock; bench_iter_next stops the

@@ -19,6 +19,13 @@
 #else
 #define BENCH__BUILD_NDEBUG 0u
 #endif
+#if defined(__clang__)
+#define BENCH__COMPILER "Clang " __clang_version__
+#elif defined(__GNUC__)
+#define BENCH__COMPILER "GCC " __VERSION__
+#else
+#define BENCH__COMPILER "unknown"
+#endif
 #if defined(__OPTIMIZE__)
 #define BENCH__BUILD_OPTIMIZED BENCH_BUILD_OPTIMIZED
 #else
@@ -35,6 +42,7 @@
                                                    __FILE__,                                       \
                                                    (uint32_t)__LINE__,                             \
                                                    BENCH__BUILD_NDEBUG | BENCH__BUILD_OPTIMIZED,   \
+                                                   BENCH__COMPILER,                                \
                                                    bench__fn_##name,                               \
                                                    (bench_opts),                                   \
                                                    (workload_opts),                                \

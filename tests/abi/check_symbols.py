@@ -33,7 +33,8 @@ def declared(headers):
         text = re.sub(r"/\*.*?\*/", "", open(h).read(), flags=re.S)
         text = re.sub(r"#define[^\n]*(\\\n[^\n]*)*", "", text)
         for decl in re.findall(r"BENCH_API\b[^;{]*;", text):
-            m = re.search(r"\b(\w+)\s*\([^()]*\)\s*;$", decl.replace("\n", " "))
+            # the first lower-case identifier followed by '(' (macros are upper case)
+            m = re.search(r"\b([a-z_][a-z0-9_]*)\s*\(", decl.replace("\n", " "))
             if m:
                 names.add(m.group(1))
     return names

@@ -183,10 +183,35 @@ CLI_ERRORS = [
     (["--bnech"], "error: unknown option '--bnech' (did you mean '--bench'?) (see --help)\n"),
     (["-j", "abc"], "error: option '-j' needs a non-negative integer, got 'abc' (see --help)\n"),
     (["--jobs=-1"], "error: option '--jobs' needs a non-negative integer, got '-1' (see --help)\n"),
-    (["stray"], "error: unexpected positional argument 'stray' — attach option values with '=' "
-                "(e.g. --syscalls=futex) (see --help)\n"),
-    (["--syscalls", "futex"], "error: unexpected positional argument 'futex' — attach option "
-                              "values with '=' (e.g. --syscalls=futex) (see --help)\n"),
+    (["stray"], "error: unexpected positional argument 'stray' (this program takes options "
+                "only) (see --help)\n"),
+    (["-v", "--syscalls=futex", "read"], "error: unexpected positional argument 'read' (this "
+                                         "program takes options only) (see --help)\n"),
+    (["--syscalls", "futex"], "error: unexpected positional argument 'futex' — --syscalls takes "
+                              "its list only with '=' (--syscalls=futex) (see --help)\n"),
+    # a long option spelled with one dash
+    (["-bench"], "error: unknown option '-bench' (did you mean '--bench'?) (see --help)\n"),
+    (["-include=foo"], "error: unknown option '-include=foo' (did you mean '--include'?) "
+                       "(see --help)\n"),
+    (["-verbose"], "error: unknown option '-verbose' (did you mean '--verbose'?) (see --help)\n"),
+    (["-help"], "error: unknown option '-help' (did you mean '--help'?) (see --help)\n"),
+    (["-jobs=4"], "error: unknown option '-jobs=4' (did you mean '--jobs'?) (see --help)\n"),
+    # a short option's value is never attached with '='
+    (["-j=4"], "error: option '-j' takes its value as '-j VALUE' or '-jVALUE', not '-j=4' "
+               "(see --help)\n"),
+    # single-valued options given twice (numbers too)
+    (["-j", "1", "-j", "2"], "error: option '-j' given more than once (see --help)\n"),
+    (["--perf-iters=1", "--perf-iters=1"], "error: option '--perf-iters' given more than once "
+                                           "(see --help)\n"),
+    (["-i", "a", "--include=b"], "error: option '--include' given more than once (see --help)\n"),
+    # control characters from a value become '?': still one line
+    (["--metrics=a\nb"], "error: option '--metrics': whitespace or control character in 'a?b' "
+                         "(see --help)\n"),
+    (["bad\x1b[2Jarg"], "error: unexpected positional argument 'bad?[2Jarg' (this program takes "
+                        "options only) (see --help)\n"),
+    (["--", "x\ny"], "error: unexpected argument 'x?y' after '--' (this program takes no "
+                     "positional arguments) (see --help)\n"),
+    (["-i", "(\n"], None),
     (["--verbose=1"], "error: option '--verbose' takes no value (see --help)\n"),
     (["-i"], "error: option '-i' needs a value (REGEX) (see --help)\n"),
     (["-e", "("], None),
@@ -234,10 +259,11 @@ def case_bench():
     check("\x1b" not in out, "bench: escape sequence in piped output")
     rows = re.findall(ROW, out)
     names = [r[0] for r in rows]
-    check(names == ["sample.sum_loop", "sample.pinned"], f"bench: rows {names}")
+    # one table per BENCHMARK, in the order of their full names
+    check(names == ["sample.pinned", "sample.sum_loop"], f"bench: rows {names}")
     if len(rows) == 2:
-        check(rows[0][1].startswith("32×"), f"bench: auto-scaled n {rows[0][1]}")
-        check(rows[1][1] == "32×10", f"bench: pinned n {rows[1][1]}")
+        check(rows[0][1] == "32×10", f"bench: pinned n {rows[0][1]}")
+        check(rows[1][1].startswith("32×"), f"bench: auto-scaled n {rows[1][1]}")
     warning = DEBUG_WARNING.match(err)
     check(bool(warning) == EXPECT_DEBUG_WARNING, f"bench: debug-build warning {err!r}")
     if warning:

@@ -62,12 +62,32 @@ static const struct malformed_case malformed[] = {
     /* unknown short options */
     {ARGV("-x"), "unknown option '-x'"},
     {ARGV("-J4"), "unknown option '-J4'"},
-    {ARGV("-bench"), "unknown option '-bench'"},
+    {ARGV("-bnech"), "unknown option '-bnech'"}, /* not a long name: no suggestion */
+    {ARGV("-x\n"), "unknown option '-x?'"},
+    /* a long option spelled with one dash: the double-dash form is suggested */
+    {ARGV("-bench"), "unknown option '-bench' (did you mean '--bench'?)"},
+    {ARGV("-include=foo"), "unknown option '-include=foo' (did you mean '--include'?)"},
+    {ARGV("-include", "foo"), "unknown option '-include' (did you mean '--include'?)"},
+    {ARGV("-exclude=x"), "unknown option '-exclude=x' (did you mean '--exclude'?)"},
+    {ARGV("-verbose"), "unknown option '-verbose' (did you mean '--verbose'?)"},
+    {ARGV("-help"), "unknown option '-help' (did you mean '--help'?)"},
+    {ARGV("-jobs=4"), "unknown option '-jobs=4' (did you mean '--jobs'?)"},
+    {ARGV("-jobs", "4"), "unknown option '-jobs' (did you mean '--jobs'?)"},
+    {ARGV("-list"), "unknown option '-list' (did you mean '--list'?)"},
+    {ARGV("-version"), "unknown option '-version' (did you mean '--version'?)"},
+    {ARGV("-no-colors"), "unknown option '-no-colors' (did you mean '--no-colors'?)"},
+    {ARGV("-list-metrics"), "unknown option '-list-metrics' (did you mean '--list-metrics'?)"},
+    {ARGV("-metrics=?"), "unknown option '-metrics=?' (did you mean '--metrics'?)"},
+    {ARGV("-syscalls"), "unknown option '-syscalls' (did you mean '--syscalls'?)"},
+    {ARGV("-bench-json=out.json"),
+     "unknown option '-bench-json=out.json' (did you mean '--bench-json'?)"},
+    {ARGV("-v", "-bench-min-time=5"),
+     "unknown option '-bench-min-time=5' (did you mean '--bench-min-time'?)"},
     /* bundled short flags */
     {ARGV("-vl"), "unknown option '-vl' (short flags do not combine; write them separately)"},
     {ARGV("-hv"), "unknown option '-hv' (short flags do not combine; write them separately)"},
-    {ARGV("-verbose"),
-     "unknown option '-verbose' (short flags do not combine; write them separately)"},
+    {ARGV("-verbos"),
+     "unknown option '-verbos' (short flags do not combine; write them separately)"},
     /* a flag given a value */
     {ARGV("--verbose=1"), "option '--verbose' takes no value"},
     {ARGV("--bench=yes"), "option '--bench' takes no value"},
@@ -84,7 +104,11 @@ static const struct malformed_case malformed[] = {
     {ARGV("-j", "four"), "option '-j' needs a non-negative integer, got 'four'"},
     {ARGV("-j", "-1"), "option '-j' needs a non-negative integer, got '-1'"},
     {ARGV("-j-1"), "option '-j' needs a non-negative integer, got '-1'"},
-    {ARGV("-j=4"), "option '-j' needs a non-negative integer, got '=4'"},
+    /* a short option's value is never attached with '=' */
+    {ARGV("-j=4"), "option '-j' takes its value as '-j VALUE' or '-jVALUE', not '-j=4'"},
+    {ARGV("-j="), "option '-j' takes its value as '-j VALUE' or '-jVALUE', not '-j='"},
+    {ARGV("-i=foo"), "option '-i' takes its value as '-i VALUE' or '-iVALUE', not '-i=foo'"},
+    {ARGV("-e=a=b"), "option '-e' takes its value as '-e VALUE' or '-eVALUE', not '-e=a=b'"},
     {ARGV("--jobs="), "option '--jobs' needs a number, got an empty value"},
     {ARGV("-j", ""), "option '-j' needs a number, got an empty value"},
     {ARGV("--jobs=4x"), "option '--jobs' needs a non-negative integer, got '4x'"},
@@ -119,21 +143,42 @@ static const struct malformed_case malformed[] = {
     {ARGV("-i", "a", "-i", ""), "option '-i' given more than once"},
     {ARGV("--sort-by=name", "--sort-by", "median/iter"), "option '--sort-by' given more than once"},
     {ARGV("--bench-json=a", "--bench-json=b"), "option '--bench-json' given more than once"},
+    /* numbers are single-valued too (flags may repeat, lists accumulate) */
+    {ARGV("-j", "1", "-j", "2"), "option '-j' given more than once"},
+    {ARGV("-j1", "-j1"), "option '-j' given more than once"},
+    {ARGV("--jobs=1", "-j", "2"), "option '-j' given more than once"},
+    {ARGV("-j", "1", "--jobs=2"), "option '--jobs' given more than once"},
+    {ARGV("-j", "1", "-j", "x"), "option '-j' given more than once"}, /* before the value */
+    {ARGV("--perf-iters=1", "--perf-iters", "1"), "option '--perf-iters' given more than once"},
+    {ARGV("--perf-batch=0", "--perf-batch=0"), "option '--perf-batch' given more than once"},
+    {ARGV("--bench", "--bench-min-time=5", "--bench", "--bench-min-time=6"),
+     "option '--bench-min-time' given more than once"},
     /* stray positionals */
-    {ARGV("foo"), "unexpected positional argument 'foo' \xe2\x80\x94 attach option values with "
-                  "'=' (e.g. --syscalls=futex)"},
-    {ARGV("-"), "unexpected positional argument '-' \xe2\x80\x94 attach option values with "
-                "'=' (e.g. --syscalls=futex)"},
-    {ARGV("-v", "tests/x"), "unexpected positional argument 'tests/x' \xe2\x80\x94 attach option "
-                            "values with '=' (e.g. --syscalls=futex)"},
-    {ARGV("--syscalls", "futex"), "unexpected positional argument 'futex' \xe2\x80\x94 attach "
-                                  "option values with '=' (e.g. --syscalls=futex)"},
+    {ARGV("foo"), "unexpected positional argument 'foo' (this program takes options only)"},
+    {ARGV("-"), "unexpected positional argument '-' (this program takes options only)"},
+    {ARGV("-v", "tests/x"),
+     "unexpected positional argument 'tests/x' (this program takes options only)"},
+    {ARGV("a\nb"), "unexpected positional argument 'a?b' (this program takes options only)"},
+    /* only a bare --syscalls right before it gets the '=' hint */
+    {ARGV("--syscalls", "futex"), "unexpected positional argument 'futex' \xe2\x80\x94 "
+                                  "--syscalls takes its list only with '=' (--syscalls=futex)"},
+    {ARGV("-v", "--syscalls", "read"), "unexpected positional argument 'read' \xe2\x80\x94 "
+                                       "--syscalls takes its list only with '=' (--syscalls=read)"},
+    {ARGV("--syscalls=futex", "--syscalls", "write"),
+     "unexpected positional argument 'write' \xe2\x80\x94 --syscalls takes its list only with "
+     "'=' (--syscalls=write)"},
+    {ARGV("--syscalls=futex", "read"),
+     "unexpected positional argument 'read' (this program takes options only)"},
+    {ARGV("--syscalls", "-v", "futex"),
+     "unexpected positional argument 'futex' (this program takes options only)"},
     {ARGV("--", "foo"),
      "unexpected argument 'foo' after '--' (this program takes no positional arguments)"},
     {ARGV("--", "--bench"),
      "unexpected argument '--bench' after '--' (this program takes no positional arguments)"},
     {ARGV("-v", "--", ""),
      "unexpected argument '' after '--' (this program takes no positional arguments)"},
+    {ARGV("--", "x\ny"),
+     "unexpected argument 'x?y' after '--' (this program takes no positional arguments)"},
     /* syscall names */
     {ARGV("--syscalls=Futex"), "option '--syscalls': 'Futex' is not a syscall name ([a-z0-9_]+)"},
     {ARGV("--syscalls=futex,write-v"),
@@ -142,6 +187,8 @@ static const struct malformed_case malformed[] = {
     {ARGV("--syscalls=futex", "--syscalls=read,"), "option '--syscalls': empty element in 'read,'"},
     {ARGV("--syscalls=fu tex"),
      "option '--syscalls': whitespace or control character in 'fu tex'"},
+    {ARGV("--syscalls=fu\x01tex"),
+     "option '--syscalls': whitespace or control character in 'fu?tex'"},
     /* list elements */
     {ARGV("--metrics=a,,b"), "option '--metrics': empty element in 'a,,b'"},
     {ARGV("--metrics", ",a"), "option '--metrics': empty element in ',a'"},
@@ -151,7 +198,13 @@ static const struct malformed_case malformed[] = {
     {ARGV("--metrics=a, b"), "option '--metrics': whitespace or control character in 'a, b'"},
     {ARGV("--metrics", "cycles "),
      "option '--metrics': whitespace or control character in 'cycles '"},
-    {ARGV("--group-by=a\tb"), "option '--group-by': whitespace or control character in 'a\tb'"},
+    /* control characters echoed from a value become '?': every message is one line */
+    {ARGV("--group-by=a\tb"), "option '--group-by': whitespace or control character in 'a?b'"},
+    {ARGV("--metrics=a\nb"), "option '--metrics': whitespace or control character in 'a?b'"},
+    {ARGV("--metrics", "\r\n"), "option '--metrics': whitespace or control character in '?\?'"},
+    {ARGV("-j", "1\n"), "option '-j' needs a non-negative integer, got '1?'"},
+    {ARGV("-j\x7f"), "option '-j' needs a non-negative integer, got '?'"},
+    {ARGV("--frob\x1b[31m"), "unknown option '--frob?[31m'"},
     /* invalid regular expressions (glibc's regerror text) */
     {ARGV("-i", "("), "invalid --include regular expression '(': Unmatched ( or \\("},
     {ARGV("--exclude=[a"),
@@ -159,6 +212,7 @@ static const struct malformed_case malformed[] = {
     {ARGV("-i", "a{1"), "invalid --include regular expression 'a{1': Unmatched \\{"},
     {ARGV("-e", "*a"),
      "invalid --exclude regular expression '*a': Invalid preceding regular expression"},
+    {ARGV("-i", "(\n"), "invalid --include regular expression '(?': Unmatched ( or \\("},
     {ARGV("-i", "a{2,1}"),
      "invalid --include regular expression 'a{2,1}': Invalid content of \\{\\}"},
     {ARGV("--include=[[:foo:]]"),
@@ -206,7 +260,17 @@ static void test_malformed_table_size(void **state)
     assert_true(N_MALFORMED >= 45);
 }
 
-/* Every message is one line: the caller wraps it as "error: <msg> (see --help)\n". */
+/* The first control character (a byte below 0x20, or 0x7f) in s, or NULL. */
+static const char *find_control(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return s;
+    return NULL;
+}
+
+/* Every message is one line without control characters: the caller wraps it as
+ * "error: <msg> (see --help)\n". */
 static void test_malformed_messages_are_one_line(void **state)
 {
     (void)state;
@@ -217,23 +281,44 @@ static void test_malformed_messages_are_one_line(void **state)
         char err[BENCH__ERROR_MAX];
         assert_int_equal(bench__config_parse(&cfg, argc, argv, err, sizeof err), BENCH_EINVAL);
         assert_true(err[0] != '\0');
-        if (strchr(err, '\n'))
+        if (find_control(err))
             print_row(malformed[k].argv);
-        assert_null(strchr(err, '\n'));
-        assert_null(strchr(malformed[k].message, '\n'));
+        assert_null(find_control(err));
+        assert_null(find_control(malformed[k].message));
     }
 }
 
-/* The parser echoes a value verbatim, so a newline in the value reaches the message.
- * Current behaviour, asserted as is (see the report: the message spans two lines). */
-static void test_newline_in_value_is_echoed(void **state)
+/* A control character in an echoed value is replaced by '?', one for one, wherever the
+ * value appears, so the message stays on one line. Every byte from 0x01 to 0x1f and
+ * 0x7f is tried in a value that is echoed twice (the --syscalls hint). */
+static void test_control_characters_in_value_become_question_marks(void **state)
 {
     (void)state;
     char *argv[] = {(char *)"prog", (char *)"--metrics=a\nb", NULL};
     struct bench__config cfg;
     char err[BENCH__ERROR_MAX];
     assert_int_equal(bench__config_parse(&cfg, 2, argv, err, sizeof err), BENCH_EINVAL);
-    assert_string_equal(err, "option '--metrics': whitespace or control character in 'a\nb'");
+    assert_string_equal(err, "option '--metrics': whitespace or control character in 'a?b'");
+    assert_null(strchr(err, '\n'));
+
+    for (int c = 1; c < 0x80; c++) {
+        if (c == 0x20)
+            c = 0x7f;
+        char value[] = {'f', (char)c, 'x', '\0'};
+        char *av[] = {(char *)"prog", (char *)"--syscalls", value, NULL};
+        const char *want = "unexpected positional argument 'f?x' \xe2\x80\x94 --syscalls "
+                           "takes its list only with '=' (--syscalls=f?x)";
+        assert_int_equal(bench__config_parse(&cfg, 3, av, err, sizeof err), BENCH_EINVAL);
+        if (strcmp(err, want))
+            print_message("byte 0x%02x\n", c);
+        assert_string_equal(err, want);
+        assert_null(find_control(err));
+    }
+    /* printable ASCII and UTF-8 pass through unchanged */
+    char *av[] = {(char *)"prog", (char *)"--syscalls=caf\xc3\xa9~", NULL};
+    assert_int_equal(bench__config_parse(&cfg, 2, av, err, sizeof err), BENCH_EINVAL);
+    assert_string_equal(err,
+                        "option '--syscalls': 'caf\xc3\xa9~' is not a syscall name ([a-z0-9_]+)");
 }
 
 static void test_null_argument(void **state)
@@ -255,6 +340,26 @@ static void test_small_error_buffer(void **state)
     char err[9];
     assert_int_equal(bench__config_parse(&cfg, 2, argv, err, sizeof err), BENCH_EINVAL);
     assert_string_equal(err, "unknown ");
+    char one[1] = {'X'};
+    assert_int_equal(bench__config_parse(&cfg, 2, argv, one, sizeof one), BENCH_EINVAL);
+    assert_int_equal(one[0], '\0');
+    /* truncation and the control-character rule together */
+    char *nl[] = {(char *)"prog", (char *)"--", (char *)"\n\n\n\n", NULL};
+    char small[24];
+    assert_int_equal(bench__config_parse(&cfg, 3, nl, small, sizeof small), BENCH_EINVAL);
+    assert_string_equal(small, "unexpected argument '?\?");
+}
+
+/* Without an error buffer (size 0) the message is dropped: nothing is written or read
+ * through the buffer, NULL included. */
+static void test_no_error_buffer(void **state)
+{
+    (void)state;
+    char *argv[] = {(char *)"prog", (char *)"--frobnicate", NULL};
+    struct bench__config cfg;
+    char guard[4] = {'X', 'X', 'X', 'X'}; /* no NUL: reading it would run off the end */
+    assert_int_equal(bench__config_parse(&cfg, 2, argv, guard, 0), BENCH_EINVAL);
+    assert_memory_equal(guard, "XXXX", 4);
     assert_int_equal(bench__config_parse(&cfg, 2, argv, NULL, 0), BENCH_EINVAL);
 }
 
@@ -290,11 +395,16 @@ static const struct valid_case valid[] = {
     {ARGV("--jobs=1024"), {.jobs = 1024}},
     {ARGV("-j0"), {.jobs = 0}},
     {ARGV("--jobs=007"), {.jobs = 7}},
-    {ARGV("-j", "1", "-j", "2"), {.jobs = 2}}, /* numbers may repeat: the last wins */
     {ARGV("--include=x"), {.include = "x"}},
     {ARGV("-ix"), {.include = "x"}},
     {ARGV("-i", "x"), {.include = "x"}},
     {ARGV("-i", "-v"), {.include = "-v"}}, /* a value is taken verbatim */
+    {ARGV("-i", "-include=foo"), {.include = "-include=foo"}},
+    {ARGV("-i", "=x"), {.include = "=x"}},
+    {ARGV("-ia=b"), {.include = "a=b"}},
+    /* an attached value that is not itself a long option name */
+    {ARGV("-ihelp"), {.include = "help"}},
+    {ARGV("-ejobs"), {.exclude = "jobs"}},
     {ARGV("-i", "^a\\.", "--exclude", "b|c"), {.include = "^a\\.", .exclude = "b|c"}},
     {ARGV("-ey"), {.exclude = "y"}},
     {ARGV("--metrics", "a,b", "--metrics", "c"), {.metrics = {"a", "b", "c"}}},
@@ -325,7 +435,17 @@ static const struct valid_case valid[] = {
     {ARGV("-h"), {.help = true}},
     {ARGV("--version"), {.version = true}},
     {ARGV("-l", "-v", "--no-colors"), {.list = true, .verbose = true, .no_colors = true}},
+    /* flags may repeat */
     {ARGV("--list", "--verbose", "--verbose"), {.list = true, .verbose = true}},
+    {ARGV("-v", "-v", "--verbose", "-h", "--help"), {.verbose = true, .help = true}},
+    {ARGV("--bench", "--bench", "--perf", "--perf-scaled", "--perf"),
+     {.bench = true, .perf = true, .perf_scaled = true}},
+    {ARGV("--list-metrics", "--list-metrics", "--no-colors", "--no-colors"),
+     {.list_metrics = true, .no_colors = true}},
+    {ARGV("--syscalls", "--syscalls"), {.syscalls = true}},
+    /* single-valued options once each, next to each other */
+    {ARGV("-j", "2", "--perf-iters=3", "--perf-batch", "4", "--bench-min-time=5"),
+     {.jobs = 2, .perf_iters = 3, .perf_batch = 4, .min_time_ms = 5}},
 };
 #define N_VALID (sizeof valid / sizeof valid[0])
 
@@ -468,6 +588,30 @@ static const struct wants_case wants[] = {
     {ARGV("--metrics", "?"), true},
     {ARGV("--metrics", "help"), true},
     {ARGV("--metrics=help"), true},
+    /* the real parser decides: a list containing ? or help, anywhere */
+    {ARGV("--metrics=cycles,help"), true},
+    {ARGV("--metrics=ipc", "--metrics=?"), true},
+    {ARGV("--metrics", "cycles,?", "-v"), true},
+    {ARGV("--perf", "--list-metrics", "--no-colors"), true},
+    /* --bench as the value of another option is not the flag */
+    {ARGV("-i", "--bench"), false},
+    {ARGV("-e", "--bench"), false},
+    {ARGV("--bench-json", "--bench"), false},
+    {ARGV("--sort-by", "--list-metrics"), false},
+    {ARGV("--include", "--metrics=?"), false},
+    {ARGV("--metrics=helpful"), false},
+    {ARGV("--metrics=cycles,help-me"), false},
+    /* malformed: bench mode only when a literal --bench appears before any -- */
+    {ARGV("--bench", "--bogus"), true},
+    {ARGV("--bogus", "--bench"), true},
+    {ARGV("--bench", "-j", "x"), true},
+    {ARGV("--bench", "--", "stray"), true},
+    {ARGV("-i", "--bench", "--bogus"), true},
+    {ARGV("--list-metrics", "--bogus"), false},
+    {ARGV("--metrics=?", "stray"), false},
+    {ARGV("--bogus", "--", "--bench"), false},
+    {ARGV("--bench=1"), false},
+    {ARGV("-bench"), false},
     {{"prog"}, false},
     {ARGV("--bench-json=x"), false},
     {ARGV("--perf"), false},
@@ -507,9 +651,10 @@ int main(void)
         cmocka_unit_test(test_malformed_table_size),
         cmocka_unit_test(test_malformed_table),
         cmocka_unit_test(test_malformed_messages_are_one_line),
-        cmocka_unit_test(test_newline_in_value_is_echoed),
+        cmocka_unit_test(test_control_characters_in_value_become_question_marks),
         cmocka_unit_test(test_null_argument),
         cmocka_unit_test(test_small_error_buffer),
+        cmocka_unit_test(test_no_error_buffer),
         cmocka_unit_test(test_valid_table_size),
         cmocka_unit_test(test_valid_table),
         cmocka_unit_test(test_values_point_into_argv_and_regex_compiled),

@@ -211,6 +211,38 @@ static void test_duplicate_same_stem(void **state)
     assert_string_equal(err, "test name 'm.t' is registered twice (m.c:8 and m.h:4)");
 }
 
+/* The two locations come in suite order (stem, path, line), whatever the order of the
+ * registration list: every permutation of three same-named tests gives one message. */
+static void test_duplicate_reported_in_suite_order(void **state)
+{
+    (void)state;
+    static const size_t perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+                                       {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    const struct bench_test proto[3] = {
+        make_test("b/d.c", 5, "t"),  /* suite order: last (path b/ after a/) */
+        make_test("a/d.c", 50, "t"), /* second (same path, later line) */
+        make_test("a/d.c", 7, "t"),  /* first */
+    };
+    for (size_t p = 0; p < N(perms); p++) {
+        struct bench_test t[3];
+        for (size_t i = 0; i < 3; i++)
+            t[i] = proto[perms[p][i]];
+        struct bench__suite suite;
+        char err[BENCH__ERROR_MAX];
+        assert_int_equal(load(&suite, t, N(t), err, sizeof err), BENCH_EDUP);
+        if (strcmp(err, "test name 'd.t' is registered twice (a/d.c:7 and a/d.c:50)"))
+            print_message("permutation %zu\n", p);
+        assert_string_equal(err, "test name 'd.t' is registered twice (a/d.c:7 and a/d.c:50)");
+    }
+
+    /* path order wins over line order */
+    struct bench_test u[] = {make_test("z/m.c", 1, "t"), make_test("a/m.c", 99, "t")};
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX];
+    assert_int_equal(load(&suite, u, N(u), err, sizeof err), BENCH_EDUP);
+    assert_string_equal(err, "test name 'm.t' is registered twice (a/m.c:99 and z/m.c:1)");
+}
+
 /* ---- descriptor validation ------------------------------------------------------ */
 
 static void test_size_too_small(void **state)
@@ -331,55 +363,54 @@ static void test_valid_kinds(void **state)
     bench__suite_free(&suite);
 }
 
-static void expect_kind_rejected(struct bench_test *t, const char *name, uint32_t line)
-{
-    struct bench__suite suite;
-    char err[BENCH__ERROR_MAX], want[BENCH__ERROR_MAX];
-    assert_int_equal(load(&suite, t, 1, err, sizeof err), BENCH_EINVAL);
-    snprintf(want, sizeof want,
-             "test '%s' (k.c:%u) is marked both benchmark and workload, or neither "
-             "consistently",
-             name, line);
-    assert_string_equal(err, want);
-}
+/* Each kind problem has its own message; the first that applies is reported, in the
+ * order of the table's groups. */
+struct kind_case {
+    uint32_t kind;
+    bool benchmark, workload; /* which option structs the descriptor carries */
+    const char *problem;
+};
+
+static const struct kind_case kind_cases[] = {
+    /* both option sets, whatever the kind */
+    {BENCH_KIND_BENCHMARK, true, true, "has both benchmark and workload options"},
+    {BENCH_KIND_WORKLOAD, true, true, "has both benchmark and workload options"},
+    {BENCH_KIND_TEST, true, true, "has both benchmark and workload options"},
+    {0, true, true, "has both benchmark and workload options"},
+    /* a plain test carrying options */
+    {BENCH_KIND_TEST, true, false, "is a plain test with benchmark or workload options"},
+    {BENCH_KIND_TEST, false, true, "is a plain test with benchmark or workload options"},
+    /* a benchmark or workload without its own options (none, or the other kind's) */
+    {BENCH_KIND_BENCHMARK, false, false, "is a benchmark without benchmark options"},
+    {BENCH_KIND_BENCHMARK, false, true, "is a benchmark without benchmark options"},
+    {BENCH_KIND_WORKLOAD, false, false, "is a workload without workload options"},
+    {BENCH_KIND_WORKLOAD, true, false, "is a workload without workload options"},
+    /* a kind outside enum bench_kind */
+    {0, false, false, "has an unknown kind"},
+    {4, false, false, "has an unknown kind"},
+    {0, true, false, "has an unknown kind"},
+    {9, false, true, "has an unknown kind"},
+    {UINT32_MAX, false, false, "has an unknown kind"},
+};
 
 static void test_kind_mismatch(void **state)
 {
     (void)state;
-    struct bench_test t;
-
-    t = make_test("k.c", 1, "bm_without_opts"); /* BENCHMARK kind, no options */
-    t.kind = BENCH_KIND_BENCHMARK;
-    expect_kind_rejected(&t, "bm_without_opts", 1);
-
-    t = make_test("k.c", 2, "wl_without_opts");
-    t.kind = BENCH_KIND_WORKLOAD;
-    expect_kind_rejected(&t, "wl_without_opts", 2);
-
-    t = make_test("k.c", 3, "both"); /* both option sets */
-    t.kind = BENCH_KIND_BENCHMARK;
-    t.benchmark = &benchmark_opts;
-    t.workload = &workload_opts;
-    expect_kind_rejected(&t, "both", 3);
-    t.kind = BENCH_KIND_WORKLOAD;
-    expect_kind_rejected(&t, "both", 3);
-
-    t = make_test("k.c", 4, "test_with_opts"); /* TEST kind carrying benchmark options */
-    t.benchmark = &benchmark_opts;
-    expect_kind_rejected(&t, "test_with_opts", 4);
-
-    t = make_test("k.c", 5, "bm_with_wl_opts"); /* options of the other kind */
-    t.kind = BENCH_KIND_BENCHMARK;
-    t.workload = &workload_opts;
-    expect_kind_rejected(&t, "bm_with_wl_opts", 5);
-
-    t = make_test("k.c", 6, "kind_zero");
-    t.kind = 0;
-    expect_kind_rejected(&t, "kind_zero", 6);
-
-    t = make_test("k.c", 7, "kind_unknown");
-    t.kind = 4;
-    expect_kind_rejected(&t, "kind_unknown", 7);
+    for (size_t k = 0; k < N(kind_cases); k++) {
+        const struct kind_case *kc = &kind_cases[k];
+        struct bench_test t = make_test("k.c", (uint32_t)(k + 1), "odd");
+        t.kind = kc->kind;
+        t.benchmark = kc->benchmark ? &benchmark_opts : NULL;
+        t.workload = kc->workload ? &workload_opts : NULL;
+        struct bench__suite suite;
+        char err[BENCH__ERROR_MAX], want[BENCH__ERROR_MAX];
+        int rc = load(&suite, &t, 1, err, sizeof err);
+        snprintf(want, sizeof want, "test 'odd' (k.c:%zu) %s", k + 1, kc->problem);
+        if (rc != BENCH_EINVAL || strcmp(err, want))
+            print_message("row %zu: kind %u: rc %d: %s\n", k, (unsigned)kc->kind, rc, err);
+        assert_int_equal(rc, BENCH_EINVAL);
+        assert_string_equal(err, want);
+    }
 }
 
 static void test_options_too_small(void **state)
@@ -400,6 +431,112 @@ static void test_options_too_small(void **state)
     t.workload = &small_wl;
     assert_int_equal(load(&suite, &t, 1, err, sizeof err), BENCH_ESTRUCT);
     assert_string_equal(err, "test 'wl' (o.c:12) has options from an incompatible <bench/shim.h>");
+
+    /* one byte short */
+    static const struct bench_benchmark_opts short_bm = {.size = sizeof short_bm - 1};
+    t = make_test("o.c", 13, "bm1");
+    t.kind = BENCH_KIND_BENCHMARK;
+    t.benchmark = &short_bm;
+    assert_int_equal(load(&suite, &t, 1, err, sizeof err), BENCH_ESTRUCT);
+    assert_string_equal(err,
+                        "test 'bm1' (o.c:13) has options from an incompatible <bench/shim.h>");
+}
+
+/* Option structs follow the descriptor's size rule: a larger struct is accepted while its
+ * unknown tail is zero. Copied into a bigger zeroed buffer, like make_larger. */
+static void *larger_opts(const void *opts, size_t known, size_t extra)
+{
+    unsigned char *buf = calloc(1, known + extra);
+    assert_non_null(buf);
+    memcpy(buf, opts, known);
+    uint32_t size = (uint32_t)(known + extra);
+    memcpy(buf, &size, sizeof size); /* .size is the first member of both structs */
+    return buf;
+}
+
+static void test_options_larger_zero_tail_accepted(void **state)
+{
+    (void)state;
+    const size_t extra = 16;
+    const struct bench_benchmark_opts bm = {.size = sizeof bm, .iterations = 10};
+    const struct bench_workload_opts wl = {.size = sizeof wl, .regime = BENCH_CACHE_COLD};
+    struct bench_benchmark_opts *big_bm = larger_opts(&bm, sizeof bm, extra);
+    struct bench_workload_opts *big_wl = larger_opts(&wl, sizeof wl, extra);
+    struct bench_test t[] = {make_test("o.c", 1, "bm"), make_test("o.c", 2, "wl")};
+    t[0].kind = BENCH_KIND_BENCHMARK;
+    t[0].benchmark = big_bm;
+    t[1].kind = BENCH_KIND_WORKLOAD;
+    t[1].workload = big_wl;
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX];
+    assert_int_equal(load(&suite, t, N(t), err, sizeof err), 0);
+    static const char *const want[] = {"o.bm", "o.wl"};
+    assert_names(&suite, want, N(want));
+    assert_ptr_equal(suite.entries[0].test->benchmark, big_bm);
+    assert_int_equal(suite.entries[0].test->benchmark->iterations, 10);
+    bench__suite_free(&suite);
+
+    /* the known fields are still checked */
+    big_wl->regime = (enum bench_cache_regime)7;
+    assert_int_equal(load(&suite, &t[1], 1, err, sizeof err), BENCH_EINVAL);
+    assert_string_equal(err, "workload 'wl' (o.c:2) has an unknown cache regime 7");
+    free(big_bm);
+    free(big_wl);
+}
+
+static void test_options_larger_nonzero_tail_rejected(void **state)
+{
+    (void)state;
+    const size_t extra = 16;
+    const struct bench_benchmark_opts bm = {.size = sizeof bm};
+    const struct bench_workload_opts wl = {.size = sizeof wl};
+    for (size_t at = 0; at < extra; at += extra - 1) { /* first and last tail byte */
+        unsigned char *big_bm = larger_opts(&bm, sizeof bm, extra);
+        unsigned char *big_wl = larger_opts(&wl, sizeof wl, extra);
+        big_bm[sizeof bm + at] = 0x80;
+        big_wl[sizeof wl + at] = 1;
+        struct bench__suite suite;
+        char err[BENCH__ERROR_MAX];
+
+        struct bench_test t = make_test("o.c", 21, "bm");
+        t.kind = BENCH_KIND_BENCHMARK;
+        t.benchmark = (const struct bench_benchmark_opts *)(void *)big_bm;
+        assert_int_equal(load(&suite, &t, 1, err, sizeof err), BENCH_ESTRUCT);
+        assert_string_equal(err,
+                            "test 'bm' (o.c:21) has options from an incompatible <bench/shim.h>");
+
+        t = make_test("o.c", 22, "wl");
+        t.kind = BENCH_KIND_WORKLOAD;
+        t.workload = (const struct bench_workload_opts *)(void *)big_wl;
+        assert_int_equal(load(&suite, &t, 1, err, sizeof err), BENCH_ESTRUCT);
+        assert_string_equal(err,
+                            "test 'wl' (o.c:22) has options from an incompatible <bench/shim.h>");
+        free(big_bm);
+        free(big_wl);
+    }
+}
+
+/* A file path without a stem cannot name its tests ("dir/.x" would be ambiguous). */
+static void test_empty_file_stem_rejected(void **state)
+{
+    (void)state;
+    static const char *const paths[] = {"dir/", "", "/", "a/b/"};
+    for (size_t k = 0; k < N(paths); k++) {
+        struct bench_test t[] = {make_test("ok.c", 1, "fine"), make_test(paths[k], 3, "t")};
+        struct bench__suite suite;
+        char err[BENCH__ERROR_MAX], want[BENCH__ERROR_MAX];
+        assert_int_equal(load(&suite, t, N(t), err, sizeof err), BENCH_EINVAL);
+        snprintf(want, sizeof want, "test 't' (%s:3) has no file stem to name it by", paths[k]);
+        assert_string_equal(err, want);
+    }
+    /* a stem that is all extension-looking is still a stem */
+    struct bench_test t[] = {make_test("dir/.c", 1, "a"), make_test("trailing.", 2, "b")};
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX];
+    assert_int_equal(load(&suite, t, N(t), err, sizeof err), 0);
+    static const char *const want[] = {".c.a", "trailing.b"};
+    assert_names(&suite, want, N(want));
+    bench__suite_free(&suite);
 }
 
 static void test_workload_regime(void **state)
@@ -442,8 +579,76 @@ static void test_bad_descriptor_after_good_ones(void **state)
     struct bench__suite suite;
     char err[BENCH__ERROR_MAX];
     assert_int_equal(load(&suite, t, N(t), err, sizeof err), BENCH_EINVAL);
-    assert_string_equal(err, "test 'three' (c.c:3) is marked both benchmark and workload, or "
-                             "neither consistently");
+    assert_string_equal(err, "test 'three' (c.c:3) has an unknown kind");
+}
+
+/* ---- the global registry (bench_register) -------------------------------------- */
+
+/* bench_register links a descriptor in O(1); one too small to hold `next` is never
+ * written to and makes loading the global registry fail. The rejection cannot be undone,
+ * so this runs last. */
+static void test_register_global(void **state)
+{
+    (void)state;
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX], want[BENCH__ERROR_MAX];
+    assert_null(bench__registry_head());
+    assert_int_equal(bench__suite_load(&suite, NULL, err, sizeof err), 0);
+    assert_int_equal(suite.count, 0);
+    bench__suite_free(&suite);
+
+    static struct bench_test two, one;
+    two = make_test("r.c", 2, "two");
+    one = make_test("r.c", 1, "one");
+    bench_register(&two);
+    bench_register(&one);
+    assert_ptr_equal(bench__registry_head(), &one);
+    assert_ptr_equal(one.next, &two);
+    assert_null(two.next);
+    err[0] = '\0';
+    assert_int_equal(bench__suite_load(&suite, NULL, err, sizeof err), 0);
+    static const char *const names[] = {"r.one", "r.two"};
+    assert_names(&suite, names, N(names));
+    bench__suite_free(&suite);
+
+    /* too small: left untouched, not linked, reported when the registry is loaded */
+    static struct bench_test small, sentinel;
+    small = make_test("s.c", 4, "small");
+    small.size = (uint32_t)offsetof(struct bench_test, next);
+    small.next = &sentinel;
+    struct bench_test before = small;
+    bench_register(&small);
+    assert_memory_equal(&small, &before, sizeof small);
+    assert_ptr_equal(bench__registry_head(), &one);
+    assert_int_equal(bench__suite_load(&suite, NULL, err, sizeof err), BENCH_ESTRUCT);
+    snprintf(want, sizeof want,
+             "1 test(s) were compiled against an incompatible <bench/shim.h>, the first at "
+             "s.c:4 (descriptor size %zu, this libbench needs at least %zu)",
+             offsetof(struct bench_test, next), sizeof(struct bench_test));
+    assert_string_equal(err, want);
+    assert_null(suite.entries);
+    assert_int_equal(suite.count, 0);
+
+    /* an explicit list is not affected */
+    struct bench_test t[] = {make_test("e.c", 1, "explicit")};
+    assert_int_equal(load(&suite, t, N(t), err, sizeof err), 0);
+    bench__suite_free(&suite);
+
+    /* every rejection is counted, beyond those remembered; the first stays first */
+    static struct bench_test more[12];
+    for (size_t i = 0; i < N(more); i++) {
+        more[i] = make_test("m.c", (uint32_t)i, "m");
+        more[i].size = 0;
+        bench_register(&more[i]);
+        assert_null(more[i].next);
+    }
+    assert_int_equal(bench__suite_load(&suite, NULL, err, sizeof err), BENCH_ESTRUCT);
+    snprintf(want, sizeof want,
+             "13 test(s) were compiled against an incompatible <bench/shim.h>, the first at "
+             "s.c:4 (descriptor size %zu, this libbench needs at least %zu)",
+             offsetof(struct bench_test, next), sizeof(struct bench_test));
+    assert_string_equal(err, want);
+    assert_ptr_equal(bench__registry_head(), &one);
 }
 
 /* ---- filtering ------------------------------------------------------------------ */
@@ -630,6 +835,7 @@ int main(void)
         cmocka_unit_test(test_duplicate_across_directories),
         cmocka_unit_test(test_duplicate_in_one_file),
         cmocka_unit_test(test_duplicate_same_stem),
+        cmocka_unit_test(test_duplicate_reported_in_suite_order),
         cmocka_unit_test(test_size_too_small),
         cmocka_unit_test(test_size_larger_zero_tail_accepted),
         cmocka_unit_test(test_size_larger_nonzero_tail_rejected),
@@ -637,12 +843,16 @@ int main(void)
         cmocka_unit_test(test_valid_kinds),
         cmocka_unit_test(test_kind_mismatch),
         cmocka_unit_test(test_options_too_small),
+        cmocka_unit_test(test_options_larger_zero_tail_accepted),
+        cmocka_unit_test(test_options_larger_nonzero_tail_rejected),
+        cmocka_unit_test(test_empty_file_stem_rejected),
         cmocka_unit_test(test_workload_regime),
         cmocka_unit_test(test_bad_descriptor_after_good_ones),
         cmocka_unit_test(test_filter),
         cmocka_unit_test(test_filter_twice),
         cmocka_unit_test(test_filter_match_direct),
         cmocka_unit_test(test_file_stem),
+        cmocka_unit_test(test_register_global), /* last: leaves the registry rejecting */
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

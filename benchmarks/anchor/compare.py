@@ -1,0 +1,366 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# compare.py: runs the anchor comparison (libbench vs Google Benchmark on the same six kernels),
+# prints the per-kernel table, the suite wall times and one PASS/MISS line per target.
+"""Compare libbench with Google Benchmark 1.7.1 on the six anchor kernels.
+
+Runs each harness's binary --runs times, alternating (libbench, gbench, libbench, ...), times
+each suite's wall clock, and reads each run's JSON output:
+
+  libbench: --bench --bench-json=FILE           (schema 2: rows[].medianNs, .deviationNs)
+  gbench:   --benchmark_repetitions=10 ... --benchmark_out=FILE --benchmark_out_format=json
+
+gbench's per-repetition time is `real_time` (wall clock), not `cpu_time`: libbench times its
+samples with CLOCK_MONOTONIC, a wall clock, so real_time is the like-for-like number. (For
+these single-threaded kernels the two differ only by time the process was descheduled.)
+
+Exit status: 0 all targets PASS, 1 some target MISSes, 2 a run failed or its output was unusable.
+"""
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+KERNELS = ["empty", "add_chain_1000", "div_chain_64", "memcpy_4k", "fnv1a_1k", "qsort_1000"]
+WORK_KERNELS = KERNELS[1:]  # the ±3% target: "empty" has its own target (≤ gbench)
+GBENCH_REPETITIONS = 10
+GBENCH_TIME_FIELD = "real_time"
+MEDIAN_TOLERANCE = 0.03
+WALL_RATIO_LIMIT = 0.1
+UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+class RunError(Exception):
+    pass
+
+
+# ---- statistics ------------------------------------------------------------------------------
+
+
+def median(values):
+    v = sorted(values)
+    n = len(v)
+    if n == 0:
+        return math.nan
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2.0
+
+
+def mad(values):
+    m = median(values)
+    return median([abs(x - m) for x in values])
+
+
+def relative(numerator, denominator):
+    """numerator/denominator, or NaN when that is not a number (zero or NaN denominator)."""
+    if denominator is None or numerator is None:
+        return math.nan
+    if not (denominator > 0) or math.isnan(numerator):
+        return math.nan
+    return numerator / denominator
+
+
+def spread(values):
+    """Run-to-run spread: max/min - 1 (0 for one run, NaN if min is not positive)."""
+    if not values:
+        return math.nan
+    return relative(max(values), min(values)) - 1.0
+
+
+# ---- the two harnesses -----------------------------------------------------------------------
+
+
+def run_timed(cmd):
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        tail = proc.stderr.decode(errors="replace").strip().splitlines()[-5:]
+        raise RunError("%s exited with status %d\n  %s"
+                       % (" ".join(cmd), proc.returncode, "\n  ".join(tail)))
+    return wall, proc
+
+
+def load_json(path, cmd, proc):
+    if not os.path.exists(path):
+        err = proc.stderr.decode(errors="replace").strip()
+        raise RunError("%s wrote no JSON file %s%s"
+                       % (" ".join(cmd), path, ("\n  stderr: " + err) if err else ""))
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise RunError("%s: unreadable JSON: %s" % (path, e))
+
+
+def libbench_run(binary, out):
+    cmd = [binary, "--bench", "--bench-json=" + out]
+    wall, proc = run_timed(cmd)
+    doc = load_json(out, cmd, proc)
+    rows = doc.get("rows") if isinstance(doc, dict) else None
+    if not isinstance(rows, list):
+        raise RunError("%s: no top-level \"rows\" array" % out)
+    kernels = {}
+    for row in rows:
+        _, _, bench = str(row.get("name", "")).partition(".")
+        if bench not in KERNELS:
+            continue
+        if row.get("error"):
+            raise RunError("libbench row %s: %s" % (row.get("name"), row["error"]))
+        med = row.get("medianNs")
+        dev = row.get("deviationNs")
+        if not isinstance(med, (int, float)):
+            raise RunError("libbench row %s has no medianNs" % row.get("name"))
+        kernels[bench] = {
+            "median_ns": float(med),
+            "dispersion": relative(dev, med),
+            "iterations": row.get("iterations"),
+            "samples": row.get("samples"),
+        }
+    missing = [k for k in KERNELS if k not in kernels]
+    if missing:
+        raise RunError("libbench JSON %s lacks rows for: %s" % (out, ", ".join(missing)))
+    return wall, kernels, {"schema": doc.get("schema")}
+
+
+def gbench_run(binary, out):
+    cmd = [binary, "--benchmark_repetitions=%d" % GBENCH_REPETITIONS,
+           "--benchmark_report_aggregates_only=false", "--benchmark_format=json",
+           "--benchmark_out=" + out, "--benchmark_out_format=json"]
+    wall, proc = run_timed(cmd)
+    doc = load_json(out, cmd, proc)
+    reps = {}
+    iterations = {}
+    for b in doc.get("benchmarks", []):
+        if b.get("run_type", "iteration") != "iteration":
+            continue  # the mean/median/stddev/cv aggregates: recomputed from the repetitions
+        name = b.get("run_name", b.get("name"))
+        if name not in KERNELS:
+            continue
+        if b.get("error_occurred"):
+            raise RunError("gbench %s: %s" % (name, b.get("error_message", "error")))
+        unit = UNIT_NS.get(b.get("time_unit", "ns"))
+        if unit is None:
+            raise RunError("gbench %s: unknown time_unit %r" % (name, b.get("time_unit")))
+        reps.setdefault(name, []).append(float(b[GBENCH_TIME_FIELD]) * unit)
+        iterations[name] = b.get("iterations")
+    kernels = {}
+    for name in KERNELS:
+        times = reps.get(name)
+        if not times:
+            raise RunError("gbench JSON %s lacks repetitions for %s" % (out, name))
+        med = median(times)
+        kernels[name] = {
+            "median_ns": med,
+            "dispersion": relative(mad(times), med),
+            "iterations": iterations[name],
+            "samples": len(times),
+        }
+    context = doc.get("context", {})
+    return wall, kernels, {"library_build_type": context.get("library_build_type")}
+
+
+# ---- formatting ------------------------------------------------------------------------------
+
+
+def fmt_ns(x):
+    if x is None or math.isnan(x):
+        return "—"
+    if x != 0 and abs(x) < 0.01:
+        return "%.2e" % x
+    if abs(x) < 100:
+        return "%.3f" % x
+    return "%.1f" % x
+
+
+def fmt_ratio(x):
+    if x is None or math.isnan(x) or math.isinf(x):
+        return "—"
+    if x != 0 and (abs(x) < 0.001 or abs(x) >= 1e6):
+        return "%.2e" % x
+    return "%.4f" % x
+
+
+def fmt_pct(x):
+    if x is None or math.isnan(x) or math.isinf(x):
+        return "—"
+    return "%.2f%%" % (100.0 * x)
+
+
+def render(header, rows, right):
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
+    lines = []
+    for r in [header] + rows:
+        cells = [str(c).rjust(w) if right[i] else str(c).ljust(w)
+                 for i, (c, w) in enumerate(zip(r, widths))]
+        lines.append("  ".join(cells).rstrip())
+        if r is header:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def clean(x):
+    """JSON-safe: NaN and infinities become null, floats keep full precision."""
+    if isinstance(x, float) and (math.isnan(x) or math.isinf(x)):
+        return None
+    if isinstance(x, dict):
+        return {k: clean(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [clean(v) for v in x]
+    return x
+
+
+# ---- the comparison --------------------------------------------------------------------------
+
+
+def summarize(runs):
+    """Per kernel across runs: median of the run medians, median of the run dispersions,
+    run-to-run spread of the medians."""
+    out = {}
+    for k in KERNELS:
+        medians = [r[k]["median_ns"] for r in runs]
+        dispersions = [r[k]["dispersion"] for r in runs]
+        finite = [d for d in dispersions if not math.isnan(d)]
+        out[k] = {
+            "median_ns": median(medians),
+            "dispersion": median(finite) if finite else math.nan,
+            "spread": spread(medians),
+            "run_medians_ns": medians,
+            "run_dispersions": dispersions,
+            "iterations": [r[k]["iterations"] for r in runs],
+            "samples": [r[k]["samples"] for r in runs],
+        }
+    return out
+
+
+def evaluate(lb, gb, ratios, wall_ratio, runs):
+    targets = []
+
+    e_lb, e_gb = lb["empty"]["median_ns"], gb["empty"]["median_ns"]
+    targets.append({
+        "name": "empty_cost",
+        "text": "libbench empty-body cost per iteration <= gbench's",
+        "pass": e_lb <= e_gb,
+        "detail": "%s ns vs %s ns (ratio %s)" % (fmt_ns(e_lb), fmt_ns(e_gb),
+                                                fmt_ratio(ratios["empty"])),
+    })
+
+    off = {k: ratios[k] - 1.0 for k in WORK_KERNELS}
+    worst = max(WORK_KERNELS, key=lambda k: abs(off[k]) if not math.isnan(off[k]) else math.inf)
+    outside = [k for k in WORK_KERNELS if not abs(off[k]) <= MEDIAN_TOLERANCE]
+    targets.append({
+        "name": "medians_within_3pct",
+        "text": "every work kernel's median within ±3% of gbench's",
+        "pass": not outside,
+        "detail": "worst %s %+.2f%%%s" % (worst, 100.0 * off[worst],
+                                          ("; outside: " + ", ".join(
+                                              "%s %+.2f%%" % (k, 100.0 * off[k])
+                                              for k in outside)) if outside else ""),
+    })
+
+    targets.append({
+        "name": "wall_time",
+        "text": "libbench suite wall time <= 0.1 x gbench (--benchmark_repetitions=10)",
+        "pass": wall_ratio <= WALL_RATIO_LIMIT,
+        "detail": "ratio %s" % fmt_ratio(wall_ratio),
+    })
+
+    worse = [k for k in KERNELS if not lb[k]["spread"] <= gb[k]["spread"]]
+    targets.append({
+        "name": "run_to_run_spread",
+        "text": "run-to-run spread of each kernel's median over %d runs <= gbench's" % runs,
+        "pass": not worse,
+        "detail": ("worse: " + ", ".join("%s %s vs %s" % (k, fmt_pct(lb[k]["spread"]),
+                                                          fmt_pct(gb[k]["spread"]))
+                                         for k in worse)) if worse else
+                  "all %d kernels" % len(KERNELS),
+    })
+    return targets
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=5, help="suite runs per harness (default 5)")
+    ap.add_argument("--libbench", default="build/benchmarks/anchor/anchor_libbench",
+                    help="the libbench driver binary")
+    ap.add_argument("--gbench", default="build/benchmarks/anchor/anchor_gbench",
+                    help="the Google Benchmark driver binary")
+    ap.add_argument("--json", metavar="OUT", help="also write the results as JSON to OUT")
+    args = ap.parse_args(argv)
+    if args.runs < 1:
+        ap.error("--runs must be at least 1")
+
+    lb_runs, gb_runs, lb_wall, gb_wall = [], [], [], []
+    lb_meta, gb_meta = {}, {}
+    try:
+        with tempfile.TemporaryDirectory(prefix="anchor-") as tmp:
+            for i in range(args.runs):
+                w, k, lb_meta = libbench_run(args.libbench, os.path.join(tmp, "lb%d.json" % i))
+                lb_runs.append(k)
+                lb_wall.append(w)
+                w, k, gb_meta = gbench_run(args.gbench, os.path.join(tmp, "gb%d.json" % i))
+                gb_runs.append(k)
+                gb_wall.append(w)
+                print("run %d/%d: libbench %.2f s, gbench %.2f s"
+                      % (i + 1, args.runs, lb_wall[-1], gb_wall[-1]), file=sys.stderr)
+    except (RunError, OSError) as e:
+        print("compare.py: %s" % e, file=sys.stderr)
+        return 2
+
+    lb, gb = summarize(lb_runs), summarize(gb_runs)
+    ratios = {k: relative(lb[k]["median_ns"], gb[k]["median_ns"]) for k in KERNELS}
+    wall = {"libbench": median(lb_wall), "gbench": median(gb_wall)}
+    wall_ratio = relative(wall["libbench"], wall["gbench"])
+
+    header = ["kernel", "libbench ns", "gbench ns", "ratio", "lb MAD/med", "gb MAD/med",
+              "lb spread", "gb spread"]
+    rows = [[k, fmt_ns(lb[k]["median_ns"]), fmt_ns(gb[k]["median_ns"]), fmt_ratio(ratios[k]),
+             fmt_pct(lb[k]["dispersion"]), fmt_pct(gb[k]["dispersion"]),
+             fmt_pct(lb[k]["spread"]), fmt_pct(gb[k]["spread"])] for k in KERNELS]
+    print("%d suite runs per harness; gbench: %d repetitions, %s; medians are the median over"
+          " runs" % (args.runs, GBENCH_REPETITIONS, GBENCH_TIME_FIELD))
+    print()
+    print(render(header, rows, [False] + [True] * 7))
+    print()
+    print(render(["suite wall time", "median", "min", "max"],
+                 [["libbench", "%.3f s" % wall["libbench"], "%.3f s" % min(lb_wall),
+                   "%.3f s" % max(lb_wall)],
+                  ["gbench", "%.3f s" % wall["gbench"], "%.3f s" % min(gb_wall),
+                   "%.3f s" % max(gb_wall)],
+                  ["libbench/gbench", fmt_ratio(wall_ratio), "", ""]],
+                 [False, True, True, True]))
+    print()
+    targets = evaluate(lb, gb, ratios, wall_ratio, args.runs)
+    for t in targets:
+        print("%s  %s: %s" % ("PASS" if t["pass"] else "MISS", t["text"], t["detail"]))
+
+    if args.json:
+        doc = {
+            "settings": {
+                "runs": args.runs,
+                "libbench": args.libbench,
+                "gbench": args.gbench,
+                "gbench_repetitions": GBENCH_REPETITIONS,
+                "gbench_time_field": GBENCH_TIME_FIELD,
+                "gbench_library_build_type": gb_meta.get("library_build_type"),
+                "libbench_schema": lb_meta.get("schema"),
+            },
+            "kernels": [{"name": k, "ratio": ratios[k], "libbench": lb[k], "gbench": gb[k]}
+                        for k in KERNELS],
+            "wall_s": {"libbench": wall["libbench"], "gbench": wall["gbench"],
+                       "ratio": wall_ratio, "libbench_runs": lb_wall, "gbench_runs": gb_wall},
+            "targets": [{"name": t["name"], "pass": t["pass"], "detail": t["detail"]}
+                        for t in targets],
+        }
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(clean(doc), f, indent=2, sort_keys=True, ensure_ascii=False)
+            f.write("\n")
+    return 0 if all(t["pass"] for t in targets) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/* bench_table.c: owns how benchmark rows become a console table: label columns, the
+ * name or `implementation` column, n, median ±MAD, min, max, metric columns and notes.
+ * It neither orders rows (grouping.c) nor draws boxes (table.c). */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "../internal.h"
+
+#define EM_DASH "\xe2\x80\x94"
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool is_group_key(const char *key, char *const *group_keys, size_t n_group_keys)
+{
+    for (size_t i = 0; i < n_group_keys; i++)
+        if (!strcmp(group_keys[i], key))
+            return true;
+    return false;
+}
+
+/* Sorted union of the label keys of the rows, less the grouped ones. */
+static size_t label_columns(const struct bench__row *const *rows, size_t n, char *const *group_keys,
+                            size_t n_group_keys, const char ***out)
+{
+    size_t total = 0, count = 0;
+    for (size_t r = 0; r < n; r++)
+        total += rows[r]->n_labels;
+    const char **keys = calloc(total + 1, sizeof *keys);
+    if (!keys)
+        return 0;
+    for (size_t r = 0; r < n; r++)
+        for (size_t l = 0; l < rows[r]->n_labels; l++) {
+            const char *k = rows[r]->labels[l].key;
+            bool seen = is_group_key(k, group_keys, n_group_keys);
+            for (size_t i = 0; i < count && !seen; i++)
+                seen = !strcmp(keys[i], k);
+            if (!seen)
+                keys[count++] = k;
+        }
+    qsort(keys, count, sizeof *keys, compare_strings);
+    *out = keys;
+    return count;
+}
+
+static const char *label_of(const struct bench__row *row, const char *key)
+{
+    for (size_t i = 0; i < row->n_labels; i++)
+        if (!strcmp(row->labels[i].key, key))
+            return row->labels[i].value;
+    return "";
+}
+
+static const struct bench__cell *cell_of(const struct bench__row *row,
+                                         const struct bench__column_desc *col)
+{
+    for (size_t i = 0; i < row->n_cells; i++)
+        if (row->cells[i].column == col)
+            return &row->cells[i];
+    return NULL;
+}
+
+static char *dup_or_dash(const char *s)
+{
+    return strdup(s && *s ? s : EM_DASH);
+}
+
+void bench__bench_table_render(FILE *out, const struct bench__row *const *rows, size_t n,
+                               const struct bench__column_desc *const *cols, size_t n_cols,
+                               char *const *group_keys, size_t n_group_keys, const char *title,
+                               struct bench__table_memory *memory)
+{
+    const char **labels = NULL;
+    size_t n_labels = label_columns(rows, n, group_keys, n_group_keys, &labels);
+    const struct bench__column_desc **metrics = calloc(n_cols + 1, sizeof *metrics);
+    size_t n_metrics = 0;
+    bool notes = false;
+    for (size_t c = 0; metrics && c < n_cols; c++) {
+        bool used = false;
+        for (size_t r = 0; r < n && !used; r++)
+            used = cell_of(rows[r], cols[c]) != NULL;
+        if (used)
+            metrics[n_metrics++] = cols[c];
+    }
+    for (size_t r = 0; r < n; r++)
+        notes |= rows[r]->state != BENCH__ROW_OK;
+
+    size_t n_columns = n_labels + 5 + n_metrics + (notes ? 1 : 0);
+    struct bench__column *columns = calloc(n_columns, sizeof *columns);
+    char **cells = calloc(n * n_columns + 1, sizeof *cells);
+    if (!metrics || !columns || !cells || (n_labels && !labels))
+        goto done;
+    size_t c = 0;
+    bool grouped = title != NULL;
+    if (grouped)
+        columns[c++] = (struct bench__column){"implementation", BENCH__LEFT};
+    for (size_t i = 0; i < n_labels; i++)
+        columns[c++] = (struct bench__column){labels[i], BENCH__LEFT};
+    if (!grouped)
+        columns[c++] = (struct bench__column){"benchmark", BENCH__LEFT};
+    columns[c++] = (struct bench__column){"n", BENCH__RIGHT};
+    columns[c++] = (struct bench__column){"median/iter", BENCH__RIGHT};
+    columns[c++] = (struct bench__column){"min", BENCH__DECIMAL};
+    columns[c++] = (struct bench__column){"max", BENCH__DECIMAL};
+    for (size_t i = 0; i < n_metrics; i++)
+        columns[c++] = (struct bench__column){metrics[i]->header, BENCH__DECIMAL};
+    if (notes)
+        columns[c++] = (struct bench__column){"notes", BENCH__LEFT};
+
+    for (size_t r = 0; r < n; r++) {
+        const struct bench__row *row = rows[r];
+        char **cell = cells + r * n_columns;
+        size_t k = 0;
+        bool ok = row->state == BENCH__ROW_OK;
+        if (grouped)
+            cell[k++] = strdup(row->name);
+        for (size_t i = 0; i < n_labels; i++)
+            cell[k++] = strdup(label_of(row, labels[i]));
+        if (!grouped)
+            cell[k++] = strdup(row->name);
+        char buf[64], med[32], mad[32];
+        if (ok && row->iterations > 1)
+            snprintf(buf, sizeof buf, "%zu\xc3\x97%llu", row->samples,
+                     (unsigned long long)row->iterations);
+        else if (ok && row->samples)
+            snprintf(buf, sizeof buf, "%zu", row->samples);
+        else
+            snprintf(buf, sizeof buf, EM_DASH);
+        cell[k++] = strdup(buf);
+        if (ok) {
+            bench__format_ns(row->stats.median, med, sizeof med);
+            bench__format_ns(row->stats.mad, mad, sizeof mad);
+            if (asprintf(&cell[k++], "%s \xc2\xb1%s", med, mad) < 0)
+                cell[k - 1] = NULL;
+            bench__format_ns(row->stats.min, buf, sizeof buf);
+            cell[k++] = strdup(buf);
+            bench__format_ns(row->stats.max, buf, sizeof buf);
+            cell[k++] = strdup(buf);
+        } else {
+            for (int i = 0; i < 3; i++)
+                cell[k++] = strdup(EM_DASH);
+        }
+        for (size_t i = 0; i < n_metrics; i++) {
+            const struct bench__cell *m = ok ? cell_of(row, metrics[i]) : NULL;
+            if (m)
+                bench__format_metric(m->value, metrics[i]->format, m->estimate, buf, sizeof buf);
+            cell[k++] = m ? strdup(buf) : strdup(EM_DASH);
+        }
+        if (notes)
+            cell[k++] = ok ? strdup("") : dup_or_dash(row->error);
+    }
+    for (size_t i = 0; i < n * n_columns; i++)
+        if (!cells[i])
+            goto done; /* out of memory: print nothing rather than a broken table */
+    char heading[600];
+    if (grouped)
+        snprintf(heading, sizeof heading, "benchmark: %s", title);
+    struct bench__table table = {.title = grouped ? heading : NULL,
+                                 .columns = columns,
+                                 .n_columns = n_columns,
+                                 .cells = cells,
+                                 .n_rows = n};
+    bench__table_render(out, &table, memory);
+done:
+    if (cells)
+        for (size_t i = 0; i < n * n_columns; i++)
+            free(cells[i]);
+    free(cells);
+    free(columns);
+    free(metrics);
+    free(labels);
+}

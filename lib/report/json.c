@@ -1,0 +1,473 @@
+/* SPDX-License-Identifier: MIT */
+/* json.c: owns the --bench-json document (schema 2): the rows as a jansson tree, the number
+ * rules, and the atomic write. It measures, sorts and groups nothing; it never prints JSON by hand. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "../internal.h"
+
+#define SCHEMA_VERSION 2
+#define EXACT_INT_MAX 9007199254740992.0 /* 2^53: every integer up to here is a double */
+
+/* JSON_PRESERVE_ORDER is a no-op since jansson 2.8 (objects always keep insertion order);
+ * it is passed so an older jansson behaves the same. JSON_REAL_PRECISION(6) makes reals
+ * "%.6g" with the exponent's '+' and leading zeros dropped (1.65175e8). */
+#define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6))
+
+/* ---- values -------------------------------------------------------------------------- */
+
+/* The number rules of inventory 4.3: not finite -> null; integral with |v| <= 2^53 -> an
+ * integer; otherwise "%.6g", which is an integer when it printed only digits (123456.7 ->
+ * 123457) and a real with six significant digits otherwise. */
+static json_t *number(double v)
+{
+    if (!isfinite(v))
+        return json_null();
+    if (v == trunc(v) && fabs(v) <= EXACT_INT_MAX)
+        return json_integer((json_int_t)v); /* -0.0 becomes 0 */
+    char text[32];
+    snprintf(text, sizeof text, "%.6g", v);
+    /* Only digits after an optional sign: the test is locale-proof, unlike looking for '.'. */
+    const char *p = text + (text[0] == '-');
+    bool digits = *p != '\0';
+    for (; *p; p++)
+        digits = digits && *p >= '0' && *p <= '9';
+    if (digits)
+        return json_integer((json_int_t)strtoll(text, NULL, 10)); /* |v| < 10^6 here */
+    return json_real(v);
+}
+
+static json_t *count(uint64_t v)
+{
+    if (v <= (uint64_t)EXACT_INT_MAX)
+        return json_integer((json_int_t)v);
+    return number((double)v);
+}
+
+/* Length of the well-formed UTF-8 sequence at s (what jansson accepts: no overlong forms,
+ * no surrogates, nothing above U+10FFFF), or 0 when the bytes there are not one. */
+static size_t utf8_length(const unsigned char *s)
+{
+    size_t n;
+    uint32_t cp, min;
+    if (s[0] < 0x80)
+        return 1;
+    if (s[0] >= 0xC2 && s[0] <= 0xDF)
+        n = 2, cp = s[0] & 0x1Fu, min = 0x80;
+    else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+        n = 3, cp = s[0] & 0x0Fu, min = 0x800;
+    else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+        n = 4, cp = s[0] & 0x07u, min = 0x10000;
+    else
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80) /* also stops at the terminating NUL */
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3Fu);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+/* A copy of s with every byte that does not start a well-formed sequence replaced by
+ * U+FFFD. jansson refuses strings that are not UTF-8, and names, labels and error
+ * messages come from client code. */
+static char *utf8_repair(const char *s)
+{
+    size_t len = strlen(s);
+    char *out = malloc(len * 3 + 1);
+    if (!out)
+        return NULL;
+    const unsigned char *p = (const unsigned char *)s;
+    char *q = out;
+    while (*p) {
+        size_t n = utf8_length(p);
+        if (n) {
+            memcpy(q, p, n);
+            q += n, p += n;
+        } else {
+            memcpy(q, "\xEF\xBF\xBD", 3);
+            q += 3, p++;
+        }
+    }
+    *q = '\0';
+    return out;
+}
+
+static bool utf8_valid(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        size_t n = utf8_length(p);
+        if (!n)
+            return false;
+        p += n;
+    }
+    return true;
+}
+
+static json_t *text(const char *s)
+{
+    if (!s)
+        s = "";
+    if (utf8_valid(s))
+        return json_string(s);
+    char *fixed = utf8_repair(s);
+    json_t *v = fixed ? json_string(fixed) : NULL;
+    free(fixed);
+    return v;
+}
+
+/* Add value under key, consuming value. False when value is NULL (a failed constructor)
+ * or on out of memory. */
+static bool put(json_t *obj, const char *key, json_t *value)
+{
+    return value && json_object_set_new(obj, key, value) == 0;
+}
+
+/* put() for a key that comes from client data. */
+static bool put_text_key(json_t *obj, const char *key, json_t *value)
+{
+    if (!key)
+        key = "";
+    if (utf8_valid(key))
+        return put(obj, key, value);
+    char *fixed = utf8_repair(key);
+    if (!fixed) {
+        json_decref(value);
+        return false;
+    }
+    bool ok = put(obj, fixed, value);
+    free(fixed);
+    return ok;
+}
+
+static bool append(json_t *array, json_t *value)
+{
+    return value && json_array_append_new(array, value) == 0;
+}
+
+/* ---- the document ------------------------------------------------------------------------ */
+
+static json_t *meta_json(const struct bench__meta *m)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    bool ok = put(o, "date", text(m->date)) && put(o, "hostname", text(m->hostname)) &&
+              put(o, "os", text(m->os)) && put(o, "arch", text(m->arch)) &&
+              put(o, "compiler", text(m->compiler)) && put(o, "cpu", text(m->cpu)) &&
+              put(o, "minSampleTimeMs", count(m->min_time_ms)) &&
+              put(o, "sampleCount", count(m->sample_count));
+    if (ok && m->n_provenance > 0) {
+        json_t *a = json_array();
+        ok = put(o, "provenance", a);
+        for (size_t i = 0; ok && i < m->n_provenance; i++)
+            ok = append(a, text(m->provenance[i]));
+    }
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static const char *format_word(enum bench__format f)
+{
+    switch (f) {
+    case BENCH__FORMAT_COUNT: return "count";
+    case BENCH__FORMAT_RATIO: return "ratio";
+    case BENCH__FORMAT_PERCENT: return "percent";
+    }
+    return "count";
+}
+
+static const char *class_word(enum bench__class c)
+{
+    return c == BENCH__DIAGNOSTIC ? "diagnostic" : "quantitative";
+}
+
+static json_t *column_json(const struct bench__column_desc *c)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    if (!(put(o, "name", text(c->name)) && put(o, "header", text(c->header)) &&
+          put(o, "format", text(format_word(c->format))) &&
+          put(o, "class", text(class_word(c->cls))) && put(o, "source", text(c->source)))) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static json_t *labels_json(const struct bench__row *row)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    for (size_t i = 0; i < row->n_labels; i++) {
+        if (!put_text_key(o, row->labels[i].key, text(row->labels[i].value))) {
+            json_decref(o);
+            return NULL;
+        }
+    }
+    return o;
+}
+
+/* metrics (every cell, row-cell order) and, when a cell is an estimate, estimatedMetrics. */
+static bool put_metrics(json_t *o, const struct bench__row *row)
+{
+    json_t *metrics = json_object();
+    if (!put(o, "metrics", metrics))
+        return false;
+    json_t *estimated = NULL;
+    for (size_t i = 0; i < row->n_cells; i++) {
+        const struct bench__cell *cell = &row->cells[i];
+        if (!cell->column)
+            continue;
+        if (!put_text_key(metrics, cell->column->name, number(cell->value)))
+            return false;
+        if (!cell->estimate)
+            continue;
+        if (!estimated) {
+            estimated = json_array();
+            if (!put(o, "estimatedMetrics", estimated))
+                return false;
+        }
+        if (!append(estimated, text(cell->column->name)))
+            return false;
+    }
+    return true;
+}
+
+static json_t *row_json(const struct bench__row *row)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    bool ok = put(o, "name", text(row->name)) && put(o, "labels", labels_json(row));
+    if (row->state == BENCH__ROW_OK) {
+        ok = ok && put(o, "iterations", count(row->iterations)) &&
+             put(o, "samples", count(row->samples)) &&
+             put(o, "medianNs", number(row->stats.median)) &&
+             put(o, "deviationNs", number(row->stats.mad)) &&
+             put(o, "minNs", number(row->stats.min)) && put(o, "maxNs", number(row->stats.max)) &&
+             put_metrics(o, row);
+        if (ok && row->count_iterations > 0)
+            ok = put(o, "countIterations", count(row->count_iterations));
+    } else {
+        /* error and skipped rows: nothing was measured, only the reason is reported */
+        static const char *const timing[] = {"iterations", "samples", "medianNs",
+                                             "deviationNs", "minNs", "maxNs"};
+        for (size_t i = 0; ok && i < sizeof timing / sizeof *timing; i++)
+            ok = put(o, timing[i], json_null());
+        ok = ok && put(o, "metrics", json_object());
+    }
+    ok = ok && put(o, "error", text(row->error));
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static json_t *document(const struct bench__report *report)
+{
+    json_t *doc = json_object();
+    if (!doc)
+        return NULL;
+    json_t *columns = json_array(), *rows = json_array();
+    bool ok = put(doc, "schema", json_integer(SCHEMA_VERSION)) &&
+              put(doc, "meta", meta_json(&report->meta));
+    ok = ok ? put(doc, "columns", columns) : (json_decref(columns), false);
+    ok = ok ? put(doc, "rows", rows) : (json_decref(rows), false);
+    for (size_t i = 0; ok && i < report->n_columns; i++)
+        ok = append(columns, column_json(report->columns[i]));
+    for (size_t i = 0; ok && i < report->n_rows; i++)
+        ok = append(rows, row_json(&report->rows[i]));
+    if (!ok) {
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+struct buffer {
+    char *data;
+    size_t len, cap;
+};
+
+static int buffer_append(const char *bytes, size_t size, void *data)
+{
+    struct buffer *b = data;
+    if (size + 1 > b->cap - b->len) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (size + 1 > cap - b->len)
+            cap *= 2;
+        char *grown = realloc(b->data, cap);
+        if (!grown)
+            return -1;
+        b->data = grown;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, bytes, size);
+    b->len += size;
+    b->data[b->len] = '\0';
+    return 0;
+}
+
+char *bench__json_render(const struct bench__report *report)
+{
+    json_t *doc = document(report);
+    if (!doc)
+        return NULL;
+    /* Our own buffer, not json_dumps(): the text is freed with free() whatever allocator
+     * the program gave jansson, and the trailing newline needs no second copy. */
+    struct buffer b = {0};
+    int rc = json_dump_callback(doc, buffer_append, &b, DUMP_FLAGS);
+    json_decref(doc);
+    if (rc != 0 || buffer_append("\n", 1, &b) != 0) {
+        free(b.data);
+        return NULL;
+    }
+    return b.data;
+}
+
+/* ---- writing --------------------------------------------------------------------------- */
+
+static int write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        if (n == 0)
+            return EIO;
+        data += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* A device or a FIFO: there is nothing to replace, so write in place. */
+static int write_direct(const char *path, const char *data, size_t len)
+{
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    int e = write_all(fd, data, len);
+    if (close(fd) != 0 && e == 0 && errno != EINTR)
+        e = errno;
+    return e;
+}
+
+/* The process umask, read without changing it where the kernel tells (Linux >= 4.7). */
+static mode_t current_umask(void)
+{
+    FILE *f = fopen("/proc/self/status", "re");
+    if (f) {
+        char line[256];
+        unsigned mask;
+        while (fgets(line, sizeof line, f)) {
+            if (sscanf(line, "Umask: %o", &mask) == 1) {
+                fclose(f);
+                return (mode_t)(mask & 0777u);
+            }
+        }
+        fclose(f);
+    }
+    mode_t mask = umask(022);
+    umask(mask);
+    return mask;
+}
+
+/* Write <target>.XXXXXX next to target, make it durable, rename it over target. On
+ * failure the temporary file is gone and target untouched. */
+static int write_replace(const char *target, const char *data, size_t len)
+{
+    size_t n = strlen(target);
+    char *tmp = malloc(n + sizeof ".XXXXXX");
+    if (!tmp)
+        return ENOMEM;
+    memcpy(tmp, target, n);
+    memcpy(tmp + n, ".XXXXXX", sizeof ".XXXXXX");
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        return e;
+    }
+    int e = 0;
+    if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0 || fchmod(fd, 0644 & ~current_umask()) != 0)
+        e = errno;
+    if (e == 0)
+        e = write_all(fd, data, len);
+    if (e == 0 && fsync(fd) != 0)
+        e = errno;
+    if (close(fd) != 0 && e == 0 && errno != EINTR)
+        e = errno;
+    if (e == 0 && rename(tmp, target) != 0)
+        e = errno;
+    if (e != 0)
+        unlink(tmp);
+    free(tmp);
+    return e;
+}
+
+static int fail(const char *path, int e, char *err, size_t err_size)
+{
+    if (err && err_size > 0) {
+        /* one line whatever the path holds */
+        char shown[PATH_MAX];
+        size_t i = 0;
+        for (; path[i] && i + 1 < sizeof shown; i++)
+            shown[i] = ((unsigned char)path[i] < 0x20 || path[i] == 0x7F) ? '?' : path[i];
+        shown[i] = '\0';
+        snprintf(err, err_size, "cannot write '%s': %s", shown, strerror(e));
+    }
+    return -e;
+}
+
+int bench__json_write(const struct bench__report *report, const char *path, char *err,
+                      size_t err_size)
+{
+    if (!path)
+        return fail("", EINVAL, err, err_size);
+    if (!*path)
+        return fail(path, ENOENT, err, err_size);
+    char *data = bench__json_render(report);
+    if (!data)
+        return fail(path, ENOMEM, err, err_size);
+    size_t len = strlen(data);
+
+    int e;
+    struct stat st, lst;
+    bool exists = stat(path, &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {
+        e = write_direct(path, data, len);
+    } else if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        /* a link to a regular file: replace the file it names and keep the link */
+        char *target = realpath(path, NULL);
+        e = target ? write_replace(target, data, len) : errno;
+        free(target);
+    } else {
+        e = write_replace(path, data, len);
+    }
+    free(data);
+    return e ? fail(path, e, err, err_size) : 0;
+}
