@@ -104,7 +104,41 @@ struct bench__measure {
     /* per-call samples of the case being measured */
     double *samples;
     size_t n_samples, cap_samples;
+    /* the live ticker: a stderr line redrawn at case boundaries, only on a terminal */
+    struct bench__term ticker;
+    bool ticker_shown;
+    size_t ticks;
+    int64_t start_ns;
 };
+
+/* Redraw the ticker with the name of what is measured next. Never runs while a clock does:
+ * it is called between cases only. */
+static void ticker_show(struct bench__measure *m, const char *name)
+{
+    if (!m->ticker.animate)
+        return;
+    static const char *const frames[] = {"\xe2\xa0\x8b", "\xe2\xa0\x99", "\xe2\xa0\xb9",
+                                         "\xe2\xa0\xb8", "\xe2\xa0\xbc", "\xe2\xa0\xb4",
+                                         "\xe2\xa0\xa6", "\xe2\xa0\xa7", "\xe2\xa0\x87",
+                                         "\xe2\xa0\x8f"};
+    char elapsed[32];
+    bench__format_ns((double)(clock_ns() - m->start_ns), elapsed, sizeof elapsed);
+    int room = m->ticker.width - 30;
+    fprintf(stderr, "\033[?2026h\r\033[2K%s %zu measured (%s) %.*s\033[?2026l",
+            frames[m->ticks % 10], m->ticks, elapsed, room > 8 ? room : 8, name);
+    fflush(stderr);
+    m->ticks++;
+    m->ticker_shown = true;
+}
+
+static void ticker_clear(struct bench__measure *m)
+{
+    if (m->ticker_shown) {
+        fputs("\r\033[2K", stderr);
+        fflush(stderr);
+        m->ticker_shown = false;
+    }
+}
 
 static void *grow(void *array, size_t *cap, size_t need, size_t elem)
 {
@@ -472,6 +506,7 @@ static void per_call_loop(struct bench__measure *m, struct pending *p, struct ca
 
 static void measure_case(struct bench__measure *m, struct pending *p)
 {
+    ticker_show(m, p->name);
     m->entry = p->entry;
     m->pin = p->entry->test->benchmark->iterations;
     struct bench__row *r = new_row(m, p->name);
@@ -539,6 +574,7 @@ static void measure_case(struct bench__measure *m, struct pending *p)
  * a body that did neither is measured whole. A failure or skip becomes a row. */
 static void run_body(struct bench__measure *m, const struct bench__entry *e)
 {
+    ticker_show(m, e->full_name);
     struct bench_ctx ctx = {.entry = e, .measure = m, .result_fd = -1};
     jmp_buf escape;
     m->entry = e;
@@ -574,6 +610,7 @@ void bench_provenance(bench_t *b, const char *fact)
     size_t cap = m->n_provenance;
     m->provenance = grow(m->provenance, &cap, m->n_provenance + 1, sizeof *m->provenance);
     m->provenance[m->n_provenance++] = first_line(fact, "");
+    ticker_clear(m);
     fprintf(stderr, "provenance: %s\n", m->provenance[m->n_provenance - 1]);
 }
 
@@ -597,6 +634,7 @@ static void render(struct bench__measure *m, size_t *indices, size_t n, char *co
         key = "median/iter";
     if (key)
         bench__sort_rows(rows, n, key);
+    ticker_clear(m);
     bench__bench_table_render(stdout, rows, n, (const struct bench__column_desc *const *)m->columns,
                               m->n_columns, keys, n_keys, title, memory);
     fflush(stdout);
@@ -861,7 +899,10 @@ int bench__run_bench(const struct bench__config *cfg, const struct bench__suite 
         return 0;
     }
     uint64_t min_time_ms = cfg->min_time_ms ? cfg->min_time_ms : BENCH__DEFAULT_MIN_TIME_MS;
-    struct bench__measure m = {.cfg = cfg, .budget_ns = (int64_t)min_time_ms * 1000000};
+    struct bench__measure m = {.cfg = cfg,
+                               .budget_ns = (int64_t)min_time_ms * 1000000,
+                               .ticker = bench__term_probe(STDERR_FILENO, cfg),
+                               .start_ns = clock_ns()};
     struct bench__table_memory memory = {0};
     int status = 0;
     if (list_groups) {
@@ -881,6 +922,7 @@ int bench__run_bench(const struct bench__config *cfg, const struct bench__suite 
         run_grouped(&m, suite, order, n_order, &memory);
     else
         run_streamed(&m, suite, order, n_order, &memory);
+    ticker_clear(&m);
     if (cfg->sort_by && !bench__sort_key_known(cfg->sort_by,
                                                (const struct bench__column_desc *const *)m.columns,
                                                m.n_columns))

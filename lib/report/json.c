@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* json.c: owns the --bench-json document (schema 2): the rows as a jansson tree, the number
- * rules, and the atomic write. It measures, sorts and groups nothing; it never prints JSON by hand. */
+ * rules and the atomic write. It measures, sorts and groups nothing, and never prints JSON. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -269,8 +269,8 @@ static json_t *row_json(const struct bench__row *row)
             ok = put(o, "countIterations", count(row->count_iterations));
     } else {
         /* error and skipped rows: nothing was measured, only the reason is reported */
-        static const char *const timing[] = {"iterations", "samples", "medianNs",
-                                             "deviationNs", "minNs", "maxNs"};
+        static const char *const timing[] = {"iterations",  "samples", "medianNs",
+                                             "deviationNs", "minNs",   "maxNs"};
         for (size_t i = 0; ok && i < sizeof timing / sizeof *timing; i++)
             ok = put(o, timing[i], json_null());
         ok = ok && put(o, "metrics", json_object());

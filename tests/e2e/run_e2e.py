@@ -3,6 +3,7 @@
 # run_e2e.py: end-to-end checks of real test binaries built with the shim. Each case runs
 # a binary piped or under a pseudo-terminal (script(1)) and compares stdout, stderr and
 # the exit status exactly, after masking the only varying parts (durations, paths).
+import json
 import os
 import re
 import shlex
@@ -14,6 +15,9 @@ EMPTY = os.environ.get("E2E_EMPTY", "")
 BENCH_ONLY = os.environ.get("E2E_BENCH_ONLY", "")
 CMOCKA = os.environ.get("E2E_CMOCKA", "")
 QUICKSTART = os.environ.get("E2E_QUICKSTART", "")
+CASES = os.environ.get("E2E_CASES", "")
+SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "reference",
+                      "bench-json.schema.json")
 EXPECT_DEBUG_WARNING = os.environ.get("E2E_EXPECT_DEBUG_WARNING", "0") == "1"
 DEBUG_WARNING = re.compile(r"warning: \S*sample\.c was compiled without (optimization|NDEBUG "
                            r"\(asserts enabled\)) — benchmark numbers may be meaningless; build "
@@ -36,9 +40,10 @@ def clean_env(**extra):
     return env
 
 
-def run(argv, **env):
+def run(argv, preexec_fn=None, **env):
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       stdin=subprocess.DEVNULL, env=clean_env(**env), timeout=90)
+                       stdin=subprocess.DEVNULL, env=clean_env(**env), timeout=90,
+                       preexec_fn=preexec_fn)
     return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
 
 
@@ -306,12 +311,152 @@ def case_quickstart():
           f"quickstart --bench: {rc} {out!r} {err!r}")
 
 
-CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
+def table_rows(out):
+    """The data rows of box tables: lists of stripped cells."""
+    rows = []
+    for line in out.splitlines():
+        if line.startswith("│") and "━" not in line:
+            rows.append([c.strip() for c in line.strip("│").split("│")])
+    return rows
+
+
+def case_cases():
+    rc, out, err = run([CASES, "--bench"])
+    check(rc == 1, f"cases: exit {rc} (error rows must fail the run)")
+    check(err.count("provenance: allocator=libc\n") == 1, f"cases: provenance {err!r}")
+    rows = table_rows(out)
+    header = rows[0] if rows else []
+    check(header[:3] == ["dataset", "impl", "benchmark"], f"cases: label columns {header}")
+    for col in ("items/s", "depth", "user.cycles", "notes"):
+        check(col in header, f"cases: column {col} missing from {header}")
+    names = [r[2] for r in rows[1:] if len(r) > 2 and r[2]]
+    check(names[:5] == ["count", "pinned", "fails", "refused", "skips"],
+          f"cases: row order (ok rows by median, then error and skip rows by name) {names}")
+    by_name = {r[2]: r for r in rows[1:] if len(r) > 2 and r[2]}
+    if "pinned" in by_name:
+        check(by_name["pinned"][3] == "50", f"cases: pinned n {by_name['pinned']}")
+    if "count" in by_name:
+        r = by_name["count"]
+        check(r[header.index("depth")] == "4" and r[header.index("user.cycles")] == "1",
+              f"cases: level metrics {r}")
+        check(re.fullmatch(r"\d+(\.\d+)?[kMG]?", r[header.index("items/s")]) is not None,
+              f"cases: rate metric {r}")
+    check("result mismatch at call 3 …" in out, "cases: after error note (first line only)")
+    check("second line is not shown" not in out, "cases: second line of a message shown")
+    check("registration: a label contains the 0x1F" in out, "cases: refused registration")
+    check("fixture missing" in out, "cases: skip in setup")
+    for name in ("fails", "refused", "skips"):
+        if name in by_name:
+            check(by_name[name][3:7] == ["—", "—", "—", "—"], f"cases: {name} numeric cells")
+    check("cases.two_loops " in out and "cases.two_loops#2" in out, "cases: two loops, two rows")
+
+    rc, out, err = run([CASES, "--bench", "--group-by=impl", "--bench-min-time=1"])
+    titles = re.findall(r"╼ benchmark: (.*?) ╾", out)
+    check(titles == ["(unlabeled)", "fast", "slow"], f"group-by: titles {titles}")
+    check("│ implementation │" in out and "│ dataset │" in out, "group-by: stub and label column")
+    rc, out, err = run([CASES, "--bench", "--group-by=list"])
+    check(out == "dataset\nimpl\n" and rc == 1, f"group-by=list: {rc} {out!r}")
+    rc, out, err = run([CASES, "--bench", "--group-by=nope", "--bench-min-time=1"])
+    check("--group-by: no benchmark case has label 'nope'\n" in err, f"group-by unknown: {err!r}")
+    rc, out, err = run([CASES, "--bench", "--sort-by=name", "--bench-min-time=1"])
+    names = [r[2] for r in table_rows(out)[1:] if len(r) > 2 and r[2]]
+    check(names[:2] == ["count", "pinned"], f"sort-by=name: {names}")
+    rc, out, err = run([CASES, "--bench", "--sort-by=bogus", "--bench-min-time=1"])
+    check("--sort-by: no metric column named 'bogus' — rows keep their default order\n" in err,
+          f"sort-by unknown: {err!r}")
+
+
+def load_json(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def case_json():
+    import resource
+    import signal
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        doc_path = os.path.join(d, "doc.json")
+        rc, out, err = run([CASES, "--bench", "--bench-min-time=1", "--bench-json=" + doc_path])
+        check(rc == 1, f"json: exit {rc}")
+        check(os.listdir(d) == ["doc.json"], f"json: files left {os.listdir(d)}")
+        doc = load_json(doc_path)
+        text = open(doc_path, encoding="utf-8").read()
+        check(list(doc) == ["schema", "meta", "columns", "rows"], f"json: top keys {list(doc)}")
+        check(doc["schema"] == 2, "json: schema")
+        check(doc["meta"]["provenance"] == ["allocator=libc"], "json: provenance")
+        check(doc["meta"]["minSampleTimeMs"] == 1 and doc["meta"]["sampleCount"] == 32, "json: meta")
+        names = [r["name"] for r in doc["rows"]]
+        check(names == ["count", "fails", "skips", "refused", "pinned", "cases.two_loops",
+                        "cases.two_loops#2"], f"json: rows in measurement order {names}")
+        rows = {r["name"]: r for r in doc["rows"]}
+        count = rows.get("count", {})
+        check(list(count.get("labels", {})) == ["dataset", "impl"], "json: labels sorted")
+        check(count.get("metrics", {}).get("depth") == 4 and '"depth": 4' in text,
+              "json: integral metric printed as an integer")
+        check(count.get("error") == "" and count.get("iterations") == 1, "json: ok row")
+        for name in ("fails", "refused"):
+            r = rows.get(name, {})
+            check(all(r.get(k, 0) is None for k in ("medianNs", "deviationNs", "minNs", "maxNs")),
+                  f"json: {name} timing not null")
+            check(r.get("metrics") == {} and "countIterations" not in r and
+                  "estimatedMetrics" not in r, f"json: {name} optional keys")
+        check(rows.get("fails", {}).get("error") == "result mismatch at call 3 …", "json: error")
+        check(rows.get("skips", {}).get("error") == "fixture missing", "json: skip reason")
+        check(isinstance(rows.get("cases.two_loops", {}).get("medianNs"), (int, float)),
+              "json: batched row timing")
+        cols = [c["name"] for c in doc["columns"]]
+        check(cols == ["items/s", "depth", "user.cycles"], f"json: columns {cols}")
+        v = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__),
+                                                         "check_json_schema.py"), SCHEMA, doc_path],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        check(v.returncode == 0, "json: schema validation: " + v.stdout.decode())
+
+        # /dev/full: one line, the run fails, the device is still a device
+        rc, out, err = run([CASES, "--bench", "--bench-min-time=1", "-i", "two_loops",
+                            "--bench-json=/dev/full"])
+        check(rc == 1 and err == "--bench-json: cannot write '/dev/full': No space left on "
+              "device\n", f"json /dev/full: {rc} {err!r}")
+        check(os.path.exists("/dev/full") and not os.path.isfile("/dev/full"),
+              "json: /dev/full was replaced by a file")
+
+        # a directory nobody may write to: /proc for root, a 0555 directory otherwise
+        if os.geteuid() == 0:
+            target = "/proc/libbench-e2e.json"
+        else:
+            ro = os.path.join(d, "ro")
+            os.mkdir(ro, 0o555)
+            target = os.path.join(ro, "doc.json")
+        rc, out, err = run([CASES, "--bench", "--bench-min-time=1", "-i", "two_loops",
+                            "--bench-json=" + target])
+        check(rc == 1 and err.count("\n") == 1 and
+              err.startswith(f"--bench-json: cannot write '{target}': "),
+              f"json read-only: {rc} {err!r}")
+        check(not os.path.exists(target), "json read-only: a file was left")
+
+        # an existing document survives a failed rewrite (the new one exceeds RLIMIT_FSIZE)
+        keep = os.path.join(d, "keep.json")
+        with open(keep, "w") as f:
+            f.write("OLD\n")
+
+        def small_files():
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (64, 64))
+        rc, out, err = run([CASES, "--bench", "--bench-min-time=1", "-i", "two_loops",
+                            "--bench-json=" + keep], preexec_fn=small_files)
+        check(rc == 1 and err.startswith(f"--bench-json: cannot write '{keep}': "),
+              f"json rewrite: {rc} {err!r}")
+        check(open(keep).read() == "OLD\n", "json rewrite: the old document was damaged")
+        check(sorted(os.listdir(d)) == ["doc.json", "keep.json"] + (["ro"] if os.geteuid() else []),
+              f"json rewrite: files left {os.listdir(d)}")
+
+
+ALL = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        sys.exit(f"usage: run_e2e.py {{{'|'.join(sorted(CASES))}}}")
-    CASES[sys.argv[1]]()
+    if len(sys.argv) != 2 or sys.argv[1] not in ALL:
+        sys.exit(f"usage: run_e2e.py {{{'|'.join(sorted(ALL))}}}")
+    ALL[sys.argv[1]]()
     for f in failures:
         print("FAIL:", f)
     print(f"{sys.argv[1]}: {'ok' if not failures else str(len(failures)) + ' failure(s)'}")

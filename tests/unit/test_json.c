@@ -31,8 +31,8 @@
 
 static struct bench__column_desc col_instr = {"instr", "instr/iter", BENCH__FORMAT_COUNT,
                                               BENCH__DIAGNOSTIC, "perf"};
-static struct bench__column_desc col_bps = {"B/s", "B/s", BENCH__FORMAT_COUNT,
-                                            BENCH__QUANTITATIVE, "client"};
+static struct bench__column_desc col_bps = {"B/s", "B/s", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE,
+                                            "client"};
 static struct bench__column_desc col_ipc = {"ipc", "IPC", BENCH__FORMAT_RATIO, BENCH__DIAGNOSTIC,
                                             "perf"};
 static struct bench__column_desc col_brmiss = {"br-miss", "br-miss", BENCH__FORMAT_PERCENT,
@@ -48,9 +48,8 @@ static struct bench__cell cells_normal[] = {{&col_bps, 261554.4, false},
                                             {&col_ipc, 2.0, false},
                                             {&col_instr, 200.0, false},
                                             {&col_brmiss, NAN, false}};
-static struct bench__cell cells_estimate[] = {{&col_instr, 1234.5, false},
-                                              {&col_ipc, 2.71539, true},
-                                              {&col_brmiss, 0.257415, true}};
+static struct bench__cell cells_estimate[] = {
+    {&col_instr, 1234.5, false}, {&col_ipc, 2.71539, true}, {&col_brmiss, 0.257415, true}};
 static struct bench__cell cells_count[] = {{&col_bps, 165175000.5, false}};
 static struct bench__cell cells_ignored[] = {{&col_ipc, 1.5, true}};
 
@@ -154,8 +153,7 @@ static struct parsed render(const struct bench__report *r)
     json_error_t error;
     p.doc = json_loads(p.text, 0, &error);
     if (!p.doc)
-        fail_msg("render produced invalid JSON: %s (line %d)\n%s", error.text, error.line,
-                 p.text);
+        fail_msg("render produced invalid JSON: %s (line %d)\n%s", error.text, error.line, p.text);
     return p;
 }
 
@@ -228,9 +226,8 @@ static void test_meta(void **state)
     struct bench__report r = make_report();
     struct parsed p = render(&r);
     json_t *meta = json_object_get(p.doc, "meta");
-    static const char *const keys[] = {"date",     "hostname", "os",
-                                       "arch",     "compiler", "cpu",
-                                       "minSampleTimeMs", "sampleCount"};
+    static const char *const keys[] = {"date", "hostname",        "os",         "arch", "compiler",
+                                       "cpu",  "minSampleTimeMs", "sampleCount"};
     assert_keys(meta, keys, N(keys));
     assert_string_equal(json_string_value(json_object_get(meta, "date")), "2026-07-10");
     assert_string_equal(json_string_value(json_object_get(meta, "hostname")), "h");
@@ -251,9 +248,9 @@ static void test_meta_provenance(void **state)
     r.meta.n_provenance = N(provenance);
     struct parsed p = render(&r);
     json_t *meta = json_object_get(p.doc, "meta");
-    static const char *const keys[] = {"date",        "hostname",        "os",
-                                       "arch",        "compiler",        "cpu",
-                                       "minSampleTimeMs", "sampleCount", "provenance"};
+    static const char *const keys[] = {
+        "date", "hostname",        "os",          "arch",      "compiler",
+        "cpu",  "minSampleTimeMs", "sampleCount", "provenance"};
     assert_keys(meta, keys, N(keys));
     json_t *prov = json_object_get(meta, "provenance");
     assert_int_equal(json_array_size(prov), 2);
@@ -291,9 +288,8 @@ static void test_normal_row(void **state)
     struct bench__report r = make_report();
     struct parsed p = render(&r);
     json_t *row = row_at(&p, 0);
-    static const char *const keys[] = {"name",     "labels",      "iterations", "samples",
-                                       "medianNs", "deviationNs", "minNs",      "maxNs",
-                                       "metrics",  "error"};
+    static const char *const keys[] = {"name",        "labels", "iterations", "samples", "medianNs",
+                                       "deviationNs", "minNs",  "maxNs",      "metrics", "error"};
     assert_keys(row, keys, N(keys));
     assert_string_equal(json_string_value(json_object_get(row, "name")), "mir-ion");
     static const char *const label_keys[] = {"dataset", "operation"};
@@ -329,10 +325,9 @@ static void test_estimate_row(void **state)
     struct bench__report r = make_report();
     struct parsed p = render(&r);
     json_t *row = row_at(&p, 1);
-    static const char *const keys[] = {"name",        "labels", "iterations", "samples",
-                                       "medianNs",    "deviationNs",   "minNs",
-                                       "maxNs",       "metrics",       "estimatedMetrics",
-                                       "error"};
+    static const char *const keys[] = {"name",     "labels",           "iterations", "samples",
+                                       "medianNs", "deviationNs",      "minNs",      "maxNs",
+                                       "metrics",  "estimatedMetrics", "error"};
     assert_keys(row, keys, N(keys));
     json_t *est = json_object_get(row, "estimatedMetrics");
     assert_int_equal(json_array_size(est), 2);
@@ -358,9 +353,9 @@ static void test_count_row(void **state)
     struct bench__report r = make_report();
     struct parsed p = render(&r);
     json_t *row = row_at(&p, 2);
-    static const char *const keys[] = {"name",        "labels",  "iterations", "samples",
-                                       "medianNs",    "deviationNs", "minNs",  "maxNs",
-                                       "metrics",     "countIterations", "error"};
+    static const char *const keys[] = {"name",     "labels",          "iterations", "samples",
+                                       "medianNs", "deviationNs",     "minNs",      "maxNs",
+                                       "metrics",  "countIterations", "error"};
     assert_keys(row, keys, N(keys));
     assert_int_field(row, "countIterations", 336);
     assert_int_equal(json_object_size(json_object_get(row, "labels")), 0);
@@ -378,13 +373,12 @@ static void test_count_row(void **state)
 
 static void assert_unmeasured_row(json_t *row, const char *name, const char *error)
 {
-    static const char *const keys[] = {"name",     "labels",      "iterations", "samples",
-                                       "medianNs", "deviationNs", "minNs",      "maxNs",
-                                       "metrics",  "error"};
+    static const char *const keys[] = {"name",        "labels", "iterations", "samples", "medianNs",
+                                       "deviationNs", "minNs",  "maxNs",      "metrics", "error"};
     assert_keys(row, keys, N(keys));
     assert_string_equal(json_string_value(json_object_get(row, "name")), name);
-    static const char *const timing[] = {"iterations", "samples", "medianNs",
-                                         "deviationNs", "minNs", "maxNs"};
+    static const char *const timing[] = {"iterations",  "samples", "medianNs",
+                                         "deviationNs", "minNs",   "maxNs"};
     for (size_t i = 0; i < N(timing); i++)
         assert_null_field(row, timing[i]);
     json_t *metrics = json_object_get(row, "metrics");
@@ -427,9 +421,8 @@ static void test_nan_stats_row(void **state)
     struct bench__report r = make_report();
     struct parsed p = render(&r);
     json_t *row = row_at(&p, 5);
-    static const char *const keys[] = {"name",     "labels",      "iterations", "samples",
-                                       "medianNs", "deviationNs", "minNs",      "maxNs",
-                                       "metrics",  "error"};
+    static const char *const keys[] = {"name",        "labels", "iterations", "samples", "medianNs",
+                                       "deviationNs", "minNs",  "maxNs",      "metrics", "error"};
     assert_keys(row, keys, N(keys));
     assert_int_field(row, "iterations", 1);
     assert_int_field(row, "samples", 0);
@@ -453,13 +446,13 @@ static const struct number_case number_cases[] = {
     {-0.0, "0"},
     {-42.0, "-42"},
     {3823300.0, "3823300"},
-    {9007199254740992.0, "9007199254740992"},   /* 2^53: still an integer */
+    {9007199254740992.0, "9007199254740992"}, /* 2^53: still an integer */
     {-9007199254740992.0, "-9007199254740992"},
-    {9007199254740994.0, "9.0072e15"},          /* above 2^53: %.6g */
+    {9007199254740994.0, "9.0072e15"}, /* above 2^53: %.6g */
     {1e20, "1e20"},
-    {123456.7, "123457"},                       /* %.6g without '.': an integer */
+    {123456.7, "123457"}, /* %.6g without '.': an integer */
     {-123456.7, "-123457"},
-    {999999.6, "1e6"},                          /* %.6g rounds into the exponent form */
+    {999999.6, "1e6"}, /* %.6g rounds into the exponent form */
     {0.9999999, "1"},
     {0.5, "0.5"},
     {0.1, "0.1"},
@@ -494,8 +487,7 @@ static void test_number_rules(void **state)
         snprintf(want, sizeof want, "\"metrics\": {\n        \"x\": %s\n      },",
                  number_cases[i].want);
         if (!strstr(p.text, want))
-            fail_msg("%.17g: want %s in\n%s", number_cases[i].value, number_cases[i].want,
-                     p.text);
+            fail_msg("%.17g: want %s in\n%s", number_cases[i].value, number_cases[i].want, p.text);
         release(&p);
     }
 }
@@ -564,10 +556,9 @@ static void test_strings(void **state)
     assert_contains(p.text, "\"v\\\"\\\\\\n\\t\\u0001\"");
     assert_string_equal(json_string_value(json_object_get(rr, "error")),
                         "bad \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd surrogate");
-    assert_string_equal(
-        json_string_value(json_object_get(json_array_get(json_object_get(p.doc, "columns"), 0),
-                                          "name")),
-        "m\xef\xbf\xbd(");
+    assert_string_equal(json_string_value(json_object_get(
+                            json_array_get(json_object_get(p.doc, "columns"), 0), "name")),
+                        "m\xef\xbf\xbd(");
     release(&p);
 }
 
