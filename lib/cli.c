@@ -102,7 +102,7 @@ BENCH_PRINTF(2, 3) static int fail(struct parse_state *st, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(st->err, st->err_size, fmt, ap);
     va_end(ap);
-    for (char *c = st->err; *c; c++) /* echoed values never break the one-line rule */
+    for (char *c = st->err; st->err_size && *c; c++) /* echoed values stay on one line */
         if ((unsigned char)*c < ' ' || *c == 0x7f)
             *c = '?';
     return BENCH_EINVAL;
@@ -352,6 +352,8 @@ static int parse_args(struct bench__config *cfg, struct parse_state *st, int arg
             def = find_short(arg[1]);
             if (!def)
                 return fail(st, "unknown option '%s'", arg);
+            if (arg[2] == '=' && def->kind == OPT_FLAG)
+                return fail(st, "option '-%c' takes no value", arg[1]);
             if (arg[2] == '=')
                 return fail(st,
                             "option '-%c' takes its value as '-%c VALUE' or '-%cVALUE', "

@@ -296,6 +296,7 @@ def main(argv=None):
 
     lb_runs, gb_runs, lb_wall, gb_wall = [], [], [], []
     lb_meta, gb_meta = {}, {}
+    load_before = list(os.getloadavg())
     try:
         with tempfile.TemporaryDirectory(prefix="anchor-") as tmp:
             for i in range(args.runs):
@@ -311,6 +312,7 @@ def main(argv=None):
         print("compare.py: %s" % e, file=sys.stderr)
         return 2
 
+    load_after = list(os.getloadavg())
     lb, gb = summarize(lb_runs), summarize(gb_runs)
     ratios = {k: relative(lb[k]["median_ns"], gb[k]["median_ns"]) for k in KERNELS}
     wall = {"libbench": median(lb_wall), "gbench": median(gb_wall)}
@@ -323,6 +325,8 @@ def main(argv=None):
              fmt_pct(lb[k]["spread"]), fmt_pct(gb[k]["spread"])] for k in KERNELS]
     print("%d suite runs per harness; gbench: %d repetitions, %s; medians are the median over"
           " runs" % (args.runs, GBENCH_REPETITIONS, GBENCH_TIME_FIELD))
+    print("load average (1 min) before %.2f, after %.2f: other work on the machine skews every"
+          " number below" % (load_before[0], load_after[0]))
     print()
     print(render(header, rows, [False] + [True] * 7))
     print()
@@ -348,6 +352,8 @@ def main(argv=None):
                 "gbench_time_field": GBENCH_TIME_FIELD,
                 "gbench_library_build_type": gb_meta.get("library_build_type"),
                 "libbench_schema": lb_meta.get("schema"),
+                "load_average_before": load_before,
+                "load_average_after": load_after,
             },
             "kernels": [{"name": k, "ratio": ratios[k], "libbench": lb[k], "gbench": gb[k]}
                         for k in KERNELS],
