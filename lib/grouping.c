@@ -60,9 +60,8 @@ void bench__group_title(const char *key, char *buf, size_t size)
         snprintf(buf, size, "(unlabeled)");
 }
 
-static const struct bench__column_desc *find_column(const char *key,
-                                                    const struct bench__column_desc *const *cols,
-                                                    size_t n_cols)
+static const struct bench__column_desc *
+find_column(const char *key, const struct bench__column_desc *const *cols, size_t n_cols)
 {
     for (size_t i = 0; i < n_cols; i++)
         if (!strcmp(cols[i]->name, key) || !strcmp(cols[i]->header, key))

@@ -181,11 +181,10 @@ BENCH__HIDDEN struct bench__summary bench__summarize(double *values, size_t n);
 
 /* ---- rows: what a --bench run measured, shared by every renderer ------------------- */
 
-
 /* One metric column: what the JSON "columns" array and the table headers describe. */
 struct bench__column_desc {
-    char *name;         /* id: "B/s", "ipc", "user.items" */
-    char *header;       /* table header */
+    char *name;   /* id: "B/s", "ipc", "user.items" */
+    char *header; /* table header */
     enum bench__format format;
     enum bench__class cls;
     const char *source; /* "client", "perf", ... (static string) */
@@ -211,22 +210,22 @@ struct bench__row {
     struct bench__kv *labels; /* sorted by key */
     size_t n_labels;
     enum bench__row_state state;
-    uint64_t iterations;         /* per sample (1 for per-call rows) */
+    uint64_t iterations; /* per sample (1 for per-call rows) */
     size_t samples;
     struct bench__summary stats; /* ns per iteration; all NaN unless state == OK */
     struct bench__cell *cells;   /* row-cell order */
     size_t n_cells;
-    uint64_t count_iterations;   /* 0 = no counting pass ran */
-    char *error;                 /* "" when ok; the reason for error and skip rows */
+    uint64_t count_iterations; /* 0 = no counting pass ran */
+    char *error;               /* "" when ok; the reason for error and skip rows */
 };
 
 struct bench__meta {
-    char date[16];     /* ISO day, local time */
+    char date[16]; /* ISO day, local time */
     char *hostname;
-    const char *os;    /* linux|macos|windows|posix|unknown */
-    const char *arch;  /* x86_64|aarch64|x86|unknown */
-    char *compiler;    /* of the test binary, as its shim recorded it */
-    char *cpu;         /* /proc/cpuinfo model name, else "" */
+    const char *os;   /* linux|macos|windows|posix|unknown */
+    const char *arch; /* x86_64|aarch64|x86|unknown */
+    char *compiler;   /* of the test binary, as its shim recorded it */
+    char *cpu;        /* /proc/cpuinfo model name, else "" */
     uint64_t min_time_ms;
     unsigned sample_count;
     char **provenance; /* deduplicated, first-seen order */
@@ -250,15 +249,14 @@ BENCH__HIDDEN char *bench__json_render(const struct bench__report *report);
 /* Write it atomically: a temporary file in the target's directory, fsync, rename; a target
  * that exists and is not a regular file (a device, a FIFO) is written directly. On failure
  * the target is untouched, no temporary file remains, and err holds the reason. */
-BENCH__HIDDEN int bench__json_write(const struct bench__report *report, const char *path,
-                                    char *err, size_t err_size);
+BENCH__HIDDEN int bench__json_write(const struct bench__report *report, const char *path, char *err,
+                                    size_t err_size);
 
 /* ---- protocol.c: benchmark mode ----------------------------------------------------- */
 
 #define BENCH__SAMPLE_COUNT 32
 #define BENCH__DEFAULT_MIN_TIME_MS 5
 #define BENCH__MAX_SCALED_ITERATIONS (1ULL << 40)
-
 
 /* The batched-timing state machine of inventory 2.1: feed it one timed sample (elapsed
  * ns at the current count); it says whether to take another and at which count. */
@@ -271,6 +269,10 @@ struct bench__sampler {
 };
 BENCH__HIDDEN void bench__sampler_start(struct bench__sampler *s, int64_t budget_ns, uint64_t pin);
 BENCH__HIDDEN bool bench__sampler_step(struct bench__sampler *s, int64_t elapsed_ns);
+
+/* The clock of the timing protocol: CLOCK_MONOTONIC in integer ns. A test replaces it
+ * (the fake-clock seam) to drive the protocol deterministically. */
+BENCH__HIDDEN extern int64_t (*bench__clock_ns)(void);
 
 /* The per-call stop rule of bench_case rows: after n timed calls totalling total_ns, take
  * another? Pinned: exactly `pin` calls. Otherwise at least 32 calls and at least the
@@ -285,13 +287,14 @@ BENCH__HIDDEN int bench__run_bench(const struct bench__config *cfg,
 
 /* The group of a row for --group-by keys: each value as "=<v>" or "!" when missing,
  * joined by 0x1F (malloc'd). Keys sort ascending; missing values first. */
-BENCH__HIDDEN char *bench__group_key(const struct bench__row *row, char *const *keys, size_t n_keys);
+BENCH__HIDDEN char *bench__group_key(const struct bench__row *row, char *const *keys,
+                                     size_t n_keys);
 /* "v1/v2" with "?" for a missing value, "(unlabeled)" when every value is missing. */
 BENCH__HIDDEN void bench__group_title(const char *key, char *buf, size_t size);
 /* Does a --sort-by key name something these columns can sort by (name, median/iter, a
  * metric id or its header)? */
-BENCH__HIDDEN bool bench__sort_key_known(const char *key, const struct bench__column_desc *const *cols,
-                                         size_t n_cols);
+BENCH__HIDDEN bool
+bench__sort_key_known(const char *key, const struct bench__column_desc *const *cols, size_t n_cols);
 /* Order rows for one table: ascending by the key (median/iter when NULL); rows without a
  * value after rows with one; error and skip rows last, by name; ties keep their order. */
 BENCH__HIDDEN void bench__sort_rows(const struct bench__row **rows, size_t n, const char *key);
@@ -301,8 +304,8 @@ BENCH__HIDDEN void bench__sort_rows(const struct bench__row **rows, size_t n, co
 /* Render the rows of one group: flat (group_keys == NULL: label columns, then `benchmark`)
  * or grouped (title `benchmark: <title>`, stub column `implementation`). Metric columns
  * are those of `cols` that some row has a cell for. */
-BENCH__HIDDEN void bench__bench_table_render(FILE *out, const struct bench__row *const *rows, size_t n,
-                                             const struct bench__column_desc *const *cols,
+BENCH__HIDDEN void bench__bench_table_render(FILE *out, const struct bench__row *const *rows,
+                                             size_t n, const struct bench__column_desc *const *cols,
                                              size_t n_cols, char *const *group_keys,
                                              size_t n_group_keys, const char *title,
                                              struct bench__table_memory *memory);

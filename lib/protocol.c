@@ -14,11 +14,18 @@
 
 #include "internal.h"
 
-static int64_t clock_ns(void)
+static int64_t monotonic_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int64_t (*bench__clock_ns)(void) = monotonic_ns;
+
+static inline int64_t clock_ns(void)
+{
+    return bench__clock_ns();
 }
 
 /* ---- the timing rules (pure) ------------------------------------------------------------ */
@@ -117,10 +124,9 @@ static void ticker_show(struct bench__measure *m, const char *name)
 {
     if (!m->ticker.animate)
         return;
-    static const char *const frames[] = {"\xe2\xa0\x8b", "\xe2\xa0\x99", "\xe2\xa0\xb9",
-                                         "\xe2\xa0\xb8", "\xe2\xa0\xbc", "\xe2\xa0\xb4",
-                                         "\xe2\xa0\xa6", "\xe2\xa0\xa7", "\xe2\xa0\x87",
-                                         "\xe2\xa0\x8f"};
+    static const char *const frames[] = {
+        "\xe2\xa0\x8b", "\xe2\xa0\x99", "\xe2\xa0\xb9", "\xe2\xa0\xb8", "\xe2\xa0\xbc",
+        "\xe2\xa0\xb4", "\xe2\xa0\xa6", "\xe2\xa0\xa7", "\xe2\xa0\x87", "\xe2\xa0\x8f"};
     char elapsed[32];
     bench__format_ns((double)(clock_ns() - m->start_ns), elapsed, sizeof elapsed);
     int room = m->ticker.width - 30;
@@ -221,11 +227,36 @@ static char *loop_name(const struct bench__entry *e, unsigned ordinal)
 static bool reserved_name(const char *name)
 {
     static const char *const names[] = {
-        "ipc",    "instr",    "br-miss",  "cache-miss", "cycles",    "branches", "page-faults",
-        "syscr",  "syscw",    "minflt",   "majflt",     "vol-cs",    "invol-cs", "rchar",
-        "wchar",  "rd-bytes", "wr-bytes", "cache-hit",  "syscalls",  "name",     "median/iter",
-        "n",      "min",      "max",      "notes",      "benchmark", "implementation",
-        "task-clock", "context-switches", "cpu-migrations",
+        "ipc",
+        "instr",
+        "br-miss",
+        "cache-miss",
+        "cycles",
+        "branches",
+        "page-faults",
+        "syscr",
+        "syscw",
+        "minflt",
+        "majflt",
+        "vol-cs",
+        "invol-cs",
+        "rchar",
+        "wchar",
+        "rd-bytes",
+        "wr-bytes",
+        "cache-hit",
+        "syscalls",
+        "name",
+        "median/iter",
+        "n",
+        "min",
+        "max",
+        "notes",
+        "benchmark",
+        "implementation",
+        "task-clock",
+        "context-switches",
+        "cpu-migrations",
     };
     static const char *const prefixes[] = {"syscalls:", "sc:", "raw:", "pfm:"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -439,9 +470,9 @@ int bench_case(bench_t *b, const struct bench_case_def *def)
     p->n_labels = def->n_labels;
     qsort(p->labels, p->n_labels, sizeof *p->labels, compare_kv);
     for (size_t i = 0; i < def->n_metrics; i++)
-        p->metrics[i] = (struct metric_def){
-            client_column(m, def->metrics[i].unit, def->metrics[i].mode),
-            def->metrics[i].amount, def->metrics[i].mode};
+        p->metrics[i] =
+            (struct metric_def){client_column(m, def->metrics[i].unit, def->metrics[i].mode),
+                                def->metrics[i].amount, def->metrics[i].mode};
     p->n_metrics = def->n_metrics;
     p->setup = def->setup;
     p->timed = def->timed;
@@ -923,9 +954,9 @@ int bench__run_bench(const struct bench__config *cfg, const struct bench__suite 
     else
         run_streamed(&m, suite, order, n_order, &memory);
     ticker_clear(&m);
-    if (cfg->sort_by && !bench__sort_key_known(cfg->sort_by,
-                                               (const struct bench__column_desc *const *)m.columns,
-                                               m.n_columns))
+    if (cfg->sort_by &&
+        !bench__sort_key_known(cfg->sort_by, (const struct bench__column_desc *const *)m.columns,
+                               m.n_columns))
         fprintf(stderr, "--sort-by: no metric column named '%s' — rows keep their default order\n",
                 cfg->sort_by);
     size_t errors = 0;

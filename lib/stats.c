@@ -36,4 +36,3 @@ struct bench__summary bench__summarize(double *values, size_t n)
     free(dev);
     return s;
 }
-

@@ -58,19 +58,19 @@ BENCHMARK(matrix)
                                  .metrics = metrics, .n_metrics = 3));
     state.value = 99; /* must not reach the registered copy */
     struct counter failing = {0, 3, 1};
-    bench_case(b, BENCH_CASE_DEF(.name = "fails", .labels = slow, .n_labels = 2,
-                                 .state = &failing, .state_size = sizeof failing,
-                                 .timed = count_timed, .after = count_after));
+    bench_case(b, BENCH_CASE_DEF(.name = "fails", .labels = slow, .n_labels = 2, .state = &failing,
+                                 .state_size = sizeof failing, .timed = count_timed,
+                                 .after = count_after));
     bench_case(b, BENCH_CASE_DEF(.name = "skips", .labels = slow, .n_labels = 1,
                                  .timed = count_timed, .setup = skip_setup));
-    struct bench_label bad[] = {{"impl", "a\x1f" "b"}};
-    int rc = bench_case(b, BENCH_CASE_DEF(.name = "refused", .labels = bad, .n_labels = 1,
-                                          .timed = count_timed));
+    struct bench_label bad[] = {{"impl", "a\x1f"
+                                         "b"}};
+    int rc = bench_case(
+        b, BENCH_CASE_DEF(.name = "refused", .labels = bad, .n_labels = 1, .timed = count_timed));
     BENCH_CHECK(rc == BENCH_ENAME);
     struct counter pinned = {0, 0, 1};
-    bench_case(b, BENCH_CASE_DEF(.name = "pinned", .state = &pinned,
-                                 .state_size = sizeof pinned, .timed = count_timed,
-                                 .iterations = 50));
+    bench_case(b, BENCH_CASE_DEF(.name = "pinned", .state = &pinned, .state_size = sizeof pinned,
+                                 .timed = count_timed, .iterations = 50));
 }
 
 static void add_one(void *state)

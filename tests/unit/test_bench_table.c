@@ -26,15 +26,21 @@
 
 /* ---- columns and rows built by hand -------------------------------------------------------- */
 
-static const struct bench__column_desc col_bps = {
-    .name = "B/s", .header = "B/s", .format = BENCH__FORMAT_COUNT, .cls = BENCH__QUANTITATIVE,
-    .source = "client"};
-static const struct bench__column_desc col_ipc = {
-    .name = "ipc", .header = "IPC", .format = BENCH__FORMAT_RATIO, .cls = BENCH__DIAGNOSTIC,
-    .source = "perf"};
-static const struct bench__column_desc col_cycles = {
-    .name = "cycles", .header = "cycles/iter", .format = BENCH__FORMAT_COUNT,
-    .cls = BENCH__DIAGNOSTIC, .source = "perf"};
+static const struct bench__column_desc col_bps = {.name = "B/s",
+                                                  .header = "B/s",
+                                                  .format = BENCH__FORMAT_COUNT,
+                                                  .cls = BENCH__QUANTITATIVE,
+                                                  .source = "client"};
+static const struct bench__column_desc col_ipc = {.name = "ipc",
+                                                  .header = "IPC",
+                                                  .format = BENCH__FORMAT_RATIO,
+                                                  .cls = BENCH__DIAGNOSTIC,
+                                                  .source = "perf"};
+static const struct bench__column_desc col_cycles = {.name = "cycles",
+                                                     .header = "cycles/iter",
+                                                     .format = BENCH__FORMAT_COUNT,
+                                                     .cls = BENCH__DIAGNOSTIC,
+                                                     .source = "perf"};
 
 static struct bench__row ok_row(char *name, struct bench__kv *labels, size_t n_labels,
                                 uint64_t iterations, size_t samples, double median, double mad,
@@ -78,8 +84,7 @@ static char *render(const struct bench__row *const *rows, size_t n,
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
     assert_non_null(out);
-    bench__bench_table_render(out, rows, n, cols, n_cols, group_keys, n_group_keys, title,
-                              &memory);
+    bench__bench_table_render(out, rows, n, cols, n_cols, group_keys, n_group_keys, title, &memory);
     assert_int_equal(fclose(out), 0);
     bench__table_memory_free(&memory);
     assert_non_null(text);
@@ -88,8 +93,7 @@ static char *render(const struct bench__row *const *rows, size_t n,
 
 static void check(const struct bench__row *const *rows, size_t n,
                   const struct bench__column_desc *const *cols, size_t n_cols,
-                  char *const *group_keys, size_t n_group_keys, const char *title,
-                  const char *want)
+                  char *const *group_keys, size_t n_group_keys, const char *title, const char *want)
 {
     char *got = render(rows, n, cols, n_cols, group_keys, n_group_keys, title);
     bool same = strcmp(got, want) == 0;
@@ -123,26 +127,32 @@ static void test_flat_table(void **state)
     struct bench__row mir = ok_row("parse.mir", l_mir, 2, 1, 42, 11.48, 0.02, 11.41, 120.5);
     mir.cells = c_mir;
     mir.n_cells = 1;
-    struct bench__row bad = failed_row("parse.bad", l_bad, 2, BENCH__ROW_ERROR,
-                                       "check failed: x == 1");
+    struct bench__row bad =
+        failed_row("parse.bad", l_bad, 2, BENCH__ROW_ERROR, "check failed: x == 1");
     bad.samples = 5;
     bad.cells = c_bad;
     bad.n_cells = 1;
-    struct bench__row skip = failed_row("parse.skip", l_skip, 2, BENCH__ROW_SKIPPED,
-                                        "no perf counters");
+    struct bench__row skip =
+        failed_row("parse.skip", l_skip, 2, BENCH__ROW_SKIPPED, "no perf counters");
     const struct bench__row *rows[] = {&asdf, &mir, &bad, &skip};
     const struct bench__column_desc *const cols[] = {&col_bps};
 
-    static const char want[] =
-    "╭──────┬────────┬──────┬────────────┬─────────┬─────────────────┬─────────┬──────────┬─────────┬──────────────────────╮\n"
-    "│ impl │ input  │ mode │ benchmark  │       n │     median/iter │     min │      max │     B/s │ notes                │\n"
-    "┝━━━━━━┿━━━━━━━━┿━━━━━━┿━━━━━━━━━━━━┿━━━━━━━━━┿━━━━━━━━━━━━━━━━━┿━━━━━━━━━┿━━━━━━━━━━┿━━━━━━━━━┿━━━━━━━━━━━━━━━━━━━━━━┥\n"
-    "│      │ canada │ fast │ parse.asdf │ 32×4096 │   1.2µs ±5.00ns │  1.2µs  │   1.3µs  │   1.25G │                      │\n"
-    "│ mir  │ canada │      │ parse.mir  │      42 │ 11.48ns ±0.02ns │ 11.41ns │ 120.50ns │ 118.40k │                      │\n"
-    "│ bad  │ canada │      │ parse.bad  │       — │               — │  —      │   —      │   —     │ check failed: x == 1 │\n"
-    "│ zz   │ canada │      │ parse.skip │       — │               — │  —      │   —      │   —     │ no perf counters     │\n"
-    "╰──────┴────────┴──────┴────────────┴─────────┴─────────────────┴─────────┴──────────┴─────────┴──────────────────────╯\n"
-        ;
+    static const char want[] = "╭──────┬────────┬──────┬────────────┬─────────┬─────────────────┬──"
+                               "───────┬──────────┬─────────┬──────────────────────╮\n"
+                               "│ impl │ input  │ mode │ benchmark  │       n │     median/iter │  "
+                               "   min │      max │     B/s │ notes                │\n"
+                               "┝━━━━━━┿━━━━━━━━┿━━━━━━┿━━━━━━━━━━━━┿━━━━━━━━━┿━━━━━━━━━━━━━━━━━┿━━"
+                               "━━━━━━━┿━━━━━━━━━━┿━━━━━━━━━┿━━━━━━━━━━━━━━━━━━━━━━┥\n"
+                               "│      │ canada │ fast │ parse.asdf │ 32×4096 │   1.2µs ±5.00ns │  "
+                               "1.2µs  │   1.3µs  │   1.25G │                      │\n"
+                               "│ mir  │ canada │      │ parse.mir  │      42 │ 11.48ns ±0.02ns │ "
+                               "11.41ns │ 120.50ns │ 118.40k │                      │\n"
+                               "│ bad  │ canada │      │ parse.bad  │       — │               — │  "
+                               "—      │   —      │   —     │ check failed: x == 1 │\n"
+                               "│ zz   │ canada │      │ parse.skip │       — │               — │  "
+                               "—      │   —      │   —     │ no perf counters     │\n"
+                               "╰──────┴────────┴──────┴────────────┴─────────┴─────────────────┴──"
+                               "───────┴──────────┴─────────┴──────────────────────╯\n";
     check(rows, N_OF(rows), cols, N_OF(cols), NULL, 0, NULL, want);
 }
 
@@ -199,13 +209,12 @@ static void test_grouped_table(void **state)
     assert_string_equal(title, "canada/parse");
 
     static const char want[] =
-    "╭──╼ benchmark: canada/parse ╾─────┬─────────────────┬────────┬────────┬─────────╮\n"
-    "│ implementation │ threads │     n │     median/iter │    min │    max │     B/s │\n"
-    "┝━━━━━━━━━━━━━━━━┿━━━━━━━━━┿━━━━━━━┿━━━━━━━━━━━━━━━━━┿━━━━━━━━┿━━━━━━━━┿━━━━━━━━━┥\n"
-    "│ asdf           │ 1       │    42 │  1.8ms ±236.8µs │  1.5ms │ 11.0ms │   1.25G │\n"
-    "│ mir-ion        │ 4       │ 32×16 │ 13.5ms ±451.2µs │ 12.8ms │ 45.3ms │ 166.96M │\n"
-    "╰────────────────┴─────────┴───────┴─────────────────┴────────┴────────┴─────────╯\n"
-        ;
+        "╭──╼ benchmark: canada/parse ╾─────┬─────────────────┬────────┬────────┬─────────╮\n"
+        "│ implementation │ threads │     n │     median/iter │    min │    max │     B/s │\n"
+        "┝━━━━━━━━━━━━━━━━┿━━━━━━━━━┿━━━━━━━┿━━━━━━━━━━━━━━━━━┿━━━━━━━━┿━━━━━━━━┿━━━━━━━━━┥\n"
+        "│ asdf           │ 1       │    42 │  1.8ms ±236.8µs │  1.5ms │ 11.0ms │   1.25G │\n"
+        "│ mir-ion        │ 4       │ 32×16 │ 13.5ms ±451.2µs │ 12.8ms │ 45.3ms │ 166.96M │\n"
+        "╰────────────────┴─────────┴───────┴─────────────────┴────────┴────────┴─────────╯\n";
     check(rows, N_OF(rows), cols, N_OF(cols), keys, 2, title, want);
 }
 
@@ -226,13 +235,12 @@ static void test_grouped_inventory_example(void **state)
     const struct bench__column_desc *const cols[] = {&col_bps};
     char *keys[] = {"input", "op"};
     static const char want[] =
-    "╭──╼ benchmark: canada/parse ╾──────────┬────────┬────────┬─────────╮\n"
-    "│ implementation │  n │     median/iter │    min │    max │     B/s │\n"
-    "┝━━━━━━━━━━━━━━━━┿━━━━┿━━━━━━━━━━━━━━━━━┿━━━━━━━━┿━━━━━━━━┿━━━━━━━━━┥\n"
-    "│ asdf           │ 42 │  1.8ms ±236.8µs │  1.5ms │ 11.0ms │   1.25G │\n"
-    "│ mir-ion        │ 32 │ 13.5ms ±451.2µs │ 12.8ms │ 45.3ms │ 166.96M │\n"
-    "╰────────────────┴────┴─────────────────┴────────┴────────┴─────────╯\n"
-        ;
+        "╭──╼ benchmark: canada/parse ╾──────────┬────────┬────────┬─────────╮\n"
+        "│ implementation │  n │     median/iter │    min │    max │     B/s │\n"
+        "┝━━━━━━━━━━━━━━━━┿━━━━┿━━━━━━━━━━━━━━━━━┿━━━━━━━━┿━━━━━━━━┿━━━━━━━━━┥\n"
+        "│ asdf           │ 42 │  1.8ms ±236.8µs │  1.5ms │ 11.0ms │   1.25G │\n"
+        "│ mir-ion        │ 32 │ 13.5ms ±451.2µs │ 12.8ms │ 45.3ms │ 166.96M │\n"
+        "╰────────────────┴────┴─────────────────┴────────┴────────┴─────────╯\n";
     check(rows, N_OF(rows), cols, N_OF(cols), keys, 2, "canada/parse", want);
 }
 
@@ -252,25 +260,23 @@ static void test_columns_only_when_used(void **state)
     const struct bench__row *rows[] = {&a, &b};
     const struct bench__column_desc *const cols[] = {&col_bps, &col_ipc};
     static const char want[] =
-    "╭───────────┬────┬──────────────────┬──────────┬──────────┬─────╮\n"
-    "│ benchmark │  n │      median/iter │      min │      max │ B/s │\n"
-    "┝━━━━━━━━━━━┿━━━━┿━━━━━━━━━━━━━━━━━━┿━━━━━━━━━━┿━━━━━━━━━━┿━━━━━┥\n"
-    "│ a         │ 32 │ 110.00ns ±5.00ns │ 100.00ns │ 130.25ns │ 233 │\n"
-    "│ b         │ 32 │   2.0µs ±10.00ns │   1.9µs  │   2.5µs  │   — │\n"
-    "╰───────────┴────┴──────────────────┴──────────┴──────────┴─────╯\n"
-        ;
+        "╭───────────┬────┬──────────────────┬──────────┬──────────┬─────╮\n"
+        "│ benchmark │  n │      median/iter │      min │      max │ B/s │\n"
+        "┝━━━━━━━━━━━┿━━━━┿━━━━━━━━━━━━━━━━━━┿━━━━━━━━━━┿━━━━━━━━━━┿━━━━━┥\n"
+        "│ a         │ 32 │ 110.00ns ±5.00ns │ 100.00ns │ 130.25ns │ 233 │\n"
+        "│ b         │ 32 │   2.0µs ±10.00ns │   1.9µs  │   2.5µs  │   — │\n"
+        "╰───────────┴────┴──────────────────┴──────────┴──────────┴─────╯\n";
     check(rows, N_OF(rows), cols, N_OF(cols), NULL, 0, NULL, want);
 
     /* and with no metric cell anywhere, no metric column at all */
     struct bench__row c = ok_row("c", NULL, 0, 1, 32, 110.0, 5.0, 100.0, 130.25);
     const struct bench__row *plain[] = {&c};
     static const char want_plain[] =
-    "╭───────────┬────┬──────────────────┬──────────┬──────────╮\n"
-    "│ benchmark │  n │      median/iter │      min │      max │\n"
-    "┝━━━━━━━━━━━┿━━━━┿━━━━━━━━━━━━━━━━━━┿━━━━━━━━━━┿━━━━━━━━━━┥\n"
-    "│ c         │ 32 │ 110.00ns ±5.00ns │ 100.00ns │ 130.25ns │\n"
-    "╰───────────┴────┴──────────────────┴──────────┴──────────╯\n"
-        ;
+        "╭───────────┬────┬──────────────────┬──────────┬──────────╮\n"
+        "│ benchmark │  n │      median/iter │      min │      max │\n"
+        "┝━━━━━━━━━━━┿━━━━┿━━━━━━━━━━━━━━━━━━┿━━━━━━━━━━┿━━━━━━━━━━┥\n"
+        "│ c         │ 32 │ 110.00ns ±5.00ns │ 100.00ns │ 130.25ns │\n"
+        "╰───────────┴────┴──────────────────┴──────────┴──────────╯\n";
     check(plain, 1, cols, N_OF(cols), NULL, 0, NULL, want_plain);
 }
 
@@ -290,13 +296,12 @@ static void test_estimate_cells(void **state)
     const struct bench__row *rows[] = {&a, &b};
     const struct bench__column_desc *const cols[] = {&col_ipc, &col_cycles};
     static const char want[] =
-    "╭───────────┬──────┬──────────────────┬──────────┬──────────┬───────┬─────────────╮\n"
-    "│ benchmark │    n │      median/iter │      min │      max │   IPC │ cycles/iter │\n"
-    "┝━━━━━━━━━━━┿━━━━━━┿━━━━━━━━━━━━━━━━━━┿━━━━━━━━━━┿━━━━━━━━━━┿━━━━━━━┿━━━━━━━━━━━━━┥\n"
-    "│ a         │   32 │ 110.00ns ±5.00ns │ 100.00ns │ 130.25ns │ ≈4.01 │      ≈1.25G │\n"
-    "│ b         │ 32×2 │   2.0µs ±10.00ns │   1.9µs  │   2.5µs  │  0.50 │       3.37  │\n"
-    "╰───────────┴──────┴──────────────────┴──────────┴──────────┴───────┴─────────────╯\n"
-        ;
+        "╭───────────┬──────┬──────────────────┬──────────┬──────────┬───────┬─────────────╮\n"
+        "│ benchmark │    n │      median/iter │      min │      max │   IPC │ cycles/iter │\n"
+        "┝━━━━━━━━━━━┿━━━━━━┿━━━━━━━━━━━━━━━━━━┿━━━━━━━━━━┿━━━━━━━━━━┿━━━━━━━┿━━━━━━━━━━━━━┥\n"
+        "│ a         │   32 │ 110.00ns ±5.00ns │ 100.00ns │ 130.25ns │ ≈4.01 │      ≈1.25G │\n"
+        "│ b         │ 32×2 │   2.0µs ±10.00ns │   1.9µs  │   2.5µs  │  0.50 │       3.37  │\n"
+        "╰───────────┴──────┴──────────────────┴──────────┴──────────┴───────┴─────────────╯\n";
     check(rows, N_OF(rows), cols, N_OF(cols), NULL, 0, NULL, want);
 }
 
@@ -376,10 +381,10 @@ enum clock_kind { FIXED, STALLED, SLOW_FIRST, TICK_EVERY_16, ZERO_THEN_FIXED };
 struct call_case {
     const char *what;
     enum clock_kind clock;
-    int64_t ns;        /* per call (FIXED, ZERO_THEN_FIXED), the slow call, the tick */
+    int64_t ns; /* per call (FIXED, ZERO_THEN_FIXED), the slow call, the tick */
     int64_t budget_ns;
     uint64_t pin;
-    size_t want;       /* number of timed calls taken */
+    size_t want; /* number of timed calls taken */
 };
 
 static int64_t fake_clock(const struct call_case *c, size_t i)
@@ -447,13 +452,13 @@ static void test_per_call_edges(void **state)
     (void)state;
     const int64_t budget = 5 * MS;
     assert_true(bench__per_call_continue(0, 0, budget, 0));
-    assert_true(bench__per_call_continue(31, 0, budget, 0));          /* < 32 calls */
+    assert_true(bench__per_call_continue(31, 0, budget, 0));           /* < 32 calls */
     assert_true(bench__per_call_continue(31, 10 * budget, budget, 0)); /* < 32 calls */
-    assert_false(bench__per_call_continue(32, 0, budget, 0));         /* stalled */
-    assert_false(bench__per_call_continue(1000, 0, budget, 0));       /* stalled */
-    assert_true(bench__per_call_continue(32, 1, budget, 0));          /* moving, below budget */
+    assert_false(bench__per_call_continue(32, 0, budget, 0));          /* stalled */
+    assert_false(bench__per_call_continue(1000, 0, budget, 0));        /* stalled */
+    assert_true(bench__per_call_continue(32, 1, budget, 0));           /* moving, below budget */
     assert_true(bench__per_call_continue(32, budget - 1, budget, 0));
-    assert_false(bench__per_call_continue(32, budget, budget, 0));    /* total >= budget */
+    assert_false(bench__per_call_continue(32, budget, budget, 0)); /* total >= budget */
     assert_false(bench__per_call_continue(33, budget + 1, budget, 0));
     /* pinned */
     assert_true(bench__per_call_continue(0, 0, budget, 3));

@@ -17,7 +17,10 @@
 #define MAX_ITEMS 6
 
 /* An argv row: "prog" followed by the given words; the rest of the array is NULL. */
-#define ARGV(...) {"prog", __VA_ARGS__}
+#define ARGV(...)                                                                                  \
+    {                                                                                              \
+        "prog", __VA_ARGS__                                                                        \
+    }
 
 /* Copy a NULL-terminated row into a mutable argv (the parser keeps pointers into it, so
  * the literals themselves are used, never copies). Returns argc. */
@@ -185,8 +188,7 @@ static const struct malformed_case malformed[] = {
      "option '--syscalls': 'write-v' is not a syscall name ([a-z0-9_]+)"},
     {ARGV("--syscalls=a,,b"), "option '--syscalls': empty element in 'a,,b'"},
     {ARGV("--syscalls=futex", "--syscalls=read,"), "option '--syscalls': empty element in 'read,'"},
-    {ARGV("--syscalls=fu tex"),
-     "option '--syscalls': whitespace or control character in 'fu tex'"},
+    {ARGV("--syscalls=fu tex"), "option '--syscalls': whitespace or control character in 'fu tex'"},
     {ARGV("--syscalls=fu\x01tex"),
      "option '--syscalls': whitespace or control character in 'fu?tex'"},
     /* list elements */
@@ -531,8 +533,8 @@ static void test_valid_table_size(void **state)
 static void test_values_point_into_argv_and_regex_compiled(void **state)
 {
     (void)state;
-    char *argv[] = {(char *)"prog", (char *)"--include=^core\\.(a|b)$", (char *)"-e",
-                    (char *)"b", NULL};
+    char *argv[] = {(char *)"prog", (char *)"--include=^core\\.(a|b)$", (char *)"-e", (char *)"b",
+                    NULL};
     struct bench__config cfg;
     char err[BENCH__ERROR_MAX];
     assert_int_equal(bench__config_parse(&cfg, 4, argv, err, sizeof err), 0);

@@ -33,11 +33,11 @@ static size_t round_trip(enum bench__outcome outcome, const char *message, size_
     assert_true(size < sizeof buf);
     memset(buf, 0x5a, sizeof buf);
     size_t n = bench__outcome_encode(outcome, message, buf, size);
-    assert_true(n >= 1);    /* at least the tag */
-    assert_true(n < size);  /* never the whole buffer: snprintf-like, room for the NUL */
+    assert_true(n >= 1);               /* at least the tag */
+    assert_true(n < size);             /* never the whole buffer: snprintf-like, room for the NUL */
     assert_int_equal(buf[size], 0x5a); /* nothing written past the buffer */
 
-    enum bench__outcome got = (enum bench__outcome)-1;
+    enum bench__outcome got = (enum bench__outcome) - 1;
     memset(decoded, 0x5a, message_size);
     assert_int_equal(bench__outcome_decode(buf, n, &got, decoded, message_size), 0);
     assert_int_equal(got, outcome);
@@ -55,8 +55,7 @@ static void test_round_trip_empty_message(void **state)
         char decoded[MESSAGE_SIZE];
         char buf[8];
         assert_int_equal(bench__outcome_encode(outcomes[i], "", buf, sizeof buf), 1);
-        assert_int_equal(round_trip(outcomes[i], "", MESSAGE_SIZE + 1, MESSAGE_SIZE, decoded),
-                         0);
+        assert_int_equal(round_trip(outcomes[i], "", MESSAGE_SIZE + 1, MESSAGE_SIZE, decoded), 0);
         assert_string_equal(decoded, "");
     }
 }

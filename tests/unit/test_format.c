@@ -154,9 +154,15 @@ static void test_shell_quote_round_trips_through_sh(void **state)
 {
     (void)state;
     static const char *const words[] = {
-        "plain", "", "a b", "it's", "''", "$HOME", "${x}", "^x", "`id`", "$(id)", "a\"b",
-        "back\\slash", "semi;colon", "amp&", "pipe|", "<in>", "*", "?", "[ab]", "~", "#hash",
-        "!bang", "new\nline", "tab\tch", "{a,b}", "x=y z", "'quoted' \"both\"",
+        "plain",      "",          "a b",
+        "it's",       "''",        "$HOME",
+        "${x}",       "^x",        "`id`",
+        "$(id)",      "a\"b",      "back\\slash",
+        "semi;colon", "amp&",      "pipe|",
+        "<in>",       "*",         "?",
+        "[ab]",       "~",         "#hash",
+        "!bang",      "new\nline", "tab\tch",
+        "{a,b}",      "x=y z",     "'quoted' \"both\"",
     };
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         char quoted[256], cmd[300], out[256];

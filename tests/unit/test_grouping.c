@@ -19,18 +19,26 @@
 
 /* ---- rows built by hand ------------------------------------------------------------------ */
 
-static const struct bench__column_desc col_bps = {
-    .name = "B/s", .header = "B/s", .format = BENCH__FORMAT_COUNT, .cls = BENCH__QUANTITATIVE,
-    .source = "client"};
-static const struct bench__column_desc col_ipc = {
-    .name = "ipc", .header = "IPC", .format = BENCH__FORMAT_RATIO, .cls = BENCH__DIAGNOSTIC,
-    .source = "perf"};
-static const struct bench__column_desc col_instr = {
-    .name = "instr", .header = "instr/iter", .format = BENCH__FORMAT_COUNT,
-    .cls = BENCH__DIAGNOSTIC, .source = "perf"};
-static const struct bench__column_desc col_futex = {
-    .name = "syscalls:futex", .header = "sc:futex", .format = BENCH__FORMAT_COUNT,
-    .cls = BENCH__QUANTITATIVE, .source = "syscall"};
+static const struct bench__column_desc col_bps = {.name = "B/s",
+                                                  .header = "B/s",
+                                                  .format = BENCH__FORMAT_COUNT,
+                                                  .cls = BENCH__QUANTITATIVE,
+                                                  .source = "client"};
+static const struct bench__column_desc col_ipc = {.name = "ipc",
+                                                  .header = "IPC",
+                                                  .format = BENCH__FORMAT_RATIO,
+                                                  .cls = BENCH__DIAGNOSTIC,
+                                                  .source = "perf"};
+static const struct bench__column_desc col_instr = {.name = "instr",
+                                                    .header = "instr/iter",
+                                                    .format = BENCH__FORMAT_COUNT,
+                                                    .cls = BENCH__DIAGNOSTIC,
+                                                    .source = "perf"};
+static const struct bench__column_desc col_futex = {.name = "syscalls:futex",
+                                                    .header = "sc:futex",
+                                                    .format = BENCH__FORMAT_COUNT,
+                                                    .cls = BENCH__QUANTITATIVE,
+                                                    .source = "syscall"};
 
 static struct bench__row labelled_row(struct bench__kv *labels, size_t n_labels)
 {
@@ -157,10 +165,10 @@ static void test_group_keys_ascend_missing_first(void **state)
     (void)state;
     /* rows given out of order; the expected tuple order is in `rank` */
     struct bench__kv l0[] = {{"input", "canada"}, {"op", "parse"}};
-    struct bench__kv l1[] = {{"op", "parse"}};                        /* input missing */
-    struct bench__kv l2[] = {{"input", "canada"}};                    /* op missing */
-    struct bench__kv l3[] = {{"input", "can"}, {"op", "zzz"}};        /* prefix of canada */
-    struct bench__kv l4[] = {{"input", "!bang"}, {"op", "a"}};        /* value starting with ! */
+    struct bench__kv l1[] = {{"op", "parse"}};                 /* input missing */
+    struct bench__kv l2[] = {{"input", "canada"}};             /* op missing */
+    struct bench__kv l3[] = {{"input", "can"}, {"op", "zzz"}}; /* prefix of canada */
+    struct bench__kv l4[] = {{"input", "!bang"}, {"op", "a"}}; /* value starting with ! */
     struct bench__kv l5[] = {{"input", "canada"}, {"op", "dump"}};
     struct bench__row rows[] = {
         labelled_row(l0, N_OF(l0)), labelled_row(l1, N_OF(l1)), labelled_row(l2, N_OF(l2)),
@@ -240,58 +248,88 @@ struct sort_case {
 };
 
 static const struct sort_case sort_cases[] = {
-    {"default (NULL) = median/iter ascending", NULL,
+    {"default (NULL) = median/iter ascending",
+     NULL,
      {{"c", OK, 30, NONE, NONE}, {"a", OK, 10, NONE, NONE}, {"b", OK, 20, NONE, NONE}},
      {"a", "b", "c"}},
-    {"median/iter ascending", "median/iter",
+    {"median/iter ascending",
+     "median/iter",
      {{"c", OK, 30, NONE, NONE}, {"a", OK, 10, NONE, NONE}, {"b", OK, 20, NONE, NONE}},
      {"a", "b", "c"}},
-    {"median/iter: a row without a median after rows with one", "median/iter",
+    {"median/iter: a row without a median after rows with one",
+     "median/iter",
      {{"n", OK, NAN, NONE, NONE}, {"f", OK, 2, NONE, NONE}, {"e", OK, 1, NONE, NONE}},
      {"e", "f", "n"}},
-    {"name ascending", "name",
-     {{"parse.mir", OK, 1, NONE, NONE}, {"parse.asdf", OK, 3, NONE, NONE},
+    {"name ascending",
+     "name",
+     {{"parse.mir", OK, 1, NONE, NONE},
+      {"parse.asdf", OK, 3, NONE, NONE},
       {"parse.json", OK, 2, NONE, NONE}},
      {"parse.asdf", "parse.json", "parse.mir"}},
-    {"metric id", "B/s",
-     {{"x", OK, 1, 300, NONE}, {"y", OK, 2, 100, NONE}, {"z", OK, 3, 200, NONE},
+    {"metric id",
+     "B/s",
+     {{"x", OK, 1, 300, NONE},
+      {"y", OK, 2, 100, NONE},
+      {"z", OK, 3, 200, NONE},
       {"w", OK, 4, -5, NONE}},
      {"w", "y", "z", "x"}},
-    {"metric id (ipc)", "ipc",
+    {"metric id (ipc)",
+     "ipc",
      {{"x", OK, 1, NONE, 2.0}, {"y", OK, 2, NONE, 0.5}, {"z", OK, 3, NONE, 1.0}},
      {"y", "z", "x"}},
-    {"metric header (IPC for id ipc)", "IPC",
+    {"metric header (IPC for id ipc)",
+     "IPC",
      {{"x", OK, 1, NONE, 2.0}, {"y", OK, 2, NONE, 0.5}, {"z", OK, 3, NONE, 1.0}},
      {"y", "z", "x"}},
-    {"rows lacking the metric (no cell, NaN cell) after rows having it, in input order", "B/s",
-     {{"p", OK, 1, NONE, 1}, {"q", OK, 2, NAN, NONE}, {"r", OK, 3, 50, NONE},
-      {"t", OK, 4, NONE, NONE}, {"s", OK, 5, 10, NONE}},
+    {"rows lacking the metric (no cell, NaN cell) after rows having it, in input order",
+     "B/s",
+     {{"p", OK, 1, NONE, 1},
+      {"q", OK, 2, NAN, NONE},
+      {"r", OK, 3, 50, NONE},
+      {"t", OK, 4, NONE, NONE},
+      {"s", OK, 5, 10, NONE}},
      {"s", "r", "p", "q", "t"}},
-    {"error and skipped rows last, by name (default key)", NULL,
-     {{"zeta", ERR, NAN, NONE, NONE}, {"alpha", SKIP, NAN, NONE, NONE}, {"m", OK, 20, NONE, NONE},
-      {"beta", ERR, NAN, NONE, NONE}, {"k", OK, 10, NONE, NONE}},
+    {"error and skipped rows last, by name (default key)",
+     NULL,
+     {{"zeta", ERR, NAN, NONE, NONE},
+      {"alpha", SKIP, NAN, NONE, NONE},
+      {"m", OK, 20, NONE, NONE},
+      {"beta", ERR, NAN, NONE, NONE},
+      {"k", OK, 10, NONE, NONE}},
      {"k", "m", "alpha", "beta", "zeta"}},
-    {"error and skipped rows last, by name (name key)", "name",
-     {{"zeta", ERR, NAN, NONE, NONE}, {"b", OK, 1, NONE, NONE}, {"alpha", SKIP, NAN, NONE, NONE},
-      {"a", OK, 2, NONE, NONE}, {"c", SKIP, NAN, NONE, NONE}},
+    {"error and skipped rows last, by name (name key)",
+     "name",
+     {{"zeta", ERR, NAN, NONE, NONE},
+      {"b", OK, 1, NONE, NONE},
+      {"alpha", SKIP, NAN, NONE, NONE},
+      {"a", OK, 2, NONE, NONE},
+      {"c", SKIP, NAN, NONE, NONE}},
      {"a", "b", "alpha", "c", "zeta"}},
-    {"error and skipped rows last, by name (metric key), even holding a small value", "B/s",
-     {{"e1", ERR, 0.5, 0, NONE}, {"ok2", OK, 1, NONE, NONE}, {"d0", SKIP, NAN, NONE, NONE},
+    {"error and skipped rows last, by name (metric key), even holding a small value",
+     "B/s",
+     {{"e1", ERR, 0.5, 0, NONE},
+      {"ok2", OK, 1, NONE, NONE},
+      {"d0", SKIP, NAN, NONE, NONE},
       {"ok1", OK, 2, 5, NONE}},
      {"ok1", "ok2", "d0", "e1"}},
-    {"error rows last even when their median would sort first", "median/iter",
+    {"error rows last even when their median would sort first",
+     "median/iter",
      {{"b", OK, 20, NONE, NONE}, {"a", ERR, 1, NONE, NONE}, {"c", OK, 10, NONE, NONE}},
      {"c", "b", "a"}},
-    {"ties keep input order (median)", NULL,
-     {{"c", OK, 10, NONE, NONE}, {"a", OK, 10, NONE, NONE}, {"b", OK, 5, NONE, NONE},
+    {"ties keep input order (median)",
+     NULL,
+     {{"c", OK, 10, NONE, NONE},
+      {"a", OK, 10, NONE, NONE},
+      {"b", OK, 5, NONE, NONE},
       {"d", OK, 10, NONE, NONE}},
      {"b", "c", "a", "d"}},
-    {"ties keep input order (metric)", "B/s",
+    {"ties keep input order (metric)",
+     "B/s",
      {{"z", OK, 3, 7, NONE}, {"y", OK, 2, 7, NONE}, {"x", OK, 1, 7, NONE}, {"w", OK, 0, 1, NONE}},
      {"w", "z", "y", "x"}},
-    {"unknown key passed directly: input order kept, failures still last", "bogus",
-     {{"c", OK, 30, 1, 1}, {"a", OK, 10, 3, 3}, {"err", ERR, NAN, NONE, NONE},
-      {"b", OK, 20, 2, 2}},
+    {"unknown key passed directly: input order kept, failures still last",
+     "bogus",
+     {{"c", OK, 30, 1, 1}, {"a", OK, 10, 3, 3}, {"err", ERR, NAN, NONE, NONE}, {"b", OK, 20, 2, 2}},
      {"c", "a", "b", "err"}},
     {"a single row", NULL, {{"only", OK, 1, NONE, NONE}}, {"only"}},
 };
@@ -363,8 +401,8 @@ static void test_sort_rows_is_a_permutation(void **state)
     bench__sort_rows(NULL, 0, "name");
 
     static const struct row_spec spec[] = {
-        {"f", OK, 6, 1, NONE},   {"e", ERR, NAN, NONE, NONE}, {"d", OK, 4, NONE, NONE},
-        {"c", SKIP, NAN, NONE, NONE}, {"b", OK, 2, 3, NONE},     {"a", OK, 1, NAN, NONE},
+        {"f", OK, 6, 1, NONE},        {"e", ERR, NAN, NONE, NONE}, {"d", OK, 4, NONE, NONE},
+        {"c", SKIP, NAN, NONE, NONE}, {"b", OK, 2, 3, NONE},       {"a", OK, 1, NAN, NONE},
         {NULL, OK, 0, 0, 0},
     };
     const char *const keys[] = {NULL, "name", "median/iter", "B/s", "IPC", "bogus"};

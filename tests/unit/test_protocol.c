@@ -12,11 +12,11 @@
 #include <math.h>
 #include <string.h>
 
-#define assert_double_exact(a, b)                                                          \
-    do {                                                                                   \
-        double a_ = (a), b_ = (b);                                                         \
-        if (!(a_ == b_))                                                                   \
-            fail_msg("%s == %.17g, want %.17g", #a, a_, b_);                               \
+#define assert_double_exact(a, b)                                                                  \
+    do {                                                                                           \
+        double a_ = (a), b_ = (b);                                                                 \
+        if (!(a_ == b_))                                                                           \
+            fail_msg("%s == %.17g, want %.17g", #a, a_, b_);                                       \
     } while (0)
 
 /* ---- bench__summarize ------------------------------------------------------------------ */
@@ -170,8 +170,8 @@ struct trace {
 
 /* Drive the sampler with a body that costs `ns_per_iter` per iteration: each sample's
  * elapsed time is ns_per_iter * count. Records the count of every timed sample. */
-static void run_fake(struct bench__sampler *s, struct trace *t, int64_t budget_ns,
-                     uint64_t pin, int64_t ns_per_iter)
+static void run_fake(struct bench__sampler *s, struct trace *t, int64_t budget_ns, uint64_t pin,
+                     int64_t ns_per_iter)
 {
     memset(t, 0, sizeof *t);
     bench__sampler_start(s, budget_ns, pin);

@@ -19,10 +19,10 @@ static void body(bench_t *b)
     (void)b;
 }
 
-static const struct bench_benchmark_opts benchmark_opts = {
-    .size = sizeof(struct bench_benchmark_opts)};
-static const struct bench_workload_opts workload_opts = {
-    .size = sizeof(struct bench_workload_opts), .regime = BENCH_CACHE_WARM};
+static const struct bench_benchmark_opts benchmark_opts = {.size =
+                                                               sizeof(struct bench_benchmark_opts)};
+static const struct bench_workload_opts workload_opts = {.size = sizeof(struct bench_workload_opts),
+                                                         .regime = BENCH_CACHE_WARM};
 
 static struct bench_test make_test(const char *file, uint32_t line, const char *name)
 {
@@ -139,9 +139,7 @@ static void test_order_stem_prefix(void **state)
 {
     (void)state;
     struct bench_test t[] = {
-        make_test("ab.c", 1, "p"),
-        make_test("a-b.c", 1, "y"),
-        make_test("a.c", 9, "x"),
+        make_test("ab.c", 1, "p"), make_test("a-b.c", 1, "y"), make_test("a.c", 9, "x"),
         make_test("a.b.c", 1, "q"), /* stem "a.b" */
     };
     struct bench__suite suite;
@@ -438,8 +436,7 @@ static void test_options_too_small(void **state)
     t.kind = BENCH_KIND_BENCHMARK;
     t.benchmark = &short_bm;
     assert_int_equal(load(&suite, &t, 1, err, sizeof err), BENCH_ESTRUCT);
-    assert_string_equal(err,
-                        "test 'bm1' (o.c:13) has options from an incompatible <bench/shim.h>");
+    assert_string_equal(err, "test 'bm1' (o.c:13) has options from an incompatible <bench/shim.h>");
 }
 
 /* Option structs follow the descriptor's size rule: a larger struct is accepted while its
@@ -549,8 +546,7 @@ static void test_workload_regime(void **state)
     t.kind = BENCH_KIND_WORKLOAD;
     t.workload = &opts;
 
-    const enum bench_cache_regime ok[] = {BENCH_CACHE_STEADY, BENCH_CACHE_WARM,
-                                          BENCH_CACHE_COLD};
+    const enum bench_cache_regime ok[] = {BENCH_CACHE_STEADY, BENCH_CACHE_WARM, BENCH_CACHE_COLD};
     for (size_t i = 0; i < N(ok); i++) {
         opts.regime = ok[i];
         assert_int_equal(load(&suite, &t, 1, err, sizeof err), 0);
@@ -561,7 +557,7 @@ static void test_workload_regime(void **state)
     assert_int_equal(load(&suite, &t, 1, err, sizeof err), BENCH_EINVAL);
     assert_string_equal(err, "workload 'w' (w.c:7) has an unknown cache regime 3");
 
-    opts.regime = (enum bench_cache_regime)-1;
+    opts.regime = (enum bench_cache_regime) - 1;
     assert_int_equal(load(&suite, &t, 1, err, sizeof err), BENCH_EINVAL);
     assert_string_equal(err, "workload 'w' (w.c:7) has an unknown cache regime -1");
 }
@@ -673,16 +669,36 @@ static void parse_filters(struct bench__config *cfg, const char *include, const 
 }
 
 static struct bench_test filter_tests[] = {
-    {.size = sizeof(struct bench_test), .kind = BENCH_KIND_TEST, .name = "parse", .file = "cli.c",
-     .line = 1, .fn = body},
-    {.size = sizeof(struct bench_test), .kind = BENCH_KIND_TEST, .name = "parse_long",
-     .file = "cli.c", .line = 2, .fn = body},
-    {.size = sizeof(struct bench_test), .kind = BENCH_KIND_TEST, .name = "load", .file = "registry.c",
-     .line = 1, .fn = body},
-    {.size = sizeof(struct bench_test), .kind = BENCH_KIND_TEST, .name = "cli", .file = "xcli.c",
-     .line = 1, .fn = body},
-    {.size = sizeof(struct bench_test), .kind = BENCH_KIND_TEST, .name = "free", .file = "registry.c",
-     .line = 2, .fn = body},
+    {.size = sizeof(struct bench_test),
+     .kind = BENCH_KIND_TEST,
+     .name = "parse",
+     .file = "cli.c",
+     .line = 1,
+     .fn = body},
+    {.size = sizeof(struct bench_test),
+     .kind = BENCH_KIND_TEST,
+     .name = "parse_long",
+     .file = "cli.c",
+     .line = 2,
+     .fn = body},
+    {.size = sizeof(struct bench_test),
+     .kind = BENCH_KIND_TEST,
+     .name = "load",
+     .file = "registry.c",
+     .line = 1,
+     .fn = body},
+    {.size = sizeof(struct bench_test),
+     .kind = BENCH_KIND_TEST,
+     .name = "cli",
+     .file = "xcli.c",
+     .line = 1,
+     .fn = body},
+    {.size = sizeof(struct bench_test),
+     .kind = BENCH_KIND_TEST,
+     .name = "free",
+     .file = "registry.c",
+     .line = 2,
+     .fn = body},
 };
 
 struct filter_case {
@@ -780,7 +796,7 @@ static void test_filter_match_direct(void **state)
 
     parse_filters(&cfg, "^core\\.(alpha|beta)$", "beta");
     assert_true(bench__filter_match(&cfg, "core.alpha"));
-    assert_false(bench__filter_match(&cfg, "core.beta"));    /* excluded */
+    assert_false(bench__filter_match(&cfg, "core.beta"));     /* excluded */
     assert_false(bench__filter_match(&cfg, "core.alphabet")); /* anchored at the end */
     assert_false(bench__filter_match(&cfg, "xcore.alpha"));   /* anchored at the start */
     assert_false(bench__filter_match(&cfg, "core_alpha"));    /* escaped dot */
@@ -802,7 +818,7 @@ static const struct stem_case stem_cases[] = {
     {".hidden", 0, ".hidden"},
     {"dir/", 4, ""},
     {"/abs/path/file.c", 10, "file"},
-    {"dir.d/file", 6, "file"},     /* a dot in a directory is not an extension */
+    {"dir.d/file", 6, "file"}, /* a dot in a directory is not an extension */
     {"dir/.hidden.c", 4, ".hidden"},
     {"trailing.", 0, "trailing"},
     {"", 0, ""},
@@ -814,8 +830,7 @@ static void test_file_stem(void **state)
     for (size_t k = 0; k < N(stem_cases); k++) {
         const char *stem = NULL;
         size_t len = bench__file_stem(stem_cases[k].path, &stem);
-        if (stem != stem_cases[k].path + stem_cases[k].offset ||
-            len != strlen(stem_cases[k].stem))
+        if (stem != stem_cases[k].path + stem_cases[k].offset || len != strlen(stem_cases[k].stem))
             print_message("path '%s': stem at %td, length %zu\n", stem_cases[k].path,
                           stem ? stem - stem_cases[k].path : -1, len);
         assert_ptr_equal(stem, stem_cases[k].path + stem_cases[k].offset);

@@ -38,7 +38,10 @@ static char *render(const char *title, const struct bench__column *columns, size
         assert_non_null(owned[i]);
     }
     struct bench__table table = {
-        .title = title, .columns = columns, .n_columns = n_columns, .cells = owned,
+        .title = title,
+        .columns = columns,
+        .n_columns = n_columns,
+        .cells = owned,
         .n_rows = n_rows,
     };
     char *text = NULL;
@@ -55,9 +58,8 @@ static char *render(const char *title, const struct bench__column *columns, size
     return text;
 }
 
-static void check_render(const char *title, const struct bench__column *columns,
-                         size_t n_columns, const char *const *cells, size_t n_rows,
-                         const char *want)
+static void check_render(const char *title, const struct bench__column *columns, size_t n_columns,
+                         const char *const *cells, size_t n_rows, const char *want)
 {
     struct bench__table_memory memory = {0};
     char *got = render(title, columns, n_columns, cells, n_rows, &memory);
@@ -73,8 +75,7 @@ static void check_render(const char *title, const struct bench__column *columns,
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct bench__column timing_columns[] = {
-    {"benchmark", LEFT}, {"n", RIGHT}, {"median/iter", RIGHT}, {"min", DECIMAL},
-    {"max", DECIMAL},
+    {"benchmark", LEFT}, {"n", RIGHT}, {"median/iter", RIGHT}, {"min", DECIMAL}, {"max", DECIMAL},
 };
 
 /* ---- flat tables ------------------------------------------------------------------------ */
@@ -83,19 +84,30 @@ static void test_flat_left_right_decimal(void **state)
 {
     (void)state;
     static const char *const cells[] = {
-        "a.short",       "32×4096", "1.3µs ±5.00ns",   "1.3µs",   "1.4µs",
-        "b.longer.name", "32",      "11.48ns ±0.02ns", "11.21ns", "120.50ns",
-        "c.err",         EM,        EM,                EM,        EM,
+        "a.short",
+        "32×4096",
+        "1.3µs ±5.00ns",
+        "1.3µs",
+        "1.4µs",
+        "b.longer.name",
+        "32",
+        "11.48ns ±0.02ns",
+        "11.21ns",
+        "120.50ns",
+        "c.err",
+        EM,
+        EM,
+        EM,
+        EM,
     };
     static const char want[] =
-    "╭───────────────┬─────────┬─────────────────┬─────────┬──────────╮\n"
-    "│ benchmark     │       n │     median/iter │     min │      max │\n"
-    "┝━━━━━━━━━━━━━━━┿━━━━━━━━━┿━━━━━━━━━━━━━━━━━┿━━━━━━━━━┿━━━━━━━━━━┥\n"
-    "│ a.short       │ 32×4096 │   1.3µs ±5.00ns │  1.3µs  │   1.4µs  │\n"
-    "│ b.longer.name │      32 │ 11.48ns ±0.02ns │ 11.21ns │ 120.50ns │\n"
-    "│ c.err         │       — │               — │  —      │   —      │\n"
-    "╰───────────────┴─────────┴─────────────────┴─────────┴──────────╯\n"
-        ;
+        "╭───────────────┬─────────┬─────────────────┬─────────┬──────────╮\n"
+        "│ benchmark     │       n │     median/iter │     min │      max │\n"
+        "┝━━━━━━━━━━━━━━━┿━━━━━━━━━┿━━━━━━━━━━━━━━━━━┿━━━━━━━━━┿━━━━━━━━━━┥\n"
+        "│ a.short       │ 32×4096 │   1.3µs ±5.00ns │  1.3µs  │   1.4µs  │\n"
+        "│ b.longer.name │      32 │ 11.48ns ±0.02ns │ 11.21ns │ 120.50ns │\n"
+        "│ c.err         │       — │               — │  —      │   —      │\n"
+        "╰───────────────┴─────────┴─────────────────┴─────────┴──────────╯\n";
     check_render(NULL, timing_columns, N_OF(timing_columns), cells, 3, want);
 }
 
@@ -107,12 +119,11 @@ static void test_flat_inventory_example(void **state)
         "medianOf.bench", "32×16777216", "11.48ns ±0.02ns", "11.41ns", "11.54ns",
     };
     static const char want[] =
-    "╭────────────────┬─────────────┬─────────────────┬─────────┬─────────╮\n"
-    "│ benchmark      │           n │     median/iter │     min │     max │\n"
-    "┝━━━━━━━━━━━━━━━━┿━━━━━━━━━━━━━┿━━━━━━━━━━━━━━━━━┿━━━━━━━━━┿━━━━━━━━━┥\n"
-    "│ medianOf.bench │ 32×16777216 │ 11.48ns ±0.02ns │ 11.41ns │ 11.54ns │\n"
-    "╰────────────────┴─────────────┴─────────────────┴─────────┴─────────╯\n"
-        ;
+        "╭────────────────┬─────────────┬─────────────────┬─────────┬─────────╮\n"
+        "│ benchmark      │           n │     median/iter │     min │     max │\n"
+        "┝━━━━━━━━━━━━━━━━┿━━━━━━━━━━━━━┿━━━━━━━━━━━━━━━━━┿━━━━━━━━━┿━━━━━━━━━┥\n"
+        "│ medianOf.bench │ 32×16777216 │ 11.48ns ±0.02ns │ 11.41ns │ 11.54ns │\n"
+        "╰────────────────┴─────────────┴─────────────────┴─────────┴─────────╯\n";
     check_render(NULL, timing_columns, N_OF(timing_columns), cells, 1, want);
 }
 
@@ -120,20 +131,19 @@ static void test_header_wider_than_cells(void **state)
 {
     (void)state;
     static const struct bench__column columns[] = {
-        {"implementation", LEFT}, {"n", RIGHT}, {"a-much-wider-header", DECIMAL},
+        {"implementation", LEFT},
+        {"n", RIGHT},
+        {"a-much-wider-header", DECIMAL},
     };
     static const char *const cells[] = {
-        "asdf", "1234", "1.5ms",
-        "mir",  "7",    "12.25s",
+        "asdf", "1234", "1.5ms", "mir", "7", "12.25s",
     };
-    static const char want[] =
-    "╭────────────────┬──────┬─────────────────────╮\n"
-    "│ implementation │    n │ a-much-wider-header │\n"
-    "┝━━━━━━━━━━━━━━━━┿━━━━━━┿━━━━━━━━━━━━━━━━━━━━━┥\n"
-    "│ asdf           │ 1234 │               1.5ms │\n"
-    "│ mir            │    7 │              12.25s │\n"
-    "╰────────────────┴──────┴─────────────────────╯\n"
-        ;
+    static const char want[] = "╭────────────────┬──────┬─────────────────────╮\n"
+                               "│ implementation │    n │ a-much-wider-header │\n"
+                               "┝━━━━━━━━━━━━━━━━┿━━━━━━┿━━━━━━━━━━━━━━━━━━━━━┥\n"
+                               "│ asdf           │ 1234 │               1.5ms │\n"
+                               "│ mir            │    7 │              12.25s │\n"
+                               "╰────────────────┴──────┴─────────────────────╯\n";
     check_render(NULL, columns, N_OF(columns), cells, 2, want);
 }
 
@@ -150,40 +160,46 @@ static void test_title_spliced_into_top_border(void **state)
         "mir-ion", "32", "13.5ms ±451.2µs", "12.8ms", "45.3ms", "166.96M",
     };
     static const char want[] =
-    "╭──╼ benchmark: canada/parse ╾──────────┬────────┬────────┬─────────╮\n"
-    "│ implementation │  n │     median/iter │    min │    max │     B/s │\n"
-    "┝━━━━━━━━━━━━━━━━┿━━━━┿━━━━━━━━━━━━━━━━━┿━━━━━━━━┿━━━━━━━━┿━━━━━━━━━┥\n"
-    "│ asdf           │ 42 │  1.8ms ±236.8µs │  1.5ms │ 11.0ms │   1.25G │\n"
-    "│ mir-ion        │ 32 │ 13.5ms ±451.2µs │ 12.8ms │ 45.3ms │ 166.96M │\n"
-    "╰────────────────┴────┴─────────────────┴────────┴────────┴─────────╯\n"
-        ;
+        "╭──╼ benchmark: canada/parse ╾──────────┬────────┬────────┬─────────╮\n"
+        "│ implementation │  n │     median/iter │    min │    max │     B/s │\n"
+        "┝━━━━━━━━━━━━━━━━┿━━━━┿━━━━━━━━━━━━━━━━━┿━━━━━━━━┿━━━━━━━━┿━━━━━━━━━┥\n"
+        "│ asdf           │ 42 │  1.8ms ±236.8µs │  1.5ms │ 11.0ms │   1.25G │\n"
+        "│ mir-ion        │ 32 │ 13.5ms ±451.2µs │ 12.8ms │ 45.3ms │ 166.96M │\n"
+        "╰────────────────┴────┴─────────────────┴────────┴────────┴─────────╯\n";
     check_render("benchmark: canada/parse", columns, N_OF(columns), cells, 2, want);
 }
 
 /* ---- the notes column ------------------------------------------------------------------- */
 
 static const struct bench__column notes_columns[] = {
-    {"benchmark", LEFT}, {"n", RIGHT}, {"min", DECIMAL}, {"notes", LEFT},
+    {"benchmark", LEFT},
+    {"n", RIGHT},
+    {"min", DECIMAL},
+    {"notes", LEFT},
 };
 
 static void test_notes_wrap_at_a_space(void **state)
 {
     (void)state;
     static const char *const cells[] = {
-        "ok.bench",  "32", "1.5µs", "",
-        "bad.bench", EM,   EM,
+        "ok.bench",
+        "32",
+        "1.5µs",
+        "",
+        "bad.bench",
+        EM,
+        EM,
         "check failed: parse(input) == 0 at tests/bench_parse.c:42 after reading the fixtures",
     };
     static const char want[] =
-    "╭───────────┬────┬───────┬──────────────────────────────────────────────────╮\n"
-    "│ benchmark │  n │   min │ notes                                            │\n"
-    "┝━━━━━━━━━━━┿━━━━┿━━━━━━━┿━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┥\n"
-    "│ ok.bench  │ 32 │ 1.5µs │                                                  │\n"
-    "│ bad.bench │  — │ —     │ check failed: parse(input) == 0 at               │\n"
-    "│           │    │       │ tests/bench_parse.c:42 after reading the         │\n"
-    "│           │    │       │ fixtures                                         │\n"
-    "╰───────────┴────┴───────┴──────────────────────────────────────────────────╯\n"
-        ;
+        "╭───────────┬────┬───────┬──────────────────────────────────────────────────╮\n"
+        "│ benchmark │  n │   min │ notes                                            │\n"
+        "┝━━━━━━━━━━━┿━━━━┿━━━━━━━┿━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┥\n"
+        "│ ok.bench  │ 32 │ 1.5µs │                                                  │\n"
+        "│ bad.bench │  — │ —     │ check failed: parse(input) == 0 at               │\n"
+        "│           │    │       │ tests/bench_parse.c:42 after reading the         │\n"
+        "│           │    │       │ fixtures                                         │\n"
+        "╰───────────┴────┴───────┴──────────────────────────────────────────────────╯\n";
     check_render(NULL, notes_columns, N_OF(notes_columns), cells, 2, want);
 }
 
@@ -193,17 +209,16 @@ static void test_notes_wrap_exact_fit_at_48(void **state)
     (void)state;
     static const char *const cells[] = {
         "ok.bench",  "32", "1.5µs", "",
-        "bad.bench", EM,   EM,          "0123456789 0123456789 0123456789 0123456789 0123 tail",
+        "bad.bench", EM,   EM,      "0123456789 0123456789 0123456789 0123456789 0123 tail",
     };
     static const char want[] =
-    "╭───────────┬────┬───────┬──────────────────────────────────────────────────╮\n"
-    "│ benchmark │  n │   min │ notes                                            │\n"
-    "┝━━━━━━━━━━━┿━━━━┿━━━━━━━┿━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┥\n"
-    "│ ok.bench  │ 32 │ 1.5µs │                                                  │\n"
-    "│ bad.bench │  — │ —     │ 0123456789 0123456789 0123456789 0123456789 0123 │\n"
-    "│           │    │       │ tail                                             │\n"
-    "╰───────────┴────┴───────┴──────────────────────────────────────────────────╯\n"
-        ;
+        "╭───────────┬────┬───────┬──────────────────────────────────────────────────╮\n"
+        "│ benchmark │  n │   min │ notes                                            │\n"
+        "┝━━━━━━━━━━━┿━━━━┿━━━━━━━┿━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┥\n"
+        "│ ok.bench  │ 32 │ 1.5µs │                                                  │\n"
+        "│ bad.bench │  — │ —     │ 0123456789 0123456789 0123456789 0123456789 0123 │\n"
+        "│           │    │       │ tail                                             │\n"
+        "╰───────────┴────┴───────┴──────────────────────────────────────────────────╯\n";
     check_render(NULL, notes_columns, N_OF(notes_columns), cells, 2, want);
 }
 
@@ -213,18 +228,16 @@ static void test_notes_hard_break_long_word(void **state)
     (void)state;
     static const char *const cells[] = {
         "ok.bench",  "32", "1.5µs", "",
-        "bad.bench", EM,   EM,
-        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "bad.bench", EM,   EM,      "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
     };
     static const char want[] =
-    "╭───────────┬────┬───────┬──────────────────────────────────────────────────╮\n"
-    "│ benchmark │  n │   min │ notes                                            │\n"
-    "┝━━━━━━━━━━━┿━━━━┿━━━━━━━┿━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┥\n"
-    "│ ok.bench  │ 32 │ 1.5µs │                                                  │\n"
-    "│ bad.bench │  — │ —     │ xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx │\n"
-    "│           │    │       │ xxxxxxxxxxxx                                     │\n"
-    "╰───────────┴────┴───────┴──────────────────────────────────────────────────╯\n"
-        ;
+        "╭───────────┬────┬───────┬──────────────────────────────────────────────────╮\n"
+        "│ benchmark │  n │   min │ notes                                            │\n"
+        "┝━━━━━━━━━━━┿━━━━┿━━━━━━━┿━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┥\n"
+        "│ ok.bench  │ 32 │ 1.5µs │                                                  │\n"
+        "│ bad.bench │  — │ —     │ xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx │\n"
+        "│           │    │       │ xxxxxxxxxxxx                                     │\n"
+        "╰───────────┴────┴───────┴──────────────────────────────────────────────────╯\n";
     check_render(NULL, notes_columns, N_OF(notes_columns), cells, 2, want);
 }
 
@@ -245,54 +258,48 @@ static void test_widths_carried_and_reset(void **state)
 {
     (void)state;
     static const struct bench__column columns[] = {
-        {"benchmark", LEFT}, {"n", RIGHT}, {"min", DECIMAL},
+        {"benchmark", LEFT},
+        {"n", RIGHT},
+        {"min", DECIMAL},
     };
     static const struct bench__column other_columns[] = {
-        {"implementation", LEFT}, {"n", RIGHT}, {"min", DECIMAL},
+        {"implementation", LEFT},
+        {"n", RIGHT},
+        {"min", DECIMAL},
     };
     static const char *const a[] = {"long.benchmark.name", "32×1048576", "11.21ns"};
     static const char *const b[] = {"b", "32×1073741824", "1.21ns"};
     static const char *const c[] = {"c", "32", "1.25ns"};
     static const char *const d[] = {"d", "1", "2.50ns"};
-    static const char want_a[] =
-    "╭─────────────────────┬────────────┬─────────╮\n"
-    "│ benchmark           │          n │     min │\n"
-    "┝━━━━━━━━━━━━━━━━━━━━━┿━━━━━━━━━━━━┿━━━━━━━━━┥\n"
-    "│ long.benchmark.name │ 32×1048576 │ 11.21ns │\n"
-    "╰─────────────────────┴────────────┴─────────╯\n"
-        ;
+    static const char want_a[] = "╭─────────────────────┬────────────┬─────────╮\n"
+                                 "│ benchmark           │          n │     min │\n"
+                                 "┝━━━━━━━━━━━━━━━━━━━━━┿━━━━━━━━━━━━┿━━━━━━━━━┥\n"
+                                 "│ long.benchmark.name │ 32×1048576 │ 11.21ns │\n"
+                                 "╰─────────────────────┴────────────┴─────────╯\n";
     /* narrower name and min keep table A's widths; the wider n widens */
-    static const char want_b[] =
-    "╭─────────────────────┬───────────────┬─────────╮\n"
-    "│ benchmark           │             n │     min │\n"
-    "┝━━━━━━━━━━━━━━━━━━━━━┿━━━━━━━━━━━━━━━┿━━━━━━━━━┥\n"
-    "│ b                   │ 32×1073741824 │  1.21ns │\n"
-    "╰─────────────────────┴───────────────┴─────────╯\n"
-        ;
+    static const char want_b[] = "╭─────────────────────┬───────────────┬─────────╮\n"
+                                 "│ benchmark           │             n │     min │\n"
+                                 "┝━━━━━━━━━━━━━━━━━━━━━┿━━━━━━━━━━━━━━━┿━━━━━━━━━┥\n"
+                                 "│ b                   │ 32×1073741824 │  1.21ns │\n"
+                                 "╰─────────────────────┴───────────────┴─────────╯\n";
     /* both earlier tables' widths hold */
-    static const char want_d[] =
-    "╭─────────────────────┬───────────────┬─────────╮\n"
-    "│ benchmark           │             n │     min │\n"
-    "┝━━━━━━━━━━━━━━━━━━━━━┿━━━━━━━━━━━━━━━┿━━━━━━━━━┥\n"
-    "│ d                   │             1 │  2.50ns │\n"
-    "╰─────────────────────┴───────────────┴─────────╯\n"
-        ;
+    static const char want_d[] = "╭─────────────────────┬───────────────┬─────────╮\n"
+                                 "│ benchmark           │             n │     min │\n"
+                                 "┝━━━━━━━━━━━━━━━━━━━━━┿━━━━━━━━━━━━━━━┿━━━━━━━━━┥\n"
+                                 "│ d                   │             1 │  2.50ns │\n"
+                                 "╰─────────────────────┴───────────────┴─────────╯\n";
     /* a different header row starts afresh */
-    static const char want_c[] =
-    "╭────────────────┬────┬────────╮\n"
-    "│ implementation │  n │    min │\n"
-    "┝━━━━━━━━━━━━━━━━┿━━━━┿━━━━━━━━┥\n"
-    "│ c              │ 32 │ 1.25ns │\n"
-    "╰────────────────┴────┴────────╯\n"
-        ;
+    static const char want_c[] = "╭────────────────┬────┬────────╮\n"
+                                 "│ implementation │  n │    min │\n"
+                                 "┝━━━━━━━━━━━━━━━━┿━━━━┿━━━━━━━━┥\n"
+                                 "│ c              │ 32 │ 1.25ns │\n"
+                                 "╰────────────────┴────┴────────╯\n";
     /* and switching back does not resurrect the old widths */
-    static const char want_d_fresh[] =
-    "╭───────────┬───┬────────╮\n"
-    "│ benchmark │ n │    min │\n"
-    "┝━━━━━━━━━━━┿━━━┿━━━━━━━━┥\n"
-    "│ d         │ 1 │ 2.50ns │\n"
-    "╰───────────┴───┴────────╯\n"
-        ;
+    static const char want_d_fresh[] = "╭───────────┬───┬────────╮\n"
+                                       "│ benchmark │ n │    min │\n"
+                                       "┝━━━━━━━━━━━┿━━━┿━━━━━━━━┥\n"
+                                       "│ d         │ 1 │ 2.50ns │\n"
+                                       "╰───────────┴───┴────────╯\n";
     struct bench__table_memory memory = {0};
     bool ok_a = check_with_memory(a, columns, &memory, want_a);
     bool ok_b = check_with_memory(b, columns, &memory, want_b);
@@ -320,10 +327,10 @@ static void test_display_width(void **state)
     assert_int_equal(bench__display_width("", 0), 0);
     assert_int_equal(bench__display_width("abc", 3), 3);
     assert_int_equal(bench__display_width("abc", 2), 2);
-    assert_int_equal(bench__display_width("\xc2\xb5", 2), 1);         /* µ U+00B5 */
-    assert_int_equal(bench__display_width("\xe2\x94\x81", 3), 1);     /* ━ U+2501 */
-    assert_int_equal(bench__display_width("\xe2\x80\x94", 3), 1);     /* — U+2014 */
-    assert_int_equal(bench__display_width("\xc3\x97", 2), 1);         /* × U+00D7 */
+    assert_int_equal(bench__display_width("\xc2\xb5", 2), 1);     /* µ U+00B5 */
+    assert_int_equal(bench__display_width("\xe2\x94\x81", 3), 1); /* ━ U+2501 */
+    assert_int_equal(bench__display_width("\xe2\x80\x94", 3), 1); /* — U+2014 */
+    assert_int_equal(bench__display_width("\xc3\x97", 2), 1);     /* × U+00D7 */
     assert_int_equal(bench__display_width("1.3\xc2\xb5s", 6), 5);
     static const char cell[] = "1.3µs ±5.00ns";
     assert_int_equal(bench__display_width(cell, sizeof cell - 1), 13);
