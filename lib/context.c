@@ -108,3 +108,38 @@ void bench_skip(bench_t *b, const char *fmt, ...)
     memcpy(ctx->message, message, sizeof message);
     bench__finish(ctx, BENCH__SKIPPED);
 }
+
+int bench_smoke(const char *name)
+{
+    struct bench__suite suite;
+    char err[BENCH__ERROR_MAX];
+    if (!name || bench__suite_load(&suite, NULL, err, sizeof err) != 0)
+        return BENCH_EINVAL;
+    const struct bench__entry *found = NULL;
+    int matches = 0;
+    for (size_t i = 0; i < suite.count; i++) {
+        const struct bench__entry *e = &suite.entries[i];
+        if (!strcmp(e->full_name, name) || !strcmp(e->test->name, name)) {
+            found = e;
+            matches++;
+        }
+    }
+    int rc = matches == 0 ? BENCH_ENOENT : matches > 1 ? BENCH_EINVAL : 0;
+    if (rc == 0) {
+        jmp_buf escape;
+        struct bench_ctx ctx = {.entry = found, .result_fd = -1, .escape = &escape};
+        struct bench_ctx *saved = bench__current;
+        bench__current = &ctx;
+        if (setjmp(escape) == 0) {
+            found->test->fn(&ctx);
+        } else if (ctx.outcome == BENCH__SKIPPED) {
+            rc = 2;
+        } else {
+            fprintf(stderr, "%s: %s\n", found->full_name, ctx.message);
+            rc = 1;
+        }
+        bench__current = saved;
+    }
+    bench__suite_free(&suite);
+    return rc;
+}

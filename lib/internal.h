@@ -228,6 +228,7 @@ struct bench__meta {
     char *cpu;        /* /proc/cpuinfo model name, else "" */
     uint64_t min_time_ms;
     unsigned sample_count;
+    double clock_overhead_ns; /* NaN unless per-call rows were measured */
     char **provenance; /* deduplicated, first-seen order */
     size_t n_provenance;
 };

@@ -2,6 +2,7 @@
 /* meta.c: owns the facts about the host and the build that the JSON meta records (date,
  * hostname, os, arch, compiler, cpu). It reads /proc/cpuinfo once and measures nothing. */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -70,6 +71,7 @@ void bench__meta_collect(struct bench__meta *meta, const struct bench__suite *su
     meta->cpu = cpu_model();
     meta->min_time_ms = min_time_ms;
     meta->sample_count = BENCH__SAMPLE_COUNT;
+    meta->clock_overhead_ns = NAN;
 }
 
 void bench__meta_free(struct bench__meta *meta)

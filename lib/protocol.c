@@ -99,6 +99,8 @@ struct bench__measure {
     bool registered;
     struct bench__sampler sampler;
     int64_t t0;
+    bool loop_open;           /* a BENCH_ITER loop began and has not finished its row */
+    double clock_overhead_ns; /* NaN until the first per-call case */
     /* results */
     struct bench__row *rows;
     size_t n_rows, cap_rows;
@@ -304,6 +306,12 @@ static const struct bench__column_desc *client_column(struct bench__measure *m, 
 
 static void finish_batched_row(struct bench__measure *m, char *name)
 {
+    m->loop_open = false;
+    if (m->sampler.count >= BENCH__MAX_SCALED_ITERATIONS)
+        fprintf(stderr,
+                "warning: %s: the iteration count reached 2^40 — the timed body may have been "
+                "optimized away or left early (break)\n",
+                name);
     struct bench__row *r = new_row(m, name);
     free(name);
     r->iterations = m->sampler.count;
@@ -317,6 +325,7 @@ uint64_t bench_iter_begin(bench_t *b)
     if (!m || m->whole_body || m->register_only)
         return 1;
     m->loops++;
+    m->loop_open = true;
     bench__sampler_start(&m->sampler, m->budget_ns, m->pin);
     m->t0 = clock_ns();
     return m->sampler.count;
@@ -535,8 +544,37 @@ static void per_call_loop(struct bench__measure *m, struct pending *p, struct ca
     }
 }
 
+/* The cost of one clock read, which every per-call sample includes: the median of 1000
+ * back-to-back read pairs. Measured once, disclosed on stderr and in the JSON meta; never
+ * subtracted. */
+static void measure_clock_overhead(struct bench__measure *m)
+{
+    if (!isnan(m->clock_overhead_ns))
+        return;
+    enum { PAIRS = 1000 };
+    double *d = malloc(PAIRS * sizeof *d);
+    if (!d)
+        abort();
+    for (int i = 0; i < PAIRS; i++) {
+        int64_t a = clock_ns();
+        int64_t b = clock_ns();
+        d[i] = (double)(b - a);
+    }
+    m->clock_overhead_ns = bench__summarize(d, PAIRS).median;
+    free(d);
+    char cost[32];
+    bench__format_ns(m->clock_overhead_ns, cost, sizeof cost);
+    ticker_clear(m);
+    fprintf(stderr,
+            "clock: a per-call sample includes one clock read (%s, median of %d; not "
+            "subtracted)\n",
+            cost, PAIRS);
+}
+
 static void measure_case(struct bench__measure *m, struct pending *p)
 {
+    if (!p->refused)
+        measure_clock_overhead(m);
     ticker_show(m, p->name);
     m->entry = p->entry;
     m->pin = p->entry->test->benchmark->iterations;
@@ -603,14 +641,41 @@ static void measure_case(struct bench__measure *m, struct pending *p)
 
 /* Run one BENCHMARK body: BENCH_ITER loops measure inside it and bench_case rows queue;
  * a body that did neither is measured whole. A failure or skip becomes a row. */
+static bool body_has_row(const struct bench__measure *m, size_t first_row, const char *name)
+{
+    for (size_t r = first_row; r < m->n_rows; r++)
+        if (!strcmp(m->rows[r].name, name))
+            return true;
+    return false;
+}
+
+/* The name of a row for a failure of the body: the open loop's, else the test's (marked
+ * " (body)" when a finished loop already took that name). */
+static char *failure_name(const struct bench__measure *m, const struct bench__entry *e,
+                          size_t first_row)
+{
+    if (m->loop_open)
+        return loop_name(e, m->loops);
+    if (!body_has_row(m, first_row, e->full_name))
+        return xstrdup(e->full_name);
+    char *s = NULL;
+    if (asprintf(&s, "%s (body)", e->full_name) < 0)
+        return xstrdup(e->full_name);
+    return s;
+}
+
+/* Run one BENCHMARK body: BENCH_ITER loops measure inside it and bench_case rows queue;
+ * a body that did neither is measured whole. A failure or skip becomes a row. */
 static void run_body(struct bench__measure *m, const struct bench__entry *e)
 {
     ticker_show(m, e->full_name);
     struct bench_ctx ctx = {.entry = e, .measure = m, .result_fd = -1};
     jmp_buf escape;
+    size_t first_row = m->n_rows;
     m->entry = e;
     m->pin = e->test->benchmark->iterations;
     m->loops = 0;
+    m->loop_open = false;
     m->whole_body = false;
     m->registered = false;
     ctx.escape = &escape;
@@ -618,13 +683,22 @@ static void run_body(struct bench__measure *m, const struct bench__entry *e)
     bench__current = &ctx;
     if (setjmp(escape) == 0) {
         e->test->fn(&ctx);
-        if (m->loops == 0 && !m->registered && !m->register_only)
+        if (m->loop_open) { /* return or goto out of the timed loop: no honest row */
+            struct bench__row *r = new_row(m, "");
+            free(r->name);
+            r->name = loop_name(e, m->loops);
+            fail_row(r, BENCH__FAILED,
+                     "the body left its BENCH_ITER loop early (return or goto inside it)");
+            m->loop_open = false;
+        } else if (m->loops == 0 && !m->registered && !m->register_only) {
             measure_whole_body(m, &ctx);
+        }
     } else {
         struct bench__row *r = new_row(m, "");
         free(r->name);
-        r->name = loop_name(e, m->loops);
+        r->name = failure_name(m, e, first_row);
         fail_row(r, ctx.outcome, ctx.message);
+        m->loop_open = false;
     }
     m->whole_body = false;
     bench__current = saved;
@@ -635,12 +709,15 @@ void bench_provenance(bench_t *b, const char *fact)
     struct bench__measure *m = b ? b->measure : bench__current ? bench__current->measure : NULL;
     if (!m || !fact || !*fact)
         return;
+    char *line = first_line(fact, "");
     for (size_t i = 0; i < m->n_provenance; i++)
-        if (!strcmp(m->provenance[i], fact))
+        if (!strcmp(m->provenance[i], line)) {
+            free(line);
             return;
+        }
     size_t cap = m->n_provenance;
     m->provenance = grow(m->provenance, &cap, m->n_provenance + 1, sizeof *m->provenance);
-    m->provenance[m->n_provenance++] = first_line(fact, "");
+    m->provenance[m->n_provenance++] = line;
     ticker_clear(m);
     fprintf(stderr, "provenance: %s\n", m->provenance[m->n_provenance - 1]);
 }
@@ -658,13 +735,10 @@ static void render(struct bench__measure *m, size_t *indices, size_t n, char *co
     for (size_t i = 0; i < n; i++)
         rows[i] = &m->rows[indices[i]];
     const char *key = m->cfg->sort_by;
-    if (key && !bench__sort_key_known(key, (const struct bench__column_desc *const *)m->columns,
-                                      m->n_columns))
-        key = NULL; /* unknown: measurement order (warned once at the end) */
-    else if (!key)
-        key = "median/iter";
-    if (key)
-        bench__sort_rows(rows, n, key);
+    if (!key || !bench__sort_key_known(key, (const struct bench__column_desc *const *)m->columns,
+                                       m->n_columns))
+        key = "median/iter"; /* the default order; an unknown key is warned about once */
+    bench__sort_rows(rows, n, key);
     ticker_clear(m);
     bench__bench_table_render(stdout, rows, n, (const struct bench__column_desc *const *)m->columns,
                               m->n_columns, keys, n_keys, title, memory);
@@ -866,6 +940,7 @@ static int write_json(struct bench__measure *m, const struct bench__suite *suite
         .n_rows = m->n_rows,
     };
     bench__meta_collect(&report.meta, suite, min_time_ms);
+    report.meta.clock_overhead_ns = m->clock_overhead_ns;
     report.meta.provenance = m->provenance;
     report.meta.n_provenance = m->n_provenance;
     char err[BENCH__ERROR_MAX];
@@ -933,6 +1008,7 @@ int bench__run_bench(const struct bench__config *cfg, const struct bench__suite 
     struct bench__measure m = {.cfg = cfg,
                                .budget_ns = (int64_t)min_time_ms * 1000000,
                                .ticker = bench__term_probe(STDERR_FILENO, cfg),
+                               .clock_overhead_ns = NAN,
                                .start_ns = clock_ns()};
     struct bench__table_memory memory = {0};
     int status = 0;

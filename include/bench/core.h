@@ -141,6 +141,14 @@ BENCH_API void bench_iter(bench_t *b, void (*fn)(void *state), void *state);
  * `provenance: <fact>` and written to the JSON meta. Deduplicated; inert outside --bench. */
 BENCH_API void bench_provenance(bench_t *b, const char *fact);
 
+/* Run one registered BENCHMARK or WORKLOAD body once, in this process, as an ordinary
+ * test (BENCH_ITER bodies run once, bench_case rows run inert): for smoke-testing benchmark
+ * code from another framework's test, e.g. `assert_int_equal(bench_smoke("fnv1a_1k"), 0)`.
+ * `name` is the test's name or its "<file-stem>.<name>". Returns 0 passed, 1 failed (the
+ * message goes to stderr), 2 skipped, BENCH_ENOENT when no such test, BENCH_EINVAL when the
+ * name is ambiguous. */
+BENCH_API int bench_smoke(const char *name);
+
 /* The timed loop behind BENCH_ITER (see <bench/shim.h>). bench_iter_begin returns the
  * iteration count of the first sample and starts its clock; bench_iter_next stops the
  * clock, records the sample and returns the next count, or 0 when the row is measured.

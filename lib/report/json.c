@@ -170,6 +170,8 @@ static json_t *meta_json(const struct bench__meta *m)
               put(o, "compiler", text(m->compiler)) && put(o, "cpu", text(m->cpu)) &&
               put(o, "minSampleTimeMs", count(m->min_time_ms)) &&
               put(o, "sampleCount", count(m->sample_count));
+    if (ok && !isnan(m->clock_overhead_ns))
+        ok = put(o, "clockOverheadNs", number(m->clock_overhead_ns));
     if (ok && m->n_provenance > 0) {
         json_t *a = json_array();
         ok = put(o, "provenance", a);

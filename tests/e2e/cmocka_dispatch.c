@@ -27,9 +27,17 @@ static void adds(void **state)
     assert_int_equal(2 + 2, 4);
 }
 
+/* the benchmark's body, smoke-tested once as an ordinary cmocka test */
+static void smoke_xor_shift(void **state)
+{
+    (void)state;
+    assert_int_equal(bench_smoke("xor_shift"), 0);
+    assert_int_equal(bench_smoke("no_such_benchmark"), BENCH_ENOENT);
+}
+
 int main(int argc, char **argv)
 {
     BENCH_DISPATCH(argc, argv);
-    const struct CMUnitTest tests[] = {cmocka_unit_test(adds)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(adds), cmocka_unit_test(smoke_xor_shift)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

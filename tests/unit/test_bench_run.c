@@ -86,6 +86,19 @@ BENCHMARK(probe_fails)
                BENCH_CASE_DEF(.name = "probe_fails", .timed = advance_1000, .after = fail_first));
 }
 
+BENCHMARK(smoke_fails)
+{
+    BENCH_ITER(b)
+    {
+        BENCH_CHECK(fake_now < 0);
+    }
+}
+
+BENCHMARK(smoke_skips)
+{
+    bench_skip(b, "not here");
+}
+
 /* Run one benchmark under --bench with the fake clock; return its JSON row. */
 static json_t *run_one(const char *name, json_t **doc_out)
 {
@@ -202,6 +215,18 @@ static void test_probe_after_error_is_an_error_row(void **state)
     json_decref(doc);
 }
 
+static void test_smoke_runs_a_body_once(void **state)
+{
+    (void)state;
+    fake_now = 0;
+    assert_int_equal(bench_smoke("iter_100ns"), 0);
+    assert_true(fake_now == 100); /* BENCH_ITER ran its body exactly once */
+    assert_int_equal(bench_smoke("test_bench_run.whole_50ns"), 0);
+    assert_int_equal(bench_smoke("smoke_fails"), 1);
+    assert_int_equal(bench_smoke("smoke_skips"), 2);
+    assert_int_equal(bench_smoke("nothing"), BENCH_ENOENT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -212,6 +237,7 @@ int main(void)
         cmocka_unit_test(test_per_call_pinned_has_no_probe),
         cmocka_unit_test(test_per_call_stalled_clock_stops_at_32),
         cmocka_unit_test(test_probe_after_error_is_an_error_row),
+        cmocka_unit_test(test_smoke_runs_a_body_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

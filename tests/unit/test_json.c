@@ -129,7 +129,8 @@ static struct bench__report make_report(void)
                  .compiler = "GCC 12.2.0",
                  .cpu = "cpu",
                  .min_time_ms = 5,
-                 .sample_count = 32},
+                 .sample_count = 32,
+                 .clock_overhead_ns = NAN},
         .columns = columns,
         .n_columns = N(columns),
         .rows = rows,
@@ -873,12 +874,28 @@ static int write_sample(const char *out)
     return 0;
 }
 
+static void test_clock_overhead_only_when_measured(void **state)
+{
+    (void)state;
+    struct bench__report r = make_report();
+    char *text = bench__json_render(&r);
+    assert_non_null(text);
+    assert_null(strstr(text, "clockOverheadNs"));
+    free(text);
+    r.meta.clock_overhead_ns = 21;
+    text = bench__json_render(&r);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "\"sampleCount\": 32,\n    \"clockOverheadNs\": 21\n  },"));
+    free(text);
+}
+
 int main(void)
 {
     const char *sample = getenv("JSON_SAMPLE_OUT");
     if (sample && *sample && write_sample(sample) != 0)
         return 1;
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_clock_overhead_only_when_measured),
         cmocka_unit_test(test_top_level),
         cmocka_unit_test(test_meta),
         cmocka_unit_test(test_meta_provenance),
