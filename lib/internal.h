@@ -183,11 +183,12 @@ BENCH__HIDDEN struct bench__summary bench__summarize(double *values, size_t n);
 
 /* One metric column: what the JSON "columns" array and the table headers describe. */
 struct bench__column_desc {
-    char *name;   /* id: "B/s", "ipc", "user.items" */
-    char *header; /* table header */
+    const char *name;   /* id: "B/s", "ipc", "user.items" */
+    const char *header; /* table header */
     enum bench__format format;
     enum bench__class cls;
     const char *source; /* "client", "perf", ... (static string) */
+    bool is_default;    /* shown without --metrics when available */
 };
 
 /* One metric value of one row. NaN = not measured (em dash / null), never 0. */

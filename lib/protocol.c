@@ -298,6 +298,7 @@ static const struct bench__column_desc *client_column(struct bench__measure *m, 
     c->format = BENCH__FORMAT_COUNT;
     c->cls = BENCH__QUANTITATIVE;
     c->source = "client";
+    c->is_default = true;
     m->columns[m->n_columns++] = c;
     return c;
 }
@@ -972,8 +973,8 @@ static void free_measure(struct bench__measure *m)
         free_pending(&m->pending[p]);
     free(m->pending);
     for (size_t c = 0; c < m->n_columns; c++) {
-        free(m->columns[c]->name);
-        free(m->columns[c]->header);
+        free((char *)m->columns[c]->name);
+        free((char *)m->columns[c]->header);
         free(m->columns[c]);
     }
     free(m->columns);

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* os.c: owns the real OS calls behind the fault-injection seam (see os.h). Nothing else in
+ * lib/ calls perf_event_open, ioctl on counters, or reads /proc directly. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "os.h"
+
+static int real_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+                                unsigned long flags)
+{
+    return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+static int real_ioctl(int fd, unsigned long request, unsigned long arg)
+{
+    return ioctl(fd, request, arg);
+}
+
+static int real_open(const char *path, int flags)
+{
+    return open(path, flags | O_CLOEXEC);
+}
+
+static const struct bench__os real_os = {
+    .perf_event_open = real_perf_event_open,
+    .ioctl = real_ioctl,
+    .read = read,
+    .open = real_open,
+    .close = close,
+    .getrusage = getrusage,
+};
+
+struct bench__os bench__os = {
+    .perf_event_open = real_perf_event_open,
+    .ioctl = real_ioctl,
+    .read = read,
+    .open = real_open,
+    .close = close,
+    .getrusage = getrusage,
+};
+
+void bench__os_reset(void)
+{
+    bench__os = real_os;
+}
+
+ssize_t bench__os_read_file(const char *path, char *buf, size_t size)
+{
+    if (size == 0)
+        return -EINVAL;
+    int fd = bench__os.open(path, O_RDONLY);
+    if (fd < 0)
+        return -errno;
+    size_t len = 0;
+    while (len + 1 < size) {
+        ssize_t n = bench__os.read(fd, buf + len, size - 1 - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int err = errno;
+            bench__os.close(fd);
+            return -err;
+        }
+        if (n == 0)
+            break;
+        len += (size_t)n;
+    }
+    buf[len] = '\0';
+    bench__os.close(fd);
+    return (ssize_t)len;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* os.h: the fault-injection seam. Every OS call a source makes that a test must be able to
+ * fail (perf_event_open, ioctl, read, open of /proc files, close, getrusage) goes through
+ * this table; tests replace members to inject EACCES, ENOENT, short reads, multiplexing. */
+#ifndef BENCH_PLATFORM_OS_H
+#define BENCH_PLATFORM_OS_H
+
+#include <stddef.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "../internal.h"
+
+struct perf_event_attr;
+
+struct bench__os {
+    /* returns an fd, or -1 with errno set */
+    int (*perf_event_open)(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+                           unsigned long flags);
+    int (*ioctl)(int fd, unsigned long request, unsigned long arg);
+    ssize_t (*read)(int fd, void *buf, size_t count);
+    int (*open)(const char *path, int flags);
+    int (*close)(int fd);
+    int (*getrusage)(int who, struct rusage *usage);
+};
+
+/* The table in force; tests assign members and call bench__os_reset() afterwards. */
+BENCH__HIDDEN extern struct bench__os bench__os;
+BENCH__HIDDEN void bench__os_reset(void);
+
+/* Read a small file whole with raw open/read (/proc files report size 0), through the
+ * seam. Returns the number of bytes read (the buffer is NUL-terminated) or -errno. */
+BENCH__HIDDEN ssize_t bench__os_read_file(const char *path, char *buf, size_t size);
+
+#endif /* BENCH_PLATFORM_OS_H */
