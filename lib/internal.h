@@ -259,6 +259,14 @@ BENCH__HIDDEN int bench__json_write(const struct bench__report *report, const ch
 #define BENCH__SAMPLE_COUNT 32
 #define BENCH__DEFAULT_MIN_TIME_MS 5
 #define BENCH__MAX_SCALED_ITERATIONS (1ULL << 40)
+#define BENCH__MAX_COUNT_ITERATIONS 100000u /* a counting pass never runs more calls */
+#define BENCH__BRACKET_TARGET_NS 1e6        /* auto batch: one bracket spans about 1 ms */
+
+/* Calls in a counting pass: --perf-iters or the timing count, capped, at least 1. */
+BENCH__HIDDEN uint64_t bench__count_iterations(uint64_t pinned, uint64_t timing_count);
+/* Calls per bracket for a batched row: --perf-batch (clamped to the pass), else
+ * floor(1 ms / median ns per call) clamped to [1, iterations]; 1 when unknown. */
+BENCH__HIDDEN uint64_t bench__count_batch(uint64_t pinned, uint64_t iterations, double median_ns);
 
 /* The batched-timing state machine of inventory 2.1: feed it one timed sample (elapsed
  * ns at the current count); it says whether to take another and at which count. */
@@ -304,8 +312,9 @@ BENCH__HIDDEN void bench__sort_rows(const struct bench__row **rows, size_t n, co
 /* ---- report/bench_table.c: rows as a console table ------------------------------------ */
 
 /* Render the rows of one group: flat (group_keys == NULL: label columns, then `benchmark`)
- * or grouped (title `benchmark: <title>`, stub column `implementation`). Metric columns
- * are those of `cols` that some row has a cell for. */
+ * or grouped (title `benchmark: <title>`, stub column `implementation`). Every source
+ * column of `cols` shows (em dashes where unmeasured); a client column only when some row
+ * has a cell for it. */
 BENCH__HIDDEN void bench__bench_table_render(FILE *out, const struct bench__row *const *rows,
                                              size_t n, const struct bench__column_desc *const *cols,
                                              size_t n_cols, char *const *group_keys,

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "catalog.h"
 #include "internal.h"
 
 static int64_t monotonic_ns(void)
@@ -59,6 +60,26 @@ bool bench__per_call_continue(size_t n, int64_t total_ns, int64_t budget_ns, uin
     if (n >= BENCH__SAMPLE_COUNT && total_ns == 0)
         return false;
     return n < BENCH__SAMPLE_COUNT || total_ns < budget_ns;
+}
+
+uint64_t bench__count_iterations(uint64_t pinned, uint64_t timing_count)
+{
+    uint64_t n = pinned ? pinned : timing_count;
+    if (n > BENCH__MAX_COUNT_ITERATIONS)
+        n = BENCH__MAX_COUNT_ITERATIONS;
+    return n ? n : 1;
+}
+
+uint64_t bench__count_batch(uint64_t pinned, uint64_t iterations, double median_ns)
+{
+    if (pinned)
+        return pinned < iterations ? pinned : iterations;
+    if (!(median_ns > 0) || isnan(median_ns))
+        return 1;
+    double b = floor(BENCH__BRACKET_TARGET_NS / median_ns);
+    if (b < 1)
+        return 1;
+    return b >= (double)iterations ? iterations : (uint64_t)b;
 }
 
 /* ---- the state of a --bench run --------------------------------------------------------- */
@@ -113,6 +134,18 @@ struct bench__measure {
     /* per-call samples of the case being measured */
     double *samples;
     size_t n_samples, cap_samples;
+    /* counting passes */
+    struct bench__catalog catalog;
+    struct {
+        bool active;   /* a body re-runs for a counting pass */
+        size_t source; /* index in catalog.sources */
+        bool inert;    /* this loop is not counted (its row failed): it runs once */
+        bool bracket_open;
+        size_t row;
+        uint64_t iterations, batch, done, current, brackets;
+    } count;
+    size_t *loop_rows; /* row index of each BENCH_ITER loop of the current body */
+    size_t n_loop_rows, cap_loop_rows;
     /* the live ticker: a stderr line redrawn at case boundaries, only on a terminal */
     struct bench__term ticker;
     bool ticker_shown;
@@ -224,50 +257,16 @@ static char *loop_name(const struct bench__entry *e, unsigned ordinal)
 
 /* ---- client metrics: the catalog's "client" family -------------------------------------- */
 
-/* Names a client metric may not take: the built-in catalog (sources arrive in later
- * versions, their names are reserved now) and the table's own columns. */
+/* Names a client metric may not take: the built-in catalog (including the families of
+ * sources that arrive later) and the table's own columns. */
 static bool reserved_name(const char *name)
 {
-    static const char *const names[] = {
-        "ipc",
-        "instr",
-        "br-miss",
-        "cache-miss",
-        "cycles",
-        "branches",
-        "page-faults",
-        "syscr",
-        "syscw",
-        "minflt",
-        "majflt",
-        "vol-cs",
-        "invol-cs",
-        "rchar",
-        "wchar",
-        "rd-bytes",
-        "wr-bytes",
-        "cache-hit",
-        "syscalls",
-        "name",
-        "median/iter",
-        "n",
-        "min",
-        "max",
-        "notes",
-        "benchmark",
-        "implementation",
-        "task-clock",
-        "context-switches",
-        "cpu-migrations",
-    };
-    static const char *const prefixes[] = {"syscalls:", "sc:", "raw:", "pfm:"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (!strcmp(name, names[i]))
+    static const char *const table_words[] = {"name", "median/iter", "n", "min", "max",
+                                              "notes", "benchmark", "implementation"};
+    for (size_t i = 0; i < sizeof table_words / sizeof table_words[0]; i++)
+        if (!strcmp(name, table_words[i]))
             return true;
-    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-        if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
-            return true;
-    return false;
+    return bench__catalog_reserved(name);
 }
 
 static const struct bench__column_desc *client_column(struct bench__measure *m, const char *unit,
@@ -303,6 +302,82 @@ static const struct bench__column_desc *client_column(struct bench__measure *m, 
     return c;
 }
 
+/* ---- counting passes ------------------------------------------------------------------- */
+
+static const struct bench__source_ops *count_ops(const struct bench__measure *m)
+{
+    return m->catalog.sources[m->count.source].ops;
+}
+
+static void *count_state(const struct bench__measure *m)
+{
+    return m->catalog.sources[m->count.source].state;
+}
+
+static void bracket_begin(struct bench__measure *m)
+{
+    count_ops(m)->bracket_begin(count_state(m));
+    m->count.bracket_open = true;
+    m->count.brackets++;
+}
+
+static void bracket_end(struct bench__measure *m)
+{
+    count_ops(m)->bracket_end(count_state(m));
+    m->count.bracket_open = false;
+}
+
+/* After a failure escaped a counted body: counters must not stay enabled. */
+static void close_open_bracket(struct bench__measure *m)
+{
+    if (m->count.bracket_open)
+        bracket_end(m);
+    m->count.active = false;
+    m->count.inert = false;
+}
+
+static void pass_begin(struct bench__measure *m, size_t row, uint64_t iterations, uint64_t batch)
+{
+    m->count.row = row;
+    m->count.iterations = iterations;
+    m->count.batch = batch;
+    m->count.done = 0;
+    m->count.brackets = 0;
+    count_ops(m)->pass_begin(count_state(m));
+}
+
+/* Read the pass and append the source's family as cells of the row. */
+static void pass_end(struct bench__measure *m)
+{
+    const struct bench__source_ops *ops = count_ops(m);
+    double *values = calloc(ops->n_family + 1, sizeof *values);
+    bool *estimate = calloc(ops->n_family + 1, sizeof *estimate);
+    if (!values || !estimate)
+        abort();
+    for (size_t k = 0; k < ops->n_family; k++)
+        values[k] = NAN;
+    struct bench__counts counts = {values, estimate};
+    ops->pass_end(count_state(m), m->count.iterations, m->count.brackets, &counts);
+    struct bench__row *r = &m->rows[m->count.row];
+    struct bench__cell *cells = realloc(r->cells, (r->n_cells + ops->n_family + 1) * sizeof *cells);
+    if (!cells)
+        abort();
+    r->cells = cells;
+    for (size_t k = 0; k < ops->n_family; k++)
+        r->cells[r->n_cells++] =
+            (struct bench__cell){&ops->family[k], values[k], estimate[k] && !isnan(values[k])};
+    if (!r->count_iterations)
+        r->count_iterations = m->count.iterations;
+    free(values);
+    free(estimate);
+}
+
+static uint64_t next_batch(const struct bench__measure *m)
+{
+    uint64_t left = m->count.iterations - m->count.done;
+    return m->count.batch < left ? m->count.batch : left;
+}
+
 /* ---- batched rows: BENCH_ITER, bench_iter, whole bodies --------------------------------- */
 
 static void finish_batched_row(struct bench__measure *m, char *name)
@@ -315,9 +390,49 @@ static void finish_batched_row(struct bench__measure *m, char *name)
                 name);
     struct bench__row *r = new_row(m, name);
     free(name);
+    if (m->loops > 0 && !m->whole_body) {
+        m->loop_rows = grow(m->loop_rows, &m->cap_loop_rows, m->loops, sizeof *m->loop_rows);
+        while (m->n_loop_rows < m->loops)
+            m->loop_rows[m->n_loop_rows++] = SIZE_MAX;
+        m->loop_rows[m->loops - 1] = m->n_rows - 1;
+    }
     r->iterations = m->sampler.count;
     r->samples = m->sampler.n;
     r->stats = bench__summarize(m->sampler.samples, m->sampler.n);
+}
+
+/* A loop of a body re-run for a counting pass: count the calls of the loop's row. */
+static uint64_t count_loop_begin(struct bench__measure *m)
+{
+    m->loops++;
+    size_t row = m->loops <= m->n_loop_rows ? m->loop_rows[m->loops - 1] : SIZE_MAX;
+    if (row == SIZE_MAX || m->rows[row].state != BENCH__ROW_OK) {
+        m->count.inert = true; /* not measured: run the body once, count nothing */
+        return 1;
+    }
+    const struct bench__row *r = &m->rows[row];
+    uint64_t iterations = bench__count_iterations(m->cfg->perf_iters, r->iterations);
+    pass_begin(m, row, iterations, bench__count_batch(m->cfg->perf_batch, iterations, r->stats.median));
+    m->count.current = next_batch(m);
+    bracket_begin(m);
+    return m->count.current;
+}
+
+static uint64_t count_loop_next(struct bench__measure *m)
+{
+    if (m->count.inert) {
+        m->count.inert = false;
+        return 0;
+    }
+    bracket_end(m);
+    m->count.done += m->count.current;
+    if (m->count.done < m->count.iterations) {
+        m->count.current = next_batch(m);
+        bracket_begin(m);
+        return m->count.current;
+    }
+    pass_end(m);
+    return 0;
 }
 
 uint64_t bench_iter_begin(bench_t *b)
@@ -325,6 +440,8 @@ uint64_t bench_iter_begin(bench_t *b)
     struct bench__measure *m = b ? b->measure : NULL;
     if (!m || m->whole_body || m->register_only)
         return 1;
+    if (m->count.active)
+        return count_loop_begin(m);
     m->loops++;
     m->loop_open = true;
     bench__sampler_start(&m->sampler, m->budget_ns, m->pin);
@@ -338,6 +455,8 @@ uint64_t bench_iter_next(bench_t *b)
     struct bench__measure *m = b ? b->measure : NULL;
     if (!m || m->whole_body || m->register_only)
         return 0;
+    if (m->count.active)
+        return count_loop_next(m);
     if (bench__sampler_step(&m->sampler, t1 - m->t0)) {
         m->t0 = clock_ns();
         return m->sampler.count;
@@ -368,6 +487,55 @@ static void measure_whole_body(struct bench__measure *m, bench_t *b)
             break;
     }
     finish_batched_row(m, xstrdup(m->entry->full_name));
+}
+
+/* The counting passes of a whole-body row: the runner calls the body in brackets. */
+static void count_whole_body(struct bench__measure *m, bench_t *b, size_t row)
+{
+    void (*fn)(bench_t *) = m->entry->test->fn;
+    const struct bench__row *r = &m->rows[row];
+    if (r->state != BENCH__ROW_OK)
+        return;
+    m->whole_body = true;
+    for (size_t s = 0; s < m->catalog.n_sources; s++) {
+        if (!m->catalog.sources[s].state)
+            continue;
+        m->count.source = s;
+        uint64_t iterations = bench__count_iterations(m->cfg->perf_iters, r->iterations);
+        pass_begin(m, row, iterations,
+                   bench__count_batch(m->cfg->perf_batch, iterations, r->stats.median));
+        while (m->count.done < m->count.iterations) {
+            uint64_t n = next_batch(m);
+            bracket_begin(m);
+            for (uint64_t i = 0; i < n; i++)
+                fn(b);
+            bracket_end(m);
+            m->count.done += n;
+        }
+        pass_end(m);
+        r = &m->rows[row];
+    }
+    m->whole_body = false;
+}
+
+/* The counting passes of a body's BENCH_ITER rows: the body runs again once per source,
+ * its loops bracketed instead of timed; its bench_case calls are ignored. */
+static void count_loops(struct bench__measure *m, bench_t *b)
+{
+    bool any = false;
+    for (size_t k = 0; k < m->n_loop_rows; k++)
+        any |= m->loop_rows[k] != SIZE_MAX;
+    if (!any)
+        return;
+    for (size_t s = 0; s < m->catalog.n_sources; s++) {
+        if (!m->catalog.sources[s].state)
+            continue;
+        m->count.source = s;
+        m->count.active = true;
+        m->loops = 0;
+        m->entry->test->fn(b);
+        m->count.active = false;
+    }
 }
 
 /* ---- bench_case ------------------------------------------------------------------------- */
@@ -443,6 +611,8 @@ static int run_case_inert(bench_t *b, const struct bench_case_def *def)
 int bench_case(bench_t *b, const struct bench_case_def *def)
 {
     struct bench__measure *m = b ? b->measure : NULL;
+    if (m && m->count.active)
+        return 0; /* a counting re-run of the body: the case is registered already */
     int code = BENCH_EINVAL;
     const char *problem = def ? check_case(def, &code) : "the case definition is NULL";
     if (!m) {
@@ -572,6 +742,32 @@ static void measure_clock_overhead(struct bench__measure *m)
             cost, PAIRS);
 }
 
+/* The counting passes of a per-call row: one call per bracket, after outside every bracket.
+ * Runs after timing and before teardown (setup and teardown bracket both). */
+static void count_case(struct bench__measure *m, struct pending *p, struct case_run *run,
+                       size_t row)
+{
+    const char *message = NULL;
+    for (size_t s = 0; s < m->catalog.n_sources && !run->after_error; s++) {
+        if (!m->catalog.sources[s].state)
+            continue;
+        m->count.source = s;
+        pass_begin(m, row, bench__count_iterations(m->cfg->perf_iters, m->n_samples), 1);
+        while (m->count.done < m->count.iterations) {
+            bracket_begin(m);
+            p->timed(p->state);
+            bracket_end(m);
+            m->count.done++;
+            if (p->after && p->after(p->state, &message)) {
+                run->after_error = first_line(message, "after failed");
+                break;
+            }
+        }
+        if (!run->after_error)
+            pass_end(m);
+    }
+}
+
 static void measure_case(struct bench__measure *m, struct pending *p)
 {
     if (!p->refused)
@@ -602,7 +798,10 @@ static void measure_case(struct bench__measure *m, struct pending *p)
             p->setup(p->state);
         run.stage = STAGE_SET_UP;
         per_call_loop(m, p, &run);
+        if (!run.after_error)
+            count_case(m, p, &run, index);
     } else {
+        close_open_bracket(m);
         escaped = true;
     }
     /* teardown runs whenever setup completed, also after a failure */
@@ -623,17 +822,22 @@ static void measure_case(struct bench__measure *m, struct pending *p)
         r->iterations = 1;
         r->samples = m->n_samples;
         r->stats = bench__summarize(m->samples, m->n_samples);
-        r->cells = calloc(p->n_metrics + 1, sizeof *r->cells);
-        if (!r->cells)
+        /* client cells first (row-cell order), then what the counting passes appended */
+        struct bench__cell *cells = calloc(p->n_metrics + r->n_cells + 1, sizeof *cells);
+        if (!cells)
             abort();
         for (size_t i = 0; i < p->n_metrics; i++) {
             const struct metric_def *d = &p->metrics[i];
             double v = d->amount;
             if (d->mode == BENCH_RATE)
                 v = r->stats.median > 0 ? d->amount * 1e9 / r->stats.median : NAN;
-            r->cells[i] = (struct bench__cell){d->column, v, false};
+            cells[i] = (struct bench__cell){d->column, v, false};
         }
-        r->n_cells = p->n_metrics;
+        if (r->n_cells)
+            memcpy(cells + p->n_metrics, r->cells, r->n_cells * sizeof *cells);
+        free(r->cells);
+        r->cells = cells;
+        r->n_cells += p->n_metrics;
     }
     free(run.after_error);
 }
@@ -679,6 +883,7 @@ static void run_body(struct bench__measure *m, const struct bench__entry *e)
     m->loop_open = false;
     m->whole_body = false;
     m->registered = false;
+    m->n_loop_rows = 0;
     ctx.escape = &escape;
     struct bench_ctx *saved = bench__current;
     bench__current = &ctx;
@@ -693,8 +898,12 @@ static void run_body(struct bench__measure *m, const struct bench__entry *e)
             m->loop_open = false;
         } else if (m->loops == 0 && !m->registered && !m->register_only) {
             measure_whole_body(m, &ctx);
+            count_whole_body(m, &ctx, m->n_rows - 1);
+        } else if (!m->register_only) {
+            count_loops(m, &ctx);
         }
     } else {
+        close_open_bracket(m);
         struct bench__row *r = new_row(m, "");
         free(r->name);
         r->name = failure_name(m, e, first_row);
@@ -735,14 +944,23 @@ static void render(struct bench__measure *m, size_t *indices, size_t n, char *co
         abort();
     for (size_t i = 0; i < n; i++)
         rows[i] = &m->rows[indices[i]];
+    const struct bench__column_desc **cols =
+        calloc(bench__catalog_max_columns(&m->catalog, m->n_columns) + 1, sizeof *cols);
+    if (!cols)
+        abort();
+    size_t n_all = bench__catalog_columns(&m->catalog,
+                                          (const struct bench__column_desc *const *)m->columns,
+                                          m->n_columns, BENCH__COLUMNS_DOCUMENT, cols);
     const char *key = m->cfg->sort_by;
-    if (!key || !bench__sort_key_known(key, (const struct bench__column_desc *const *)m->columns,
-                                       m->n_columns))
+    if (!key || !bench__sort_key_known(key, cols, n_all))
         key = "median/iter"; /* the default order; an unknown key is warned about once */
     bench__sort_rows(rows, n, key);
+    size_t n_cols = bench__catalog_columns(&m->catalog,
+                                           (const struct bench__column_desc *const *)m->columns,
+                                           m->n_columns, BENCH__COLUMNS_TABLE, cols);
     ticker_clear(m);
-    bench__bench_table_render(stdout, rows, n, (const struct bench__column_desc *const *)m->columns,
-                              m->n_columns, keys, n_keys, title, memory);
+    bench__bench_table_render(stdout, rows, n, cols, n_cols, keys, n_keys, title, memory);
+    free(cols);
     fflush(stdout);
     free(rows);
 }
@@ -913,17 +1131,6 @@ static void warn_debug_build(const struct bench__suite *suite)
     }
 }
 
-static int list_metrics(void)
-{
-    printf("metric       column        class         source  available\n");
-    printf("(timing)     median/iter   quantitative  clock   yes\n");
-    printf("\ncapabilities:\n");
-    printf("  clock   \xe2\x9c\x93 CLOCK_MONOTONIC\n");
-    printf("\nThis libbench has no counting source yet: rows report time only. Client metrics\n"
-           "appear per benchmark.\n");
-    return 0;
-}
-
 static int compare_entries_by_name(const void *a, const void *b, void *arg)
 {
     const struct bench__suite *suite = arg;
@@ -931,12 +1138,46 @@ static int compare_entries_by_name(const void *a, const void *b, void *arg)
                   suite->entries[*(const size_t *)b].full_name);
 }
 
+/* A measured row gets a null cell for every document column it has no value for (a
+ * requested source that is absent): the document says "not measured", never 0. */
+static void fill_unmeasured(struct bench__measure *m, const struct bench__column_desc *const *cols,
+                            size_t n_cols)
+{
+    for (size_t r = 0; r < m->n_rows; r++) {
+        struct bench__row *row = &m->rows[r];
+        if (row->state != BENCH__ROW_OK)
+            continue;
+        for (size_t c = 0; c < n_cols; c++) {
+            if (!strcmp(cols[c]->source, "client"))
+                continue;
+            bool has = false;
+            for (size_t k = 0; k < row->n_cells && !has; k++)
+                has = row->cells[k].column == cols[c];
+            if (has)
+                continue;
+            struct bench__cell *cells = realloc(row->cells, (row->n_cells + 1) * sizeof *cells);
+            if (!cells)
+                abort();
+            row->cells = cells;
+            row->cells[row->n_cells++] = (struct bench__cell){cols[c], NAN, false};
+        }
+    }
+}
+
 static int write_json(struct bench__measure *m, const struct bench__suite *suite,
                       uint64_t min_time_ms)
 {
+    const struct bench__column_desc **cols =
+        calloc(bench__catalog_max_columns(&m->catalog, m->n_columns) + 1, sizeof *cols);
+    if (!cols)
+        abort();
+    size_t n_cols = bench__catalog_columns(&m->catalog,
+                                           (const struct bench__column_desc *const *)m->columns,
+                                           m->n_columns, BENCH__COLUMNS_DOCUMENT, cols);
+    fill_unmeasured(m, cols, n_cols);
     struct bench__report report = {
-        .columns = (const struct bench__column_desc *const *)m->columns,
-        .n_columns = m->n_columns,
+        .columns = cols,
+        .n_columns = n_cols,
         .rows = m->rows,
         .n_rows = m->n_rows,
     };
@@ -951,6 +1192,7 @@ static int write_json(struct bench__measure *m, const struct bench__suite *suite
     report.meta.provenance = NULL;
     report.meta.n_provenance = 0;
     bench__meta_free(&report.meta);
+    free(cols);
     return rc;
 }
 
@@ -982,12 +1224,13 @@ static void free_measure(struct bench__measure *m)
         free(m->provenance[i]);
     free(m->provenance);
     free(m->samples);
+    free(m->loop_rows);
 }
 
 int bench__run_bench(const struct bench__config *cfg, const struct bench__suite *suite)
 {
     if (cfg->list_metrics || cfg->metrics_help)
-        return list_metrics();
+        return bench__catalog_list(cfg, stdout);
     size_t *order = calloc(suite->count + 1, sizeof *order);
     size_t n_order = 0, workloads = 0;
     if (!order)
@@ -1021,6 +1264,11 @@ int bench__run_bench(const struct bench__config *cfg, const struct bench__suite 
         goto done;
     }
     warn_debug_build(suite);
+    if (cfg->perf_iters > BENCH__MAX_COUNT_ITERATIONS)
+        fprintf(stderr, "--perf-iters: capped at %u (%llu requested)\n",
+                BENCH__MAX_COUNT_ITERATIONS, (unsigned long long)cfg->perf_iters);
+    bench__catalog_open(&m.catalog, cfg, false);
+    bench__catalog_announce(&m.catalog, stderr);
     if (workloads)
         fprintf(stderr,
                 "--bench: %zu workload%s not measured (this libbench has no workload windows "
@@ -1031,9 +1279,19 @@ int bench__run_bench(const struct bench__config *cfg, const struct bench__suite 
     else
         run_streamed(&m, suite, order, n_order, &memory);
     ticker_clear(&m);
-    if (cfg->sort_by &&
-        !bench__sort_key_known(cfg->sort_by, (const struct bench__column_desc *const *)m.columns,
-                               m.n_columns))
+    const struct bench__column_desc **all_cols =
+        calloc(bench__catalog_max_columns(&m.catalog, m.n_columns) + 1, sizeof *all_cols);
+    if (!all_cols)
+        abort();
+    size_t n_all = bench__catalog_columns(&m.catalog,
+                                          (const struct bench__column_desc *const *)m.columns,
+                                          m.n_columns, BENCH__COLUMNS_DOCUMENT, all_cols);
+    bool sort_key_unknown = cfg->sort_by && !bench__sort_key_known(cfg->sort_by, all_cols, n_all) &&
+                            !bench__catalog_reserved(cfg->sort_by);
+    free(all_cols);
+    bench__catalog_warn_unmatched(&m.catalog, (const struct bench__column_desc *const *)m.columns,
+                                  m.n_columns, stderr);
+    if (sort_key_unknown)
         fprintf(stderr, "--sort-by: no metric column named '%s' — rows keep their default order\n",
                 cfg->sort_by);
     size_t errors = 0;
@@ -1043,6 +1301,7 @@ int bench__run_bench(const struct bench__config *cfg, const struct bench__suite 
         errors++;
     status = errors ? 1 : 0;
 done:
+    bench__catalog_close(&m.catalog);
     free_measure(&m);
     bench__table_memory_free(&memory);
     free(order);

@@ -80,7 +80,9 @@ void bench__bench_table_render(FILE *out, const struct bench__row *const *rows, 
     size_t n_metrics = 0;
     bool notes = false;
     for (size_t c = 0; metrics && c < n_cols; c++) {
-        bool used = false;
+        /* source columns always show (em dashes where nothing was measured); a client
+         * column only in tables whose rows have it */
+        bool used = strcmp(cols[c]->source, "client") != 0;
         for (size_t r = 0; r < n && !used; r++)
             used = cell_of(rows[r], cols[c]) != NULL;
         if (used)

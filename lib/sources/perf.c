@@ -1,19 +1,186 @@
 /* SPDX-License-Identifier: MIT */
-/* perf.c: placeholder until the perf source lands; reports itself absent. */
+/* perf.c: owns the default hardware counter group (source "perf"): its events, calibration,
+ * degraded status, derived metrics and capabilities. Must not touch fds or the OS directly. */
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perf_group.h"
 #include "source.h"
 
-static void *open_absent(const struct bench__config *cfg, struct bench__caps *caps, char *status,
-                         size_t status_size)
+/* Events, leader first, in the order of inventory 2.2. */
+enum { EV_CYCLES, EV_INSTR, EV_BRANCHES, EV_BR_MISSES, EV_LLC_REFS, EV_LLC_MISSES, EV_PGFLT, EV_N };
+
+static const struct bench__perf_event events[EV_N] = {
+    {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+    {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+    {"branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
+    {"cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES},
+    {"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+    {"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+};
+
+#define LLC_PAIR ((1u << EV_LLC_REFS) | (1u << EV_LLC_MISSES))
+#define CALIBRATION_MIN_SCALE 0.98
+
+/* The family, in catalog order. */
+enum { M_IPC, M_INSTR, M_BR_MISS, M_CACHE_MISS, M_CYCLES, M_BRANCHES, M_PGFLT, M_N };
+
+static const struct bench__column_desc family[M_N] = {
+    {"ipc", "IPC", BENCH__FORMAT_RATIO, BENCH__DIAGNOSTIC, "perf", true},
+    {"instr", "instr/iter", BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC, "perf", true},
+    {"br-miss", "br-miss", BENCH__FORMAT_PERCENT, BENCH__DIAGNOSTIC, "perf", true},
+    {"cache-miss", "cache-miss", BENCH__FORMAT_PERCENT, BENCH__DIAGNOSTIC, "perf", true},
+    {"cycles", "cycles/iter", BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC, "perf", false},
+    {"branches", "branch/iter", BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC, "perf", false},
+    {"page-faults", "pgflt/iter", BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC, "perf", false},
+};
+
+struct perf_state {
+    struct bench__perf_group group;
+    bool cache_dropped; /* the LLC pair was dropped to avoid multiplexing */
+    bool scaled_mode;   /* --perf-scaled: the full group multiplexes, values are estimates */
+};
+
+static void report_rest(struct bench__caps *caps, const struct perf_state *st)
 {
-    (void)cfg;
-    (void)status_size;
-    status[0] = '\0';
-    bench__caps_absent(caps, BENCH__CAP_COUNTING, "not built yet");
+    if (st && st->scaled_mode)
+        bench__caps_present(caps, BENCH__CAP_COUNTING_SCALED);
+    else
+        bench__caps_absent(caps, BENCH__CAP_COUNTING_SCALED, "opt-in: --perf-scaled");
+    bench__caps_absent(caps, BENCH__CAP_SELF_MONITORING,
+                       "not probed yet (rdpmc arrives with the raw-events issue)");
+    bench__caps_absent(caps, BENCH__CAP_IP_SAMPLING, "not implemented");
+    bench__caps_absent(caps, BENCH__CAP_PRECISE_MEMORY, "not implemented");
+}
+
+static void *absent(struct perf_state *st, struct bench__caps *caps, const char *reason)
+{
+    if (st) {
+        bench__perf_group_close(&st->group);
+        free(st);
+    }
+    bench__caps_absent(caps, BENCH__CAP_COUNTING, "%s", reason);
+    report_rest(caps, NULL);
     return NULL;
+}
+
+static void perf_status(const struct perf_state *st, char *status, size_t size)
+{
+    status[0] = '\0';
+    if (!st->group.user_only && !st->cache_dropped && !st->scaled_mode)
+        return;
+    snprintf(status, size, "%s%s%s", bench__perf_group_mode(&st->group),
+             st->cache_dropped ? "; LLC events dropped (would multiplex — NMI watchdog holds a "
+                                 "counter?)"
+                               : "",
+             st->scaled_mode ? "; multiplexed — values are labeled estimates (--perf-scaled)" : "");
+}
+
+static void *perf_open(const struct bench__config *cfg, struct bench__caps *caps, char *status,
+                       size_t status_size)
+{
+    char reason[BENCH__REASON_MAX];
+    status[0] = '\0';
+    struct perf_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return absent(NULL, caps, "out of memory");
+    if (bench__perf_group_open(&st->group, events, EV_N, 0, reason, sizeof reason) < 0) {
+        free(st);
+        return absent(NULL, caps, reason);
+    }
+
+    double scale = bench__perf_group_calibrate(&st->group);
+    if (isnan(scale))
+        return absent(st, caps, "reading the perf counter group failed during calibration");
+    if (scale < CALIBRATION_MIN_SCALE) {
+        if (cfg->perf_scaled && scale > 0) {
+            st->scaled_mode = true;
+        } else {
+            bench__perf_group_close(&st->group);
+            if (bench__perf_group_open(&st->group, events, EV_N, LLC_PAIR, reason, sizeof reason) <
+                0) {
+                free(st);
+                return absent(NULL, caps, reason);
+            }
+            st->cache_dropped = true;
+            scale = bench__perf_group_calibrate(&st->group);
+            if (isnan(scale))
+                return absent(st, caps, "reading the perf counter group failed during calibration");
+            if (scale == 0)
+                return absent(st, caps, "PMU busy — the group never got scheduled");
+            /* a reduced group that still multiplexes stays open; its passes get ≈ labels */
+        }
+    }
+
+    bench__caps_present(caps, BENCH__CAP_COUNTING);
+    report_rest(caps, st);
+    perf_status(st, status, status_size);
+    return st;
+}
+
+static void perf_close(void *state)
+{
+    struct perf_state *st = state;
+    if (!st)
+        return;
+    bench__perf_group_close(&st->group);
+    free(st);
+}
+
+static void perf_pass_begin(void *state)
+{
+    bench__perf_group_pass_begin(&((struct perf_state *)state)->group);
+}
+
+static void perf_bracket_begin(void *state)
+{
+    bench__perf_group_enable(&((struct perf_state *)state)->group);
+}
+
+static void perf_bracket_end(void *state)
+{
+    bench__perf_group_disable(&((struct perf_state *)state)->group);
+}
+
+static double ratio_of(double num, double den, double factor)
+{
+    return den > 0 ? num / den * factor : NAN;
+}
+
+static void perf_pass_end(void *state, uint64_t iterations, uint64_t brackets,
+                          struct bench__counts *out)
+{
+    (void)brackets;
+    struct perf_state *st = state;
+    struct bench__perf_reading r;
+    bench__perf_group_pass_end(&st->group, iterations, &r);
+    const double *v = r.values;
+
+    out->values[M_IPC] = ratio_of(v[EV_INSTR], v[EV_CYCLES], 1);
+    out->values[M_INSTR] = v[EV_INSTR];
+    out->values[M_BR_MISS] = ratio_of(v[EV_BR_MISSES], v[EV_BRANCHES], 100);
+    out->values[M_CACHE_MISS] = ratio_of(v[EV_LLC_MISSES], v[EV_LLC_REFS], 100);
+    out->values[M_CYCLES] = v[EV_CYCLES];
+    out->values[M_BRANCHES] = v[EV_BRANCHES];
+    out->values[M_PGFLT] = v[EV_PGFLT];
+    /* one group, one scale: every value (derived ones included) is an estimate or not */
+    for (size_t i = 0; i < M_N; i++)
+        out->estimate[i] = r.estimate && !isnan(out->values[i]);
 }
 
 const struct bench__source_ops bench__source_perf = {
     .name = "perf",
     .request_flag = "--perf",
-    .open = open_absent,
+    .family = family,
+    .n_family = M_N,
+    .open = perf_open,
+    .close = perf_close,
+    .pass_begin = perf_pass_begin,
+    .bracket_begin = perf_bracket_begin,
+    .bracket_end = perf_bracket_end,
+    .pass_end = perf_pass_end,
 };

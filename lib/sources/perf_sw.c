@@ -1,19 +1,99 @@
 /* SPDX-License-Identifier: MIT */
-/* perf_sw.c: placeholder until the perf-sw source lands; reports itself absent. */
+/* perf_sw.c: owns the software counter group (source "perf-sw", the fallback when no
+ * hardware PMU opens): its events, family and capabilities. Must not touch the OS directly. */
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "perf_group.h"
 #include "source.h"
 
-static void *open_absent(const struct bench__config *cfg, struct bench__caps *caps, char *status,
-                         size_t status_size)
+/* Events, leader first; the family has the same order. */
+enum { EV_TASK_CLOCK, EV_PGFLT, EV_CTX_SW, EV_MIGRATIONS, EV_N };
+
+static const struct bench__perf_event events[EV_N] = {
+    {"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+    {"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+    {"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+    {"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+};
+
+static const struct bench__column_desc family[EV_N] = {
+    /* ns of task clock per iteration */
+    {"task-clock", "task-clock/iter", BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC, "perf-sw", true},
+    {"sw-page-faults", "sw-pgflt/iter", BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC, "perf-sw", true},
+    {"ctx-switches", "ctx-sw/iter", BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC, "perf-sw", true},
+    {"cpu-migrations", "migr/iter", BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC, "perf-sw", false},
+};
+
+static void *sw_open(const struct bench__config *cfg, struct bench__caps *caps, char *status,
+                     size_t status_size)
 {
     (void)cfg;
-    (void)status_size;
+    char reason[BENCH__REASON_MAX];
     status[0] = '\0';
-    bench__caps_absent(caps, BENCH__CAP_COUNTING, "not built yet");
-    return NULL;
+    struct bench__perf_group *g = calloc(1, sizeof *g);
+    if (!g) {
+        bench__caps_absent(caps, BENCH__CAP_COUNTING, "out of memory");
+        return NULL;
+    }
+    if (bench__perf_group_open(g, events, EV_N, 0, reason, sizeof reason) < 0) {
+        free(g);
+        bench__caps_absent(caps, BENCH__CAP_COUNTING, "%s", reason);
+        return NULL;
+    }
+    bench__caps_present(caps, BENCH__CAP_COUNTING);
+    if (g->user_only)
+        snprintf(status, status_size, "%s", bench__perf_group_mode(g));
+    return g;
+}
+
+static void sw_close(void *state)
+{
+    if (!state)
+        return;
+    bench__perf_group_close(state);
+    free(state);
+}
+
+static void sw_pass_begin(void *state)
+{
+    bench__perf_group_pass_begin(state);
+}
+
+static void sw_bracket_begin(void *state)
+{
+    bench__perf_group_enable(state);
+}
+
+static void sw_bracket_end(void *state)
+{
+    bench__perf_group_disable(state);
+}
+
+static void sw_pass_end(void *state, uint64_t iterations, uint64_t brackets,
+                        struct bench__counts *out)
+{
+    (void)brackets;
+    struct bench__perf_reading r;
+    bench__perf_group_pass_end(state, iterations, &r);
+    for (size_t i = 0; i < EV_N; i++) {
+        out->values[i] = r.values[i];
+        out->estimate[i] = r.estimate && !isnan(r.values[i]);
+    }
 }
 
 const struct bench__source_ops bench__source_perf_sw = {
     .name = "perf-sw",
     .request_flag = "--perf",
-    .open = open_absent,
+    .fallback_for = "perf",
+    .family = family,
+    .n_family = EV_N,
+    .open = sw_open,
+    .close = sw_close,
+    .pass_begin = sw_pass_begin,
+    .bracket_begin = sw_bracket_begin,
+    .bracket_end = sw_bracket_end,
+    .pass_end = sw_pass_end,
 };

@@ -1,19 +1,334 @@
 /* SPDX-License-Identifier: MIT */
-/* tier0.c: placeholder until the tier0 source lands; reports itself absent. */
-#include "source.h"
+/* tier0.c: owns the tier-0 counting source (getrusage + /proc/self/io deltas around each bracket,
+ * its calibrated self-cost, cache-hit %). It must never report 0 for a field it could not read. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 
-static void *open_absent(const struct bench__config *cfg, struct bench__caps *caps, char *status,
-                         size_t status_size)
+#include "../platform/os.h"
+#include "source.h"
+#include "tier0.h"
+
+/* The family, in catalog order (inventory 3). */
+enum {
+    F_SYSCR,
+    F_SYSCW,
+    F_MINFLT,
+    F_MAJFLT,
+    F_VOL_CS,
+    F_INVOL_CS,
+    F_RCHAR,
+    F_WCHAR,
+    F_RD_BYTES,
+    F_WR_BYTES,
+    F_CACHE_HIT,
+    F_COUNT
+};
+#define N_COUNTED F_CACHE_HIT /* fields read from the OS; cache-hit is derived */
+
+#define T0(id, hdr, fmt) {id, hdr, fmt, BENCH__QUANTITATIVE, "tier0", false}
+static const struct bench__column_desc tier0_family[F_COUNT] = {
+    T0("syscr", "syscr", BENCH__FORMAT_COUNT),
+    T0("syscw", "syscw", BENCH__FORMAT_COUNT),
+    T0("minflt", "min-flt", BENCH__FORMAT_COUNT),
+    T0("majflt", "maj-flt", BENCH__FORMAT_COUNT),
+    T0("vol-cs", "vol-cs", BENCH__FORMAT_COUNT),
+    T0("invol-cs", "invol-cs", BENCH__FORMAT_COUNT),
+    T0("rchar", "rchar", BENCH__FORMAT_COUNT),
+    T0("wchar", "wchar", BENCH__FORMAT_COUNT),
+    T0("rd-bytes", "rd-bytes", BENCH__FORMAT_COUNT),
+    T0("wr-bytes", "wr-bytes", BENCH__FORMAT_COUNT),
+    T0("cache-hit", "cache-hit", BENCH__FORMAT_PERCENT),
+};
+#undef T0
+
+/* Where each parsed /proc/self/io value and each getrusage value lands in the family. */
+static const size_t io_field[BENCH__TIER0_N_IO] = {F_SYSCR, F_SYSCW,    F_RCHAR,
+                                                   F_WCHAR, F_RD_BYTES, F_WR_BYTES};
+static const size_t ru_field[4] = {F_MINFLT, F_MAJFLT, F_VOL_CS, F_INVOL_CS};
+/* The fields our own /proc/self/io read inflates: the only ones the self-cost applies to. */
+static const size_t cost_field[4] = {F_SYSCR, F_SYSCW, F_RCHAR, F_WCHAR};
+
+#define IO_PATH "/proc/self/io"
+#define IO_BUF 1024
+#define CALIBRATION_PAIRS 9
+
+/* ---- the /proc/self/io parser (pure) -------------------------------------------------- */
+
+/* The value after `key:`: spaces/tabs, digits, then a newline; anything else is -1. */
+static int64_t parse_value(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p == end || *p < '0' || *p > '9')
+        return -1;
+    int64_t v = 0;
+    while (p < end && *p >= '0' && *p <= '9') {
+        int d = *p - '0';
+        if (v > (INT64_MAX - d) / 10)
+            return -1; /* beyond INT64_MAX */
+        v = v * 10 + d;
+        p++;
+    }
+    /* a digit run cut off by the end of the buffer may be a torn read */
+    if (p == end || *p != '\n')
+        return -1;
+    return v;
+}
+
+void bench__tier0_parse_io(const char *text, size_t len, int64_t out[6])
+{
+    static const char *const keys[BENCH__TIER0_N_IO] = {"syscr", "syscw",      "rchar",
+                                                        "wchar", "read_bytes", "write_bytes"};
+    bool seen[BENCH__TIER0_N_IO] = {false};
+    for (size_t k = 0; k < BENCH__TIER0_N_IO; k++)
+        out[k] = -1;
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *next = nl ? nl + 1 : end;
+        for (size_t k = 0; k < BENCH__TIER0_N_IO; k++) {
+            size_t kl = strlen(keys[k]);
+            if (!seen[k] && (size_t)(next - p) > kl && memcmp(p, keys[k], kl) == 0 &&
+                p[kl] == ':') {
+                seen[k] = true; /* the first line with the key decides */
+                out[k] = parse_value(p + kl + 1, next);
+                break;
+            }
+        }
+        p = next;
+    }
+}
+
+/* ---- snapshots -------------------------------------------------------------------------- */
+
+struct tier0 {
+    bool have_io; /* /proc/self/io gave syscr and rchar at open */
+    bool have_ru; /* getrusage worked at open */
+    double cost[N_COUNTED]; /* self-cost of one snapshot pair, family order (0 elsewhere) */
+    int64_t begin[N_COUNTED];
+    /* the pass */
+    int64_t total[N_COUNTED];
+    bool lost[N_COUNTED];
+    uint64_t brackets;
+};
+
+/* Read /proc/self/io into the family slots; returns 0 or the errno of the failed read. */
+static int snap_io(int64_t f[N_COUNTED])
+{
+    char buf[IO_BUF];
+    int64_t io[BENCH__TIER0_N_IO];
+    ssize_t n = bench__os_read_file(IO_PATH, buf, sizeof buf);
+    if (n >= 0)
+        bench__tier0_parse_io(buf, (size_t)n, io);
+    else
+        for (size_t k = 0; k < BENCH__TIER0_N_IO; k++)
+            io[k] = -1;
+    for (size_t k = 0; k < BENCH__TIER0_N_IO; k++)
+        f[io_field[k]] = io[k];
+    return n < 0 ? (int)-n : 0;
+}
+
+/* getrusage(RUSAGE_SELF) into the family slots; returns 0 or its errno. */
+static int snap_ru(int64_t f[N_COUNTED])
+{
+    struct rusage ru;
+    int err = 0;
+    errno = 0;
+    if (bench__os.getrusage(RUSAGE_SELF, &ru) != 0) {
+        err = errno ? errno : EIO;
+        for (size_t k = 0; k < 4; k++)
+            f[ru_field[k]] = -1;
+        return err;
+    }
+    f[F_MINFLT] = ru.ru_minflt;
+    f[F_MAJFLT] = ru.ru_majflt;
+    f[F_VOL_CS] = ru.ru_nvcsw;
+    f[F_INVOL_CS] = ru.ru_nivcsw;
+    return 0;
+}
+
+static void snap_unknown(int64_t f[N_COUNTED], const size_t *fields, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        f[fields[k]] = -1;
+}
+
+/* The two edges nest: /proc/self/io outside, getrusage inside, so the fault and context-
+ * switch window does not contain our own /proc read. A half that failed at open is not
+ * read again (its columns were announced as null). */
+static void snap_begin(const struct tier0 *t, int64_t f[N_COUNTED])
+{
+    if (t->have_io)
+        snap_io(f);
+    else
+        snap_unknown(f, io_field, BENCH__TIER0_N_IO);
+    if (t->have_ru)
+        snap_ru(f);
+    else
+        snap_unknown(f, ru_field, 4);
+}
+
+static void snap_end(const struct tier0 *t, int64_t f[N_COUNTED])
+{
+    if (t->have_ru)
+        snap_ru(f);
+    else
+        snap_unknown(f, ru_field, 4);
+    if (t->have_io)
+        snap_io(f);
+    else
+        snap_unknown(f, io_field, BENCH__TIER0_N_IO);
+}
+
+/* A field unknown on either edge (or running backwards) is lost for the pass, never 0. */
+static bool delta(const int64_t *a, const int64_t *b, size_t i, int64_t *d)
+{
+    if (a[i] < 0 || b[i] < 0 || b[i] < a[i])
+        return false;
+    *d = b[i] - a[i];
+    return true;
+}
+
+/* Median of 9 empty snapshot pairs, for the fields our own read inflates. */
+static void calibrate(struct tier0 *t)
+{
+    double d[4][CALIBRATION_PAIRS];
+    size_t n[4] = {0};
+    for (int pair = 0; pair < CALIBRATION_PAIRS; pair++) {
+        int64_t a[N_COUNTED], b[N_COUNTED];
+        snap_begin(t, a);
+        snap_end(t, b);
+        for (size_t k = 0; k < 4; k++) {
+            int64_t v;
+            if (delta(a, b, cost_field[k], &v))
+                d[k][n[k]++] = (double)v;
+        }
+    }
+    for (size_t k = 0; k < 4; k++)
+        t->cost[cost_field[k]] = n[k] ? bench__summarize(d[k], n[k]).median : 0.0;
+}
+
+/* ---- the source ------------------------------------------------------------------------- */
+
+static void *tier0_open(const struct bench__config *cfg, struct bench__caps *caps, char *status,
+                        size_t status_size)
 {
     (void)cfg;
-    (void)status_size;
     status[0] = '\0';
-    bench__caps_absent(caps, BENCH__CAP_COUNTING, "not built yet");
-    return NULL;
+    int64_t f[N_COUNTED];
+    int ru_err = snap_ru(f);
+    int io_err = snap_io(f);
+
+    char ru_why[96] = "", io_why[128] = "";
+    if (ru_err)
+        snprintf(ru_why, sizeof ru_why, "getrusage(RUSAGE_SELF) failed (%s)", strerror(ru_err));
+    if (io_err)
+        snprintf(io_why, sizeof io_why, IO_PATH " unreadable (%s)", strerror(io_err));
+    else if (f[F_SYSCR] < 0 || f[F_RCHAR] < 0)
+        snprintf(io_why, sizeof io_why, IO_PATH " has no parsable syscr/rchar lines");
+
+    if (ru_why[0] && io_why[0]) {
+        bench__caps_absent(caps, BENCH__CAP_COUNTING, "%s and %s — no tier-0 field is readable",
+                           ru_why, io_why);
+        return NULL;
+    }
+    struct tier0 *t = calloc(1, sizeof *t);
+    if (!t) {
+        bench__caps_absent(caps, BENCH__CAP_COUNTING, "out of memory opening tier-0");
+        return NULL;
+    }
+    t->have_ru = !ru_why[0];
+    t->have_io = !io_why[0];
+    if (io_why[0])
+        snprintf(status, status_size, "%s — I/O columns are null", io_why);
+    else if (ru_why[0])
+        snprintf(status, status_size, "%s — fault and context-switch columns are null",
+                 ru_why);
+    calibrate(t);
+    bench__caps_present(caps, BENCH__CAP_COUNTING);
+    return t;
+}
+
+double bench__tier0_self_cost(const void *state, size_t field)
+{
+    const struct tier0 *t = state;
+    return field < N_COUNTED ? t->cost[field] : 0.0;
+}
+
+static void tier0_close(void *state)
+{
+    free(state);
+}
+
+static void tier0_pass_begin(void *state)
+{
+    struct tier0 *t = state;
+    memset(t->total, 0, sizeof t->total);
+    memset(t->lost, 0, sizeof t->lost);
+    t->brackets = 0;
+}
+
+static void tier0_bracket_begin(void *state)
+{
+    struct tier0 *t = state;
+    snap_begin(t, t->begin);
+}
+
+static void tier0_bracket_end(void *state)
+{
+    struct tier0 *t = state;
+    int64_t end[N_COUNTED];
+    snap_end(t, end);
+    for (size_t i = 0; i < N_COUNTED; i++) {
+        int64_t d;
+        if (delta(t->begin, end, i, &d))
+            t->total[i] += d;
+        else
+            t->lost[i] = true;
+    }
+    t->brackets++;
+}
+
+/* Per-iteration values: raw deltas divided by iterations once, minus the calibrated self-cost
+ * of the snapshot pairs actually taken (syscr/syscw/rchar/wchar only), clamped at 0. */
+static void tier0_pass_end(void *state, uint64_t iterations, uint64_t brackets,
+                           struct bench__counts *out)
+{
+    struct tier0 *t = state;
+    (void)brackets; /* the pairs this source took are what its self-cost scales with */
+    for (size_t i = 0; i < F_COUNT; i++) {
+        out->values[i] = NAN;
+        if (out->estimate)
+            out->estimate[i] = false;
+    }
+    if (iterations == 0 || t->brackets == 0)
+        return; /* nothing was measured */
+    double iters = (double)iterations;
+    for (size_t i = 0; i < N_COUNTED; i++) {
+        if (t->lost[i])
+            continue;
+        double v = (double)t->total[i] / iters - t->cost[i] * (double)t->brackets / iters;
+        out->values[i] = v > 0 ? v : 0.0;
+    }
+    double rchar = out->values[F_RCHAR], rd = out->values[F_RD_BYTES];
+    if (!isnan(rchar) && rchar > 0 && !isnan(rd))
+        out->values[F_CACHE_HIT] = (1.0 - fmin(rd, rchar) / rchar) * 100.0;
 }
 
 const struct bench__source_ops bench__source_tier0 = {
     .name = "tier0",
-    .request_flag = "--perf",
-    .open = open_absent,
+    .request_flag = "--metrics",
+    .fallback_for = NULL,
+    .family = tier0_family,
+    .n_family = F_COUNT,
+    .open = tier0_open,
+    .close = tier0_close,
+    .pass_begin = tier0_pass_begin,
+    .bracket_begin = tier0_bracket_begin,
+    .bracket_end = tier0_bracket_end,
+    .pass_end = tier0_pass_end,
 };

@@ -252,6 +252,8 @@ static void test_grouped_inventory_example(void **state)
 static void test_columns_only_when_used(void **state)
 {
     (void)state;
+    /* a source column always shows (em dashes where nothing was measured); a client column
+     * only in tables whose rows have it */
     struct bench__cell c_a[] = {{&col_bps, 233.0, false}};
     struct bench__row a = ok_row("a", NULL, 0, 1, 32, 110.0, 5.0, 100.0, 130.25);
     a.cells = c_a;
@@ -260,23 +262,23 @@ static void test_columns_only_when_used(void **state)
     const struct bench__row *rows[] = {&a, &b};
     const struct bench__column_desc *const cols[] = {&col_bps, &col_ipc};
     static const char want[] =
-        "╭───────────┬────┬──────────────────┬──────────┬──────────┬─────╮\n"
-        "│ benchmark │  n │      median/iter │      min │      max │ B/s │\n"
-        "┝━━━━━━━━━━━┿━━━━┿━━━━━━━━━━━━━━━━━━┿━━━━━━━━━━┿━━━━━━━━━━┿━━━━━┥\n"
-        "│ a         │ 32 │ 110.00ns ±5.00ns │ 100.00ns │ 130.25ns │ 233 │\n"
-        "│ b         │ 32 │   2.0µs ±10.00ns │   1.9µs  │   2.5µs  │   — │\n"
-        "╰───────────┴────┴──────────────────┴──────────┴──────────┴─────╯\n";
+        "╭───────────┬────┬──────────────────┬──────────┬──────────┬─────┬─────╮\n"
+        "│ benchmark │  n │      median/iter │      min │      max │ B/s │ IPC │\n"
+        "┝━━━━━━━━━━━┿━━━━┿━━━━━━━━━━━━━━━━━━┿━━━━━━━━━━┿━━━━━━━━━━┿━━━━━┿━━━━━┥\n"
+        "│ a         │ 32 │ 110.00ns ±5.00ns │ 100.00ns │ 130.25ns │ 233 │   — │\n"
+        "│ b         │ 32 │   2.0µs ±10.00ns │   1.9µs  │   2.5µs  │   — │   — │\n"
+        "╰───────────┴────┴──────────────────┴──────────┴──────────┴─────┴─────╯\n";
     check(rows, N_OF(rows), cols, N_OF(cols), NULL, 0, NULL, want);
 
-    /* and with no metric cell anywhere, no metric column at all */
+    /* no client cell anywhere: no client column, but the source column stays */
     struct bench__row c = ok_row("c", NULL, 0, 1, 32, 110.0, 5.0, 100.0, 130.25);
     const struct bench__row *plain[] = {&c};
     static const char want_plain[] =
-        "╭───────────┬────┬──────────────────┬──────────┬──────────╮\n"
-        "│ benchmark │  n │      median/iter │      min │      max │\n"
-        "┝━━━━━━━━━━━┿━━━━┿━━━━━━━━━━━━━━━━━━┿━━━━━━━━━━┿━━━━━━━━━━┥\n"
-        "│ c         │ 32 │ 110.00ns ±5.00ns │ 100.00ns │ 130.25ns │\n"
-        "╰───────────┴────┴──────────────────┴──────────┴──────────╯\n";
+        "╭───────────┬────┬──────────────────┬──────────┬──────────┬─────╮\n"
+        "│ benchmark │  n │      median/iter │      min │      max │ IPC │\n"
+        "┝━━━━━━━━━━━┿━━━━┿━━━━━━━━━━━━━━━━━━┿━━━━━━━━━━┿━━━━━━━━━━┿━━━━━┥\n"
+        "│ c         │ 32 │ 110.00ns ±5.00ns │ 100.00ns │ 130.25ns │   — │\n"
+        "╰───────────┴────┴──────────────────┴──────────┴──────────┴─────╯\n";
     check(plain, 1, cols, N_OF(cols), NULL, 0, NULL, want_plain);
 }
 
