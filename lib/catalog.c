@@ -8,12 +8,13 @@
 
 #include "catalog.h"
 
-const struct bench__source_ops *const bench__sources[] = {
+static const struct bench__source_ops *const default_sources[] = {
     &bench__source_perf,
     &bench__source_perf_sw,
     &bench__source_tier0,
 };
-const size_t bench__n_sources = sizeof bench__sources / sizeof bench__sources[0];
+const struct bench__source_ops *const *bench__sources = default_sources;
+size_t bench__n_sources = sizeof default_sources / sizeof default_sources[0];
 
 /* ---- selectors ----------------------------------------------------------------------- */
 

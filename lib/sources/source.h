@@ -76,9 +76,10 @@ struct bench__source_ops {
     void (*pass_end)(void *state, uint64_t iterations, uint64_t brackets, struct bench__counts *out);
 };
 
-/* The sources in counting-pass order (perf, perf-sw, tier0, ...). */
-BENCH__HIDDEN extern const struct bench__source_ops *const bench__sources[];
-BENCH__HIDDEN extern const size_t bench__n_sources;
+/* The sources in counting-pass order (perf, perf-sw, tier0, ...); a test may point this
+ * at its own table of fake sources. */
+BENCH__HIDDEN extern const struct bench__source_ops *const *bench__sources;
+BENCH__HIDDEN extern size_t bench__n_sources;
 
 BENCH__HIDDEN extern const struct bench__source_ops bench__source_perf;
 BENCH__HIDDEN extern const struct bench__source_ops bench__source_perf_sw;

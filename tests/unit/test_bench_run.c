@@ -8,19 +8,93 @@
 #include <cmocka.h>
 
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <bench/shim.h>
 
 #include "internal.h"
+#include "sources/source.h"
 
 static int64_t fake_now;
 static uint64_t calls;
 
+/* ---- a fake counting source: it knows whether a bracket is open ---------------------- */
+
+static bool counters_enabled;
+static uint64_t counted_calls, uncounted_calls, brackets_seen, clock_reads_while_counting;
+
 static int64_t fake_clock(void)
 {
+    if (counters_enabled)
+        clock_reads_while_counting++; /* invariant 3: never a clock inside a bracket */
     return fake_now;
+}
+
+static const struct bench__column_desc fake_family[] = {
+    {.name = "fake-calls", .header = "fake/iter", .format = BENCH__FORMAT_COUNT,
+     .cls = BENCH__DIAGNOSTIC, .source = "fake", .is_default = true},
+};
+
+static int fake_state_token;
+
+static void *fake_open(const struct bench__config *cfg, struct bench__caps *caps, char *status,
+                       size_t status_size)
+{
+    (void)cfg;
+    (void)status_size;
+    status[0] = '\0';
+    bench__caps_present(caps, BENCH__CAP_COUNTING);
+    return &fake_state_token;
+}
+
+static void fake_close(void *state)
+{
+    (void)state;
+}
+
+static void fake_pass_begin(void *state)
+{
+    (void)state;
+    counted_calls = brackets_seen = 0;
+}
+
+static void fake_bracket_begin(void *state)
+{
+    (void)state;
+    counters_enabled = true;
+    brackets_seen++;
+}
+
+static void fake_bracket_end(void *state)
+{
+    (void)state;
+    counters_enabled = false;
+}
+
+static void fake_pass_end(void *state, uint64_t iterations, uint64_t brackets,
+                          struct bench__counts *out)
+{
+    (void)state;
+    assert_int_equal(brackets, brackets_seen);
+    out->values[0] = (double)counted_calls / (double)iterations;
+}
+
+static const struct bench__source_ops fake_source = {
+    .name = "fake", .request_flag = "--perf", .family = fake_family, .n_family = 1,
+    .open = fake_open, .close = fake_close, .pass_begin = fake_pass_begin,
+    .bracket_begin = fake_bracket_begin, .bracket_end = fake_bracket_end,
+    .pass_end = fake_pass_end,
+};
+static const struct bench__source_ops *const fake_table[] = {&fake_source};
+
+static void count_call(void)
+{
+    if (counters_enabled)
+        counted_calls++;
+    else
+        uncounted_calls++;
 }
 
 BENCHMARK(iter_100ns)
@@ -86,6 +160,39 @@ BENCHMARK(probe_fails)
                BENCH_CASE_DEF(.name = "probe_fails", .timed = advance_1000, .after = fail_first));
 }
 
+BENCHMARK(counted_loop)
+{
+    BENCH_ITER(b)
+    {
+        count_call();
+        fake_now += 1000;
+    }
+}
+
+static void counted_timed(void *state)
+{
+    (void)state;
+    count_call();
+    fake_now += 1000;
+}
+
+static uint64_t after_while_counting;
+
+static int counted_after(void *state, const char **message)
+{
+    (void)state;
+    (void)message;
+    if (counters_enabled)
+        after_while_counting++;
+    return 0;
+}
+
+BENCHMARK(counted_case)
+{
+    bench_case(b, BENCH_CASE_DEF(.name = "counted_case", .timed = counted_timed,
+                                 .after = counted_after, .iterations = 200));
+}
+
 BENCHMARK(smoke_fails)
 {
     BENCH_ITER(b)
@@ -100,7 +207,14 @@ BENCHMARK(smoke_skips)
 }
 
 /* Run one benchmark under --bench with the fake clock; return its JSON row. */
+static json_t *run_one_with(const char *name, const char *extra, json_t **doc_out);
+
 static json_t *run_one(const char *name, json_t **doc_out)
+{
+    return run_one_with(name, NULL, doc_out);
+}
+
+static json_t *run_one_with(const char *name, const char *extra, json_t **doc_out)
 {
     char path[] = "/tmp/test_bench_run.XXXXXX";
     int fd = mkstemp(path);
@@ -109,10 +223,11 @@ static json_t *run_one(const char *name, json_t **doc_out)
     char pattern[128], json_arg[128];
     snprintf(pattern, sizeof pattern, "^test_bench_run\\.%s$", name);
     snprintf(json_arg, sizeof json_arg, "--bench-json=%s", path);
-    char *argv[] = {(char *)"prog", (char *)"--bench", (char *)"-i", pattern, json_arg, NULL};
+    char *argv[] = {(char *)"prog", (char *)"--bench", (char *)"-i", pattern, json_arg,
+                    (char *)extra, NULL};
     struct bench__config cfg;
     char err[BENCH__ERROR_MAX];
-    assert_int_equal(bench__config_parse(&cfg, 5, argv, err, sizeof err), 0);
+    assert_int_equal(bench__config_parse(&cfg, extra ? 6 : 5, argv, err, sizeof err), 0);
     struct bench__suite suite;
     assert_int_equal(bench__suite_load(&suite, NULL, err, sizeof err), 0);
     bench__suite_filter(&suite, &cfg);
@@ -227,6 +342,69 @@ static void test_smoke_runs_a_body_once(void **state)
     assert_int_equal(bench_smoke("nothing"), BENCH_ENOENT);
 }
 
+static void use_fake_source(void)
+{
+    bench__sources = fake_table;
+    bench__n_sources = 1;
+    counters_enabled = false;
+    clock_reads_while_counting = uncounted_calls = after_while_counting = 0;
+}
+
+static void test_counting_pass_of_a_loop(void **state)
+{
+    (void)state;
+    const struct bench__source_ops *const *saved = bench__sources;
+    size_t saved_n = bench__n_sources;
+    use_fake_source();
+    json_t *doc, *row = run_one_with("counted_loop", "--perf", &doc);
+    bench__sources = saved;
+    bench__n_sources = saved_n;
+    /* timing: 1 µs per iteration → 8192 per sample; the pass counts every one of them */
+    assert_int_equal((int64_t)num(row, "iterations"), 8192);
+    assert_int_equal((int64_t)num(row, "countIterations"), 8192);
+    json_t *metrics = json_object_get(row, "metrics");
+    assert_true(json_number_value(json_object_get(metrics, "fake-calls")) == 1.0);
+    /* auto batch: 1 ms / 1 µs = 1000 calls per bracket → 9 brackets for 8192 calls */
+    assert_int_equal(brackets_seen, 9);
+    assert_int_equal(clock_reads_while_counting, 0);
+    json_decref(doc);
+}
+
+static void test_counting_pass_of_a_case(void **state)
+{
+    (void)state;
+    const struct bench__source_ops *const *saved = bench__sources;
+    size_t saved_n = bench__n_sources;
+    use_fake_source();
+    json_t *doc, *row = run_one_with("counted_case", "--perf", &doc);
+    bench__sources = saved;
+    bench__n_sources = saved_n;
+    /* per-call rows: one call per bracket, `after` outside every bracket */
+    assert_int_equal((int64_t)num(row, "countIterations"), 200);
+    assert_int_equal(brackets_seen, 200);
+    assert_int_equal(after_while_counting, 0);
+    assert_int_equal(clock_reads_while_counting, 0);
+    json_t *metrics = json_object_get(row, "metrics");
+    assert_true(json_number_value(json_object_get(metrics, "fake-calls")) == 1.0);
+    json_decref(doc);
+}
+
+static void test_perf_iters_and_batch_pins(void **state)
+{
+    (void)state;
+    assert_int_equal(bench__count_iterations(0, 8192), 8192);
+    assert_int_equal(bench__count_iterations(0, 1u << 20), 100000);
+    assert_int_equal(bench__count_iterations(500, 1u << 20), 500);
+    assert_int_equal(bench__count_iterations(0, 0), 1);
+    assert_int_equal(bench__count_batch(0, 8192, 1000.0), 1000);
+    assert_int_equal(bench__count_batch(0, 500, 1000.0), 500);
+    assert_int_equal(bench__count_batch(0, 8192, 5e6), 1); /* bodies over 1 ms: 1 */
+    assert_int_equal(bench__count_batch(0, 8192, NAN), 1);
+    assert_int_equal(bench__count_batch(0, 8192, 0.0), 1);
+    assert_int_equal(bench__count_batch(64, 8192, 1000.0), 64);
+    assert_int_equal(bench__count_batch(100000, 8192, 1000.0), 8192);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -238,6 +416,9 @@ int main(void)
         cmocka_unit_test(test_per_call_stalled_clock_stops_at_32),
         cmocka_unit_test(test_probe_after_error_is_an_error_row),
         cmocka_unit_test(test_smoke_runs_a_body_once),
+        cmocka_unit_test(test_counting_pass_of_a_loop),
+        cmocka_unit_test(test_counting_pass_of_a_case),
+        cmocka_unit_test(test_perf_iters_and_batch_pins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
