@@ -904,9 +904,9 @@ static void run_body(struct bench__measure *m, const struct bench__entry *e)
         }
     } else {
         close_open_bracket(m);
-        struct bench__row *r = new_row(m, "");
-        free(r->name);
-        r->name = failure_name(m, e, first_row);
+        char *name = failure_name(m, e, first_row); /* before the row exists */
+        struct bench__row *r = new_row(m, name);
+        free(name);
         fail_row(r, ctx.outcome, ctx.message);
         m->loop_open = false;
     }

@@ -29,21 +29,19 @@ enum {
 };
 #define N_COUNTED F_CACHE_HIT /* fields read from the OS; cache-hit is derived */
 
-#define T0(id, hdr, fmt) {id, hdr, fmt, BENCH__QUANTITATIVE, "tier0", false}
 static const struct bench__column_desc tier0_family[F_COUNT] = {
-    T0("syscr", "syscr", BENCH__FORMAT_COUNT),
-    T0("syscw", "syscw", BENCH__FORMAT_COUNT),
-    T0("minflt", "min-flt", BENCH__FORMAT_COUNT),
-    T0("majflt", "maj-flt", BENCH__FORMAT_COUNT),
-    T0("vol-cs", "vol-cs", BENCH__FORMAT_COUNT),
-    T0("invol-cs", "invol-cs", BENCH__FORMAT_COUNT),
-    T0("rchar", "rchar", BENCH__FORMAT_COUNT),
-    T0("wchar", "wchar", BENCH__FORMAT_COUNT),
-    T0("rd-bytes", "rd-bytes", BENCH__FORMAT_COUNT),
-    T0("wr-bytes", "wr-bytes", BENCH__FORMAT_COUNT),
-    T0("cache-hit", "cache-hit", BENCH__FORMAT_PERCENT),
+    {"syscr", "syscr", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE, "tier0", false},
+    {"syscw", "syscw", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE, "tier0", false},
+    {"minflt", "min-flt", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE, "tier0", false},
+    {"majflt", "maj-flt", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE, "tier0", false},
+    {"vol-cs", "vol-cs", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE, "tier0", false},
+    {"invol-cs", "invol-cs", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE, "tier0", false},
+    {"rchar", "rchar", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE, "tier0", false},
+    {"wchar", "wchar", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE, "tier0", false},
+    {"rd-bytes", "rd-bytes", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE, "tier0", false},
+    {"wr-bytes", "wr-bytes", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE, "tier0", false},
+    {"cache-hit", "cache-hit", BENCH__FORMAT_PERCENT, BENCH__QUANTITATIVE, "tier0", false},
 };
-#undef T0
 
 /* Where each parsed /proc/self/io value and each getrusage value lands in the family. */
 static const size_t io_field[BENCH__TIER0_N_IO] = {F_SYSCR, F_SYSCW,    F_RCHAR,
@@ -106,8 +104,8 @@ void bench__tier0_parse_io(const char *text, size_t len, int64_t out[6])
 /* ---- snapshots -------------------------------------------------------------------------- */
 
 struct tier0 {
-    bool have_io; /* /proc/self/io gave syscr and rchar at open */
-    bool have_ru; /* getrusage worked at open */
+    bool have_io;           /* /proc/self/io gave syscr and rchar at open */
+    bool have_ru;           /* getrusage worked at open */
     double cost[N_COUNTED]; /* self-cost of one snapshot pair, family order (0 elsewhere) */
     int64_t begin[N_COUNTED];
     /* the pass */
@@ -246,8 +244,7 @@ static void *tier0_open(const struct bench__config *cfg, struct bench__caps *cap
     if (io_why[0])
         snprintf(status, status_size, "%s — I/O columns are null", io_why);
     else if (ru_why[0])
-        snprintf(status, status_size, "%s — fault and context-switch columns are null",
-                 ru_why);
+        snprintf(status, status_size, "%s — fault and context-switch columns are null", ru_why);
     calibrate(t);
     bench__caps_present(caps, BENCH__CAP_COUNTING);
     return t;

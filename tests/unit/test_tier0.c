@@ -36,7 +36,7 @@ static size_t fam(const char *id)
 #define assert_near(got, want, tol)                                                                \
     do {                                                                                           \
         double g_ = (got), w_ = (want), t_ = (tol);                                                \
-        if (!(fabs(g_ - w_) <= t_))                                                        \
+        if (!(fabs(g_ - w_) <= t_))                                                                \
             fail_msg("%s == %.17g, want %.17g ± %g", #got, g_, w_, t_);                            \
     } while (0)
 
@@ -150,10 +150,7 @@ static const struct parse_case parse_cases[] = {
     {"INT64_MAX", "syscr: 9223372036854775807\n", 0, {INT64_MAX, NA, NA, NA, NA, NA}},
     {"INT64_MAX + 1", "syscr: 9223372036854775808\n", 0, {NA, NA, NA, NA, NA, NA}},
     {"20 digits", "rchar: 12345678901234567890\nsyscr: 4\n", 0, {4, NA, NA, NA, NA, NA}},
-    {"40 digits",
-     "rchar: 1234567890123456789012345678901234567890\n",
-     0,
-     {NA, NA, NA, NA, NA, NA}},
+    {"40 digits", "rchar: 1234567890123456789012345678901234567890\n", 0, {NA, NA, NA, NA, NA, NA}},
     {"leading zeros", "syscr: 0000000000000000000000042\n", 0, {42, NA, NA, NA, NA, NA}},
 };
 
@@ -167,8 +164,8 @@ static void test_parse_table(void **state)
         bench__tier0_parse_io(pc->text, len, out);
         for (size_t k = 0; k < 6; k++)
             if (out[k] != pc->want[k])
-                fail_msg("case '%s': field %zu == %lld, want %lld", pc->what, k,
-                         (long long)out[k], (long long)pc->want[k]);
+                fail_msg("case '%s': field %zu == %lld, want %lld", pc->what, k, (long long)out[k],
+                         (long long)pc->want[k]);
     }
 }
 
@@ -231,9 +228,9 @@ static int fake_open(const char *path, int flags)
     }
     assert_string_equal(path, "/proc/self/io");
     assert_false(fk.is_open);
-    int n = snprintf(fk.text, sizeof fk.text, "rchar: %lld\nwchar: %lld\nsyscr: %lld\nsyscw: %lld\n",
-                     (long long)fk.rchar, (long long)fk.wchar, (long long)fk.syscr,
-                     (long long)fk.syscw);
+    int n = snprintf(fk.text, sizeof fk.text,
+                     "rchar: %lld\nwchar: %lld\nsyscr: %lld\nsyscw: %lld\n", (long long)fk.rchar,
+                     (long long)fk.wchar, (long long)fk.syscr, (long long)fk.syscw);
     if (!fk.omit_read_bytes)
         n += snprintf(fk.text + n, sizeof fk.text - (size_t)n, "read_bytes: %lld\n",
                       (long long)fk.read_bytes);
@@ -794,12 +791,11 @@ static void test_real_kernel_counts_dev_zero_reads(void **state)
                   "min-flt %.4f  rd-bytes %.4f  cache-hit %.2f%%\n",
                   v[fam("syscr")], v[fam("rchar")], v[fam("syscw")], v[fam("wchar")],
                   v[fam("minflt")], v[fam("rd-bytes")], v[fam("cache-hit")]);
-    print_message("calibrated self-cost per bracket: syscr %.1f  syscw %.1f  rchar %.1f  "
-                  "wchar %.1f\n",
-                  bench__tier0_self_cost(o.st, fam("syscr")),
-                  bench__tier0_self_cost(o.st, fam("syscw")),
-                  bench__tier0_self_cost(o.st, fam("rchar")),
-                  bench__tier0_self_cost(o.st, fam("wchar")));
+    print_message(
+        "calibrated self-cost per bracket: syscr %.1f  syscw %.1f  rchar %.1f  "
+        "wchar %.1f\n",
+        bench__tier0_self_cost(o.st, fam("syscr")), bench__tier0_self_cost(o.st, fam("syscw")),
+        bench__tier0_self_cost(o.st, fam("rchar")), bench__tier0_self_cost(o.st, fam("wchar")));
 
     assert_near(v[fam("syscr")], 1.00, 0.02);
     assert_near(v[fam("rchar")], 64, 1.5);
