@@ -112,14 +112,20 @@ struct tier0 {
     int64_t total[N_COUNTED];
     bool lost[N_COUNTED];
     uint64_t brackets;
+    /* rchar our own begin-edge reads added: exactly the bytes of /proc/self/io they got
+     * (the text shows rchar before the read that returns it is charged) */
+    int64_t own_rchar;
+    ssize_t last_text_bytes;
 };
 
 /* Read /proc/self/io into the family slots; returns 0 or the errno of the failed read. */
-static int snap_io(int64_t f[N_COUNTED])
+static int snap_io(int64_t f[N_COUNTED], ssize_t *text_bytes)
 {
     char buf[IO_BUF];
     int64_t io[BENCH__TIER0_N_IO];
     ssize_t n = bench__os_read_file(IO_PATH, buf, sizeof buf);
+    if (text_bytes)
+        *text_bytes = n;
     if (n >= 0)
         bench__tier0_parse_io(buf, (size_t)n, io);
     else
@@ -158,10 +164,10 @@ static void snap_unknown(int64_t f[N_COUNTED], const size_t *fields, size_t n)
 /* The two edges nest: /proc/self/io outside, getrusage inside, so the fault and context-
  * switch window does not contain our own /proc read. A half that failed at open is not
  * read again (its columns were announced as null). */
-static void snap_begin(const struct tier0 *t, int64_t f[N_COUNTED])
+static void snap_begin(struct tier0 *t, int64_t f[N_COUNTED])
 {
     if (t->have_io)
-        snap_io(f);
+        snap_io(f, &t->last_text_bytes);
     else
         snap_unknown(f, io_field, BENCH__TIER0_N_IO);
     if (t->have_ru)
@@ -170,14 +176,14 @@ static void snap_begin(const struct tier0 *t, int64_t f[N_COUNTED])
         snap_unknown(f, ru_field, 4);
 }
 
-static void snap_end(const struct tier0 *t, int64_t f[N_COUNTED])
+static void snap_end(struct tier0 *t, int64_t f[N_COUNTED])
 {
     if (t->have_ru)
         snap_ru(f);
     else
         snap_unknown(f, ru_field, 4);
     if (t->have_io)
-        snap_io(f);
+        snap_io(f, NULL);
     else
         snap_unknown(f, io_field, BENCH__TIER0_N_IO);
 }
@@ -219,7 +225,7 @@ static void *tier0_open(const struct bench__config *cfg, struct bench__caps *cap
     status[0] = '\0';
     int64_t f[N_COUNTED];
     int ru_err = snap_ru(f);
-    int io_err = snap_io(f);
+    int io_err = snap_io(f, NULL);
 
     char ru_why[96] = "", io_why[128] = "";
     if (ru_err)
@@ -267,12 +273,16 @@ static void tier0_pass_begin(void *state)
     memset(t->total, 0, sizeof t->total);
     memset(t->lost, 0, sizeof t->lost);
     t->brackets = 0;
+    t->own_rchar = 0;
 }
 
 static void tier0_bracket_begin(void *state)
 {
     struct tier0 *t = state;
+    t->last_text_bytes = 0;
     snap_begin(t, t->begin);
+    if (t->last_text_bytes > 0)
+        t->own_rchar += t->last_text_bytes;
 }
 
 static void tier0_bracket_end(void *state)
@@ -308,7 +318,9 @@ static void tier0_pass_end(void *state, uint64_t iterations, uint64_t brackets,
     for (size_t i = 0; i < N_COUNTED; i++) {
         if (t->lost[i])
             continue;
-        double v = (double)t->total[i] / iters - t->cost[i] * (double)t->brackets / iters;
+        double own = i == F_RCHAR && t->own_rchar > 0 ? (double)t->own_rchar
+                                                     : t->cost[i] * (double)t->brackets;
+        double v = ((double)t->total[i] - own) / iters;
         out->values[i] = v > 0 ? v : 0.0;
     }
     double rchar = out->values[F_RCHAR], rd = out->values[F_RD_BYTES];
