@@ -79,13 +79,17 @@ void bench__catalog_open(struct bench__catalog *c, const struct bench__config *c
     for (size_t i = 0; i < bench__n_sources && i < BENCH__MAX_SOURCES; i++) {
         struct bench__open_source *s = &c->sources[c->n_sources++];
         s->ops = bench__sources[i];
-        s->requested = probe_all || c->all || flag_requests(cfg, s->ops) ||
-                       family_selected(cfg, s->ops);
+        bool by_flag = flag_requests(cfg, s->ops);
+        s->requested = probe_all || c->all || by_flag || family_selected(cfg, s->ops);
+        s->via = by_flag ? s->ops->request_flag : "--metrics";
         if (s->ops->fallback_for && !family_selected(cfg, s->ops) && !probe_all && !c->all) {
-            /* a fallback opens only when what it stands in for was requested and is absent */
+            /* a fallback opens only when what it stands in for was asked for by its flag
+             * (not by naming one of its metrics) and is absent */
             struct bench__open_source *primary = find(c, s->ops->fallback_for);
-            s->requested = primary && primary->requested && !primary->state;
+            s->requested = primary && primary->requested && !primary->state &&
+                           flag_requests(cfg, primary->ops);
             s->fallback = s->requested;
+            s->via = s->ops->request_flag;
         }
         if (!s->requested)
             continue;
@@ -108,7 +112,7 @@ void bench__catalog_announce(const struct bench__catalog *c, FILE *err)
         const struct bench__open_source *s = &c->sources[i];
         if (!s->requested)
             continue;
-        const char *flag = s->ops->request_flag ? s->ops->request_flag : "--metrics";
+        const char *flag = s->via ? s->via : "--metrics";
         if (!s->state) {
             for (size_t a = 0; a < s->caps.n_absent; a++)
                 if (s->caps.absent[a].cap == BENCH__CAP_COUNTING)
@@ -238,7 +242,8 @@ void bench__caps_render(FILE *out, const struct bench__catalog *c)
             if (!present && !reason)
                 continue;
             fprintf(out, "  %-*s %s %s", (int)width, first ? s->ops->name : "",
-                    present ? "\xe2\x9c\x93" : "\xe2\x9c\x97", bench__cap_name((enum bench__cap)cap));
+                    present ? "\xe2\x9c\x93" : "\xe2\x9c\x97",
+                    bench__cap_name((enum bench__cap)cap));
             if (!present)
                 fprintf(out, " \xe2\x80\x94 %s", reason);
             fputc('\n', out);
@@ -272,8 +277,8 @@ int bench__catalog_list(const struct bench__config *cfg, FILE *out)
             cells[r * 5 + 3] = d->source;
             cells[r * 5 + 4] = c.sources[i].state ? "yes" : "no";
         }
-    struct bench__table table = {.columns = columns, .n_columns = 5, .cells = (char **)cells,
-                                 .n_rows = n_rows};
+    struct bench__table table = {
+        .columns = columns, .n_columns = 5, .cells = (char **)cells, .n_rows = n_rows};
     bench__table_render(out, &table, &memory);
     bench__table_memory_free(&memory);
     free(cells);

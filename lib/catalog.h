@@ -14,7 +14,8 @@ struct bench__open_source {
     const struct bench__source_ops *ops;
     void *state; /* NULL: not requested, or absent */
     bool requested;
-    bool fallback; /* opened because the source it stands in for is absent */
+    bool fallback;   /* opened because the source it stands in for is absent */
+    const char *via; /* the option that asked for it: its flag, or "--metrics" */
     struct bench__caps caps;
     char status[256];
 };

@@ -17,7 +17,7 @@
 struct bench__rng {
     uint64_t state;
 };
-BENCH__HIDDEN uint64_t bench__rng_next(struct bench__rng *rng);            /* SplitMix64 */
+BENCH__HIDDEN uint64_t bench__rng_next(struct bench__rng *rng);              /* SplitMix64 */
 BENCH__HIDDEN uint64_t bench__rng_below(struct bench__rng *rng, uint64_t n); /* unbiased [0, n) */
 BENCH__HIDDEN uint64_t bench__fnv1a64(const void *data, size_t len);
 /* global_seed XOR fnv1a64(subj_b 0x1F subj_x 0x1F scenario 0x1F operation) */
@@ -56,8 +56,8 @@ struct bench__arm {
     size_t n;
 };
 BENCH__HIDDEN void bench__bootstrap_ci(const struct bench__arm *base, const struct bench__arm *cand,
-                                       uint64_t seed, uint32_t resamples, double alpha,
-                                       double *lo, double *hi, bool *paired);
+                                       uint64_t seed, uint32_t resamples, double alpha, double *lo,
+                                       double *hi, bool *paired);
 
 /* p_min for n per arm and the runs_needed rule (Steps 5, 9). */
 BENCH__HIDDEN unsigned bench__runs_needed(size_t family_size, double q);
@@ -65,13 +65,13 @@ BENCH__HIDDEN unsigned bench__runs_needed(size_t family_size, double q);
 /* ---- the engine ------------------------------------------------------------------------ */
 
 struct bench__cmp_params {
-    size_t min_runs;      /* 3 */
-    double q;             /* 0.05 */
-    double f_min;         /* 0.03 */
-    double min_delta;     /* 0, in the input unit (ns) */
-    uint32_t resamples;   /* 10000 */
-    double alpha;         /* 0.05 (ci_level 0.95) */
-    uint64_t global_seed; /* 0 */
+    size_t min_runs;                      /* 3 */
+    double q;                             /* 0.05 */
+    double f_min;                         /* 0.03 */
+    double min_delta;                     /* 0, in the input unit (ns) */
+    uint32_t resamples;                   /* 10000 */
+    double alpha;                         /* 0.05 (ci_level 0.95) */
+    uint64_t global_seed;                 /* 0 */
     const char *subj_b, *subj_c, *subj_a; /* subject names for the stream seeds */
 };
 BENCH__HIDDEN void bench__cmp_defaults(struct bench__cmp_params *p);
@@ -82,8 +82,12 @@ struct bench__cmp_cell_in {
     struct bench__arm base, cand, aa;
 };
 
-enum bench__cmp_state { BENCH__CMP_CLAIMED, BENCH__CMP_UNCONFIRMED, BENCH__CMP_NO_CLAIM,
-                        BENCH__CMP_UNMEASURED };
+enum bench__cmp_state {
+    BENCH__CMP_CLAIMED,
+    BENCH__CMP_UNCONFIRMED,
+    BENCH__CMP_NO_CLAIM,
+    BENCH__CMP_UNMEASURED
+};
 
 /* Every per-cell field of §B.1; NaN for what was not computed (UNMEASURED cells). */
 struct bench__cmp_cell_out {
@@ -96,7 +100,7 @@ struct bench__cmp_cell_out {
     uint64_t aa_seed;
     double floor;
     double p;
-    const char *p_method; /* "exact" | "normal" | NULL */
+    const char *p_method;                /* "exact" | "normal" | NULL */
     uint64_t p_numerator, p_denominator; /* exact p as a fraction (0/0 otherwise) */
     bool bh_rejected;
     double q_adjusted;
@@ -113,10 +117,10 @@ struct bench__cmp_cell_out {
 
 struct bench__cmp_result {
     size_t family_size;
-    const char *verdict; /* "PASS" | "REGRESSION" | "UNMEASURED" */
-    int exit_code;       /* 0 | 1 | 2 */
-    const char *reason;  /* aa_control_changed, claimed_regression, unconfirmed_regression,
-                            unmeasured_cells, or NULL for PASS */
+    const char *verdict;  /* "PASS" | "REGRESSION" | "UNMEASURED" */
+    int exit_code;        /* 0 | 1 | 2 */
+    const char *reason;   /* aa_control_changed, claimed_regression, unconfirmed_regression,
+                             unmeasured_cells, or NULL for PASS */
     unsigned runs_needed; /* when an UNCONFIRMED regression decides the verdict; else 0 */
 };
 

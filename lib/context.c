@@ -113,12 +113,19 @@ int bench_smoke(const char *name)
 {
     struct bench__suite suite;
     char err[BENCH__ERROR_MAX];
-    if (!name || bench__suite_load(&suite, NULL, err, sizeof err) != 0)
+    if (!name)
         return BENCH_EINVAL;
+    int loaded = bench__suite_load(&suite, NULL, err, sizeof err);
+    if (loaded != 0) { /* the registry itself is broken: say why, return its code */
+        fprintf(stderr, "bench_smoke: %s\n", err);
+        return loaded;
+    }
     const struct bench__entry *found = NULL;
     int matches = 0;
     for (size_t i = 0; i < suite.count; i++) {
         const struct bench__entry *e = &suite.entries[i];
+        if (e->test->kind == BENCH_KIND_TEST)
+            continue; /* plain tests belong to the runner */
         if (!strcmp(e->full_name, name) || !strcmp(e->test->name, name)) {
             found = e;
             matches++;

@@ -230,7 +230,7 @@ struct bench__meta {
     uint64_t min_time_ms;
     unsigned sample_count;
     double clock_overhead_ns; /* NaN unless per-call rows were measured */
-    char **provenance; /* deduplicated, first-seen order */
+    char **provenance;        /* deduplicated, first-seen order */
     size_t n_provenance;
 };
 

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <math.h>
 #include <setjmp.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -144,6 +145,7 @@ struct bench__measure {
         size_t row;
         uint64_t iterations, batch, done, current, brackets;
     } count;
+    bool bracket_disclosed[BENCH__MAX_SOURCES]; /* the empty-bracket cost was reported */
     size_t *loop_rows; /* row index of each BENCH_ITER loop of the current body */
     size_t n_loop_rows, cap_loop_rows;
     /* the live ticker: a stderr line redrawn at case boundaries, only on a terminal */
@@ -179,6 +181,16 @@ static void ticker_clear(struct bench__measure *m)
         fflush(stderr);
         m->ticker_shown = false;
     }
+}
+
+/* Every stderr line of a --bench run goes through here, so the ticker never shares a line. */
+BENCH_PRINTF(2, 3) static void note(struct bench__measure *m, const char *fmt, ...)
+{
+    ticker_clear(m);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
 }
 
 static void *grow(void *array, size_t *cap, size_t need, size_t elem)
@@ -261,8 +273,8 @@ static char *loop_name(const struct bench__entry *e, unsigned ordinal)
  * sources that arrive later) and the table's own columns. */
 static bool reserved_name(const char *name)
 {
-    static const char *const table_words[] = {"name", "median/iter", "n", "min", "max",
-                                              "notes", "benchmark", "implementation"};
+    static const char *const table_words[] = {"name", "median/iter", "n",         "min",
+                                              "max",  "notes",       "benchmark", "implementation"};
     for (size_t i = 0; i < sizeof table_words / sizeof table_words[0]; i++)
         if (!strcmp(name, table_words[i]))
             return true;
@@ -383,11 +395,6 @@ static uint64_t next_batch(const struct bench__measure *m)
 static void finish_batched_row(struct bench__measure *m, char *name)
 {
     m->loop_open = false;
-    if (m->sampler.count >= BENCH__MAX_SCALED_ITERATIONS)
-        fprintf(stderr,
-                "warning: %s: the iteration count reached 2^40 — the timed body may have been "
-                "optimized away or left early (break)\n",
-                name);
     struct bench__row *r = new_row(m, name);
     free(name);
     if (m->loops > 0 && !m->whole_body) {
@@ -399,6 +406,10 @@ static void finish_batched_row(struct bench__measure *m, char *name)
     r->iterations = m->sampler.count;
     r->samples = m->sampler.n;
     r->stats = bench__summarize(m->sampler.samples, m->sampler.n);
+    if (m->sampler.count >= BENCH__MAX_SCALED_ITERATIONS) /* nothing measurable was timed */
+        fail_row(r, BENCH__FAILED,
+                 "the iteration count reached 2^40: the timed body was optimized away or left "
+                 "its loop early (break)");
 }
 
 /* A loop of a body re-run for a counting pass: count the calls of the loop's row. */
@@ -412,7 +423,8 @@ static uint64_t count_loop_begin(struct bench__measure *m)
     }
     const struct bench__row *r = &m->rows[row];
     uint64_t iterations = bench__count_iterations(m->cfg->perf_iters, r->iterations);
-    pass_begin(m, row, iterations, bench__count_batch(m->cfg->perf_batch, iterations, r->stats.median));
+    pass_begin(m, row, iterations,
+               bench__count_batch(m->cfg->perf_batch, iterations, r->stats.median));
     m->count.current = next_batch(m);
     bracket_begin(m);
     return m->count.current;
@@ -467,6 +479,8 @@ uint64_t bench_iter_next(bench_t *b)
 
 void bench_iter(bench_t *b, void (*fn)(void *state), void *state)
 {
+    if (!b)
+        b = bench__current;
     for (uint64_t count = bench_iter_begin(b); count != 0; count = bench_iter_next(b))
         for (uint64_t left = count; left != 0; --left)
             fn(state);
@@ -603,13 +617,20 @@ static int run_case_inert(bench_t *b, const struct bench_case_def *def)
     if (def->teardown)
         def->teardown(state);
     free(state);
-    if (failed)
-        bench_fail(b, "%s: after: %s", def->name, message ? message : "failed");
+    if (failed) {
+        char *line = first_line(message, "after failed");
+        char text[512];
+        snprintf(text, sizeof text, "%s: %s", def->name, line);
+        free(line);
+        bench_fail(b, "%s", text);
+    }
     return 0;
 }
 
 int bench_case(bench_t *b, const struct bench_case_def *def)
 {
+    if (!b)
+        b = bench__current; /* like bench_fail and bench_skip: NULL is the running test */
     struct bench__measure *m = b ? b->measure : NULL;
     if (m && m->count.active)
         return 0; /* a counting re-run of the body: the case is registered already */
@@ -633,6 +654,23 @@ int bench_case(bench_t *b, const struct bench_case_def *def)
                 *c = '?';
         if (asprintf(&p->refused, "registration: %s", problem) < 0)
             p->refused = xstrdup("registration failed");
+        if (def && def->size >= sizeof(struct bench_case_def) && def->labels) {
+            p->labels = calloc(def->n_labels + 1, sizeof *p->labels);
+            if (!p->labels)
+                abort();
+            for (size_t i = 0; i < def->n_labels; i++) {
+                if (!def->labels[i].key || !def->labels[i].value)
+                    continue;
+                struct bench__kv *kv = &p->labels[p->n_labels++];
+                kv->key = xstrdup(def->labels[i].key);
+                kv->value = xstrdup(def->labels[i].value);
+                for (char *c = kv->key; *c; c++)
+                    *c = *c == '\x1f' ? '?' : *c;
+                for (char *c = kv->value; *c; c++)
+                    *c = *c == '\x1f' ? '?' : *c;
+            }
+            qsort(p->labels, p->n_labels, sizeof *p->labels, compare_kv);
+        }
         return code;
     }
     p->name = xstrdup(def->name);
@@ -742,6 +780,51 @@ static void measure_clock_overhead(struct bench__measure *m)
             cost, PAIRS);
 }
 
+/* Per-call rows count one call per bracket, so their counters include the bracket itself.
+ * Measure what an empty bracket reads, once per source, and say so (never subtracted). */
+static void disclose_bracket_cost(struct bench__measure *m, size_t s)
+{
+    if (m->bracket_disclosed[s])
+        return;
+    m->bracket_disclosed[s] = true;
+    enum { EMPTY_BRACKETS = 100 };
+    const struct bench__source_ops *ops = m->catalog.sources[s].ops;
+    void *state = m->catalog.sources[s].state;
+    double *values = calloc(ops->n_family + 1, sizeof *values);
+    bool *estimate = calloc(ops->n_family + 1, sizeof *estimate);
+    if (!values || !estimate)
+        abort();
+    for (size_t k = 0; k < ops->n_family; k++)
+        values[k] = NAN;
+    ops->pass_begin(state);
+    for (int i = 0; i < EMPTY_BRACKETS; i++) {
+        ops->bracket_begin(state);
+        ops->bracket_end(state);
+    }
+    struct bench__counts counts = {values, estimate};
+    ops->pass_end(state, EMPTY_BRACKETS, EMPTY_BRACKETS, &counts);
+    char text[400] = "";
+    size_t len = 0, shown = 0;
+    for (size_t k = 0; k < ops->n_family && shown < 3; k++) {
+        if (ops->family[k].format != BENCH__FORMAT_COUNT || isnan(values[k]))
+            continue;
+        char v[32];
+        bench__format_metric(values[k], ops->family[k].format, estimate[k], v, sizeof v);
+        int n = snprintf(text + len, sizeof text - len, "%s%s %s", shown ? ", " : "",
+                         ops->family[k].header, v);
+        if (n > 0 && (size_t)n < sizeof text - len)
+            len += (size_t)n;
+        shown++;
+    }
+    if (shown)
+        note(m,
+             "%s: per-call rows are counted one call per bracket; an empty bracket reads %s "
+             "(included in their counts, not subtracted)\n",
+             ops->name, text);
+    free(values);
+    free(estimate);
+}
+
 /* The counting passes of a per-call row: one call per bracket, after outside every bracket.
  * Runs after timing and before teardown (setup and teardown bracket both). */
 static void count_case(struct bench__measure *m, struct pending *p, struct case_run *run,
@@ -751,6 +834,7 @@ static void count_case(struct bench__measure *m, struct pending *p, struct case_
     for (size_t s = 0; s < m->catalog.n_sources && !run->after_error; s++) {
         if (!m->catalog.sources[s].state)
             continue;
+        disclose_bracket_cost(m, s);
         m->count.source = s;
         pass_begin(m, row, bench__count_iterations(m->cfg->perf_iters, m->n_samples), 1);
         while (m->count.done < m->count.iterations) {
@@ -928,11 +1012,23 @@ void bench_provenance(bench_t *b, const char *fact)
     size_t cap = m->n_provenance;
     m->provenance = grow(m->provenance, &cap, m->n_provenance + 1, sizeof *m->provenance);
     m->provenance[m->n_provenance++] = line;
-    ticker_clear(m);
-    fprintf(stderr, "provenance: %s\n", m->provenance[m->n_provenance - 1]);
+    note(m, "provenance: %s\n", m->provenance[m->n_provenance - 1]);
 }
 
 /* ---- scheduling and output -------------------------------------------------------------- */
+
+/* Does some row of this table have a value for a metric sort key? */
+static bool table_has_key(const struct bench__row *const *rows, size_t n, const char *key)
+{
+    if (!strcmp(key, "name") || !strcmp(key, "median/iter"))
+        return true;
+    for (size_t r = 0; r < n; r++)
+        for (size_t c = 0; c < rows[r]->n_cells; c++)
+            if (!strcmp(rows[r]->cells[c].column->name, key) ||
+                !strcmp(rows[r]->cells[c].column->header, key))
+                return true;
+    return false;
+}
 
 static void render(struct bench__measure *m, size_t *indices, size_t n, char *const *keys,
                    size_t n_keys, const char *title, struct bench__table_memory *memory)
@@ -948,16 +1044,16 @@ static void render(struct bench__measure *m, size_t *indices, size_t n, char *co
         calloc(bench__catalog_max_columns(&m->catalog, m->n_columns) + 1, sizeof *cols);
     if (!cols)
         abort();
-    size_t n_all = bench__catalog_columns(&m->catalog,
-                                          (const struct bench__column_desc *const *)m->columns,
-                                          m->n_columns, BENCH__COLUMNS_DOCUMENT, cols);
+    size_t n_all =
+        bench__catalog_columns(&m->catalog, (const struct bench__column_desc *const *)m->columns,
+                               m->n_columns, BENCH__COLUMNS_DOCUMENT, cols);
     const char *key = m->cfg->sort_by;
-    if (!key || !bench__sort_key_known(key, cols, n_all))
+    if (!key || !bench__sort_key_known(key, cols, n_all) || !table_has_key(rows, n, key))
         key = "median/iter"; /* the default order; an unknown key is warned about once */
     bench__sort_rows(rows, n, key);
-    size_t n_cols = bench__catalog_columns(&m->catalog,
-                                           (const struct bench__column_desc *const *)m->columns,
-                                           m->n_columns, BENCH__COLUMNS_TABLE, cols);
+    size_t n_cols =
+        bench__catalog_columns(&m->catalog, (const struct bench__column_desc *const *)m->columns,
+                               m->n_columns, BENCH__COLUMNS_TABLE, cols);
     ticker_clear(m);
     bench__bench_table_render(stdout, rows, n, cols, n_cols, keys, n_keys, title, memory);
     free(cols);
@@ -1033,7 +1129,7 @@ static int list_group_keys(struct bench__measure *m)
         failures += m->rows[r].state == BENCH__ROW_ERROR;
     for (size_t p = 0; p < m->n_pending; p++)
         failures += m->pending[p].refused != NULL;
-    return failures > 125 ? 125 : failures;
+    return failures ? 1 : 0;
 }
 
 /* With --group-by: every body first, then cases measured and tables streamed by key. */
@@ -1050,7 +1146,7 @@ static void run_grouped(struct bench__measure *m, const struct bench__suite *sui
             for (size_t l = 0; l < m->pending[p].n_labels && !found; l++)
                 found = !strcmp(m->pending[p].labels[l].key, keys[k]);
         if (!found)
-            fprintf(stderr, "--group-by: no benchmark case has label '%s'\n", keys[k]);
+            note(m, "--group-by: no benchmark case has label '%s'\n", keys[k]);
     }
     /* the key of every measured row and pending case */
     size_t n_body_rows = m->n_rows;
@@ -1171,9 +1267,9 @@ static int write_json(struct bench__measure *m, const struct bench__suite *suite
         calloc(bench__catalog_max_columns(&m->catalog, m->n_columns) + 1, sizeof *cols);
     if (!cols)
         abort();
-    size_t n_cols = bench__catalog_columns(&m->catalog,
-                                           (const struct bench__column_desc *const *)m->columns,
-                                           m->n_columns, BENCH__COLUMNS_DOCUMENT, cols);
+    size_t n_cols =
+        bench__catalog_columns(&m->catalog, (const struct bench__column_desc *const *)m->columns,
+                               m->n_columns, BENCH__COLUMNS_DOCUMENT, cols);
     fill_unmeasured(m, cols, n_cols);
     struct bench__report report = {
         .columns = cols,
@@ -1283,9 +1379,9 @@ int bench__run_bench(const struct bench__config *cfg, const struct bench__suite 
         calloc(bench__catalog_max_columns(&m.catalog, m.n_columns) + 1, sizeof *all_cols);
     if (!all_cols)
         abort();
-    size_t n_all = bench__catalog_columns(&m.catalog,
-                                          (const struct bench__column_desc *const *)m.columns,
-                                          m.n_columns, BENCH__COLUMNS_DOCUMENT, all_cols);
+    size_t n_all =
+        bench__catalog_columns(&m.catalog, (const struct bench__column_desc *const *)m.columns,
+                               m.n_columns, BENCH__COLUMNS_DOCUMENT, all_cols);
     bool sort_key_unknown = cfg->sort_by && !bench__sort_key_known(cfg->sort_by, all_cols, n_all) &&
                             !bench__catalog_reserved(cfg->sort_by);
     free(all_cols);

@@ -146,7 +146,8 @@ BENCH_API void bench_provenance(bench_t *b, const char *fact);
  * code from another framework's test, e.g. `assert_int_equal(bench_smoke("fnv1a_1k"), 0)`.
  * `name` is the test's name or its "<file-stem>.<name>". Returns 0 passed, 1 failed (the
  * message goes to stderr), 2 skipped, BENCH_ENOENT when no such test, BENCH_EINVAL when the
- * name is ambiguous. */
+ * name is ambiguous, or the code of a broken registry (BENCH_EDUP, BENCH_ESTRUCT, ...; the
+ * reason goes to stderr). */
 BENCH_API int bench_smoke(const char *name);
 
 /* The timed loop behind BENCH_ITER (see <bench/shim.h>). bench_iter_begin returns the

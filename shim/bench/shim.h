@@ -105,12 +105,13 @@
         for (uint64_t bench__left = bench__count; bench__left != 0; --bench__left)
 
 /* Optimizer barriers. bench_do_not_optimize(expr) makes the compiler compute `expr` and
- * treat its value as used (it may stay in a register); bench_clobber_memory() makes it
- * assume all memory was read and written. Neither emits an instruction of its own. */
+ * treat its value as used (in a register or in memory; constants and structs work too);
+ * bench_clobber_memory() makes it assume all memory was read and written. Neither emits an
+ * instruction of its own. */
 #define bench_do_not_optimize(expr)                                                                \
     __extension__({                                                                                \
         __typeof__(expr) bench__value = (expr);                                                    \
-        __asm__ __volatile__("" : "+r,m"(bench__value) : : "memory");                              \
+        __asm__ __volatile__("" : : "r,m"(bench__value) : "memory");                               \
     })
 static inline void bench_clobber_memory(void)
 {
