@@ -48,17 +48,34 @@ static bool selected(const struct bench__config *cfg, const char *name)
     return false;
 }
 
-static bool family_selected(const struct bench__config *cfg, const struct bench__source_ops *ops)
+/* The family of a source under this configuration. */
+static const struct bench__column_desc *family_of(const struct bench__source_ops *ops,
+                                                  const struct bench__config *cfg, size_t *n)
 {
-    for (size_t k = 0; k < ops->n_family; k++)
-        if (selected(cfg, ops->family[k].name))
+    if (ops->family_for)
+        return ops->family_for(cfg, n);
+    *n = ops->n_family;
+    return ops->family;
+}
+
+static bool family_selected(const struct bench__config *cfg, const struct bench__column_desc *f,
+                            size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (selected(cfg, f[k].name) || selected(cfg, f[k].header))
             return true;
     return false;
 }
 
 static bool flag_requests(const struct bench__config *cfg, const struct bench__source_ops *ops)
 {
-    return ops->request_flag && !strcmp(ops->request_flag, "--perf") && cfg->perf;
+    if (!ops->request_flag)
+        return false;
+    if (!strcmp(ops->request_flag, "--perf"))
+        return cfg->perf;
+    if (!strcmp(ops->request_flag, "--syscalls"))
+        return cfg->syscalls;
+    return false;
 }
 
 /* ---- opening ------------------------------------------------------------------------- */
@@ -79,10 +96,14 @@ void bench__catalog_open(struct bench__catalog *c, const struct bench__config *c
     for (size_t i = 0; i < bench__n_sources && i < BENCH__MAX_SOURCES; i++) {
         struct bench__open_source *s = &c->sources[c->n_sources++];
         s->ops = bench__sources[i];
+        s->family = family_of(s->ops, cfg, &s->n_family);
         bool by_flag = flag_requests(cfg, s->ops);
-        s->requested = probe_all || c->all || by_flag || family_selected(cfg, s->ops);
+        bool named = family_selected(cfg, s->family, s->n_family);
+        /* a configured family exists only because something asked for its columns */
+        bool configured = s->ops->family_for && s->n_family > 0 && !by_flag;
+        s->requested = probe_all || c->all || by_flag || named || configured;
         s->via = by_flag ? s->ops->request_flag : "--metrics";
-        if (s->ops->fallback_for && !family_selected(cfg, s->ops) && !probe_all && !c->all) {
+        if (s->ops->fallback_for && !named && !probe_all && !c->all) {
             /* a fallback opens only when what it stands in for was asked for by its flag
              * (not by naming one of its metrics) and is absent */
             struct bench__open_source *primary = find(c, s->ops->fallback_for);
@@ -122,8 +143,8 @@ void bench__catalog_announce(const struct bench__catalog *c, FILE *err)
         }
         if (s->fallback) {
             fprintf(err, "%s: counting with %s instead (", flag, s->ops->name);
-            for (size_t k = 0; k < s->ops->n_family; k++)
-                fprintf(err, "%s%s", k ? ", " : "", s->ops->family[k].name);
+            for (size_t k = 0; k < s->n_family; k++)
+                fprintf(err, "%s%s", k ? ", " : "", s->family[k].name);
             fprintf(err, ")\n");
         }
         if (s->status[0])
@@ -172,8 +193,8 @@ size_t bench__catalog_columns(const struct bench__catalog *c,
     for (size_t i = 0; i < c->n_sources; i++) {
         const struct bench__open_source *s = &c->sources[i];
         bool open = s->state != NULL;
-        for (size_t k = 0; k < s->ops->n_family; k++) {
-            const struct bench__column_desc *d = &s->ops->family[k];
+        for (size_t k = 0; k < s->n_family; k++) {
+            const struct bench__column_desc *d = &s->family[k];
             if (table ? visible(c, d, open) : open || visible(c, d, open))
                 out[n++] = d;
         }
@@ -193,7 +214,7 @@ size_t bench__catalog_max_columns(const struct bench__catalog *c, size_t n_clien
 {
     size_t n = n_client;
     for (size_t i = 0; i < c->n_sources; i++)
-        n += c->sources[i].ops->n_family;
+        n += c->sources[i].n_family;
     return n;
 }
 
@@ -209,9 +230,10 @@ void bench__catalog_warn_unmatched(const struct bench__catalog *c,
         bool any = false;
         for (size_t k = 0; k < n_client && !any; k++)
             any = selector_matches(sel, client[k]->name);
-        for (size_t s = 0; s < bench__n_sources && !any; s++)
-            for (size_t k = 0; k < bench__sources[s]->n_family && !any; k++)
-                any = selector_matches(sel, bench__sources[s]->family[k].name);
+        for (size_t s = 0; s < c->n_sources && !any; s++)
+            for (size_t k = 0; k < c->sources[s].n_family && !any; k++)
+                any = selector_matches(sel, c->sources[s].family[k].name) ||
+                      selector_matches(sel, c->sources[s].family[k].header);
         if (!any)
             fprintf(err, "--metrics: no metric column matches '%s' — see --list-metrics\n", sel);
     }
@@ -263,14 +285,14 @@ int bench__catalog_list(const struct bench__config *cfg, FILE *out)
     };
     size_t n_rows = 0;
     for (size_t i = 0; i < c.n_sources; i++)
-        n_rows += c.sources[i].ops->n_family;
+        n_rows += c.sources[i].n_family;
     const char **cells = calloc(n_rows * 5 + 1, sizeof *cells);
     if (!cells)
         abort();
     size_t r = 0;
     for (size_t i = 0; i < c.n_sources; i++)
-        for (size_t k = 0; k < c.sources[i].ops->n_family; k++, r++) {
-            const struct bench__column_desc *d = &c.sources[i].ops->family[k];
+        for (size_t k = 0; k < c.sources[i].n_family; k++, r++) {
+            const struct bench__column_desc *d = &c.sources[i].family[k];
             cells[r * 5 + 0] = d->name;
             cells[r * 5 + 1] = d->header;
             cells[r * 5 + 2] = class_word(d->cls);

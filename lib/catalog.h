@@ -12,6 +12,8 @@
 
 struct bench__open_source {
     const struct bench__source_ops *ops;
+    const struct bench__column_desc *family; /* for this configuration */
+    size_t n_family;
     void *state; /* NULL: not requested, or absent */
     bool requested;
     bool fallback;   /* opened because the source it stands in for is absent */

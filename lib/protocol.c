@@ -321,6 +321,11 @@ static const struct bench__source_ops *count_ops(const struct bench__measure *m)
     return m->catalog.sources[m->count.source].ops;
 }
 
+static const struct bench__open_source *count_src(const struct bench__measure *m)
+{
+    return &m->catalog.sources[m->count.source];
+}
+
 static void *count_state(const struct bench__measure *m)
 {
     return m->catalog.sources[m->count.source].state;
@@ -361,23 +366,23 @@ static void pass_begin(struct bench__measure *m, size_t row, uint64_t iterations
 /* Read the pass and append the source's family as cells of the row. */
 static void pass_end(struct bench__measure *m)
 {
-    const struct bench__source_ops *ops = count_ops(m);
-    double *values = calloc(ops->n_family + 1, sizeof *values);
-    bool *estimate = calloc(ops->n_family + 1, sizeof *estimate);
+    const struct bench__open_source *src = count_src(m);
+    double *values = calloc(src->n_family + 1, sizeof *values);
+    bool *estimate = calloc(src->n_family + 1, sizeof *estimate);
     if (!values || !estimate)
         abort();
-    for (size_t k = 0; k < ops->n_family; k++)
+    for (size_t k = 0; k < src->n_family; k++)
         values[k] = NAN;
     struct bench__counts counts = {values, estimate};
-    ops->pass_end(count_state(m), m->count.iterations, m->count.brackets, &counts);
+    src->ops->pass_end(count_state(m), m->count.iterations, m->count.brackets, &counts);
     struct bench__row *r = &m->rows[m->count.row];
-    struct bench__cell *cells = realloc(r->cells, (r->n_cells + ops->n_family + 1) * sizeof *cells);
+    struct bench__cell *cells = realloc(r->cells, (r->n_cells + src->n_family + 1) * sizeof *cells);
     if (!cells)
         abort();
     r->cells = cells;
-    for (size_t k = 0; k < ops->n_family; k++)
+    for (size_t k = 0; k < src->n_family; k++)
         r->cells[r->n_cells++] =
-            (struct bench__cell){&ops->family[k], values[k], estimate[k] && !isnan(values[k])};
+            (struct bench__cell){&src->family[k], values[k], estimate[k] && !isnan(values[k])};
     if (!r->count_iterations)
         r->count_iterations = m->count.iterations;
     free(values);
@@ -788,13 +793,14 @@ static void disclose_bracket_cost(struct bench__measure *m, size_t s)
         return;
     m->bracket_disclosed[s] = true;
     enum { EMPTY_BRACKETS = 100 };
-    const struct bench__source_ops *ops = m->catalog.sources[s].ops;
-    void *state = m->catalog.sources[s].state;
-    double *values = calloc(ops->n_family + 1, sizeof *values);
-    bool *estimate = calloc(ops->n_family + 1, sizeof *estimate);
+    const struct bench__open_source *src = &m->catalog.sources[s];
+    const struct bench__source_ops *ops = src->ops;
+    void *state = src->state;
+    double *values = calloc(src->n_family + 1, sizeof *values);
+    bool *estimate = calloc(src->n_family + 1, sizeof *estimate);
     if (!values || !estimate)
         abort();
-    for (size_t k = 0; k < ops->n_family; k++)
+    for (size_t k = 0; k < src->n_family; k++)
         values[k] = NAN;
     ops->pass_begin(state);
     for (int i = 0; i < EMPTY_BRACKETS; i++) {
@@ -805,13 +811,13 @@ static void disclose_bracket_cost(struct bench__measure *m, size_t s)
     ops->pass_end(state, EMPTY_BRACKETS, EMPTY_BRACKETS, &counts);
     char text[400] = "";
     size_t len = 0, shown = 0;
-    for (size_t k = 0; k < ops->n_family && shown < 3; k++) {
-        if (ops->family[k].format != BENCH__FORMAT_COUNT || isnan(values[k]))
+    for (size_t k = 0; k < src->n_family && shown < 3; k++) {
+        if (src->family[k].format != BENCH__FORMAT_COUNT || isnan(values[k]))
             continue;
         char v[32];
-        bench__format_metric(values[k], ops->family[k].format, estimate[k], v, sizeof v);
+        bench__format_metric(values[k], src->family[k].format, estimate[k], v, sizeof v);
         int n = snprintf(text + len, sizeof text - len, "%s%s %s", shown ? ", " : "",
-                         ops->family[k].header, v);
+                         src->family[k].header, v);
         if (n > 0 && (size_t)n < sizeof text - len)
             len += (size_t)n;
         shown++;

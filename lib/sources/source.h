@@ -55,12 +55,17 @@ struct bench__counts {
 
 struct bench__source_ops {
     const char *name;         /* "perf", "perf-sw", "tier0": the capability block label */
-    const char *request_flag; /* the option that asks for it: "--perf", "--metrics" */
+    const char *request_flag; /* the option that asks for it: "--perf", "--syscalls",
+                                 "--metrics" (only by naming its metrics) */
     /* Open only when this source was requested and `fallback_for` (if set) is absent. */
     const char *fallback_for;
-    /* The metric family in catalog order (static storage). */
+    /* The metric family in catalog order (static storage)... */
     const struct bench__column_desc *family;
     size_t n_family;
+    /* ...or, for a source whose columns depend on the command line (syscalls:<name>,
+     * raw:r<hex>, pfm:<name>), the family for this configuration: storage owned by the
+     * source, valid until the next call. NULL when the family is static. */
+    const struct bench__column_desc *(*family_for)(const struct bench__config *cfg, size_t *n);
     /* Probe and open. Records every capability present or absent (with a reason naming
      * the probe, the errno and what it likely means), and in `status` a degraded-but-
      * available note for the bench header ("" when none). Returns the source state, or
