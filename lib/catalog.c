@@ -7,10 +7,13 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "sources/event_naming.h"
 
 static const struct bench__source_ops *const default_sources[] = {
     &bench__source_perf,
     &bench__source_perf_sw,
+    &bench__source_syscalls,
+    &bench__source_raw,
     &bench__source_tier0,
 };
 const struct bench__source_ops *const *bench__sources = default_sources;
@@ -148,7 +151,7 @@ void bench__catalog_announce(const struct bench__catalog *c, FILE *err)
             fprintf(err, ")\n");
         }
         if (s->status[0])
-            fprintf(err, "%s: %s\n", flag, s->status);
+            fprintf(err, "%s: %s %s\n", flag, s->ops->name, s->status);
     }
 }
 
@@ -174,8 +177,8 @@ static bool visible(const struct bench__catalog *c, const struct bench__column_d
 {
     const struct bench__config *cfg = c->cfg;
     bool listed = cfg->n_metrics > 0 && !c->all;
-    if (listed) /* an explicit list shows what it names, available or not */
-        return selected(cfg, d->name);
+    if (listed) /* an explicit list shows what it names (by id or header), available or not */
+        return selected(cfg, d->name) || selected(cfg, d->header);
     if (c->all)
         return open;
     return open && d->is_default;
@@ -227,6 +230,9 @@ void bench__catalog_warn_unmatched(const struct bench__catalog *c,
         const char *sel = cfg->metrics[i];
         if (is_special(sel))
             continue;
+        enum bench__selector_kind kind = bench__selector_parse(sel, NULL);
+        if (kind == BENCH__SELECTOR_RAW || kind == BENCH__SELECTOR_PFM)
+            continue; /* the raw source warned about those it does not count */
         bool any = false;
         for (size_t k = 0; k < n_client && !any; k++)
             any = selector_matches(sel, client[k]->name);

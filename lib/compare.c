@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* compare.c: owns the statistical comparison engine of compare.h (spec §B.1 Steps 1–10).
- * Pure arithmetic over numbers: no I/O, no global state, no clock, no threads. */
+ * Pure arithmetic over numbers: no I/O, no global state, no clock; results never depend on
+ * the order or the threads in which cells are computed. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compare.h"
 
@@ -280,18 +286,17 @@ static int mw_exact_core(const double *b, size_t nb, const double *c, size_t nc,
     uint64_t mean2 = (uint64_t)nb * (uint64_t)nc; /* the null mean of 2U */
     uint64_t dist_obs = abs_diff(two_u_obs, mean2);
 
-    /* cnt[j·(smax+1) + s]: subsets of j elements among those seen with doubled-rank sum s. */
+    /* cnt[j·(smax+1) + s]: subsets of j elements among those seen with doubled-rank sum s.
+     * Ranks arrive ascending, so j of them sum to at most j·r (r the latest). */
     size_t w = smax + 1;
     cnt[0] = 1;
-    size_t seen_sum = 0;
     for (size_t i = 0; i < n; i++) {
         size_t r = (size_t)rank[i];
-        seen_sum += r;
-        size_t top = seen_sum < smax ? seen_sum : smax;
         size_t jmax = i + 1 < k ? i + 1 : k;
         for (size_t j = jmax; j >= 1; j--) {
             uint64_t *dst = cnt + j * w;
             const uint64_t *src = cnt + (j - 1) * w;
+            size_t top = j * r < smax ? j * r : smax;
             for (size_t s = top; s >= r; s--)
                 dst[s] += src[s - r];
         }
@@ -341,8 +346,10 @@ bool bench__mw_enumerate(const double *b, size_t nb, const double *c, size_t nc,
     if (n > MW_ENUM_MAX_N || choose_capped(n, nc, MW_ENUM_MAX_SUBSETS) == 0)
         return false;
     double pool[MW_ENUM_MAX_N];
-    memcpy(pool, b, nb * sizeof *pool);
-    memcpy(pool + nb, c, nc * sizeof *pool);
+    if (nb)
+        memcpy(pool, b, nb * sizeof *pool);
+    if (nc)
+        memcpy(pool + nb, c, nc * sizeof *pool);
     uint64_t mean2 = (uint64_t)nb * (uint64_t)nc;
     uint64_t dist_obs = abs_diff(bench__mw_two_u(b, nb, c, nc), mean2);
     uint64_t hits = 0, all = 0;
@@ -470,11 +477,11 @@ size_t bench__bh(const double *p, size_t m, double q, bool *rejected, double *q_
 
 /* ---- percentile bootstrap (Step 3) ---------------------------------------------------- */
 
-/* Scratch for one bootstrap over arms of at most `cap` values and `resamples` deltas,
- * allocated once and reused: nothing is allocated per resample. */
+/* Scratch for bootstraps over arms of at most `cap` values and CI index k (heaps of k+1),
+ * allocated once per engine thread and reused: nothing is allocated per resample. */
 struct boot_ws {
-    size_t cap, resamples;
-    double *sorted_b, *sorted_c, *d;
+    size_t cap, heap_cap;
+    double *sorted_b, *sorted_c, *low, *high;
     uint32_t *rank_b, *rank_c, *count_b, *count_c;
     struct p_at *order;
 };
@@ -483,7 +490,8 @@ static void boot_ws_free(struct boot_ws *ws)
 {
     free(ws->sorted_b);
     free(ws->sorted_c);
-    free(ws->d);
+    free(ws->low);
+    free(ws->high);
     free(ws->rank_b);
     free(ws->rank_c);
     free(ws->count_b);
@@ -492,22 +500,21 @@ static void boot_ws_free(struct boot_ws *ws)
     memset(ws, 0, sizeof *ws);
 }
 
-static int boot_ws_init(struct boot_ws *ws, size_t cap, uint32_t resamples)
+static int boot_ws_init(struct boot_ws *ws, size_t cap, size_t k)
 {
     memset(ws, 0, sizeof *ws);
-    if (cap == 0)
-        cap = 1;
-    ws->cap = cap;
-    ws->resamples = resamples ? resamples : 1;
-    ws->sorted_b = malloc(cap * sizeof *ws->sorted_b);
-    ws->sorted_c = malloc(cap * sizeof *ws->sorted_c);
-    ws->d = malloc(ws->resamples * sizeof *ws->d);
-    ws->rank_b = malloc(cap * sizeof *ws->rank_b);
-    ws->rank_c = malloc(cap * sizeof *ws->rank_c);
-    ws->count_b = malloc(cap * sizeof *ws->count_b);
-    ws->count_c = malloc(cap * sizeof *ws->count_c);
-    ws->order = malloc(cap * sizeof *ws->order);
-    if (!ws->sorted_b || !ws->sorted_c || !ws->d || !ws->rank_b || !ws->rank_c ||
+    ws->cap = cap ? cap : 1;
+    ws->heap_cap = k + 1;
+    ws->sorted_b = malloc(ws->cap * sizeof *ws->sorted_b);
+    ws->sorted_c = malloc(ws->cap * sizeof *ws->sorted_c);
+    ws->low = malloc(ws->heap_cap * sizeof *ws->low);
+    ws->high = malloc(ws->heap_cap * sizeof *ws->high);
+    ws->rank_b = malloc(ws->cap * sizeof *ws->rank_b);
+    ws->rank_c = malloc(ws->cap * sizeof *ws->rank_c);
+    ws->count_b = malloc(ws->cap * sizeof *ws->count_b);
+    ws->count_c = malloc(ws->cap * sizeof *ws->count_c);
+    ws->order = malloc(ws->cap * sizeof *ws->order);
+    if (!ws->sorted_b || !ws->sorted_c || !ws->low || !ws->high || !ws->rank_b || !ws->rank_c ||
         !ws->count_b || !ws->count_c || !ws->order) {
         boot_ws_free(ws);
         return BENCH_ENOMEM;
@@ -538,8 +545,41 @@ static void rank_values(const double *values, size_t n, double *sorted, uint32_t
     }
 }
 
-/* The median of a resample given as counts per rank: the resample sorted is sorted[r]
- * repeated count[r] times, so this is the same number that sorting it would give. */
+/* A resample is kept as a count per rank: sorted, it is sorted[r] repeated count[r] times,
+ * so its median is the very number that sorting the drawn values would give.
+ *
+ * Arms of up to 15 values keep the counts as the 4-bit nibbles of one register (rank r in
+ * nibble r). A multiply by 0x11…1 turns them into prefix sums (each ≤ n ≤ 15: nothing
+ * carries), and the rank holding sorted position `pos` is the number of prefix nibbles
+ * ≤ pos, counted on the even and odd nibbles spread into bytes. */
+#define SWAR_MAX_N 15
+#define NIBBLE_ONES UINT64_C(0x1111111111111111)
+#define BYTE_LOW4 UINT64_C(0x0F0F0F0F0F0F0F0F)
+#define BYTE_ONES UINT64_C(0x0101010101010101)
+#define BYTE_HIGH UINT64_C(0x8080808080808080)
+
+static inline uint64_t bytes_at_most(uint64_t x, uint64_t pos_bytes)
+{
+    uint64_t le = ((pos_bytes | BYTE_HIGH) - x) & BYTE_HIGH; /* bytes of x that are ≤ pos */
+    return ((le >> 7) * BYTE_ONES) >> 56;
+}
+
+static inline size_t nibble_rank_at(uint64_t prefix, uint64_t pos)
+{
+    uint64_t pos_bytes = pos * BYTE_ONES;
+    return (size_t)(bytes_at_most(prefix & BYTE_LOW4, pos_bytes) +
+                    bytes_at_most((prefix >> 4) & BYTE_LOW4, pos_bytes));
+}
+
+static inline double nibble_median(uint64_t counts, const double *sorted, size_t n)
+{
+    uint64_t prefix = counts * NIBBLE_ONES;
+    uint64_t mid = n / 2;
+    if (n % 2)
+        return sorted[nibble_rank_at(prefix, mid)];
+    return (sorted[nibble_rank_at(prefix, mid - 1)] + sorted[nibble_rank_at(prefix, mid)]) / 2.0;
+}
+
 static inline double counted_median(const uint32_t *count, const double *sorted, size_t n)
 {
     size_t hi_pos = n / 2, acc = 0, r = 0;
@@ -556,35 +596,42 @@ static inline double counted_median(const uint32_t *count, const double *sorted,
     return (a + sorted[r]) / 2.0;
 }
 
-/* The k-th smallest of a[0..n) (0-based), partially reordering a: a three-way quickselect,
- * which stays linear on the many equal deltas a small-n bootstrap produces. */
-static double select_kth(double *a, size_t n, size_t k)
+/* A max-heap holding the `cap` smallest values pushed so far: its top is then the
+ * (cap−1)-th smallest (0-based). The deltas of the upper tail go in negated. This replaces
+ * sorting the B deltas: only d[k] and d[B−1−k] are needed, and equal values are equal. */
+struct kheap {
+    double *v;
+    size_t n, cap;
+};
+
+static inline void kheap_push(struct kheap *h, double x)
 {
-    size_t lo = 0, hi = n;
-    while (hi - lo > 1) {
-        double x = a[lo], y = a[lo + (hi - lo) / 2], z = a[hi - 1];
-        double pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
-        size_t lt = lo, i = lo, gt = hi;
-        while (i < gt) {
-            double v = a[i];
-            if (v < pivot) {
-                a[i++] = a[lt];
-                a[lt++] = v;
-            } else if (v > pivot) {
-                a[i] = a[--gt];
-                a[gt] = v;
-            } else {
-                i++;
-            }
+    double *v = h->v;
+    size_t i;
+    if (h->n < h->cap) {
+        i = h->n++;
+        while (i > 0 && v[(i - 1) / 2] < x) {
+            v[i] = v[(i - 1) / 2];
+            i = (i - 1) / 2;
         }
-        if (k < lt)
-            hi = lt;
-        else if (k >= gt)
-            lo = gt;
-        else
-            return pivot;
+        v[i] = x;
+        return;
     }
-    return a[k];
+    if (!(x < v[0]))
+        return;
+    i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && v[c + 1] > v[c])
+            c++;
+        if (!(v[c] > x))
+            break;
+        v[i] = v[c];
+        i = c;
+    }
+    v[i] = x;
 }
 
 /* k = floor(B·α/2) in integers: α is taken as a multiple of 1e-9 (0.05 → 50 000 000), so
@@ -611,6 +658,8 @@ static bool same_runs(const struct bench__arm *a, const struct bench__arm *b)
     return true;
 }
 
+/* The draws of one resample, in the spec's order: paired, n indices shared by both arms;
+ * unpaired, n_B baseline indices first, then n_C candidate indices. */
 static void boot_core(const struct bench__arm *base, const struct bench__arm *cand, uint64_t seed,
                       uint32_t resamples, size_t k, struct boot_ws *ws, double *lo, double *hi,
                       bool *paired)
@@ -622,35 +671,64 @@ static void boot_core(const struct bench__arm *base, const struct bench__arm *ca
     rank_values(cand->values, nc, ws->sorted_c, ws->rank_c, ws->order);
     const uint32_t *rank_b = ws->rank_b, *rank_c = ws->rank_c;
     const double *sorted_b = ws->sorted_b, *sorted_c = ws->sorted_c;
-    uint32_t *count_b = ws->count_b, *count_c = ws->count_c;
-    double *d = ws->d;
+    struct kheap low = {ws->low, 0, k + 1}, high = {ws->high, 0, k + 1};
     uint64_t state = seed;
     struct below draw_b, draw_c;
     below_init(&draw_b, nb);
     below_init(&draw_c, nc);
-    for (uint32_t t = 0; t < resamples; t++) {
-        memset(count_b, 0, nb * sizeof *count_b);
-        memset(count_c, 0, nc * sizeof *count_c);
-        if (pair) {
-            for (size_t i = 0; i < nb; i++) {
-                size_t j = (size_t)below_draw(&state, &draw_b);
-                count_b[rank_b[j]]++;
-                count_c[rank_c[j]]++;
+
+    if (nb <= SWAR_MAX_N && nc <= SWAR_MAX_N) {
+        uint64_t inc_b[SWAR_MAX_N], inc_c[SWAR_MAX_N];
+        for (size_t i = 0; i < nb; i++)
+            inc_b[i] = UINT64_C(1) << (4 * rank_b[i]);
+        for (size_t i = 0; i < nc; i++)
+            inc_c[i] = UINT64_C(1) << (4 * rank_c[i]);
+        for (uint32_t t = 0; t < resamples; t++) {
+            uint64_t count_b = 0, count_c = 0;
+            if (pair) {
+                for (size_t i = 0; i < nb; i++) {
+                    size_t j = (size_t)below_draw(&state, &draw_b);
+                    count_b += inc_b[j];
+                    count_c += inc_c[j];
+                }
+            } else {
+                for (size_t i = 0; i < nb; i++)
+                    count_b += inc_b[below_draw(&state, &draw_b)];
+                for (size_t i = 0; i < nc; i++)
+                    count_c += inc_c[below_draw(&state, &draw_c)];
             }
-        } else {
-            for (size_t i = 0; i < nb; i++)
-                count_b[rank_b[below_draw(&state, &draw_b)]]++;
-            for (size_t i = 0; i < nc; i++)
-                count_c[rank_c[below_draw(&state, &draw_c)]]++;
+            double mb = nibble_median(count_b, sorted_b, nb);
+            double mc = nibble_median(count_c, sorted_c, nc);
+            double d = (mc - mb) / mb;
+            kheap_push(&low, d);
+            kheap_push(&high, -d);
         }
-        double mb = counted_median(count_b, sorted_b, nb);
-        double mc = counted_median(count_c, sorted_c, nc);
-        d[t] = (mc - mb) / mb;
+    } else {
+        uint32_t *count_b = ws->count_b, *count_c = ws->count_c;
+        for (uint32_t t = 0; t < resamples; t++) {
+            memset(count_b, 0, nb * sizeof *count_b);
+            memset(count_c, 0, nc * sizeof *count_c);
+            if (pair) {
+                for (size_t i = 0; i < nb; i++) {
+                    size_t j = (size_t)below_draw(&state, &draw_b);
+                    count_b[rank_b[j]]++;
+                    count_c[rank_c[j]]++;
+                }
+            } else {
+                for (size_t i = 0; i < nb; i++)
+                    count_b[rank_b[below_draw(&state, &draw_b)]]++;
+                for (size_t i = 0; i < nc; i++)
+                    count_c[rank_c[below_draw(&state, &draw_c)]]++;
+            }
+            double mb = counted_median(count_b, sorted_b, nb);
+            double mc = counted_median(count_c, sorted_c, nc);
+            double d = (mc - mb) / mb;
+            kheap_push(&low, d);
+            kheap_push(&high, -d);
+        }
     }
-    size_t k_hi = (size_t)resamples - 1 - k;
-    *lo = select_kth(d, resamples, k);
-    /* After the selection every element past k is ≥ d[k]. */
-    *hi = k_hi > k ? select_kth(d + k + 1, resamples - k - 1, k_hi - k - 1) : *lo;
+    *lo = low.v[0];   /* the (k+1) smallest: d[k] */
+    *hi = -high.v[0]; /* the (k+1) largest: d[B−1−k] */
 }
 
 static bool arm_usable(const struct bench__arm *a)
@@ -667,9 +745,10 @@ void bench__bootstrap_ci(const struct bench__arm *base, const struct bench__arm 
     if (!arm_usable(base) || !arm_usable(cand) || resamples == 0)
         return;
     struct boot_ws ws;
-    if (boot_ws_init(&ws, base->n > cand->n ? base->n : cand->n, resamples) != 0)
+    size_t k = ci_k(resamples, alpha);
+    if (boot_ws_init(&ws, base->n > cand->n ? base->n : cand->n, k) != 0)
         return;
-    boot_core(base, cand, seed, resamples, ci_k(resamples, alpha), &ws, lo, hi, paired);
+    boot_core(base, cand, seed, resamples, k, &ws, lo, hi, paired);
     boot_ws_free(&ws);
 }
 
@@ -804,6 +883,115 @@ static bool ci_beyond(double lo, double hi, double floor)
     return lo > floor || hi < -floor;
 }
 
+/* Steps 1–5 for one cell: everything that does not depend on the other cells. */
+static int cell_measure(const struct bench__cmp_params *params, const struct bench__cmp_cell_in *in,
+                        struct bench__cmp_cell_out *o, size_t k, struct boot_ws *ws)
+{
+    size_t min_runs = params->min_runs ? params->min_runs : 1; /* an empty arm never counts */
+    if (in->base.n < min_runs || in->cand.n < min_runs) {
+        cell_unmeasured(o, in, "insufficient_runs");
+        return 0;
+    }
+    if (in->aa.n < min_runs) {
+        cell_unmeasured(o, in, "no_aa_floor");
+        return 0;
+    }
+    const char *sb = params->subj_b ? params->subj_b : "";
+    const char *sc = params->subj_c ? params->subj_c : "";
+    const char *sa = params->subj_a ? params->subj_a : "";
+    const char *scen = in->scenario ? in->scenario : "";
+    const char *op = in->operation ? in->operation : "";
+    *o = (struct bench__cmp_cell_out){
+        .n_baseline = in->base.n,
+        .n_candidate = in->cand.n,
+        .n_aa = in->aa.n,
+        .state = BENCH__CMP_NO_CLAIM,
+    };
+    o->median_baseline = bench__median_of(in->base.values, in->base.n);
+    o->median_candidate = bench__median_of(in->cand.values, in->cand.n);
+    o->median_aa = bench__median_of(in->aa.values, in->aa.n);
+    if (isnan(o->median_baseline) || isnan(o->median_candidate) || isnan(o->median_aa))
+        return BENCH_ENOMEM; /* only an allocation failure makes a median NaN here */
+    o->rel_delta = (o->median_candidate - o->median_baseline) / o->median_baseline;
+    o->abs_delta = o->median_candidate - o->median_baseline;
+
+    o->seed = bench__stream_seed(params->global_seed, sb, sc, scen, op);
+    boot_core(&in->base, &in->cand, o->seed, params->resamples, k, ws, &o->ci_lo, &o->ci_hi,
+              &o->paired);
+    o->aa_seed = bench__stream_seed(params->global_seed, sb, sa, scen, op);
+    bool aa_paired;
+    boot_core(&in->base, &in->aa, o->aa_seed, params->resamples, k, ws, &o->aa_ci_lo,
+              &o->aa_ci_hi, &aa_paired);
+    o->floor = fmax(params->f_min, fmax(fabs(o->aa_ci_lo), fabs(o->aa_ci_hi)));
+
+    int rc = cell_p(&in->base, &in->cand, &o->p, &o->p_method, &o->p_numerator,
+                    &o->p_denominator);
+    if (rc != 0)
+        return rc;
+    const char *aa_method;
+    uint64_t aa_num, aa_den;
+    return cell_p(&in->base, &in->aa, &o->aa_p, &aa_method, &aa_num, &aa_den);
+}
+
+/* Cells are independent (each bootstrap has its own stream), so they are spread over up to
+ * MEASURE_THREADS_MAX threads, cell i to worker i mod T: the results are the same for any T. */
+#define MEASURE_THREADS_MAX 8
+#define MEASURE_THREADED_RESAMPLES 200000 /* below this much work, one thread is faster */
+
+struct measure_job {
+    const struct bench__cmp_params *params;
+    const struct bench__cmp_cell_in *cells;
+    struct bench__cmp_cell_out *out;
+    size_t n, first, step, cap, k;
+    int rc;
+};
+
+static void *measure_worker(void *arg)
+{
+    struct measure_job *job = arg;
+    struct boot_ws ws;
+    job->rc = boot_ws_init(&ws, job->cap, job->k);
+    if (job->rc != 0)
+        return NULL;
+    for (size_t i = job->first; i < job->n && job->rc == 0; i += job->step)
+        job->rc = cell_measure(job->params, &job->cells[i], &job->out[i], job->k, &ws);
+    boot_ws_free(&ws);
+    return NULL;
+}
+
+static int measure_cells(const struct bench__cmp_params *params,
+                         const struct bench__cmp_cell_in *cells, size_t n,
+                         struct bench__cmp_cell_out *out, size_t cap, size_t k)
+{
+    size_t threads = 1;
+    if ((uint64_t)n * params->resamples >= MEASURE_THREADED_RESAMPLES) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cpus > 1 ? (size_t)cpus : 1;
+        if (threads > MEASURE_THREADS_MAX)
+            threads = MEASURE_THREADS_MAX;
+        if (threads > n)
+            threads = n;
+    }
+    struct measure_job jobs[MEASURE_THREADS_MAX];
+    pthread_t tid[MEASURE_THREADS_MAX];
+    bool started[MEASURE_THREADS_MAX] = {false};
+    for (size_t t = 0; t < threads; t++)
+        jobs[t] = (struct measure_job){params, cells, out, n, t, threads, cap, k, 0};
+    for (size_t t = 1; t < threads; t++)
+        started[t] = pthread_create(&tid[t], NULL, measure_worker, &jobs[t]) == 0;
+    measure_worker(&jobs[0]);
+    int rc = jobs[0].rc;
+    for (size_t t = 1; t < threads; t++) {
+        if (started[t])
+            pthread_join(tid[t], NULL);
+        else
+            measure_worker(&jobs[t]); /* no thread: do its share here */
+        if (rc == 0)
+            rc = jobs[t].rc;
+    }
+    return rc;
+}
+
 int bench__compare(const struct bench__cmp_params *params, const struct bench__cmp_cell_in *cells,
                    size_t n, struct bench__cmp_cell_out *out, struct bench__cmp_result *result,
                    size_t *bad_cell)
@@ -827,74 +1015,30 @@ int bench__compare(const struct bench__cmp_params *params, const struct bench__c
         }
     }
 
-    int rc = BENCH_ENOMEM;
-    struct boot_ws ws;
-    bool have_ws = false;
-    size_t *tested = malloc((n ? n : 1) * sizeof *tested);
-    double *p = malloc((n ? n : 1) * 4 * sizeof *p); /* p, q_adj, aa_p, aa_q_adj */
-    bool *rej = malloc((n ? n : 1) * 2 * sizeof *rej);
-    struct p_at *order = malloc((n ? n : 1) * sizeof *order);
-    if (!tested || !p || !rej || !order)
+    /* Steps 1–5 per cell. */
+    size_t k = ci_k(params->resamples, params->alpha);
+    int rc = measure_cells(params, cells, n, out, cap, k);
+    if (rc != 0)
+        return rc;
+
+    size_t slots = n ? n : 1;
+    size_t *tested = malloc(slots * sizeof *tested);
+    double *p = calloc(slots * 4, sizeof *p); /* p, q_adj, aa_p, aa_q_adj */
+    bool *rej = calloc(slots * 2, sizeof *rej);
+    struct p_at *order = malloc(slots * sizeof *order);
+    if (!tested || !p || !rej || !order) {
+        rc = BENCH_ENOMEM;
         goto done;
-    if (boot_ws_init(&ws, cap, params->resamples) != 0)
-        goto done;
-    have_ws = true;
+    }
     double *q_adj = p + n, *aa_p = p + 2 * n, *aa_q_adj = p + 3 * n;
     bool *aa_rej = rej + n;
-    size_t k = ci_k(params->resamples, params->alpha);
-    const char *sb = params->subj_b ? params->subj_b : "";
-    const char *sc = params->subj_c ? params->subj_c : "";
-    const char *sa = params->subj_a ? params->subj_a : "";
-
-    /* Steps 1–5 per cell. */
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
-        const struct bench__cmp_cell_in *in = &cells[i];
-        struct bench__cmp_cell_out *o = &out[i];
-        if (in->base.n < params->min_runs || in->cand.n < params->min_runs) {
-            cell_unmeasured(o, in, "insufficient_runs");
+        if (out[i].state == BENCH__CMP_UNMEASURED)
             continue;
-        }
-        if (in->aa.n < params->min_runs) {
-            cell_unmeasured(o, in, "no_aa_floor");
-            continue;
-        }
-        const char *scen = in->scenario ? in->scenario : "";
-        const char *op = in->operation ? in->operation : "";
-        *o = (struct bench__cmp_cell_out){
-            .n_baseline = in->base.n,
-            .n_candidate = in->cand.n,
-            .n_aa = in->aa.n,
-            .state = BENCH__CMP_NO_CLAIM,
-        };
-        o->median_baseline = bench__median_of(in->base.values, in->base.n);
-        o->median_candidate = bench__median_of(in->cand.values, in->cand.n);
-        o->median_aa = bench__median_of(in->aa.values, in->aa.n);
-        if (isnan(o->median_baseline) || isnan(o->median_candidate) || isnan(o->median_aa))
-            goto done; /* only an allocation failure makes a median NaN here */
-        o->rel_delta = (o->median_candidate - o->median_baseline) / o->median_baseline;
-        o->abs_delta = o->median_candidate - o->median_baseline;
-
-        o->seed = bench__stream_seed(params->global_seed, sb, sc, scen, op);
-        boot_core(&in->base, &in->cand, o->seed, params->resamples, k, &ws, &o->ci_lo,
-                  &o->ci_hi, &o->paired);
-        o->aa_seed = bench__stream_seed(params->global_seed, sb, sa, scen, op);
-        bool aa_paired;
-        boot_core(&in->base, &in->aa, o->aa_seed, params->resamples, k, &ws, &o->aa_ci_lo,
-                  &o->aa_ci_hi, &aa_paired);
-        o->floor = fmax(params->f_min, fmax(fabs(o->aa_ci_lo), fabs(o->aa_ci_hi)));
-
-        if ((rc = cell_p(&in->base, &in->cand, &o->p, &o->p_method, &o->p_numerator,
-                         &o->p_denominator)) != 0)
-            goto done;
-        const char *aa_method;
-        uint64_t aa_num, aa_den;
-        if ((rc = cell_p(&in->base, &in->aa, &o->aa_p, &aa_method, &aa_num, &aa_den)) != 0)
-            goto done;
-        rc = BENCH_ENOMEM;
         tested[m] = i;
-        p[m] = o->p;
-        aa_p[m] = o->aa_p;
+        p[m] = out[i].p;
+        aa_p[m] = out[i].aa_p;
         m++;
     }
 
@@ -967,8 +1111,6 @@ int bench__compare(const struct bench__cmp_params *params, const struct bench__c
     rc = 0;
 
 done:
-    if (have_ws)
-        boot_ws_free(&ws);
     free(tested);
     free(p);
     free(rej);

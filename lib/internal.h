@@ -122,9 +122,11 @@ enum bench__outcome { BENCH__PASSED = 0, BENCH__FAILED = 1, BENCH__SKIPPED = 2 }
 /* How a failure or skip leaves the body: report through `result_fd` and _exit (a pool
  * worker process), or longjmp back to `escape` (in-process). */
 struct bench__measure;
+struct bench__wl;
 struct bench_ctx {
     const struct bench__entry *entry;
     struct bench__measure *measure; /* NULL outside --bench: loops run once */
+    struct bench__wl *workload;     /* a WORKLOAD under --bench: windows measure */
     int result_fd;
     void *escape; /* jmp_buf * when in-process */
     enum bench__outcome outcome;
@@ -235,8 +237,12 @@ struct bench__meta {
 };
 
 /* Everything a renderer needs: rows in measurement order, the metric columns in catalog
- * order (only available ones). */
+ * order (only available ones), and the workload windows (when workloads ran). */
+struct bench__window;
 struct bench__report {
+    const struct bench__window *windows;
+    size_t n_windows;
+    bool has_windows; /* workloads ran: the document gets a "windows" array */
     struct bench__meta meta;
     const struct bench__column_desc *const *columns;
     size_t n_columns;

@@ -15,6 +15,7 @@
 
 #include "catalog.h"
 #include "internal.h"
+#include "workload.h"
 
 static int64_t monotonic_ns(void)
 {
@@ -137,6 +138,7 @@ struct bench__measure {
     size_t n_samples, cap_samples;
     /* counting passes */
     struct bench__catalog catalog;
+    struct bench__workloads workloads;
     struct {
         bool active;   /* a body re-runs for a counting pass */
         size_t source; /* index in catalog.sources */
@@ -822,7 +824,10 @@ static void disclose_bracket_cost(struct bench__measure *m, size_t s)
             len += (size_t)n;
         shown++;
     }
-    if (shown)
+    bool any = false; /* a source that nets its own bracket out (tier0) reads 0: say nothing */
+    for (size_t k = 0; k < src->n_family; k++)
+        any |= src->family[k].format == BENCH__FORMAT_COUNT && values[k] > 0;
+    if (shown && any)
         note(m,
              "%s: per-call rows are counted one call per bracket; an empty bracket reads %s "
              "(included in their counts, not subtracted)\n",
@@ -1282,6 +1287,9 @@ static int write_json(struct bench__measure *m, const struct bench__suite *suite
         .n_columns = n_cols,
         .rows = m->rows,
         .n_rows = m->n_rows,
+        .windows = m->workloads.windows,
+        .n_windows = m->workloads.n,
+        .has_windows = m->workloads.ran,
     };
     bench__meta_collect(&report.meta, suite, min_time_ms);
     report.meta.clock_overhead_ns = m->clock_overhead_ns;
@@ -1371,16 +1379,24 @@ int bench__run_bench(const struct bench__config *cfg, const struct bench__suite 
                 BENCH__MAX_COUNT_ITERATIONS, (unsigned long long)cfg->perf_iters);
     bench__catalog_open(&m.catalog, cfg, false);
     bench__catalog_announce(&m.catalog, stderr);
-    if (workloads)
-        fprintf(stderr,
-                "--bench: %zu workload%s not measured (this libbench has no workload windows "
-                "yet)\n",
-                workloads, workloads == 1 ? "" : "s");
     if (cfg->n_group_by)
         run_grouped(&m, suite, order, n_order, &memory);
     else
         run_streamed(&m, suite, order, n_order, &memory);
     ticker_clear(&m);
+    /* then the workloads, each window read at its edges, and their table */
+    size_t *wl_order = calloc(suite->count + 1, sizeof *wl_order);
+    size_t n_wl = 0;
+    if (!wl_order)
+        abort();
+    for (size_t i = 0; i < suite->count; i++)
+        if (suite->entries[i].test->kind == BENCH_KIND_WORKLOAD)
+            wl_order[n_wl++] = i;
+    qsort_r(wl_order, n_wl, sizeof *wl_order, compare_entries_by_name, (void *)suite);
+    bench__workloads_run(cfg, suite, wl_order, n_wl, &m.catalog, &m.workloads, stderr);
+    free(wl_order);
+    bench__workloads_render(stdout, &m.workloads, &m.catalog, &memory);
+    fflush(stdout);
     const struct bench__column_desc **all_cols =
         calloc(bench__catalog_max_columns(&m.catalog, m.n_columns) + 1, sizeof *all_cols);
     if (!all_cols)
@@ -1396,13 +1412,16 @@ int bench__run_bench(const struct bench__config *cfg, const struct bench__suite 
     if (sort_key_unknown)
         fprintf(stderr, "--sort-by: no metric column named '%s' — rows keep their default order\n",
                 cfg->sort_by);
-    size_t errors = 0;
+    size_t errors = m.workloads.failures;
     for (size_t r = 0; r < m.n_rows; r++)
         errors += m.rows[r].state == BENCH__ROW_ERROR;
+    for (size_t i = 0; i < m.workloads.n; i++)
+        errors += m.workloads.windows[i].state == BENCH__ROW_ERROR;
     if (cfg->bench_json && write_json(&m, suite, min_time_ms) != 0)
         errors++;
     status = errors ? 1 : 0;
 done:
+    bench__workloads_free(&m.workloads);
     bench__catalog_close(&m.catalog);
     free_measure(&m);
     bench__table_memory_free(&memory);

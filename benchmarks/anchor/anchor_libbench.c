@@ -21,7 +21,9 @@ BENCH_TEST(kernels_return_their_known_values)
 /* Harness overhead per iteration: the loop with nothing in it. */
 BENCHMARK(empty)
 {
-    BENCH_ITER(b) {}
+    BENCH_ITER(b)
+    {
+    }
 }
 
 BENCHMARK(add_chain_1000)

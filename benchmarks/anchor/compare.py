@@ -14,6 +14,10 @@ gbench's per-repetition time is `real_time` (wall clock), not `cpu_time`: libben
 samples with CLOCK_MONOTONIC, a wall clock, so real_time is the like-for-like number. (For
 these single-threaded kernels the two differ only by time the process was descheduled.)
 
+A kernel a harness reports as an error row (libbench refuses a loop that reached 2^40
+iterations, i.e. one the compiler deleted) is "not measured" in that run: its cells print "—",
+the note under the table quotes the harness, and a target that needs the number is a MISS.
+
 Exit status: 0 all targets PASS, 1 some target MISSes, 2 a run failed or its output was unusable.
 """
 
@@ -74,11 +78,11 @@ def spread(values):
 # ---- the two harnesses -----------------------------------------------------------------------
 
 
-def run_timed(cmd):
+def run_timed(cmd, ok_status=(0,)):
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     wall = time.perf_counter() - t0
-    if proc.returncode != 0:
+    if proc.returncode not in ok_status:
         tail = proc.stderr.decode(errors="replace").strip().splitlines()[-5:]
         raise RunError("%s exited with status %d\n  %s"
                        % (" ".join(cmd), proc.returncode, "\n  ".join(tail)))
@@ -97,9 +101,14 @@ def load_json(path, cmd, proc):
         raise RunError("%s: unreadable JSON: %s" % (path, e))
 
 
+def unmeasured(error):
+    return {"median_ns": math.nan, "dispersion": math.nan, "iterations": None,
+            "samples": None, "error": error}
+
+
 def libbench_run(binary, out):
     cmd = [binary, "--bench", "--bench-json=" + out]
-    wall, proc = run_timed(cmd)
+    wall, proc = run_timed(cmd, ok_status=(0, 1))  # 1: some row is an error row
     doc = load_json(out, cmd, proc)
     rows = doc.get("rows") if isinstance(doc, dict) else None
     if not isinstance(rows, list):
@@ -110,7 +119,8 @@ def libbench_run(binary, out):
         if bench not in KERNELS:
             continue
         if row.get("error"):
-            raise RunError("libbench row %s: %s" % (row.get("name"), row["error"]))
+            kernels[bench] = unmeasured(str(row["error"]))
+            continue
         med = row.get("medianNs")
         dev = row.get("deviationNs")
         if not isinstance(med, (int, float)):
@@ -120,6 +130,7 @@ def libbench_run(binary, out):
             "dispersion": relative(dev, med),
             "iterations": row.get("iterations"),
             "samples": row.get("samples"),
+            "error": "",
         }
     missing = [k for k in KERNELS if k not in kernels]
     if missing:
@@ -135,6 +146,7 @@ def gbench_run(binary, out):
     doc = load_json(out, cmd, proc)
     reps = {}
     iterations = {}
+    errors = {}
     for b in doc.get("benchmarks", []):
         if b.get("run_type", "iteration") != "iteration":
             continue  # the mean/median/stddev/cv aggregates: recomputed from the repetitions
@@ -142,7 +154,8 @@ def gbench_run(binary, out):
         if name not in KERNELS:
             continue
         if b.get("error_occurred"):
-            raise RunError("gbench %s: %s" % (name, b.get("error_message", "error")))
+            errors[name] = str(b.get("error_message", "error"))
+            continue
         unit = UNIT_NS.get(b.get("time_unit", "ns"))
         if unit is None:
             raise RunError("gbench %s: unknown time_unit %r" % (name, b.get("time_unit")))
@@ -151,6 +164,9 @@ def gbench_run(binary, out):
     kernels = {}
     for name in KERNELS:
         times = reps.get(name)
+        if name in errors:
+            kernels[name] = unmeasured(errors[name])
+            continue
         if not times:
             raise RunError("gbench JSON %s lacks repetitions for %s" % (out, name))
         med = median(times)
@@ -159,6 +175,7 @@ def gbench_run(binary, out):
             "dispersion": relative(mad(times), med),
             "iterations": iterations[name],
             "samples": len(times),
+            "error": "",
         }
     context = doc.get("context", {})
     return wall, kernels, {"library_build_type": context.get("library_build_type")}
@@ -219,16 +236,21 @@ def clean(x):
 
 def summarize(runs):
     """Per kernel across runs: median of the run medians, median of the run dispersions,
-    run-to-run spread of the medians."""
+    run-to-run spread of the medians. Runs that did not measure the kernel are left out of
+    the medians; the spread needs every run."""
     out = {}
     for k in KERNELS:
         medians = [r[k]["median_ns"] for r in runs]
         dispersions = [r[k]["dispersion"] for r in runs]
+        measured = [m for m in medians if not math.isnan(m)]
         finite = [d for d in dispersions if not math.isnan(d)]
+        errors = sorted({r[k]["error"] for r in runs if r[k]["error"]})
         out[k] = {
-            "median_ns": median(medians),
+            "median_ns": median(measured),
             "dispersion": median(finite) if finite else math.nan,
-            "spread": spread(medians),
+            "spread": spread(medians) if len(measured) == len(medians) else math.nan,
+            "measured_runs": len(measured),
+            "errors": errors,
             "run_medians_ns": medians,
             "run_dispersions": dispersions,
             "iterations": [r[k]["iterations"] for r in runs],
@@ -237,16 +259,26 @@ def summarize(runs):
     return out
 
 
+def fmt_off(x):
+    return "not measured" if math.isnan(x) else "%+.2f%%" % (100.0 * x)
+
+
 def evaluate(lb, gb, ratios, wall_ratio, runs):
     targets = []
 
     e_lb, e_gb = lb["empty"]["median_ns"], gb["empty"]["median_ns"]
+    if math.isnan(e_lb) or math.isnan(e_gb):
+        detail = "not measured (%s)" % "; ".join(
+            "%s: %s" % (h, "; ".join(s["empty"]["errors"]) or "no number")
+            for h, s in (("libbench", lb), ("gbench", gb)) if math.isnan(s["empty"]["median_ns"]))
+    else:
+        detail = "%s ns vs %s ns (ratio %s)" % (fmt_ns(e_lb), fmt_ns(e_gb),
+                                               fmt_ratio(ratios["empty"]))
     targets.append({
         "name": "empty_cost",
         "text": "libbench empty-body cost per iteration <= gbench's",
         "pass": e_lb <= e_gb,
-        "detail": "%s ns vs %s ns (ratio %s)" % (fmt_ns(e_lb), fmt_ns(e_gb),
-                                                fmt_ratio(ratios["empty"])),
+        "detail": detail,
     })
 
     off = {k: ratios[k] - 1.0 for k in WORK_KERNELS}
@@ -256,10 +288,10 @@ def evaluate(lb, gb, ratios, wall_ratio, runs):
         "name": "medians_within_3pct",
         "text": "every work kernel's median within ±3% of gbench's",
         "pass": not outside,
-        "detail": "worst %s %+.2f%%%s" % (worst, 100.0 * off[worst],
-                                          ("; outside: " + ", ".join(
-                                              "%s %+.2f%%" % (k, 100.0 * off[k])
-                                              for k in outside)) if outside else ""),
+        "detail": "worst %s %s%s" % (worst, fmt_off(off[worst]),
+                                     ("; outside: " + ", ".join(
+                                         "%s %s" % (k, fmt_off(off[k]))
+                                         for k in outside)) if outside else ""),
     })
 
     targets.append({
@@ -274,9 +306,9 @@ def evaluate(lb, gb, ratios, wall_ratio, runs):
         "name": "run_to_run_spread",
         "text": "run-to-run spread of each kernel's median over %d runs <= gbench's" % runs,
         "pass": not worse,
-        "detail": ("worse: " + ", ".join("%s %s vs %s" % (k, fmt_pct(lb[k]["spread"]),
-                                                          fmt_pct(gb[k]["spread"]))
-                                         for k in worse)) if worse else
+        "detail": ("worse or not measured: " + ", ".join(
+            "%s %s vs %s" % (k, fmt_pct(lb[k]["spread"]), fmt_pct(gb[k]["spread"]))
+            for k in worse)) if worse else
                   "all %d kernels" % len(KERNELS),
     })
     return targets
@@ -329,6 +361,11 @@ def main(argv=None):
           " number below" % (load_before[0], load_after[0]))
     print()
     print(render(header, rows, [False] + [True] * 7))
+    for harness, summary in (("libbench", lb), ("gbench", gb)):
+        for k in KERNELS:
+            for e in summary[k]["errors"]:
+                print("  — %s %s not measured in %d of %d runs: %s"
+                      % (harness, k, args.runs - summary[k]["measured_runs"], args.runs, e))
     print()
     print(render(["suite wall time", "median", "min", "max"],
                  [["libbench", "%.3f s" % wall["libbench"], "%.3f s" % min(lb_wall),

@@ -150,6 +150,30 @@ BENCH_API void bench_provenance(bench_t *b, const char *fact);
  * reason goes to stderr). */
 BENCH_API int bench_smoke(const char *name);
 
+/* ---- workloads ------------------------------------------------------------------------ */
+
+/* One workload window: fn(state) runs `reps` times (the WORKLOAD's .reps) between two edge
+ * snapshots of every source; the window is named "<test>/<name>" (repeats get "#2", "#3").
+ * Nested calls, and calls outside a --bench workload measurement, run fn once, inertly.
+ * Returns 0, 1 when fn failed (the failure is recorded as an error window and the test
+ * fails), 2 when fn skipped (a skipped window; the body goes on). The shim also offers it
+ * as workload_window(b, name, fn, state). */
+BENCH_API int bench_workload_window(bench_t *b, const char *name, void (*fn)(void *state),
+                                    void *state);
+
+/* The inline window behind WORKLOAD_WINDOW(b, "name") { ... }: bench_window_begin opens the
+ * window and returns 1; bench_window_next returns 1 while repetitions remain and closes the
+ * window (returning 0) after the last. Outside a measurement the block runs once. */
+BENCH_API int bench_window_begin(bench_t *b, const char *name);
+BENCH_API int bench_window_next(bench_t *b);
+
+/* Prepare files for the next window under a page-cache regime (BENCH_CACHE_*, or -1 for the
+ * WORKLOAD's .regime): cold evicts them (fdatasync, then POSIX_FADV_DONTNEED), warm reads
+ * them through, steady leaves them; residency is verified with mincore and the result is
+ * stamped on the next window. `paths` is NULL-terminated. Outside a workload measurement
+ * it does nothing at all. Returns 0 or BENCH_EINVAL (an unknown regime). */
+BENCH_API int bench_workload_files(bench_t *b, int regime, const char *const *paths);
+
 /* The timed loop behind BENCH_ITER (see <bench/shim.h>). bench_iter_begin returns the
  * iteration count of the first sample and starts its clock; bench_iter_next stops the
  * clock, records the sample and returns the next count, or 0 when the row is measured.

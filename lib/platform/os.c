@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* os.c: owns the real OS calls behind the fault-injection seam (see os.h). Nothing else in
- * lib/ calls perf_event_open, ioctl on counters, or reads /proc directly. */
+ * lib/ calls perf_event_open, ioctl on counters, dlopen, mmap, or reads /proc directly. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -34,6 +38,17 @@ static const struct bench__os real_os = {
     .open = real_open,
     .close = close,
     .getrusage = getrusage,
+    .dlopen = dlopen,
+    .dlsym = dlsym,
+    .dlclose = dlclose,
+    .dlerror = dlerror,
+    .mmap = mmap,
+    .munmap = munmap,
+    .posix_fadvise = posix_fadvise,
+    .fdatasync = fdatasync,
+    .mincore = mincore,
+    .fstatfs = fstatfs,
+    .fstat = fstat,
 };
 
 struct bench__os bench__os = {
@@ -43,6 +58,17 @@ struct bench__os bench__os = {
     .open = real_open,
     .close = close,
     .getrusage = getrusage,
+    .dlopen = dlopen,
+    .dlsym = dlsym,
+    .dlclose = dlclose,
+    .dlerror = dlerror,
+    .mmap = mmap,
+    .munmap = munmap,
+    .posix_fadvise = posix_fadvise,
+    .fdatasync = fdatasync,
+    .mincore = mincore,
+    .fstatfs = fstatfs,
+    .fstat = fstat,
 };
 
 void bench__os_reset(void)

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "../internal.h"
+#include "../workload.h"
 
 #define SCHEMA_VERSION 2
 #define EXACT_INT_MAX 9007199254740992.0 /* 2^53: every integer up to here is a double */
@@ -285,6 +286,83 @@ static json_t *row_json(const struct bench__row *row)
     return o;
 }
 
+/* A window's counter totals, one object per source ("perf-sw": {"task-clock": ...}),
+ * keyed by catalog ids, so a new source needs no code here. */
+static bool put_window_counters(json_t *o, const struct bench__window *win)
+{
+    for (size_t i = 0; i < win->n_cells; i++) {
+        const struct bench__column_desc *col = win->cells[i].column;
+        if (!col)
+            continue;
+        json_t *group = json_object_get(o, col->source);
+        if (!group) {
+            group = json_object();
+            if (!put(o, col->source, group))
+                return false;
+        }
+        if (!put_text_key(group, col->name, number(win->cells[i].value)))
+            return false;
+        if (!win->cells[i].estimate)
+            continue;
+        json_t *estimated = json_object_get(group, "estimatedMetrics");
+        if (!estimated) {
+            estimated = json_array();
+            if (!put(group, "estimatedMetrics", estimated))
+                return false;
+        }
+        if (!append(estimated, text(col->name)))
+            return false;
+    }
+    return true;
+}
+
+static json_t *window_json(const struct bench__window *win)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    bool ok_row = win->state == BENCH__ROW_OK;
+    const struct bench__decomposition *d = &win->wall;
+    bool ok = put(o, "name", text(win->name)) && put(o, "reps", count(win->reps)) &&
+              put(o, "wallNs", number(ok_row ? d->wall_ns : NAN)) &&
+              put(o, "scope", ok_row && d->scope ? text(d->scope) : json_null()) &&
+              put(o, "onCpuUserNs", number(ok_row ? d->on_cpu_user_ns : NAN)) &&
+              put(o, "onCpuKernelNs", number(ok_row ? d->on_cpu_kernel_ns : NAN)) &&
+              put(o, "offCpuRunqueueNs", number(ok_row ? d->offcpu_runqueue_ns : NAN)) &&
+              put(o, "offCpuDiskNs", number(ok_row ? d->offcpu_disk_ns : NAN)) &&
+              put(o, "offCpuOtherNs", number(ok_row ? d->offcpu_other_ns : NAN));
+    if (ok && ok_row)
+        ok = put_window_counters(o, win);
+    if (ok && ok_row && win->psi_present) {
+        json_t *psi = json_object();
+        ok = put(o, "psi", psi) && put(psi, "scope", text("system")) &&
+             put(psi, "ioSomeNs", number(win->psi[0])) && put(psi, "ioFullNs", number(win->psi[1])) &&
+             put(psi, "memSomeNs", number(win->psi[2])) &&
+             put(psi, "memFullNs", number(win->psi[3])) &&
+             put(psi, "cpuSomeNs", number(win->psi[4]));
+    }
+    if (ok && win->regime.present) {
+        json_t *r = json_object();
+        ok = put(o, "regime", r) &&
+             put(r, "requested", text(bench__regime_json_word(win->regime.requested))) &&
+             put(r, "effective", text(bench__regime_json_word(win->regime.effective))) &&
+             put(r, "residentBefore", number(win->regime.resident_before)) &&
+             put(r, "residentAfter", number(win->regime.resident_after));
+        if (ok && win->regime.note[0])
+            ok = put(r, "note", text(win->regime.note));
+    }
+    if (ok && win->note && win->note[0])
+        ok = put(o, "note", text(win->note));
+    ok = ok && put(o, "error", text(win->error));
+    if (ok && win->state == BENCH__ROW_SKIPPED)
+        ok = put(o, "skipped", json_true());
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 static json_t *document(const struct bench__report *report)
 {
     json_t *doc = json_object();
@@ -299,6 +377,13 @@ static json_t *document(const struct bench__report *report)
         ok = append(columns, column_json(report->columns[i]));
     for (size_t i = 0; ok && i < report->n_rows; i++)
         ok = append(rows, row_json(&report->rows[i]));
+    /* only when workloads ran: a document without them is byte-identical to before */
+    if (ok && report->has_windows) {
+        json_t *windows = json_array();
+        ok = put(doc, "windows", windows);
+        for (size_t i = 0; ok && i < report->n_windows; i++)
+            ok = append(windows, window_json(&report->windows[i]));
+    }
     if (!ok) {
         json_decref(doc);
         return NULL;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "perf_group.h"
+#include "rdpmc.h"
 #include "source.h"
 
 /* Events, leader first, in the order of inventory 2.2. */
@@ -51,8 +52,16 @@ static void report_rest(struct bench__caps *caps, const struct perf_state *st)
         bench__caps_present(caps, BENCH__CAP_COUNTING_SCALED);
     else
         bench__caps_absent(caps, BENCH__CAP_COUNTING_SCALED, "opt-in: --perf-scaled");
-    bench__caps_absent(caps, BENCH__CAP_SELF_MONITORING,
-                       "not probed yet (rdpmc arrives with the raw-events issue)");
+    char reason[BENCH__REASON_MAX];
+    if (!bench__rdpmc_insn)
+        bench__caps_absent(caps, BENCH__CAP_SELF_MONITORING, "rdpmc is implemented for x86-64 only");
+    else if (!st)
+        bench__caps_absent(caps, BENCH__CAP_SELF_MONITORING,
+                           "no hardware counter to map (the perf group did not open)");
+    else if (bench__perf_group_self_monitoring(&st->group, reason, sizeof reason))
+        bench__caps_present(caps, BENCH__CAP_SELF_MONITORING);
+    else
+        bench__caps_absent(caps, BENCH__CAP_SELF_MONITORING, "%s", reason);
     bench__caps_absent(caps, BENCH__CAP_IP_SAMPLING, "not implemented");
     bench__caps_absent(caps, BENCH__CAP_PRECISE_MEMORY, "not implemented");
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* perf_group.c: owns the calling thread's perf_event group: privilege ladder, counting
- * bracket, read & scale gates, calibration. Must not name metrics or bypass bench__os. */
+ * bracket (ioctl or rdpmc), read & scale gates, calibration. Must not name metrics or bypass
+ * bench__os. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -12,12 +13,13 @@
 
 #include "../platform/os.h"
 #include "perf_group.h"
+#include "rdpmc.h"
 
 #define UNRELIABLE_RUNNING_NS 1000000u /* multiplexed with less PMU time than this → NaN */
 #define CALIBRATION_BRACKETS 3
 #define CALIBRATION_SPIN_NS 2000000
 
-static const char *errno_name(int err)
+const char *bench__perf_errno_name(int err)
 {
     switch (err) {
     case EACCES: return "EACCES";
@@ -39,14 +41,23 @@ static const char *errno_name(int err)
     }
 }
 
-/* "perf_event_paranoid=N" as the kernel reports it, read through the seam. */
-static void paranoid_setting(char *buf, size_t size)
+bool bench__perf_paranoid(long *level)
 {
     char text[32];
     ssize_t n = bench__os_read_file("/proc/sys/kernel/perf_event_paranoid", text, sizeof text);
     char *end = text;
-    long level = n > 0 ? strtol(text, &end, 10) : 0;
-    if (n > 0 && end != text)
+    long value = n > 0 ? strtol(text, &end, 10) : 0;
+    if (n <= 0 || end == text)
+        return false;
+    *level = value;
+    return true;
+}
+
+/* "perf_event_paranoid=N" as the kernel reports it, read through the seam. */
+static void paranoid_setting(char *buf, size_t size)
+{
+    long level;
+    if (bench__perf_paranoid(&level))
         snprintf(buf, size, "perf_event_paranoid=%ld", level);
     else
         snprintf(buf, size, "perf_event_paranoid unreadable");
@@ -55,7 +66,7 @@ static void paranoid_setting(char *buf, size_t size)
 static void explain_failure(const char *event, int err, char *reason, size_t size)
 {
     char name[32];
-    const char *known = errno_name(err);
+    const char *known = bench__perf_errno_name(err);
     if (known)
         snprintf(name, sizeof name, "%s", known);
     else
@@ -81,26 +92,44 @@ static void explain_failure(const char *event, int err, char *reason, size_t siz
              meaning);
 }
 
+static void unmap_pages(struct bench__perf_group *g)
+{
+    for (size_t i = 0; i < BENCH__PERF_GROUP_MAX; i++) {
+        bench__rdpmc_unmap(g->page[i]);
+        g->page[i] = NULL;
+    }
+    g->rdpmc = false;
+}
+
 static void close_all(struct bench__perf_group *g)
 {
+    unmap_pages(g);
     for (size_t i = 0; i < BENCH__PERF_GROUP_MAX; i++) {
         if (g->fd[i] >= 0)
             bench__os.close(g->fd[i]);
         g->fd[i] = -1;
+        g->open_errno[i] = 0;
     }
     g->n_open = 0;
 }
 
-static int open_event(const struct bench__perf_event *ev, bool leader, bool user_only, int group_fd)
+static int open_event(const struct bench__perf_group *g, size_t i, bool user_only, int group_fd)
 {
+    bool leader = i == 0;
     struct perf_event_attr attr;
     memset(&attr, 0, sizeof attr);
     attr.size = sizeof attr;
-    attr.type = ev->type;
-    attr.config = ev->config;
+    attr.type = g->events[i].type;
+    attr.config = g->events[i].config;
+    if (g->config12) {
+        attr.config1 = g->config12[i][0];
+        attr.config2 = g->config12[i][1];
+    }
     attr.disabled = leader ? 1 : 0;
+    attr.inherit = g->inherit ? 1 : 0;
     attr.exclude_hv = 1;
-    attr.exclude_kernel = user_only ? 1 : 0;
+    attr.exclude_kernel = user_only || (g->exclude[i] & BENCH__PERF_EXCLUDE_KERNEL) ? 1 : 0;
+    attr.exclude_user = (g->exclude[i] & BENCH__PERF_EXCLUDE_USER) ? 1 : 0;
     if (leader)
         attr.read_format =
             PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
@@ -109,9 +138,9 @@ static int open_event(const struct bench__perf_event *ev, bool leader, bool user
 
 /* One rung of the ladder: the leader, then the rest (their failures are not fatal).
  * Returns 0 or -errno of the leader. */
-static int open_rung(struct bench__perf_group *g, uint32_t omit, bool user_only)
+static int open_rung(struct bench__perf_group *g, uint64_t omit, bool user_only)
 {
-    g->fd[0] = open_event(&g->events[0], true, user_only, -1);
+    g->fd[0] = open_event(g, 0, user_only, -1);
     if (g->fd[0] < 0) {
         int err = errno ? errno : EINVAL;
         g->fd[0] = -1;
@@ -119,18 +148,65 @@ static int open_rung(struct bench__perf_group *g, uint32_t omit, bool user_only)
     }
     g->n_open = 1;
     for (size_t i = 1; i < g->n; i++) {
-        if (omit & (1u << i))
-            continue;
-        int fd = open_event(&g->events[i], false, user_only, g->fd[0]);
+        if ((omit & (UINT64_C(1) << i)) ||
+            (user_only && (g->exclude[i] & BENCH__PERF_EXCLUDE_USER)))
+            continue; /* would count nothing: NaN, not a fabricated 0 */
+        int fd = open_event(g, i, user_only, g->fd[0]);
         g->fd[i] = fd >= 0 ? fd : -1;
+        g->open_errno[i] = fd >= 0 ? 0 : errno ? errno : EINVAL;
         if (fd >= 0)
             g->n_open++;
     }
     return 0;
 }
 
-int bench__perf_group_open(struct bench__perf_group *g, const struct bench__perf_event *events,
-                           size_t n, uint32_t omit, char *reason, size_t reason_size)
+/* Events with a hardware counter to map (software and tracepoint events have none). */
+static bool has_counter(uint32_t type)
+{
+    return type != PERF_TYPE_SOFTWARE && type != PERF_TYPE_TRACEPOINT &&
+           type != PERF_TYPE_BREAKPOINT;
+}
+
+/* rdpmc mode when the leader's page has cap_user_rdpmc; members without a usable page are
+ * read with read(2). An inheriting group counts other threads: only read(2) sums them. */
+static void map_pages(struct bench__perf_group *g)
+{
+    g->rdpmc = false;
+    if (g->inherit) {
+        snprintf(g->rdpmc_reason, sizeof g->rdpmc_reason,
+                 "an inheriting group is read with read(2) (rdpmc sees one thread)");
+        return;
+    }
+    if (!has_counter(g->events[0].type)) {
+        snprintf(g->rdpmc_reason, sizeof g->rdpmc_reason,
+                 "no hardware counter to map (a software leader)");
+        return;
+    }
+    g->page[0] = bench__rdpmc_map(g->fd[0], g->rdpmc_reason, sizeof g->rdpmc_reason);
+    if (!g->page[0])
+        return;
+    for (size_t i = 1; i < g->n; i++) {
+        char ignored[200];
+        if (g->fd[i] >= 0 && has_counter(g->events[i].type))
+            g->page[i] = bench__rdpmc_map(g->fd[i], ignored, sizeof ignored);
+    }
+    g->rdpmc = true;
+    g->rdpmc_reason[0] = '\0';
+}
+
+bool bench__perf_group_self_monitoring(const struct bench__perf_group *g, char *reason,
+                                       size_t reason_size)
+{
+    if (!g->rdpmc && reason && reason_size)
+        snprintf(reason, reason_size, "%s",
+                 g->rdpmc_reason[0] ? g->rdpmc_reason : "no hardware counter to map");
+    return g->rdpmc;
+}
+
+int bench__perf_group_open_with(struct bench__perf_group *g,
+                                const struct bench__perf_event *events, size_t n, uint64_t omit,
+                                const struct bench__perf_group_options *options, char *reason,
+                                size_t reason_size)
 {
     memset(g, 0, sizeof *g);
     for (size_t i = 0; i < BENCH__PERF_GROUP_MAX; i++)
@@ -141,9 +217,18 @@ int bench__perf_group_open(struct bench__perf_group *g, const struct bench__perf
     }
     g->events = events;
     g->n = n;
+    if (options) {
+        g->inherit = options->inherit;
+        g->kernel_and_user_only = options->kernel_and_user_only;
+        if (options->exclude)
+            memcpy(g->exclude, options->exclude, n * sizeof g->exclude[0]);
+        g->config12 = options->config12;
+    }
 
     int rc = open_rung(g, omit, false);
-    if (rc < 0) {
+    /* a leader that excludes user space has nothing to count on the user-space rung */
+    bool ladder = !g->kernel_and_user_only && !(g->exclude[0] & BENCH__PERF_EXCLUDE_USER);
+    if (rc < 0 && ladder) {
         close_all(g);
         g->user_only = true;
         rc = open_rung(g, omit, true);
@@ -153,7 +238,14 @@ int bench__perf_group_open(struct bench__perf_group *g, const struct bench__perf
         explain_failure(events[0].name, -rc, reason, reason_size);
         return rc;
     }
+    map_pages(g);
     return 0;
+}
+
+int bench__perf_group_open(struct bench__perf_group *g, const struct bench__perf_event *events,
+                           size_t n, uint64_t omit, char *reason, size_t reason_size)
+{
+    return bench__perf_group_open_with(g, events, n, omit, NULL, reason, reason_size);
 }
 
 void bench__perf_group_close(struct bench__perf_group *g)
@@ -198,21 +290,72 @@ void bench__perf_group_pass_begin(struct bench__perf_group *g)
         g->base_enabled = g->base_running = 0; /* cumulative */
         memset(g->base_values, 0, sizeof g->base_values);
     }
-}
-
-void bench__perf_group_enable(struct bench__perf_group *g)
-{
-    group_ioctl(g, PERF_EVENT_IOC_ENABLE);
-}
-
-void bench__perf_group_disable(struct bench__perf_group *g)
-{
-    group_ioctl(g, PERF_EVENT_IOC_DISABLE);
+    g->in_pass = true;
+    if (g->rdpmc) { /* the counters run for the whole pass; brackets read their edges */
+        memset(g->sum, 0, sizeof g->sum);
+        group_ioctl(g, PERF_EVENT_IOC_ENABLE);
+    }
 }
 
 static uint64_t saturating_delta(uint64_t end, uint64_t base)
 {
     return end > base ? end - base : 0;
+}
+
+/* The events read with read(2) at this edge (no page, or not on a counter now). */
+static bool read_fallback(struct bench__perf_group *g, const bool *need, uint64_t *counts)
+{
+    uint64_t enabled, running, values[BENCH__PERF_GROUP_MAX];
+    if (!read_group(g, &enabled, &running, values))
+        return false;
+    for (size_t i = 0; i < g->n; i++)
+        if (need[i])
+            counts[i] = values[i];
+    return true;
+}
+
+/* The current counts of a bracket edge: rdpmc where possible, one read(2) for the rest.
+ * At a start edge the syscall comes first, at an end edge last, so the hardware counters'
+ * window holds as little of it as possible. */
+static void read_edge(struct bench__perf_group *g, uint64_t *counts, bool start)
+{
+    bool need[BENCH__PERF_GROUP_MAX] = {false};
+    bool any = false;
+    for (size_t i = 0; i < g->n; i++)
+        if (g->fd[i] >= 0 && !g->page[i])
+            any = need[i] = true;
+    if (start && any && !read_fallback(g, need, counts))
+        g->pass_failed = true;
+    bool late = false;
+    bool retry[BENCH__PERF_GROUP_MAX] = {false};
+    for (size_t i = 0; i < g->n; i++)
+        if (g->page[i] && !bench__rdpmc_read(g->page[i], &counts[i]))
+            late = retry[i] = true;
+    if (!start && any && !read_fallback(g, need, counts))
+        g->pass_failed = true;
+    if (late && !read_fallback(g, retry, counts))
+        g->pass_failed = true;
+}
+
+void bench__perf_group_enable(struct bench__perf_group *g)
+{
+    if (g->rdpmc && g->in_pass)
+        read_edge(g, g->start, true);
+    else
+        group_ioctl(g, PERF_EVENT_IOC_ENABLE);
+}
+
+void bench__perf_group_disable(struct bench__perf_group *g)
+{
+    if (!(g->rdpmc && g->in_pass)) {
+        group_ioctl(g, PERF_EVENT_IOC_DISABLE);
+        return;
+    }
+    uint64_t end[BENCH__PERF_GROUP_MAX];
+    read_edge(g, end, false);
+    for (size_t i = 0; i < g->n; i++)
+        if (g->fd[i] >= 0)
+            g->sum[i] += saturating_delta(end[i], g->start[i]);
 }
 
 void bench__perf_group_pass_end(struct bench__perf_group *g, uint64_t iterations,
@@ -224,6 +367,9 @@ void bench__perf_group_pass_end(struct bench__perf_group *g, uint64_t iterations
     out->estimate = false;
 
     uint64_t enabled, running, values[BENCH__PERF_GROUP_MAX];
+    if (g->rdpmc && g->in_pass)
+        group_ioctl(g, PERF_EVENT_IOC_DISABLE);
+    g->in_pass = false;
     if (g->pass_failed || !read_group(g, &enabled, &running, values))
         return;
     enabled = saturating_delta(enabled, g->base_enabled);
@@ -245,10 +391,12 @@ void bench__perf_group_pass_end(struct bench__perf_group *g, uint64_t iterations
     out->estimate = out->scale < 0.9995;
     if (iterations == 0)
         return;
-    for (size_t i = 0; i < g->n; i++)
-        if (g->fd[i] >= 0)
-            out->values[i] =
-                (double)saturating_delta(values[i], g->base_values[i]) * ratio / (double)iterations;
+    for (size_t i = 0; i < g->n; i++) {
+        if (g->fd[i] < 0)
+            continue;
+        uint64_t count = g->rdpmc ? g->sum[i] : saturating_delta(values[i], g->base_values[i]);
+        out->values[i] = (double)count * ratio / (double)iterations;
+    }
 }
 
 static int64_t monotonic_ns(void)

@@ -88,6 +88,8 @@ BENCH__HIDDEN extern size_t bench__n_sources;
 
 BENCH__HIDDEN extern const struct bench__source_ops bench__source_perf;
 BENCH__HIDDEN extern const struct bench__source_ops bench__source_perf_sw;
+BENCH__HIDDEN extern const struct bench__source_ops bench__source_syscalls;
+BENCH__HIDDEN extern const struct bench__source_ops bench__source_raw;
 BENCH__HIDDEN extern const struct bench__source_ops bench__source_tier0;
 
 #endif /* BENCH_SOURCES_SOURCE_H */

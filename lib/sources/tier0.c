@@ -300,8 +300,9 @@ static void tier0_bracket_end(void *state)
     t->brackets++;
 }
 
-/* Per-iteration values: raw deltas divided by iterations once, minus the calibrated self-cost
- * of the snapshot pairs actually taken (syscr/syscw/rchar/wchar only), clamped at 0. */
+/* Per-iteration values: raw deltas divided by iterations once, minus our own cost: for rchar
+ * the exact bytes our begin-edge reads returned, for syscr/syscw/wchar the calibrated cost of
+ * the snapshot pairs actually taken; clamped at 0. */
 static void tier0_pass_end(void *state, uint64_t iterations, uint64_t brackets,
                            struct bench__counts *out)
 {

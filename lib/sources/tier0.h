@@ -27,8 +27,8 @@ enum bench__tier0_io {
 BENCH__HIDDEN void bench__tier0_parse_io(const char *text, size_t len, int64_t out[6]);
 
 /* The self-cost calibrated at open for family member `field` of an open tier-0 state: what one
- * snapshot pair adds to it (subtracted from syscr, syscw, rchar and wchar; 0 for the others).
- * For disclosure and tests. */
+ * snapshot pair adds to it (subtracted from syscr, syscw and wchar; 0 for the others). rchar
+ * instead subtracts exactly the bytes our own begin-edge reads returned. For tests. */
 BENCH__HIDDEN double bench__tier0_self_cost(const void *state, size_t field);
 
 #endif /* BENCH_SOURCES_TIER0_H */

@@ -104,6 +104,19 @@
          bench__count = bench_iter_next(b))                                                        \
         for (uint64_t bench__left = bench__count; bench__left != 0; --bench__left)
 
+/* Workload windows (see <bench/core.h>): a function window, an inline block window, and the
+ * files whose page-cache state the next window should start from. */
+#define workload_window(b, name, fn, state) bench_workload_window((b), (name), (fn), (state))
+#define WORKLOAD_WINDOW(b, name)                                                                   \
+    for (int bench__window = bench_window_begin((b), (name)); bench__window != 0;                 \
+         bench__window = bench_window_next(b))
+/* workload_files(b, "a.bin", "b.bin") and workload_files_regime(b, BENCH_CACHE_WARM, ...):
+ * C only (a compound literal). */
+#define workload_files(b, ...)                                                                     \
+    bench_workload_files((b), -1, (const char *const[]){__VA_ARGS__, NULL})
+#define workload_files_regime(b, regime, ...)                                                      \
+    bench_workload_files((b), (int)(regime), (const char *const[]){__VA_ARGS__, NULL})
+
 /* Optimizer barriers. bench_do_not_optimize(expr) makes the compiler compute `expr` and
  * treat its value as used (in a register or in memory; constants and structs work too);
  * bench_clobber_memory() makes it assume all memory was read and written. Neither emits an

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* counting.c: benchmarks with a known cost in the counters, for the real-kernel checks of
- * the counting passes: one 64-byte read(2) per iteration, and a ~50 ns busy body. */
+ * the counting passes: one 64-byte read(2) per iteration, a ~50 ns busy body, and exactly
+ * one getpid syscall per iteration. */
+#define _DEFAULT_SOURCE /* syscall() */
 #include <fcntl.h>
 #include <stdint.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bench/shim.h>
@@ -31,6 +34,16 @@ BENCHMARK(busy_50ns)
             x ^= x << 17;
             bench_do_not_optimize(x);
         }
+    }
+}
+
+/* syscall(2), not getpid(): no libc may answer it from a cache */
+BENCHMARK(one_getpid)
+{
+    BENCH_ITER(b)
+    {
+        long pid = syscall(SYS_getpid);
+        bench_do_not_optimize(pid);
     }
 }
 

@@ -17,6 +17,7 @@ CMOCKA = os.environ.get("E2E_CMOCKA", "")
 QUICKSTART = os.environ.get("E2E_QUICKSTART", "")
 CASES = os.environ.get("E2E_CASES", "")
 COUNTING = os.environ.get("E2E_COUNTING", "")
+WORKLOADS = os.environ.get("E2E_WORKLOADS", "")
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "reference",
                       "bench-json.schema.json")
 EXPECT_DEBUG_WARNING = os.environ.get("E2E_EXPECT_DEBUG_WARNING", "0") == "1"
@@ -274,8 +275,9 @@ def case_bench():
     check(bool(warning) == EXPECT_DEBUG_WARNING, f"bench: debug-build warning {err!r}")
     if warning:
         err = err[warning.end():]
-    check(err == "--bench: 1 workload not measured (this libbench has no workload windows yet)\n",
+    check(err == "" or err.startswith("workload: runqueue wait unattributable"),
           f"bench stderr: {err!r}")
+    check("╼ workloads ╾" in out and "│ sample.ingest " in out, "bench: the workloads table")
     check(out.startswith("╭") and "┝" in out and out.rstrip().endswith("╯"), "bench: box drawing")
     rc, out, err = run([BENCH_ONLY, "--bench"])
     check(rc == 1, f"bench_only: exit {rc}")
@@ -464,12 +466,12 @@ def case_json():
               f"json rewrite: files left {os.listdir(d)}")
 
 
-def bench_json(argv):
+def bench_json(argv, **env):
     """Run a --bench command with a temporary JSON document; (rc, out, err, doc)."""
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "doc.json")
-        rc, out, err = run(argv + ["--bench-json=" + path])
+        rc, out, err = run(argv + ["--bench-json=" + path], **env)
         doc = load_json(path) if os.path.exists(path) else {}
     return rc, out, err, doc
 
@@ -510,7 +512,7 @@ def case_counting_perf():
             break
     gap, rc, out, err, doc, row, median, m = best
     check(rc == 0, f"perf: exit {rc} {err!r}")
-    hardware = "perf perf counting unavailable" not in err
+    hardware = "perf counting unavailable" not in err
     if hardware and "instr" in m and m["instr"] is not None:
         print("note: this machine exposes hardware counters; the fallback path is not taken")
     else:
@@ -528,7 +530,7 @@ def case_counting_perf():
     rc, out, err, doc = bench_json([COUNTING, "--bench", "--metrics=instr,ipc,task-clock",
                                     "-i", "busy_50ns"])
     rows = table_rows(out)
-    if rows and "perf perf counting unavailable" in err:
+    if rows and "perf counting unavailable" in err:
         header = rows[0]
         body = rows[1]
         for col in ("instr/iter", "IPC"):
@@ -537,6 +539,58 @@ def case_counting_perf():
         m = doc.get("rows", [{}])[0].get("metrics", {})
         check(m.get("instr", "missing") is None and m.get("ipc", "missing") is None,
               f"perf: explicit hardware metrics are null in JSON: {m}")
+
+
+def case_counting_syscalls():
+    argv = [COUNTING, "--bench", "--syscalls=getpid", "-i", "one_getpid"]
+    # with tracefs: exactly one named getpid per iteration, the total at least that
+    rc, out, err, doc = bench_json(argv)
+    check(rc == 0, f"syscalls: exit {rc} {err!r}")
+    live = "--syscalls: syscall counting unavailable (" not in err
+    if live:
+        rows = {r["name"]: r for r in doc.get("rows", [])}
+        m = rows.get("counting.one_getpid", {}).get("metrics", {})
+        getpid, total = m.get("syscalls:getpid"), m.get("syscalls")
+        check(isinstance(getpid, (int, float)) and abs(getpid - 1.0) <= 0.005,
+              f"syscalls: syscalls:getpid per iteration {getpid} (want 1.00 ± 0.005)")
+        check(isinstance(total, (int, float)) and total >= 1.0,
+              f"syscalls: syscalls per iteration {total} (want ≥ 1)")
+        names = [c.get("name") for c in doc.get("columns", [])]
+        check("syscalls" in names and "syscalls:getpid" in names, f"syscalls: columns {names}")
+        header = table_rows(out)[0] if table_rows(out) else []
+        check("sc:getpid" in header and "syscalls" in header, f"syscalls: table columns {header}")
+        check(re.search(r"^--syscalls: each bracket adds \S+ syscalls? of its own to `syscalls` "
+                        r"\(not subtracted\)$", err, re.M) is not None,
+              f"syscalls: the bracket's own syscalls disclosed: {err!r}")
+        print(f"note: syscalls:getpid {getpid}, syscalls {total} per iteration")
+    else:
+        print(f"note: tracefs unavailable here, the live check is skipped: {err.strip()!r}")
+    # without tracefs (unmounted in a private mount namespace): the run passes, the columns
+    # are omitted and one line says why
+    if os.geteuid() != 0:
+        print("skipped: the tracefs-absent run needs root (unshare -m)")
+        sys.exit(1 if failures else 77)
+    script = ("umount -l /sys/kernel/tracing 2>/dev/null; "
+              "umount -l /sys/kernel/debug/tracing 2>/dev/null; exec \"$0\" \"$@\"")
+    rc, out, err, doc = bench_json(["unshare", "-m", "sh", "-c", script] + argv)
+    if rc != 0 and err.startswith("unshare:"):
+        print(f"skipped: no private mount namespace here: {err.strip()!r}")
+        sys.exit(1 if failures else 77)
+    check(rc == 0, f"syscalls absent: exit {rc} {err!r}")
+    lines = [l for l in err.splitlines() if l.startswith("--syscalls:")]
+    check(lines == ["--syscalls: syscall counting unavailable (tracefs not mounted "
+                    "(mount -t tracefs nodev /sys/kernel/tracing))"],
+          f"syscalls absent: the one reason line: {err!r}")
+    rows = {r["name"]: r for r in doc.get("rows", [])}
+    row = rows.get("counting.one_getpid", {})
+    check(row.get("medianNs") is not None, f"syscalls absent: the row is still measured {row}")
+    check(not any(k == "syscalls" or k.startswith("syscalls:") for k in row.get("metrics", {})),
+          f"syscalls absent: syscall metrics must be omitted: {row.get('metrics')}")
+    check(not any(c.get("source") == "syscall" for c in doc.get("columns", [])),
+          f"syscalls absent: columns {doc.get('columns')}")
+    header = table_rows(out)[0] if table_rows(out) else []
+    check(header and not any(h == "syscalls" or h.startswith("sc:") for h in header),
+          f"syscalls absent: table columns {header}")
 
 
 def case_list_metrics():
@@ -553,6 +607,93 @@ def case_list_metrics():
                         "--bench-min-time=1"])
     check("--metrics: no metric column matches 'nosuch*' — see --list-metrics\n" in err,
           f"metrics: unmatched selector warning {err!r}")
+
+
+def windows_of(doc):
+    return {w["name"]: w for w in doc.get("windows", [])}
+
+
+def case_workloads():
+    rc, out, err, doc = bench_json([WORKLOADS, "--bench", "-e", "cold_read|warm_read"])
+    check(rc == 1, f"workloads: exit {rc} (the failing window must fail the run) {err!r}")
+    w = windows_of(doc)
+    spin, sleep = w.get("workloads.spin", {}), w.get("workloads.sleep", {})
+    if spin.get("wallNs"):
+        check(spin["onCpuUserNs"] >= 0.8 * spin["wallNs"],
+              f"workloads: spin on-CPU user {spin['onCpuUserNs']} of wall {spin['wallNs']}")
+        check(spin["scope"] in ("thread", "process"), f"workloads: scope {spin.get('scope')}")
+    else:
+        check(False, f"workloads: no spin window {list(w)}")
+    if sleep.get("wallNs"):
+        check(sleep["offCpuOtherNs"] >= 0.9 * sleep["wallNs"],
+              f"workloads: sleep other {sleep['offCpuOtherNs']} of wall {sleep['wallNs']}")
+        runq = sleep.get("offCpuRunqueueNs")
+        check(runq is None or runq < 0.05 * sleep["wallNs"], f"workloads: sleep runqueue {runq}")
+        check(sleep.get("offCpuDiskNs", 0) is None, "workloads: disk time must be null")
+    else:
+        check(False, f"workloads: no sleep window {list(w)}")
+    for name in ("workloads.phases/parse", "workloads.phases/sum", "workloads.phases/parse#2",
+                 "workloads.phases/outer", "workloads.phases/skips"):
+        check(name in w, f"workloads: window {name} missing from {list(w)}")
+    check("workloads.phases/inner" not in w, "workloads: a nested window was measured")
+    check(w.get("workloads.phases/parse", {}).get("reps") == 2, "workloads: reps")
+    skipped = w.get("workloads.phases/skips", {})
+    check(skipped.get("skipped") is True and skipped.get("wallNs", 0) is None and
+          skipped.get("error") == "no input here", f"workloads: skipped window {skipped}")
+    bad = w.get("workloads.fails/bad", {})
+    check(bad.get("wallNs", 0) is None and "check failed" in bad.get("error", "") and
+          "skipped" not in bad, f"workloads: error window {bad}")
+    check("╼ workloads ╾" in out and "│ workloads.spin " in out, "workloads: the table")
+    rows = [r for r in table_rows(out) if r and r[0].startswith("workloads.")]
+    check(len(rows) >= 7, f"workloads: table rows {rows}")
+    # a document without workloads has no "windows" key at all
+    rc, out, err, doc = bench_json([SAMPLE, "--bench", "-e", "ingest", "--bench-min-time=1"])
+    check("windows" not in doc, "json: windows key present without workloads")
+
+
+def case_workload_regime():
+    import tempfile
+    import time
+    # a 64 MiB file on the root filesystem (not tmpfs): cold really reads the disk
+    with tempfile.TemporaryDirectory(dir="/var/tmp") as d:
+        path = os.path.join(d, "data.bin")
+        with open(path, "wb") as f:
+            block = os.urandom(1 << 20)
+            for _ in range(64):
+                f.write(block)
+            f.flush()
+            os.fsync(f.fileno())
+        rc, out, err, doc = bench_json([WORKLOADS, "--bench", "-i", "cold_read|warm_read",
+                                        "--metrics=rd-bytes,rchar"], E2E_DATA_FILE=path)
+        w = windows_of(doc)
+        cold, warm = w.get("workloads.cold_read/read", {}), w.get("workloads.warm_read/read", {})
+        check(cold.get("regime", {}).get("effective") == "cold", f"regime: cold {cold.get('regime')}")
+        check(warm.get("regime", {}).get("effective") == "warm", f"regime: warm {warm.get('regime')}")
+        crd = cold.get("tier0", {}).get("rd-bytes")
+        wrd = warm.get("tier0", {}).get("rd-bytes")
+        check(isinstance(crd, (int, float)) and crd >= 32 * (1 << 20),
+              f"regime: cold read {crd} bytes from disk (want ≥ 32 MiB)")
+        check(isinstance(crd, (int, float)) and isinstance(wrd, (int, float)) and crd > 10 * wrd,
+              f"regime: cold {crd} vs warm {wrd} bytes (want > 10×)")
+    # cold on tmpfs is impossible: it downgrades to steady with the tmpfs note
+    with tempfile.TemporaryDirectory(dir="/dev/shm") as d:
+        path = os.path.join(d, "data.bin")
+        with open(path, "wb") as f:
+            f.write(b"x" * (1 << 20))
+        rc, out, err, doc = bench_json([WORKLOADS, "--bench", "-i", "cold_read"], E2E_DATA_FILE=path)
+        reg = windows_of(doc).get("workloads.cold_read/read", {}).get("regime", {})
+        check(reg.get("requested") == "cold" and reg.get("effective") == "steadyState" and
+              "tmpfs" in reg.get("note", ""), f"regime: tmpfs downgrade {reg}")
+    # a FIFO is refused promptly (never opened for a blocking read)
+    with tempfile.TemporaryDirectory() as d:
+        fifo = os.path.join(d, "fifo")
+        os.mkfifo(fifo)
+        t0 = time.monotonic()
+        rc, out, err, doc = bench_json([WORKLOADS, "--bench", "-i", "warm_read"], E2E_DATA_FILE=fifo)
+        took = time.monotonic() - t0
+        reg = windows_of(doc).get("workloads.warm_read/read", {}).get("regime", {})
+        check(took < 10 and reg.get("effective") == "steadyState",
+              f"regime: FIFO took {took:.1f}s, regime {reg}")
 
 
 ALL = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}

@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: MIT */
+/* raw.c: owns the raw:r<hex> / pfm:<name> counter source (source "raw"): its configured
+ * family, its own perf group (so the default group stays exact) and the countingRaw and
+ * eventNaming capabilities. Must not touch the OS directly, nor parse selectors itself. */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event_naming.h"
+#include "perf_group.h"
+#include "source.h"
+
+#define RAW_MAX 16                      /* raw + pfm events counted */
+#define ID_MAX (BENCH__PFM_NAME_MAX + 8) /* "pfm:" + name + NUL */
+
+/* The events of a configuration, in selector order: storage behind family_for. */
+struct raw_plan {
+    const struct bench__config *cfg; /* the configuration it was made for */
+    size_t n;
+    char ids[RAW_MAX][ID_MAX];
+    struct bench__column_desc family[RAW_MAX];
+    struct bench__perf_event events[RAW_MAX];
+    uint8_t exclude[RAW_MAX]; /* BENCH__PERF_EXCLUDE_* from :u / :k */
+    uint64_t config12[RAW_MAX][2];
+    bool any_pfm;             /* some pfm: selector was given (eventNaming is reported) */
+};
+
+static struct raw_plan plan;
+
+/* Was this selector seen earlier in the list (deduplicated by id as written)? */
+static bool seen_before(const struct bench__config *cfg, size_t i)
+{
+    for (size_t j = 0; j < i; j++)
+        if (!strcmp(cfg->metrics[j], cfg->metrics[i]))
+            return true;
+    return false;
+}
+
+/* Build the plan of cfg; warnings (the 16 cap, unresolved pfm names) go to err. */
+static void make_plan(const struct bench__config *cfg, FILE *err)
+{
+    memset(&plan, 0, sizeof plan);
+    plan.cfg = cfg;
+    size_t requested = 0;
+    for (size_t i = 0; i < cfg->n_metrics; i++) {
+        const char *sel = cfg->metrics[i];
+        uint64_t config = 0;
+        enum bench__selector_kind kind = bench__selector_parse(sel, &config);
+        if (kind != BENCH__SELECTOR_RAW && kind != BENCH__SELECTOR_PFM)
+            continue; /* another source's, or malformed (the unknown-selector warning) */
+        plan.any_pfm |= kind == BENCH__SELECTOR_PFM;
+        if (seen_before(cfg, i))
+            continue;
+        requested++;
+        if (plan.n == RAW_MAX)
+            continue;
+        struct bench__perf_event *ev = &plan.events[plan.n];
+        uint8_t exclude = 0;
+        if (kind == BENCH__SELECTOR_RAW) {
+            ev->type = PERF_TYPE_RAW;
+            ev->config = config;
+        } else {
+            struct bench__event_encoding enc;
+            char reason[BENCH__REASON_MAX];
+            if (bench__pfm_resolve(bench__selector_header(sel), &enc, reason, sizeof reason) < 0) {
+                if (err)
+                    fprintf(err, "--metrics: %s \xe2\x80\x94 %s\n", sel, reason);
+                continue;
+            }
+            ev->type = enc.type;
+            ev->config = enc.config;
+            plan.config12[plan.n][0] = enc.config1;
+            plan.config12[plan.n][1] = enc.config2;
+            exclude = (uint8_t)((enc.exclude_user ? BENCH__PERF_EXCLUDE_USER : 0) |
+                                (enc.exclude_kernel ? BENCH__PERF_EXCLUDE_KERNEL : 0));
+        }
+        char *id = plan.ids[plan.n];
+        snprintf(id, ID_MAX, "%s", sel);
+        ev->name = id;
+        plan.exclude[plan.n] = exclude;
+        plan.family[plan.n] = (struct bench__column_desc){
+            id, bench__selector_header(id), BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC,
+            kind == BENCH__SELECTOR_RAW ? "raw" : "pfm", true};
+        plan.n++;
+    }
+    if (requested > RAW_MAX && err)
+        fprintf(err, "--metrics: only the first %d raw/pfm events are counted (%zu requested)\n",
+                RAW_MAX, requested);
+}
+
+static const struct bench__column_desc *raw_family_for(const struct bench__config *cfg, size_t *n)
+{
+    make_plan(cfg, stderr);
+    *n = plan.n;
+    return plan.family;
+}
+
+/* ---- the group ----------------------------------------------------------------------- */
+
+struct raw_state {
+    struct bench__perf_group group;
+    bool open;      /* the group is open (some event was accepted) */
+    size_t n;       /* events of the plan: the family */
+    size_t first;   /* plan index of the leader: events before it were refused */
+    int refused_errno[RAW_MAX]; /* why an event is not counted (0: it is) */
+    struct bench__perf_event events[RAW_MAX]; /* the plan's, from `first` (outlive the group) */
+    uint8_t exclude[RAW_MAX];
+    uint64_t config12[RAW_MAX][2];
+};
+
+/* Open the plan's events as one group: the first event the kernel accepts leads; events
+ * refused as leaders stay out (NaN). `first_reason` gets the first refusal. */
+static void open_group(struct raw_state *st, char *first_reason, size_t size)
+{
+    first_reason[0] = '\0';
+    for (size_t lead = 0; lead < st->n; lead++) {
+        size_t n = st->n - lead;
+        memcpy(st->events, &plan.events[lead], n * sizeof st->events[0]);
+        memcpy(st->exclude, &plan.exclude[lead], n);
+        memcpy(st->config12, &plan.config12[lead], n * sizeof st->config12[0]);
+        struct bench__perf_group_options options = {.exclude = st->exclude,
+                                                    .config12 = (const uint64_t(*)[2])st->config12};
+        char reason[BENCH__REASON_MAX];
+        int rc = bench__perf_group_open_with(&st->group, st->events, n, 0, &options, reason,
+                                             sizeof reason);
+        if (rc == 0) {
+            st->open = true;
+            st->first = lead;
+            for (size_t k = 1; k < n; k++)
+                if (st->group.fd[k] < 0)
+                    st->refused_errno[lead + k] = st->group.open_errno[k] ? st->group.open_errno[k] : EINVAL;
+            return;
+        }
+        st->refused_errno[lead] = -rc;
+        if (!first_reason[0])
+            snprintf(first_reason, size, "%s", reason);
+    }
+    st->first = st->n;
+}
+
+/* "raw:r00c0 (ENOENT), pfm:cycles (EINVAL)" of the events that did not open. */
+static size_t refused_list(const struct raw_state *st, char *buf, size_t size)
+{
+    size_t refused = 0, len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < st->n; i++) {
+        int err = st->refused_errno[i];
+        if (!err)
+            continue;
+        const char *name = bench__perf_errno_name(err);
+        char code[24];
+        if (name)
+            snprintf(code, sizeof code, "%s", name);
+        else
+            snprintf(code, sizeof code, "errno %d", err);
+        int w = snprintf(buf + len, size - len, "%s%s (%s)", refused ? ", " : "", plan.ids[i], code);
+        if (w > 0 && (size_t)w < size - len)
+            len += (size_t)w;
+        refused++;
+    }
+    return refused;
+}
+
+static void report_naming(struct bench__caps *caps)
+{
+    char reason[BENCH__REASON_MAX];
+    if (bench__pfm_load(reason, sizeof reason))
+        bench__caps_present(caps, BENCH__CAP_EVENT_NAMING);
+    else
+        bench__caps_absent(caps, BENCH__CAP_EVENT_NAMING, "%s", reason);
+}
+
+/* No events but a capability query: open and close a config-0 raw event. */
+static void *probe_only(struct bench__caps *caps)
+{
+    static const struct bench__perf_event probe = {.name = "raw:r0", .type = PERF_TYPE_RAW};
+    struct bench__perf_group g;
+    char reason[BENCH__REASON_MAX];
+    if (bench__perf_group_open(&g, &probe, 1, 0, reason, sizeof reason) == 0) {
+        bench__caps_present(caps, BENCH__CAP_COUNTING_RAW);
+        bench__perf_group_close(&g);
+    } else {
+        bench__caps_absent(caps, BENCH__CAP_COUNTING_RAW, "%s", reason);
+    }
+    report_naming(caps);
+    return NULL;
+}
+
+static void *raw_open(const struct bench__config *cfg, struct bench__caps *caps, char *status,
+                      size_t status_size)
+{
+    status[0] = '\0';
+    if (plan.cfg != cfg)
+        make_plan(cfg, NULL); /* family_for was not asked for this configuration: quietly */
+    if (plan.n == 0)
+        return probe_only(caps);
+    struct raw_state *st = calloc(1, sizeof *st);
+    if (!st) {
+        bench__caps_absent(caps, BENCH__CAP_COUNTING_RAW, "out of memory");
+        return NULL;
+    }
+    st->n = plan.n;
+    char first_reason[BENCH__REASON_MAX];
+    open_group(st, first_reason, sizeof first_reason);
+
+    char refused[512];
+    size_t n_refused = refused_list(st, refused, sizeof refused);
+    if (st->open)
+        bench__caps_present(caps, BENCH__CAP_COUNTING_RAW);
+    else
+        bench__caps_absent(caps, BENCH__CAP_COUNTING_RAW, "%s", first_reason);
+    if (plan.any_pfm)
+        report_naming(caps);
+
+    /* requested columns stay in every row (all NaN when nothing opened) */
+    if (n_refused == st->n)
+        snprintf(status, status_size, "raw/pfm events: none of %zu opened, their columns stay empty: %s",
+                 st->n, first_reason);
+    else if (n_refused)
+        snprintf(status, status_size, "raw/pfm events: %zu of %zu refused, their columns stay empty: %s",
+                 n_refused, st->n, refused);
+    if (st->open && st->group.user_only) {
+        size_t len = strlen(status);
+        snprintf(status + len, status_size - len, "%sraw/pfm events: %s", len ? "; " : "",
+                 bench__perf_group_mode(&st->group));
+    }
+    return st;
+}
+
+static void raw_close(void *state)
+{
+    struct raw_state *st = state;
+    if (!st)
+        return;
+    if (st->open)
+        bench__perf_group_close(&st->group);
+    free(st);
+}
+
+static void raw_pass_begin(void *state)
+{
+    struct raw_state *st = state;
+    if (st->open)
+        bench__perf_group_pass_begin(&st->group);
+}
+
+static void raw_bracket_begin(void *state)
+{
+    struct raw_state *st = state;
+    if (st->open)
+        bench__perf_group_enable(&st->group);
+}
+
+static void raw_bracket_end(void *state)
+{
+    struct raw_state *st = state;
+    if (st->open)
+        bench__perf_group_disable(&st->group);
+}
+
+static void raw_pass_end(void *state, uint64_t iterations, uint64_t brackets,
+                         struct bench__counts *out)
+{
+    (void)brackets;
+    struct raw_state *st = state;
+    for (size_t i = 0; i < st->n; i++) {
+        out->values[i] = NAN;
+        out->estimate[i] = false;
+    }
+    if (!st->open)
+        return;
+    struct bench__perf_reading r;
+    bench__perf_group_pass_end(&st->group, iterations, &r);
+    for (size_t i = st->first; i < st->n; i++) {
+        out->values[i] = r.values[i - st->first];
+        out->estimate[i] = r.estimate && !isnan(out->values[i]);
+    }
+}
+
+const struct bench__source_ops bench__source_raw = {
+    .name = "raw",
+    .request_flag = "--metrics",
+    .family_for = raw_family_for,
+    .open = raw_open,
+    .close = raw_close,
+    .pass_begin = raw_pass_begin,
+    .bracket_begin = raw_bracket_begin,
+    .bracket_end = raw_bracket_end,
+    .pass_end = raw_pass_end,
+};

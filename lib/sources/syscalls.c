@@ -1,0 +1,497 @@
+/* SPDX-License-Identifier: MIT */
+/* syscalls.c: owns the syscall tracepoint group (source "syscall"): its family for the
+ * command line, tracefs id resolution and the reasons for absence. Never mounts anything;
+ * touches the OS only through bench__os and the counters only through perf_group. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../platform/os.h"
+#include "perf_group.h"
+#include "source.h"
+
+#define MAX_NAMED 62 /* named tracepoints counted besides the total */
+_Static_assert(1 + MAX_NAMED <= BENCH__PERF_GROUP_MAX, "the syscall group must fit a perf group");
+
+#define LEADER_GROUP "raw_syscalls"
+#define LEADER_EVENT "sys_enter"
+#define LEADER_NAME LEADER_GROUP ":" LEADER_EVENT
+#define EMPTY_BRACKETS 32 /* the empty-bracket pass at open */
+#define MOUNT_HINT "mount -t tracefs nodev /sys/kernel/tracing"
+
+/* Where tracefs lives: its own mount point, then the debugfs automount. */
+static const char *const tracefs_roots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
+#define N_ROOTS (sizeof tracefs_roots / sizeof tracefs_roots[0])
+
+/* ---- the names this configuration asks for ------------------------------------------- */
+
+static bool is_syscall_name(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            return false;
+    return true;
+}
+
+/* The syscall a --metrics selector names ("syscalls:futex", "sc:futex"), or NULL. */
+static const char *selector_name(const char *selector)
+{
+    static const char *const prefixes[] = {"syscalls:", "sc:"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        size_t len = strlen(prefixes[i]);
+        if (!strncmp(selector, prefixes[i], len) && is_syscall_name(selector + len))
+            return selector + len;
+    }
+    return NULL;
+}
+
+struct wanted {
+    bool any;                     /* a family at all: --syscalls or a syscall selector */
+    const char *names[MAX_NAMED]; /* deduplicated, first-seen order; borrowed from cfg */
+    size_t n;
+    size_t requested; /* distinct names asked for (> n when capped) */
+};
+
+static void want_name(struct wanted *w, const char *const *seen, size_t n_seen, const char *name)
+{
+    for (size_t i = 0; i < n_seen; i++)
+        if (!strcmp(seen[i], name))
+            return; /* a duplicate of an earlier name */
+    w->requested++;
+    if (w->n < MAX_NAMED)
+        w->names[w->n++] = name;
+}
+
+/* --syscalls=LIST first, then --metrics selectors. `seen` holds every candidate so that a
+ * name is counted once even past the cap. */
+static void wanted_names(const struct bench__config *cfg, struct wanted *w)
+{
+    memset(w, 0, sizeof *w);
+    w->any = cfg->syscalls;
+    size_t n_candidates = cfg->n_syscall_names + cfg->n_metrics;
+    const char **seen = calloc(n_candidates + 1, sizeof *seen);
+    if (!seen)
+        abort();
+    size_t n_seen = 0;
+    for (size_t i = 0; i < cfg->n_syscall_names; i++) {
+        if (!is_syscall_name(cfg->syscall_names[i]))
+            continue; /* the CLI rejects these; never build a path from one */
+        want_name(w, seen, n_seen, cfg->syscall_names[i]);
+        seen[n_seen++] = cfg->syscall_names[i];
+    }
+    for (size_t i = 0; i < cfg->n_metrics; i++) {
+        if (!strcmp(cfg->metrics[i], "syscalls")) {
+            w->any = true;
+            continue;
+        }
+        const char *name = selector_name(cfg->metrics[i]);
+        if (!name)
+            continue;
+        w->any = true;
+        want_name(w, seen, n_seen, name);
+        seen[n_seen++] = name;
+    }
+    free(seen);
+}
+
+/* ---- the family ------------------------------------------------------------------------ */
+
+static struct bench__column_desc *family_storage; /* valid until the next call */
+static char *family_strings;
+
+static const struct bench__column_desc *syscalls_family(const struct bench__config *cfg, size_t *n)
+{
+    free(family_storage);
+    free(family_strings);
+    family_storage = NULL;
+    family_strings = NULL;
+    struct wanted w;
+    wanted_names(cfg, &w);
+    *n = 0;
+    if (!w.any)
+        return NULL;
+    size_t bytes = 0;
+    for (size_t i = 0; i < w.n; i++)
+        bytes += 2 * strlen(w.names[i]) + sizeof "syscalls:" + sizeof "sc:";
+    family_storage = calloc(1 + w.n, sizeof *family_storage);
+    family_strings = malloc(bytes + 1);
+    if (!family_storage || !family_strings)
+        abort();
+    family_storage[0] = (struct bench__column_desc){
+        "syscalls", "syscalls", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE, "syscall", true};
+    char *p = family_strings;
+    for (size_t i = 0; i < w.n; i++) {
+        char *name = p;
+        p += sprintf(p, "syscalls:%s", w.names[i]) + 1;
+        char *header = p;
+        p += sprintf(p, "sc:%s", w.names[i]) + 1;
+        family_storage[1 + i] = (struct bench__column_desc){
+            name, header, BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE, "syscall", true};
+    }
+    *n = 1 + w.n;
+    return family_storage;
+}
+
+/* ---- tracefs ids ------------------------------------------------------------------------ */
+
+#define ID_GARBAGE (-EBADMSG) /* the id file is empty or not a number */
+
+/* "  443\n" → 443. Leading blanks and a trailing newline are allowed; nothing else. */
+static bool parse_id(const char *text, size_t len, uint64_t *id)
+{
+    size_t i = 0;
+    while (i < len && (text[i] == ' ' || text[i] == '\t'))
+        i++;
+    if (i == len || text[i] < '0' || text[i] > '9')
+        return false;
+    uint64_t value = 0;
+    for (; i < len && text[i] >= '0' && text[i] <= '9'; i++) {
+        unsigned digit = (unsigned)(text[i] - '0');
+        if (value > (UINT64_MAX - digit) / 10)
+            return false;
+        value = value * 10 + digit;
+    }
+    for (; i < len; i++)
+        if (text[i] != '\n' && text[i] != '\r' && text[i] != ' ' && text[i] != '\t')
+            return false;
+    *id = value;
+    return true;
+}
+
+static int read_id_at(const char *root, const char *group, const char *event, uint64_t *id)
+{
+    char path[512];
+    int len = snprintf(path, sizeof path, "%s/events/%s/%s/id", root, group, event);
+    if (len < 0 || (size_t)len >= sizeof path)
+        return -ENAMETOOLONG;
+    char text[64];
+    ssize_t n = bench__os_read_file(path, text, sizeof text);
+    if (n < 0)
+        return (int)n;
+    if ((size_t)n >= sizeof text - 1) /* longer than any id */
+        return ID_GARBAGE;
+    return parse_id(text, (size_t)n, id) ? 0 : ID_GARBAGE;
+}
+
+/* How much an error says: a refusal beats garbage beats other errors beats "no such file"
+ * (the other root may simply not be mounted). */
+static int error_rank(int err)
+{
+    if (err == -EACCES || err == -EPERM)
+        return 3;
+    if (err == ID_GARBAGE)
+        return 2;
+    if (err == -ENOENT || err == -ENOTDIR)
+        return 0;
+    return 1;
+}
+
+/* The id of a tracepoint from the first root that has it; else the most telling error. */
+static int resolve_id(const char *group, const char *event, uint64_t *id)
+{
+    int best = -ENOENT;
+    for (size_t r = 0; r < N_ROOTS; r++) {
+        int rc = read_id_at(tracefs_roots[r], group, event, id);
+        if (rc == 0)
+            return 0;
+        if (error_rank(rc) > error_rank(best))
+            best = rc;
+    }
+    return best;
+}
+
+/* Is any tracefs there at all (its events directory exists, readable or not)? */
+static bool tracefs_mounted(void)
+{
+    for (size_t r = 0; r < N_ROOTS; r++) {
+        char path[128];
+        snprintf(path, sizeof path, "%s/events", tracefs_roots[r]);
+        int fd = bench__os.open(path, O_RDONLY | O_DIRECTORY);
+        if (fd >= 0) {
+            bench__os.close(fd);
+            return true;
+        }
+        if (errno != ENOENT && errno != ENOTDIR)
+            return true;
+    }
+    return false;
+}
+
+static const char *errno_text(int err, char *buf, size_t size)
+{
+    const char *name = bench__perf_errno_name(err);
+    if (name)
+        snprintf(buf, size, "%s (%s)", name, strerror(err));
+    else
+        snprintf(buf, size, "errno %d (%s)", err, strerror(err));
+    return buf;
+}
+
+/* Why the leader's id could not be resolved. */
+static void explain_leader_id(int rc, char *reason, size_t size)
+{
+    char err[96];
+    if (rc == -ENOENT || rc == -ENOTDIR) {
+        if (!tracefs_mounted())
+            snprintf(reason, size, "tracefs not mounted (" MOUNT_HINT ")");
+        else
+            snprintf(reason, size,
+                     "tracefs has no " LEADER_NAME " event (a kernel without "
+                     "CONFIG_FTRACE_SYSCALLS?)");
+    } else if (rc == -EACCES || rc == -EPERM) {
+        snprintf(reason, size, "tracefs event ids unreadable — usually root");
+    } else if (rc == ID_GARBAGE) {
+        snprintf(reason, size, "tracefs event id of " LEADER_NAME " is not a number");
+    } else {
+        snprintf(reason, size, "tracefs event ids unreadable (" LEADER_NAME ": %s)",
+                 errno_text(-rc, err, sizeof err));
+    }
+}
+
+/* Why a named tracepoint's id could not be resolved. */
+static void explain_named_id(int rc, const char *event, char *reason, size_t size)
+{
+    char err[96];
+    if (rc == -ENOENT || rc == -ENOTDIR)
+        snprintf(reason, size, "no tracepoint syscalls:%s — not a syscall of this kernel?", event);
+    else if (rc == -EACCES || rc == -EPERM)
+        snprintf(reason, size, "the tracefs id of syscalls:%s is unreadable", event);
+    else if (rc == ID_GARBAGE)
+        snprintf(reason, size, "the tracefs id of syscalls:%s is not a number", event);
+    else
+        snprintf(reason, size, "the tracefs id of syscalls:%s: %s", event,
+                 errno_text(-rc, err, sizeof err));
+}
+
+/* Why perf_event_open refused the leader. */
+static void explain_leader_open(int err, char *reason, size_t size)
+{
+    char text[96];
+    if (err == EACCES || err == EPERM) {
+        long level;
+        const char *name = bench__perf_errno_name(err);
+        if (!bench__perf_paranoid(&level))
+            snprintf(reason, size,
+                     "perf_event_open(" LEADER_NAME ") refused: %s — perf_event_paranoid "
+                     "unreadable",
+                     name);
+        else if (level > 1)
+            snprintf(reason, size,
+                     "perf_event_open(" LEADER_NAME ") refused: %s — perf_event_paranoid=%ld "
+                     "(needs ≤ 1)",
+                     name, level);
+        else
+            snprintf(reason, size,
+                     "perf_event_open(" LEADER_NAME ") refused: %s — seccomp or kernel policy "
+                     "(perf_event_paranoid=%ld allows it)",
+                     name, level);
+        return;
+    }
+    const char *meaning = "";
+    if (err == EMFILE || err == ENFILE)
+        meaning = " — out of file descriptors";
+    else if (err == ENOSYS)
+        meaning = " — no perf_event_open in this kernel or sandbox";
+    else if (err == ENOENT || err == EINVAL)
+        meaning = " — the kernel rejected the tracepoint id";
+    snprintf(reason, size, "perf_event_open(" LEADER_NAME ") failed: %s%s",
+             errno_text(err, text, sizeof text), meaning);
+}
+
+/* ---- the source ------------------------------------------------------------------------ */
+
+struct sys_state {
+    struct bench__perf_group group;
+    struct bench__perf_event events[1 + MAX_NAMED];
+    char *event_names[1 + MAX_NAMED];
+    int event_of[1 + MAX_NAMED]; /* family index → event index; -1 = not counted (NaN) */
+    size_t n_family;
+};
+
+static void free_state(struct sys_state *st)
+{
+    if (!st)
+        return;
+    bench__perf_group_close(&st->group);
+    for (size_t i = 0; i < 1 + MAX_NAMED; i++)
+        free(st->event_names[i]);
+    free(st);
+}
+
+static void *absent(struct sys_state *st, struct bench__caps *caps, bool counting,
+                    const char *reason)
+{
+    free_state(st);
+    /* `counting` only when columns were asked for: the catalog announces that absence */
+    if (counting)
+        bench__caps_absent(caps, BENCH__CAP_COUNTING, "%s", reason);
+    bench__caps_absent(caps, BENCH__CAP_EVENT_TRACING, "%s", reason);
+    return NULL;
+}
+
+static char *xstrdup_printf(const char *fmt, const char *arg)
+{
+    char *s = NULL;
+    if (asprintf(&s, fmt, arg) < 0)
+        abort();
+    return s;
+}
+
+/* The empty-bracket pass: what one bracket adds to the total by itself (its own ioctls).
+ * NaN when the group could not be read. */
+static double empty_bracket_cost(struct sys_state *st)
+{
+    bench__perf_group_pass_begin(&st->group);
+    for (int b = 0; b < EMPTY_BRACKETS; b++) {
+        bench__perf_group_enable(&st->group);
+        bench__perf_group_disable(&st->group);
+    }
+    struct bench__perf_reading r;
+    bench__perf_group_pass_end(&st->group, EMPTY_BRACKETS, &r);
+    return r.values[0];
+}
+
+static void *sys_open(const struct bench__config *cfg, struct bench__caps *caps, char *status,
+                      size_t status_size)
+{
+    status[0] = '\0';
+    const char *flag = cfg->syscalls ? "--syscalls" : "--metrics";
+    struct wanted w;
+    wanted_names(cfg, &w);
+    if (w.requested > w.n)
+        fprintf(stderr,
+                "--syscalls: only the first %d named tracepoints are counted (%zu requested)\n",
+                MAX_NAMED, w.requested);
+    /* without columns (--list-metrics, --metrics=all) this is a probe only */
+    bool columns = w.any;
+    char reason[BENCH__REASON_MAX];
+
+    uint64_t leader_id = 0;
+    int rc = resolve_id(LEADER_GROUP, LEADER_EVENT, &leader_id);
+    if (rc < 0) {
+        explain_leader_id(rc, reason, sizeof reason);
+        return absent(NULL, caps, columns, reason);
+    }
+
+    struct sys_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return absent(NULL, caps, columns, "out of memory");
+    st->n_family = columns ? 1 + w.n : 0;
+    st->events[0] = (struct bench__perf_event){
+        .name = LEADER_NAME, .type = PERF_TYPE_TRACEPOINT, .config = leader_id};
+    st->event_of[0] = 0;
+    size_t n_events = 1;
+    /* why each named column will read NaN ("" = counted): warned only if the group opens */
+    char(*why)[BENCH__REASON_MAX] = calloc(w.n + 1, sizeof *why);
+    if (!why)
+        abort();
+    for (size_t i = 0; i < w.n; i++) {
+        char *event = xstrdup_printf("sys_enter_%s", w.names[i]);
+        uint64_t id = 0;
+        rc = resolve_id("syscalls", event, &id);
+        st->event_of[1 + i] = -1;
+        if (rc < 0) {
+            explain_named_id(rc, event, why[i], sizeof why[i]);
+            free(event);
+            continue;
+        }
+        st->event_names[n_events] = xstrdup_printf("syscalls:%s", event);
+        free(event);
+        st->events[n_events] = (struct bench__perf_event){
+            .name = st->event_names[n_events], .type = PERF_TYPE_TRACEPOINT, .config = id};
+        st->event_of[1 + i] = (int)n_events++;
+    }
+
+    /* kernel+user or nothing: raw_syscalls fires with kernel registers, so a user-space
+     * only leader would count 0 */
+    const struct bench__perf_group_options options = {.inherit = true,
+                                                      .kernel_and_user_only = true};
+    rc = bench__perf_group_open_with(&st->group, st->events, n_events, 0, &options, reason,
+                                     sizeof reason);
+    if (rc < 0) {
+        free(why);
+        explain_leader_open(-rc, reason, sizeof reason);
+        return absent(st, caps, columns, reason);
+    }
+    for (size_t i = 0; i < w.n; i++) {
+        int ev = st->event_of[1 + i];
+        if (ev >= 0 && st->group.fd[ev] < 0) {
+            char err[96];
+            snprintf(why[i], sizeof why[i], "perf_event_open(%s) failed: %s",
+                     st->events[ev].name, errno_text(st->group.open_errno[ev], err, sizeof err));
+        }
+        if (why[i][0])
+            fprintf(stderr, "%s: sc:%s not counted (%s)\n", flag, w.names[i], why[i]);
+    }
+    free(why);
+
+    if (!columns) { /* nothing to count: the probe is all */
+        free_state(st);
+        bench__caps_present(caps, BENCH__CAP_EVENT_TRACING);
+        return NULL;
+    }
+    double cost = empty_bracket_cost(st);
+    if (isnan(cost))
+        return absent(st, caps, true, "reading the syscall tracepoint group failed");
+    bench__caps_present(caps, BENCH__CAP_COUNTING);
+    bench__caps_present(caps, BENCH__CAP_EVENT_TRACING);
+    char text[32];
+    bench__format_metric(cost, BENCH__FORMAT_COUNT, false, text, sizeof text);
+    snprintf(status, status_size,
+             "each bracket adds %s syscall%s of its own to `syscalls` (not subtracted)", text,
+             cost == 1 ? "" : "s");
+    return st;
+}
+
+static void sys_close(void *state)
+{
+    free_state(state);
+}
+
+static void sys_pass_begin(void *state)
+{
+    bench__perf_group_pass_begin(&((struct sys_state *)state)->group);
+}
+
+static void sys_bracket_begin(void *state)
+{
+    bench__perf_group_enable(&((struct sys_state *)state)->group);
+}
+
+static void sys_bracket_end(void *state)
+{
+    bench__perf_group_disable(&((struct sys_state *)state)->group);
+}
+
+static void sys_pass_end(void *state, uint64_t iterations, uint64_t brackets,
+                         struct bench__counts *out)
+{
+    (void)brackets; /* the bracket's own syscalls are disclosed at open, not subtracted */
+    struct sys_state *st = state;
+    struct bench__perf_reading r;
+    bench__perf_group_pass_end(&st->group, iterations, &r);
+    for (size_t k = 0; k < st->n_family; k++) {
+        int ev = st->event_of[k];
+        out->values[k] = ev >= 0 ? r.values[ev] : NAN;
+        out->estimate[k] = r.estimate && !isnan(out->values[k]);
+    }
+}
+
+const struct bench__source_ops bench__source_syscalls = {
+    .name = "syscall",
+    .request_flag = "--syscalls",
+    .family_for = syscalls_family,
+    .open = sys_open,
+    .close = sys_close,
+    .pass_begin = sys_pass_begin,
+    .bracket_begin = sys_bracket_begin,
+    .bracket_end = sys_bracket_end,
+    .pass_end = sys_pass_end,
+};

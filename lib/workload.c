@@ -1,0 +1,580 @@
+/* SPDX-License-Identifier: MIT */
+/* workload.c: owns the workload model: running each WORKLOAD body once (or reps times) in
+ * this process, its windows (function and inline, named, nested and inert), the whole-body
+ * candidate window, edge snapshots in a fixed nesting order, the page-cache stamps of
+ * workload_files, window failures, and the workloads table. The body is never re-run for
+ * counting: every source is read at the window's edges. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sources/psi.h"
+#include "workload.h"
+
+static int64_t monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The edges of an open window. */
+struct edges {
+    bool open;
+    struct bench__psi_snapshot psi0;
+    int64_t t0;
+    struct bench__wall_snapshot wall0;
+};
+
+/* A workload measurement in progress (one WORKLOAD test). */
+struct bench__wl {
+    const struct bench__config *cfg;
+    struct bench__catalog *catalog;
+    struct bench__workloads *out;
+    FILE *err;
+    struct bench__wall wall;
+    struct bench__psi psi;
+    bool psi_ok;
+    const struct bench__entry *entry;
+    uint32_t reps;
+    enum bench_cache_regime regime;
+    /* windows */
+    bool candidate;      /* the whole-body candidate window is open */
+    bool in_window;      /* an in-body window is open (nested calls are inert) */
+    bool fallback_reps;  /* running reps 2+ of a body inside the candidate */
+    size_t windows_made; /* in-body windows measured for this test */
+    unsigned files_calls_before_window;
+    struct edges edges;
+    /* the inline window */
+    const char *inline_name;
+    uint32_t inline_left;
+    /* stamps and notes for the next window */
+    struct bench__regime_stamp pending_stamp;
+    char pending_note[512];
+    uint32_t window_reps_done;
+    char **names; /* resolved names of this test's windows, for "#2", "#3" */
+    size_t n_names;
+};
+
+static void append_note(char *buf, size_t size, const char *text)
+{
+    size_t len = strlen(buf);
+    if (len && len + 2 < size) {
+        strcat(buf, "; ");
+        len += 2;
+    }
+    snprintf(buf + len, size - len, "%s", text);
+}
+
+/* ---- edges -------------------------------------------------------------------------------- */
+
+/* Counting sources, outer → inner: the reverse of the source table (perf innermost). */
+static void open_edges(struct bench__wl *w, struct edges *e)
+{
+    if (w->psi_ok)
+        bench__psi_read(&w->psi, &e->psi0);
+    e->t0 = monotonic_ns();
+    bench__wall_read(&w->wall, &e->wall0);
+    for (size_t i = w->catalog->n_sources; i-- > 0;) {
+        struct bench__open_source *s = &w->catalog->sources[i];
+        if (!s->state)
+            continue;
+        s->ops->pass_begin(s->state);
+        s->ops->bracket_begin(s->state);
+    }
+    e->open = true;
+}
+
+/* Close the edges (inner → outer; PSI's closing read after the wall clock stopped) and fill
+ * the window's numbers. With `discard` the readings are thrown away. */
+static void close_edges(struct bench__wl *w, struct edges *e, struct bench__window *win,
+                        bool discard)
+{
+    for (size_t i = 0; i < w->catalog->n_sources; i++) {
+        struct bench__open_source *s = &w->catalog->sources[i];
+        if (s->state)
+            s->ops->bracket_end(s->state);
+    }
+    struct bench__wall_snapshot wall1;
+    bench__wall_read(&w->wall, &wall1);
+    int64_t t1 = monotonic_ns();
+    struct bench__psi_snapshot psi1;
+    if (w->psi_ok)
+        bench__psi_read(&w->psi, &psi1);
+    e->open = false;
+    /* every source's pass ends, also for discarded edges (a perf group must be read) */
+    size_t n_cells = 0;
+    for (size_t i = 0; i < w->catalog->n_sources; i++)
+        n_cells += w->catalog->sources[i].state ? w->catalog->sources[i].n_family : 0;
+    struct bench__cell *cells = calloc(n_cells + 1, sizeof *cells);
+    if (!cells)
+        abort();
+    size_t k = 0;
+    for (size_t i = 0; i < w->catalog->n_sources; i++) {
+        struct bench__open_source *s = &w->catalog->sources[i];
+        if (!s->state)
+            continue;
+        double *values = calloc(s->n_family + 1, sizeof *values);
+        bool *estimate = calloc(s->n_family + 1, sizeof *estimate);
+        if (!values || !estimate)
+            abort();
+        for (size_t f = 0; f < s->n_family; f++)
+            values[f] = NAN;
+        struct bench__counts counts = {values, estimate};
+        s->ops->pass_end(s->state, 1, 1, &counts);
+        for (size_t f = 0; f < s->n_family; f++)
+            cells[k++] = (struct bench__cell){&s->family[f], values[f],
+                                              estimate[f] && !isnan(values[f])};
+        free(values);
+        free(estimate);
+    }
+    if (discard) {
+        free(cells);
+        return;
+    }
+    win->cells = cells;
+    win->n_cells = k;
+    bench__decompose(t1 - e->t0, &w->wall, &e->wall0, &wall1, &win->wall);
+    win->psi_present = w->psi_ok;
+    if (w->psi_ok)
+        bench__psi_delta(&e->psi0, &psi1, win->psi);
+}
+
+/* ---- window records ------------------------------------------------------------------------ */
+
+static char *xstrdup(const char *s)
+{
+    char *d = strdup(s ? s : "");
+    if (!d)
+        abort();
+    return d;
+}
+
+/* "<test>" or "<test>/<name>", with "#2", "#3" for repeats within the test. */
+static char *resolve_name(struct bench__wl *w, const char *name)
+{
+    char *base = NULL;
+    if (name && *name) {
+        if (asprintf(&base, "%s/%s", w->entry->full_name, name) < 0)
+            abort();
+    } else {
+        base = xstrdup(w->entry->full_name);
+    }
+    unsigned seen = 0;
+    for (size_t i = 0; i < w->n_names; i++)
+        seen += !strcmp(w->names[i], base);
+    char **grown = realloc(w->names, (w->n_names + 1) * sizeof *grown);
+    if (!grown)
+        abort();
+    w->names = grown;
+    w->names[w->n_names++] = xstrdup(base);
+    if (seen == 0)
+        return base;
+    char *numbered = NULL;
+    if (asprintf(&numbered, "%s#%u", base, seen + 1) < 0)
+        abort();
+    free(base);
+    return numbered;
+}
+
+static struct bench__window *new_window(struct bench__wl *w, char *name)
+{
+    struct bench__workloads *o = w->out;
+    if (o->n == o->cap) {
+        size_t cap = o->cap ? 2 * o->cap : 8;
+        struct bench__window *grown = realloc(o->windows, cap * sizeof *grown);
+        if (!grown)
+            abort();
+        o->windows = grown;
+        o->cap = cap;
+    }
+    struct bench__window *win = &o->windows[o->n++];
+    memset(win, 0, sizeof *win);
+    win->name = name;
+    win->reps = w->reps;
+    win->error = xstrdup("");
+    win->wall = (struct bench__decomposition){.wall_ns = NAN,
+                                              .on_cpu_user_ns = NAN,
+                                              .on_cpu_kernel_ns = NAN,
+                                              .offcpu_runqueue_ns = NAN,
+                                              .offcpu_disk_ns = NAN,
+                                              .offcpu_other_ns = NAN,
+                                              .scope = w->wall.thread_scope ? "thread" : "process"};
+    for (int i = 0; i < 5; i++)
+        win->psi[i] = NAN;
+    /* the pending stamp is consumed by this window, and replaced by nothing */
+    win->regime = w->pending_stamp;
+    memset(&w->pending_stamp, 0, sizeof w->pending_stamp);
+    char note[1024] = "";
+    if (w->pending_note[0])
+        append_note(note, sizeof note, w->pending_note);
+    w->pending_note[0] = '\0';
+    if (win->regime.present && win->regime.effective != BENCH_CACHE_STEADY && w->reps > 1)
+        append_note(note, sizeof note, "regime prep ran once — reps 2+ reuse rep 1's cache state");
+    win->note = xstrdup(note);
+    return win;
+}
+
+/* Fold the decomposition's own note into the window's. */
+static void finish_window(struct bench__window *win)
+{
+    if (win->wall.note[0]) {
+        char note[1024];
+        snprintf(note, sizeof note, "%s", win->note);
+        append_note(note, sizeof note, win->wall.note);
+        free(win->note);
+        win->note = xstrdup(note);
+    }
+}
+
+static void fail_window(struct bench__window *win, enum bench__outcome outcome, const char *message)
+{
+    win->state = outcome == BENCH__SKIPPED ? BENCH__ROW_SKIPPED : BENCH__ROW_ERROR;
+    free(win->error);
+    size_t len = message ? strcspn(message, "\n") : 0;
+    char *line = NULL;
+    if (!message || !*message)
+        line = xstrdup(outcome == BENCH__SKIPPED ? "skipped" : "failed");
+    else if (asprintf(&line, "%.*s%s", (int)len, message, message[len] ? " \xe2\x80\xa6" : "") < 0)
+        abort();
+    win->error = line;
+    win->wall.wall_ns = win->wall.on_cpu_user_ns = win->wall.on_cpu_kernel_ns = NAN;
+    win->wall.offcpu_runqueue_ns = win->wall.offcpu_disk_ns = win->wall.offcpu_other_ns = NAN;
+    for (int i = 0; i < 5; i++)
+        win->psi[i] = NAN;
+    free(win->cells);
+    win->cells = NULL;
+    win->n_cells = 0;
+}
+
+/* ---- the in-body API ----------------------------------------------------------------------- */
+
+static struct bench__wl *active(bench_t *b)
+{
+    if (!b)
+        b = bench__current;
+    return b ? b->workload : NULL;
+}
+
+/* Leave the candidate: its readings are discarded once an in-body window exists. */
+static void drop_candidate(struct bench__wl *w)
+{
+    if (w->candidate) {
+        close_edges(w, &w->edges, NULL, true);
+        w->candidate = false;
+    }
+}
+
+int bench_window_begin(bench_t *b, const char *name)
+{
+    struct bench__wl *w = active(b);
+    if (!w || w->in_window || w->fallback_reps) {
+        if (w)
+            w->inline_left = 0; /* nested or inert: the block runs once */
+        return 1;
+    }
+    drop_candidate(w);
+    w->in_window = true;
+    w->inline_name = name;
+    w->inline_left = w->reps;
+    open_edges(w, &w->edges);
+    return 1;
+}
+
+int bench_window_next(bench_t *b)
+{
+    struct bench__wl *w = active(b);
+    if (!w || !w->in_window || w->inline_left == 0)
+        return 0;
+    if (--w->inline_left > 0)
+        return 1;
+    struct bench__window *win = new_window(w, resolve_name(w, w->inline_name));
+    close_edges(w, &w->edges, win, false);
+    finish_window(win);
+    w->in_window = false;
+    w->windows_made++;
+    return 0;
+}
+
+/* The window runs in a helper so that nothing setjmp returns to is modified after it. */
+static bool run_window_fn(struct bench__wl *w, bench_t *ctx, void (*fn)(void *), void *state)
+{
+    jmp_buf inner;
+    void *outer = ctx->escape;
+    ctx->escape = &inner;
+    w->window_reps_done = 0;
+    if (setjmp(inner) == 0) {
+        for (; w->window_reps_done < w->reps; w->window_reps_done++)
+            if (fn)
+                fn(state);
+    }
+    ctx->escape = outer;
+    return w->window_reps_done == w->reps;
+}
+
+int bench_workload_window(bench_t *b, const char *name, void (*fn)(void *state), void *state)
+{
+    bench_t *const ctx = b ? b : bench__current;
+    struct bench__wl *w = ctx ? ctx->workload : NULL;
+    if (!w || w->in_window || w->fallback_reps) {
+        if (fn)
+            fn(state); /* inert: once, nothing measured */
+        return 0;
+    }
+    drop_candidate(w);
+    w->in_window = true;
+    open_edges(w, &w->edges);
+    bool completed = run_window_fn(w, ctx, fn, state);
+    struct bench__window *win = new_window(w, resolve_name(w, name));
+    close_edges(w, &w->edges, win, false);
+    w->in_window = false;
+    w->windows_made++;
+    if (completed) {
+        finish_window(win);
+        return 0;
+    }
+    fail_window(win, ctx->outcome, ctx->message);
+    if (ctx->outcome == BENCH__SKIPPED)
+        return 2; /* a skipped window: the body goes on */
+    /* a failure: the window is recorded; the test fails as the body stops here */
+    longjmp(*(jmp_buf *)ctx->escape, 2);
+}
+
+int bench_workload_files(bench_t *b, int regime, const char *const *paths)
+{
+    if (regime < -1 || regime > BENCH_CACHE_COLD)
+        return BENCH_EINVAL;
+    struct bench__wl *w = active(b);
+    if (!w || !paths || !paths[0])
+        return 0; /* outside a workload measurement: nothing at all */
+    if (w->in_window) {
+        append_note(w->pending_note, sizeof w->pending_note,
+                    "workload_files inside a window — prep skipped; call it before the window");
+        return 0;
+    }
+    if (w->fallback_reps) {
+        append_note(w->pending_note, sizeof w->pending_note,
+                    "workload_files during a repetition of the body — prep skipped; it ran once "
+                    "before the first repetition");
+        return 0;
+    }
+    size_t n = 0;
+    while (paths[n])
+        n++;
+    bool refresh = w->candidate && w->windows_made == 0;
+    if (refresh)
+        close_edges(w, &w->edges, NULL, true); /* prep is setup, not measured work */
+    enum bench_cache_regime r = regime < 0 ? w->regime : (enum bench_cache_regime)regime;
+    bench__regime_prepare(r, paths, n, &w->pending_stamp); /* a later call replaces it */
+    if (refresh) {
+        if (++w->files_calls_before_window == 2)
+            append_note(w->pending_note, sizeof w->pending_note,
+                        "workload_files called more than once before any window — only the "
+                        "work after the last call is measured");
+        open_edges(w, &w->edges);
+    }
+    return 0;
+}
+
+/* ---- the driver ---------------------------------------------------------------------------- */
+
+static void run_workload(struct bench__wl *w, const struct bench__entry *e)
+{
+    w->entry = e;
+    w->reps = e->test->workload->reps ? e->test->workload->reps : 1;
+    w->regime = e->test->workload->regime;
+    w->candidate = w->in_window = w->fallback_reps = false;
+    w->windows_made = 0;
+    w->files_calls_before_window = 0;
+    w->pending_note[0] = '\0';
+    memset(&w->pending_stamp, 0, sizeof w->pending_stamp);
+    struct bench_ctx ctx = {.entry = e, .workload = w, .result_fd = -1};
+    jmp_buf escape;
+    ctx.escape = &escape;
+    struct bench_ctx *saved = bench__current;
+    bench__current = &ctx;
+    int jumped = setjmp(escape);
+    if (jumped == 0) {
+        open_edges(w, &w->edges);
+        w->candidate = true;
+        e->test->fn(&ctx);
+        if (w->candidate && w->windows_made == 0) {
+            w->fallback_reps = true;
+            for (uint32_t rep = 1; rep < w->reps; rep++)
+                e->test->fn(&ctx);
+            w->fallback_reps = false;
+            struct bench__window *win = new_window(w, resolve_name(w, NULL));
+            close_edges(w, &w->edges, win, false);
+            finish_window(win);
+            w->candidate = false;
+        } else {
+            drop_candidate(w);
+        }
+    } else if (jumped == 2) {
+        w->out->failures++; /* the error window is recorded already */
+    } else if (w->in_window) {
+        /* a failure or skip inside an inline window: that window records it */
+        struct bench__window *win = new_window(w, resolve_name(w, w->inline_name));
+        close_edges(w, &w->edges, win, false);
+        fail_window(win, ctx.outcome, ctx.message);
+        w->in_window = false;
+    } else {
+        /* outside any window: no row; a failure counts, a skip is said */
+        if (w->candidate)
+            close_edges(w, &w->edges, NULL, true);
+        w->candidate = false;
+        if (ctx.outcome == BENCH__FAILED)
+            w->out->failures++;
+        fprintf(w->err, "workload %s %s: %s\n", e->full_name,
+                ctx.outcome == BENCH__SKIPPED ? "skipped" : "failed",
+                ctx.message[0] ? ctx.message : "(no message)");
+    }
+    w->fallback_reps = false;
+    bench__current = saved;
+    for (size_t i = 0; i < w->n_names; i++)
+        free(w->names[i]);
+    free(w->names);
+    w->names = NULL;
+    w->n_names = 0;
+}
+
+void bench__workloads_run(const struct bench__config *cfg, const struct bench__suite *suite,
+                          const size_t *order, size_t n_order, struct bench__catalog *catalog,
+                          struct bench__workloads *out, FILE *err)
+{
+    memset(out, 0, sizeof *out);
+    if (n_order == 0)
+        return;
+    struct bench__wl w = {.cfg = cfg, .catalog = catalog, .out = out, .err = err};
+    bench__wall_open(&w.wall);
+    char reason[256] = "";
+    w.psi_ok = bench__psi_open(&w.psi, reason, sizeof reason);
+    char disclosure[512];
+    if (bench__wall_runqueue_disclosure(&w.wall, disclosure, sizeof disclosure))
+        fprintf(err, "%s\n", disclosure);
+    out->ran = true;
+    for (size_t i = 0; i < n_order; i++)
+        run_workload(&w, &suite->entries[order[i]]);
+}
+
+void bench__workloads_free(struct bench__workloads *w)
+{
+    for (size_t i = 0; i < w->n; i++) {
+        free(w->windows[i].name);
+        free(w->windows[i].error);
+        free(w->windows[i].cells);
+        free(w->windows[i].note);
+    }
+    free(w->windows);
+    memset(w, 0, sizeof *w);
+}
+
+/* ---- the table ------------------------------------------------------------------------------ */
+
+#define EM_DASH "\xe2\x80\x94"
+
+static char *ns_cell(double ns)
+{
+    char buf[32];
+    bench__format_ns(ns, buf, sizeof buf);
+    return xstrdup(buf);
+}
+
+void bench__workloads_render(FILE *out, const struct bench__workloads *w,
+                             const struct bench__catalog *catalog,
+                             struct bench__table_memory *memory)
+{
+    if (w->n == 0)
+        return;
+    bool regime = false, io_stall = false, notes = false;
+    for (size_t i = 0; i < w->n; i++) {
+        regime |= w->windows[i].regime.present;
+        io_stall |= w->windows[i].psi_present && !isnan(w->windows[i].psi[0]);
+        notes |= w->windows[i].note[0] || w->windows[i].state != BENCH__ROW_OK;
+    }
+    const struct bench__column_desc **cols =
+        calloc(bench__catalog_max_columns(catalog, 0) + 1, sizeof *cols);
+    if (!cols)
+        abort();
+    size_t n_cols = bench__catalog_columns(catalog, NULL, 0, BENCH__COLUMNS_TABLE, cols);
+    size_t n_columns = 2 + (regime ? 1 : 0) + 5 + (io_stall ? 1 : 0) + n_cols + (notes ? 1 : 0);
+    struct bench__column *columns = calloc(n_columns, sizeof *columns);
+    char **cells = calloc(w->n * n_columns + 1, sizeof *cells);
+    if (!columns || !cells)
+        abort();
+    size_t c = 0;
+    columns[c++] = (struct bench__column){"workload", BENCH__LEFT};
+    columns[c++] = (struct bench__column){"reps", BENCH__RIGHT};
+    if (regime)
+        columns[c++] = (struct bench__column){"regime", BENCH__LEFT};
+    static const char *const wall_headers[] = {"wall", "cpu usr", "cpu krn", "runq", "other"};
+    for (int i = 0; i < 5; i++)
+        columns[c++] = (struct bench__column){wall_headers[i], BENCH__DECIMAL};
+    if (io_stall)
+        columns[c++] = (struct bench__column){"io-stall", BENCH__DECIMAL};
+    for (size_t i = 0; i < n_cols; i++)
+        columns[c++] = (struct bench__column){cols[i]->header, BENCH__DECIMAL};
+    if (notes)
+        columns[c++] = (struct bench__column){"notes", BENCH__LEFT};
+    for (size_t r = 0; r < w->n; r++) {
+        const struct bench__window *win = &w->windows[r];
+        char **cell = cells + r * n_columns;
+        size_t k = 0;
+        bool ok = win->state == BENCH__ROW_OK;
+        cell[k++] = xstrdup(win->name);
+        char buf[96];
+        snprintf(buf, sizeof buf, "%u", win->reps);
+        cell[k++] = xstrdup(buf);
+        if (regime) {
+            if (!win->regime.present)
+                snprintf(buf, sizeof buf, EM_DASH);
+            else if (win->regime.requested == win->regime.effective)
+                snprintf(buf, sizeof buf, "%s", bench__regime_word(win->regime.effective));
+            else
+                snprintf(buf, sizeof buf, "%s\xe2\x86\x92%s", bench__regime_word(win->regime.requested),
+                         bench__regime_word(win->regime.effective));
+            cell[k++] = xstrdup(buf);
+        }
+        const double parts[5] = {win->wall.wall_ns, win->wall.on_cpu_user_ns,
+                                 win->wall.on_cpu_kernel_ns, win->wall.offcpu_runqueue_ns,
+                                 win->wall.offcpu_other_ns};
+        for (int i = 0; i < 5; i++)
+            cell[k++] = ns_cell(ok ? parts[i] : NAN);
+        if (io_stall)
+            cell[k++] = ns_cell(ok && win->psi_present ? win->psi[0] : NAN);
+        for (size_t i = 0; i < n_cols; i++) {
+            const struct bench__cell *m = NULL;
+            for (size_t j = 0; ok && j < win->n_cells && !m; j++)
+                if (win->cells[j].column == cols[i])
+                    m = &win->cells[j];
+            if (m)
+                bench__format_metric(m->value, cols[i]->format, m->estimate, buf, sizeof buf);
+            else
+                snprintf(buf, sizeof buf, EM_DASH);
+            cell[k++] = xstrdup(buf);
+        }
+        if (notes) {
+            char note[1200] = "";
+            if (!ok)
+                snprintf(note, sizeof note, "%s", win->error);
+            if (win->note[0])
+                append_note(note, sizeof note, win->note);
+            cell[k++] = xstrdup(note);
+        }
+    }
+    struct bench__table table = {.title = "workloads",
+                                 .columns = columns,
+                                 .n_columns = n_columns,
+                                 .cells = cells,
+                                 .n_rows = w->n};
+    bench__table_render(out, &table, memory);
+    for (size_t i = 0; i < w->n * n_columns; i++)
+        free(cells[i]);
+    free(cells);
+    free(columns);
+    free(cols);
+}

@@ -1,0 +1,572 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# run_compare.py: end-to-end checks of `libbench compare`: real binaries compared (itself,
+# a 25% slower candidate, too few runs, failing runs), hand-written documents checked field
+# by field against the engine's golden vectors, bad inputs and usage errors (one line, exit 2).
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+TOOL = os.environ.get("COMPARE_TOOL", "")
+KNOB = os.environ.get("COMPARE_KNOB", "")
+VECTORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data",
+                       "stats-vectors.json")
+FAST = ["--", "--bench-min-time=1"]  # ARGS for every subject run: short samples
+KNOB_CELLS = ["workload_knob.mix", "workload_knob.sum_4k", "workload_knob.copy_16k"]
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def clean_env(**extra):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("NO_COLOR", "TERM", "LIBBENCH_EXAMPLE_EXTRA_WORK")}
+    env.update(extra)
+    return env
+
+
+def run(args, timeout=300, **env):
+    p = subprocess.run([TOOL] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       stdin=subprocess.DEVNULL, env=clean_env(**env), timeout=timeout)
+    return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
+
+
+def need_knob():
+    if not KNOB:
+        print("skipped: the examples are not built (-Dexamples=false)")
+        sys.exit(77)
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def cells_by_name(doc):
+    return {c["name"] + ("{" + c["operation"] + "}" if c["operation"] else ""): c
+            for c in doc["cells"]}
+
+
+def fnv1a64(data):
+    h = 0xcbf29ce484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def stream_seed(seed, x, scenario, operation):
+    text = "\x1f".join(["baseline", x, scenario, operation]).encode("utf-8")
+    return seed ^ fnv1a64(text)
+
+
+def common_json_checks(doc, rc, what):
+    check(doc["exit"] == rc, f"{what}: JSON exit {doc['exit']} != status {rc}")
+    for c in doc["cells"]:
+        for key in ("name", "labels", "state", "direction", "reason", "p", "q", "rel_delta",
+                    "ci_lo", "ci_hi", "floor"):
+            check(key in c, f"{what}: cell {c.get('name')} lacks '{key}'")
+        check(c["state"] in ("CLAIMED", "UNCONFIRMED", "NO_CLAIM", "UNMEASURED"),
+              f"{what}: state {c['state']}")
+        if c["state"] == "UNMEASURED":
+            for key in ("p", "q", "rel_delta", "ci_lo", "ci_hi"):
+                check(c[key] is None, f"{what}: UNMEASURED {c['name']}: {key} = {c[key]}, want null")
+
+
+# ---- binaries --------------------------------------------------------------------------------
+
+def compare_binaries(base, cand, extra, tmp, name):
+    """Run a binary-mode compare with its own TMPDIR, which must be empty afterwards."""
+    out_json = os.path.join(tmp, name + ".json")
+    scratch = os.path.join(tmp, name + ".tmp")
+    os.mkdir(scratch)
+    rc, out, err = run(["compare", "--json", out_json] + extra + [base, cand] + FAST,
+                       TMPDIR=scratch)
+    check(os.listdir(scratch) == [], f"{name}: temporary files left: {os.listdir(scratch)}")
+    os.rmdir(scratch)
+    doc = load(out_json) if os.path.exists(out_json) else {"cells": [], "exit": None}
+    return rc, out, err, doc
+
+
+ATTEMPTS = 3
+
+
+def noisy_skip(what, notes):
+    """Every attempt was decided by the machine's noise, not by the tool: skip with it."""
+    print(f"skipped: {what}: this machine is too noisy to resolve the effect in "
+          f"{ATTEMPTS} attempts: " + "; ".join(notes))
+    sys.exit(77)
+
+
+def case_self():
+    """A binary compared with itself: PASS, exit 0, no CLAIMED cell. A CLAIMED cell fails at
+    once; an UNMEASURED verdict (an A/A change or an unconfirmed regression: the noise of a
+    shared machine) is retried, and skipped with its reason when every attempt is one."""
+    need_knob()
+    notes = []
+    for attempt in range(1, ATTEMPTS + 1):
+        with tempfile.TemporaryDirectory() as tmp:
+            rc, out, err, doc = compare_binaries(KNOB, KNOB, [], tmp, "self")
+            common_json_checks(doc, rc, "self")
+            check(sorted(c["name"] for c in doc["cells"]) == sorted(KNOB_CELLS),
+                  f"self: cells {[c['name'] for c in doc['cells']]}")
+            check(all(c["n_baseline"] == c["n_candidate"] == c["n_aa"] == 5
+                      for c in doc["cells"]), "self: every arm has 5 runs")
+            # Step 10: the schedule of seed 0 is the golden vector's (declared b, c, aa)
+            vec = load(VECTORS)["schedule"]
+            names = dict(zip(vec["subjects_declared"], ["baseline", "candidate", "aa"]))
+            want = [[names[s] for s in r["order"]] for r in vec["runs"]]
+            check(doc.get("schedule") == want, f"self: schedule {doc.get('schedule')} != {want}")
+            check(len(re.findall(r"^libbench compare: run \d/5: ", err, re.M)) == 5,
+                  f"self: one progress line per run on stderr: {err!r}")
+            check(os.listdir(tmp) == ["self.json"], f"self: stray files: {os.listdir(tmp)}")
+            claimed = [c["name"] for c in doc["cells"] if c["state"] == "CLAIMED"]
+            check(not claimed, f"self: CLAIMED cells in a self-compare: {claimed}\n{out}")
+            if claimed or failures:
+                return
+            if rc == 2 and doc.get("reason") in ("aa_control_changed", "unconfirmed_regression"):
+                notes.append(f"attempt {attempt}: {doc['reason']}, floors " +
+                             ", ".join(f"{c['floor']:.1%}" for c in doc["cells"]))
+                print(f"note: self attempt {attempt}: {doc['reason']} (noise), retrying\n{out}")
+                continue
+            check(rc == 0, f"self: exit {rc}, want 0 (PASS)\n{out}{err}")
+            check(re.search(r"^verdict: PASS \(no_claimed_regression\)$", out, re.M) is not None,
+                  f"self: verdict line\n{out}")
+            check(doc.get("verdict") == "PASS" and doc.get("reason") == "no_claimed_regression",
+                  f"self: JSON verdict {doc.get('verdict')} {doc.get('reason')}")
+            return
+    noisy_skip("self", notes)
+
+
+def wrapper(tmp, name, body):
+    path = os.path.join(tmp, name)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("#!/bin/sh\n" + body)
+    os.chmod(path, 0o755)
+    return path
+
+
+def case_regression():
+    """The candidate does 25% more work in `mix` only: REGRESSION, exit 1, mix the only
+    CLAIMED cell. 7 runs, so one disturbed run cannot move the intervals. A wrong claim
+    fails at once; an attempt whose A/A floor or interval swallowed the 25% (a busy shared
+    machine) is retried, and skipped with the floors when every attempt is one."""
+    need_knob()
+    notes = []
+    for attempt in range(1, ATTEMPTS + 1):
+        with tempfile.TemporaryDirectory() as tmp:
+            # the variable reaches the candidate only: its binary is a wrapper that sets it
+            cand = wrapper(tmp, "candidate.sh",
+                           f"LIBBENCH_EXAMPLE_EXTRA_WORK=25 exec '{KNOB}' \"$@\"\n")
+            rc, out, err, doc = compare_binaries(KNOB, cand, ["--runs", "7"], tmp, "regression")
+            common_json_checks(doc, rc, "regression")
+            cells = cells_by_name(doc)
+            mix = cells.get("workload_knob.mix", {})
+            others = {n: c["state"] for n, c in cells.items() if n != "workload_knob.mix"}
+            check(sorted(cells) == sorted(KNOB_CELLS), f"regression: cells {sorted(cells)}")
+            check(all(st != "CLAIMED" for st in others.values()),
+                  f"regression: a cell other than mix is CLAIMED: {others}\n{out}")
+            check(not (mix.get("state") == "CLAIMED" and mix.get("direction") != "regression"),
+                  f"regression: mix claimed as {mix.get('direction')}\n{out}")
+            if failures:
+                return
+            if mix.get("state") != "CLAIMED" or doc.get("reason") == "aa_control_changed":
+                notes.append(f"attempt {attempt}: {doc.get('reason')}, "
+                             f"mix {mix.get('state')} {mix.get('reason')} "
+                             f"delta {mix.get('rel_delta')} CI [{mix.get('ci_lo')}, "
+                             f"{mix.get('ci_hi')}] floor {mix.get('floor')}")
+                print(f"note: regression attempt {attempt}: mix not claimed (noise), "
+                      f"retrying\n{out}")
+                continue
+            check(rc == 1, f"regression: exit {rc}, want 1\n{out}{err}")
+            check(re.search(r"^verdict: REGRESSION \(claimed_regression\)$", out, re.M)
+                  is not None, f"regression: verdict line\n{out}")
+            check(doc.get("verdict") == "REGRESSION" and doc.get("exit") == 1,
+                  f"regression: JSON {doc.get('verdict')} {doc.get('exit')}")
+            check(0.12 < mix["rel_delta"] < 0.45,
+                  f"regression: mix rel_delta {mix['rel_delta']} for 25% more work")
+            check(re.search(r"│ workload_knob\.mix +│.*│ CLAIMED regression +│", out) is not None,
+                  f"regression: the table row of mix\n{out}")
+            return
+    noisy_skip("regression", notes)
+
+
+def case_runs2():
+    need_knob()
+    with tempfile.TemporaryDirectory() as tmp:
+        rc, out, err, doc = compare_binaries(KNOB, KNOB, ["--runs", "2"], tmp, "runs2")
+        check(rc == 2, f"runs2: exit {rc}, want 2\n{out}{err}")
+        check(re.search(r"^verdict: UNMEASURED \(unmeasured_cells\)$", out, re.M) is not None,
+              f"runs2: verdict line\n{out}")
+        check(doc.get("verdict") == "UNMEASURED" and doc.get("reason") == "unmeasured_cells",
+              f"runs2: JSON verdict {doc.get('verdict')} {doc.get('reason')}")
+        check(len(doc["cells"]) == 3 and all(c["state"] == "UNMEASURED" and
+                                             c["reason"] == "insufficient_runs"
+                                             for c in doc["cells"]),
+              f"runs2: every cell UNMEASURED insufficient_runs: {doc['cells']}")
+        check("note: insufficient_runs: a cell needs at least 3 measured runs per arm" in out, f"runs2: the note\n{out}")
+        common_json_checks(doc, rc, "runs2")
+
+
+def case_failing_subject():
+    need_knob()
+    with tempfile.TemporaryDirectory() as tmp:
+        count = os.path.join(tmp, "count")
+        # the candidate's second invocation dies by a signal, the fourth exits 3
+        cand = wrapper(tmp, "flaky.sh",
+                       f"n=$(cat '{count}' 2>/dev/null || echo 0); n=$((n + 1)); "
+                       f"echo $n > '{count}'\n"
+                       "if [ $n -eq 2 ]; then kill -SEGV $$; fi\n"
+                       "if [ $n -eq 4 ]; then echo 'flaky: cannot start' >&2; exit 3; fi\n"
+                       f"exec '{KNOB}' \"$@\"\n")
+        rc, out, err, doc = compare_binaries(KNOB, cand, [], tmp, "flaky")
+        check(rc in (0, 1, 2), f"flaky: exit {rc}")
+        for c in doc["cells"]:
+            check(c["n_candidate"] == 3 and c["n_baseline"] == 5 and c["n_aa"] == 5,
+                  f"flaky: {c['name']}: runs {c['n_baseline']}/{c['n_candidate']}/{c['n_aa']}")
+            skips = [(s["subject"], s["run"], s["reason"]) for s in c["skips"]]
+            check(skips == [("candidate", 2, "killed by SIGSEGV: Segmentation fault"),
+                            ("candidate", 4, "exited with status 3: flaky: cannot start")],
+                  f"flaky: {c['name']}: skips {skips}")
+            check(c["runs_ns"]["candidate"][1] is None and c["runs_ns"]["candidate"][3] is None,
+                  f"flaky: {c['name']}: runs_ns {c['runs_ns']['candidate']}")
+        check("  candidate run 2, every cell: killed by SIGSEGV: Segmentation fault\n" in out,
+              f"flaky: skip line for run 2\n{out}")
+        check("  candidate run 4, every cell: exited with status 3: flaky: cannot start\n" in out,
+              f"flaky: skip line for run 4\n{out}")
+        check("libbench compare: candidate run 2 gave no values: killed by SIGSEGV" in err,
+              f"flaky: stderr note {err!r}")
+        check([(f["subject"], f["run"]) for f in doc["failed_runs"]] ==
+              [("candidate", 2), ("candidate", 4)], f"flaky: failed_runs {doc['failed_runs']}")
+        # a candidate that never runs: nothing to compare, never a pass
+        dead = wrapper(tmp, "dead.sh", "exit 5\n")
+        rc, out, err, doc = compare_binaries(KNOB, dead, ["--runs", "3"], tmp, "dead")
+        check(rc == 2 and doc.get("verdict") == "UNMEASURED",
+              f"dead: exit {rc} verdict {doc.get('verdict')}\n{out}")
+        check(all(c["state"] == "UNMEASURED" and c["n_candidate"] == 0 for c in doc["cells"]),
+              "dead: every cell UNMEASURED with no candidate run")
+        # nothing at all ran: no cell, still exit 2
+        rc, out, err, doc = compare_binaries(dead, dead, ["--runs", "1"], tmp, "none")
+        check(rc == 2 and doc.get("verdict") == "UNMEASURED" and doc.get("reason") == "unmeasured_cells"
+              and doc["cells"] == [] and "no cell: no document held a row" in out
+              and "  baseline run 1, every cell: exited with status 5\n" in out
+              and [(f["subject"], f["run"]) for f in doc["failed_runs"]] ==
+              [("baseline", 1), ("candidate", 1), ("aa", 1)],
+              f"none: exit {rc} {doc.get('verdict')} {doc.get('reason')}\n{out}")
+        check(sorted(os.listdir(tmp)) == sorted(["count", "flaky.sh", "dead.sh", "flaky.json",
+                                                 "dead.json", "none.json"]),
+              f"flaky: stray files {os.listdir(tmp)}")
+
+
+# ---- documents on disk ---------------------------------------------------------------------
+
+def document(rows):
+    return {"schema": 2,
+            "meta": {"date": "2026-01-01", "hostname": "h", "os": "linux", "arch": "x86_64",
+                     "compiler": "cc", "cpu": "", "minSampleTimeMs": 5, "sampleCount": 32},
+            "columns": [], "rows": rows}
+
+
+def row(name, labels, median, error=""):
+    measured = error == "" and median is not None
+    return {"name": name, "labels": labels,
+            "iterations": 1 if measured else None, "samples": 32 if measured else None,
+            "medianNs": median, "deviationNs": 0 if measured else None,
+            "minNs": median, "maxNs": median, "metrics": {}, "error": error}
+
+
+def write(path, doc):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(doc if isinstance(doc, str) else json.dumps(doc, indent=2))
+    return path
+
+
+def family_documents(tmp, family):
+    """One document per (arm, run) from an engine family of the golden vectors: the row name
+    is the scenario and the operation becomes the label op=<operation>."""
+    files = {"baseline": [], "candidate": [], "aa": []}
+    runs = sorted({int(r) for cell in family["inputs"] for arm in files
+                   for r in cell[arm].keys()})
+    for arm in files:
+        for run_no in runs:
+            rows = []
+            for cell in family["inputs"]:
+                v = cell[arm].get(str(run_no))
+                labels = {"op": cell["operation"]}
+                rows.append(row(cell["scenario"], labels, v) if v is not None else
+                            row(cell["scenario"], labels, None, "skipped: not run"))
+            files[arm].append(write(os.path.join(tmp, f"{arm}{run_no}.json"), document(rows)))
+    return files
+
+
+def file_args(files):
+    return (["--baseline"] + files["baseline"] + ["--candidate"] + files["candidate"] +
+            ["--aa"] + files["aa"])
+
+
+def close(a, b, tol=1e-12):
+    if a is None or b is None:
+        return a is b
+    return abs(a - b) <= tol * max(1.0, abs(b))
+
+
+def family_inputs(vectors, family):
+    """A family's cells: its own, or "cells 2, 3 and 5 of family_a_small plus ..." (1-based)
+    and the extra cell."""
+    inputs = family["inputs"]
+    if isinstance(inputs, list):
+        return inputs
+    m = re.match(r"cells ([\d, and]+) of (\w+)", inputs)
+    picked = [vectors[m.group(2)]["inputs"][int(k) - 1] for k in re.findall(r"\d+", m.group(1))]
+    return picked + family.get("extra_cell", [])
+
+
+def check_family(tmp, name, vectors, key, expect_exit):
+    """Run one engine family of the golden vectors as documents; check every cell."""
+    family = dict(vectors[key])
+    family["inputs"] = family_inputs(vectors, family)
+    fdir = os.path.join(tmp, name)
+    os.mkdir(fdir)
+    files = family_documents(fdir, family)
+    out_json = os.path.join(fdir, "out.json")
+    want = family["result"]
+    args = ["compare", "--min-delta-ns", str(want["min_delta"]), "--json", out_json]
+    rc, out, err = run(args + file_args(files))
+    check(rc == want["exit_code"] == expect_exit,
+          f"{name}: exit {rc}, want {want['exit_code']}\n{out}{err}")
+    check(err == "", f"{name}: stderr {err!r}")
+    doc = load(out_json)
+    check(doc["verdict"] == want["verdict"] and doc["reason"] == want.get("reason") and
+          doc["runs_needed"] == want.get("runs_needed") and
+          doc["family_size"] == want["family_size"],
+          f"{name}: verdict {doc['verdict']} {doc['reason']} {doc['runs_needed']} "
+          f"{doc['family_size']}")
+    line = f"\nverdict: {want['verdict']} ({want['reason']})\n"
+    check(line in out, f"{name}: verdict line {line!r}\n{out}")
+    if want.get("runs_needed"):
+        check(f"\nruns needed: {want['runs_needed']}\n" in out, f"{name}: runs line\n{out}")
+    common_json_checks(doc, rc, name)
+    got = cells_by_name(doc)
+    check(len(got) == len(want["cells"]), f"{name}: {len(got)} cells")
+    for w in want["cells"]:
+        key = f"{w['scenario']}{{op={w['operation']}}}"
+        c = got.get(key)
+        if c is None:
+            check(False, f"{name}: no cell {key}")
+            continue
+        check(c["name"] == w["scenario"] and c["labels"] == {"op": w["operation"]},
+              f"{name}: {key}: identity {c['name']} {c['labels']}")
+        check(c["state"] == w["state"], f"{name}: {key}: state {c['state']} != {w['state']}")
+        check(c["direction"] == w.get("direction"), f"{name}: {key}: direction {c['direction']}")
+        check(c["reason"] == w.get("reason"),
+              f"{name}: {key}: reason {c['reason']} != {w.get('reason')}")
+        check(c["runs_needed"] == (w.get("runs_needed") or None),
+              f"{name}: {key}: runs_needed {c['runs_needed']} != {w.get('runs_needed')}")
+        for f in ("n_baseline", "n_candidate", "n_aa"):
+            check(c[f] == w[f], f"{name}: {key}: {f} {c[f]} != {w[f]}")
+        if w["state"] == "UNMEASURED":
+            continue
+        # Exact: the statistics that do not depend on the bootstrap stream.
+        for f, g in (("p", "p"), ("q", "q_adjusted"), ("rel_delta", "rel_delta"),
+                     ("abs_delta_ns", "abs_delta"), ("median_baseline_ns", "median_baseline"),
+                     ("median_candidate_ns", "median_candidate"), ("aa_p", "aa_p"),
+                     ("aa_q", "aa_q_adjusted")):
+            check(close(c[f], w[g]), f"{name}: {key}: {f} {c[f]} != {w[g]}")
+        check(c["p_method"] == "exact" and c["bh_rejected"] == w["bh_rejected"],
+              f"{name}: {key}: p_method {c['p_method']} bh {c['bh_rejected']}")
+        # The seeds are this tool's streams (subjects baseline/candidate/aa, operation
+        # op=...); the vectors used other names, so the seeds are checked exactly and the
+        # CIs within the spec's tolerance for another stream (0.005).
+        op = "op=" + w["operation"]
+        check(c["seed"] == str(stream_seed(0, "candidate", w["scenario"], op)),
+              f"{name}: {key}: seed {c['seed']}")
+        check(c["aa_seed"] == str(stream_seed(0, "aa", w["scenario"], op)),
+              f"{name}: {key}: aa_seed {c['aa_seed']}")
+        for f in ("ci_lo", "ci_hi", "floor", "aa_ci_lo", "aa_ci_hi"):
+            check(abs(c[f] - w[f]) <= 0.005, f"{name}: {key}: {f} {c[f]} vs {w[f]}")
+    return files, args, out, doc
+
+
+def case_files():
+    vectors = load(VECTORS)["engine"]
+    with tempfile.TemporaryDirectory() as tmp:
+        check_family(tmp, "family_b", vectors, "family_b_large", 2)  # UNCONFIRMED: runs needed
+        check_family(tmp, "family_d", vectors, "family_d_pass", 0)
+        check_family(tmp, "family_e", vectors, "family_e_unmeasured_cell", 2)
+        files, args, out, doc = check_family(tmp, "family_a", vectors, "family_a_small", 1)
+        check("CLAIMED regression" in out and "CLAIMED improvement" in out, f"files: states\n{out}")
+        # the error rows of repo.init are skips, listed, never silently dropped
+        init = cells_by_name(doc).get("tiny_text{op=repo.init}", {})
+        check([(s["subject"], s["run"]) for s in init.get("skips", [])] ==
+              [(a, r) for a in ("baseline", "candidate", "aa") for r in (3, 4, 5)],
+              f"files: repo.init skips {init.get('skips')}")
+        check(init.get("runs_ns", {}).get("baseline") == [20, 21, None, None, None],
+              f"files: repo.init runs {init.get('runs_ns')}")
+        check(re.search(r"^  baseline run 3 \(\S+baseline3\.json\), tiny_text \{op=repo\.init\}: "
+                        r"skipped: not run$", out, re.M) is not None,
+              f"files: the skip line of repo.init\n{out}")
+        # deterministic: the same inputs give byte-identical JSON
+        out_json = os.path.join(tmp, "family_a", "out.json")
+        first = open(out_json, "rb").read()
+        rc2, _, _ = run(args + file_args(files))
+        check(rc2 == 1 and open(out_json, "rb").read() == first, "files: --json not deterministic")
+        # --seed moves every stream seed
+        run(["compare", "--seed", "12345", "--json", out_json] + file_args(files))
+        seeded = cells_by_name(load(out_json))["many_files{op=status.clean}"]
+        check(seeded["seed"] == str(stream_seed(12345, "candidate", "many_files",
+                                                "op=status.clean")),
+              f"files: --seed 12345 seed {seeded['seed']}")
+        check(load(out_json)["params"]["global_seed"] == "12345", "files: global_seed recorded")
+
+
+BAD = [
+    # (name, document text or None for a missing file, field named in the message)
+    ("missing", None, "cannot read: No such file or directory"),
+    ("truncated", '{"schema": 2, "rows": [{"name": "a", "lab', "invalid JSON"),
+    ("empty", "", "invalid JSON"),
+    ("array", "[1, 2]", "top level: must be an object"),
+    ("schema3", {"schema": 3, "rows": []}, "schema: unsupported version 3"),
+    ("schema_string", {"schema": "2", "rows": []}, "schema: must be the integer 2"),
+    ("no_schema", {"rows": []}, "schema: missing"),
+    ("rows_object", {"schema": 2, "rows": {}}, "rows: must be an array"),
+    ("negative", None, "rows[0].medianNs: must be finite and > 0, not -5"),
+    ("zero", None, "rows[0].medianNs: must be finite and > 0, not 0"),
+    ("nan_string", None, "rows[0].medianNs: must be a number or null, not a string"),
+    ("nan_literal", None, "invalid JSON"),
+    ("overflow", None, "invalid JSON"),
+    ("label_int", None, "rows[0].labels.size: must be a string, not an integer"),
+    ("no_name", None, "rows[0].name: missing"),
+    ("duplicate_key", None, "invalid JSON: duplicate object key"),
+    ("duplicate_cell", None, "rows[1]: the same cell as rows[0] ('sum' {size=64})"),
+    ("directory", None, "cannot read: Is a directory"),
+]
+
+
+def bad_document(name, tmp):
+    good = row("sum", {"size": "64"}, 100)
+    if name == "negative":
+        return document([row("sum", {"size": "64"}, -5)])
+    if name == "zero":
+        return document([row("sum", {"size": "64"}, 0)])
+    if name == "nan_string":
+        return document([row("sum", {"size": "64"}, "NaN")])
+    if name == "nan_literal":
+        return json.dumps(document([good])).replace('"medianNs": 100', '"medianNs": NaN')
+    if name == "overflow":
+        return json.dumps(document([good])).replace('"medianNs": 100', '"medianNs": 1e999')
+    if name == "label_int":
+        return document([row("sum", {"size": 64}, 100)])
+    if name == "no_name":
+        r = dict(good)
+        del r["name"]
+        return document([r])
+    if name == "duplicate_key":
+        return json.dumps(document([good])).replace('"medianNs": 100',
+                                                    '"medianNs": 100, "medianNs": 101')
+    if name == "duplicate_cell":
+        return document([good, row("sum", {"size": "64"}, 101)])
+    return None
+
+
+def case_bad_inputs():
+    with tempfile.TemporaryDirectory() as tmp:
+        good = [write(os.path.join(tmp, f"good{i}.json"),
+                      document([row("sum", {"size": "64"}, 100 + i)])) for i in range(3)]
+        for name, text, field in BAD:
+            path = os.path.join(tmp, name + ".json")
+            if name == "directory":
+                os.mkdir(path)
+            elif text is not None:
+                write(path, text)
+            elif name != "missing":
+                write(path, bad_document(name, tmp))
+            # the bad file is the candidate's second run
+            rc, out, err = run(["compare", "--baseline"] + good + ["--candidate", good[0], path,
+                                                                   good[2], "--aa"] + good)
+            lines = err.splitlines()
+            check(rc == 2, f"bad {name}: exit {rc}, want 2")
+            check(out == "", f"bad {name}: stdout {out!r}")
+            check(len(lines) == 1 and err.endswith("\n"), f"bad {name}: stderr {err!r}")
+            check(err.startswith(f"error: {path}: ") and field in err,
+                  f"bad {name}: stderr {err!r} should name {path} and '{field}'")
+        # a cell in one arm only: the document that lacks it is named, with its field
+        extra = write(os.path.join(tmp, "extra.json"),
+                      document([row("sum", {"size": "64"}, 100), row("new", {}, 5)]))
+        rc, out, err = run(["compare", "--baseline"] + good + ["--candidate", extra, good[1],
+                                                               good[2], "--aa"] + good)
+        check(rc == 2 and out == "" and err == f"error: {good[0]}: rows: no row for cell 'new' {{}} "
+              f"(it is in {extra})\n", f"one arm: {rc} {err!r}")
+        # control characters in a hostile name stay on one line
+        hostile = write(os.path.join(tmp, "hostile.json"),
+                        document([row("a\nb", {}, 1), row("a\nb", {}, 2)]))
+        rc, out, err = run(["compare", "--baseline", hostile, "--candidate", hostile])
+        check(rc == 2 and err.count("\n") == 1 and "'a?b'" in err, f"hostile: {rc} {err!r}")
+
+
+def case_cli():
+    rc, out, err = run(["--help"])
+    check(rc == 0 and "usage: libbench COMMAND" in out and "libbench compare" in out and err == "",
+          f"--help: {rc} {err!r}")
+    rc, out, err = run(["--version"])
+    check(rc == 0 and re.fullmatch(r"libbench \d+\.\d+\.\d+\n", out) is not None,
+          f"--version: {rc} {out!r}")
+    rc, out, err = run(["compare", "--help"])
+    check(rc == 0 and out.startswith("usage: libbench compare"), f"compare --help: {rc}")
+    usage_errors = [
+        ([], "missing command"),
+        (["frobnicate"], "unknown command 'frobnicate'"),
+        (["--frob"], "unknown option '--frob'"),
+        (["compare"], "nothing to compare"),
+        (["compare", "a"], "missing CANDIDATE_BIN"),
+        (["compare", "a", "b", "c"], "unexpected argument 'c'"),
+        (["compare", "--runs", "0", "a", "b"], "--runs: '0' is not a whole number from 1 to"),
+        (["compare", "--runs=x", "a", "b"], "--runs: 'x' is not a whole number"),
+        (["compare", "--runs", "3", "--runs", "4", "a", "b"], "'--runs' given twice"),
+        (["compare", "--seed", "-1", "a", "b"], "--seed: '-1' is not an unsigned 64-bit number"),
+        (["compare", "--q", "1.5", "a", "b"], "--q: '1.5' is not a number between 0 and 1"),
+        (["compare", "--min-delta-ns", "nan", "a", "b"], "--min-delta-ns: 'nan' is not"),
+        (["compare", "--json"], "'--json' needs a value"),
+        (["compare", "--bogus", "a", "b"], "unknown option '--bogus'"),
+        (["compare", "a", "b", "--", "--bench-json=x"], "ARGS may not hold '--bench-json'"),
+        (["compare", "--baseline", "x.json"], "missing '--candidate' documents"),
+        (["compare", "--baseline", "--candidate", "y"], "'--baseline' needs at least one file"),
+        (["compare", "--baseline", "x", "--candidate", "y", "--runs", "5"], "--runs applies"),
+        (["compare", "a", "--baseline", "x", "--candidate", "y"], "either two binaries"),
+    ]
+    for args, text in usage_errors:
+        rc, out, err = run(args)
+        check(rc == 2 and out == "" and err.startswith("error: ") and text in err and
+              err.endswith(" (see libbench --help)\n") and err.count("\n") == 1,
+              f"usage {args}: {rc} {err!r} (want '{text}')")
+    with tempfile.TemporaryDirectory() as tmp:
+        rc, out, err = run(["compare", os.path.join(tmp, "nope"), os.path.join(tmp, "nope")])
+        check(rc == 2 and err == f"error: {tmp}/nope: cannot execute: No such file or directory\n",
+              f"missing binary: {rc} {err!r}")
+        # --json that cannot be written: one line, exit 2, after the verdict
+        doc = write(os.path.join(tmp, "d.json"), document([row("x", {}, 1)]))
+        rc, out, err = run(["compare", "--json", os.path.join(tmp, "no", "such", "out.json"),
+                            "--baseline", doc, "--candidate", doc])
+        check(rc == 2 and "verdict: UNMEASURED" in out and
+              err == f"error: --json: cannot write '{tmp}/no/such/out.json': "
+                     "No such file or directory\n", f"--json unwritable: {rc} {err!r}")
+
+
+ALL = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in ALL:
+        sys.exit(f"usage: run_compare.py {{{'|'.join(sorted(ALL))}}}")
+    if not TOOL:
+        sys.exit("COMPARE_TOOL is not set")
+    ALL[sys.argv[1]]()
+    for f in failures:
+        print("FAIL:", f)
+    print(f"{sys.argv[1]}: {'ok' if not failures else str(len(failures)) + ' failure(s)'}")
+    sys.exit(1 if failures else 0)

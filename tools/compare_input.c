@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: MIT */
+/* compare_input.c: owns reading one --bench-json document (schema 2) for `libbench compare`:
+ * the file, the JSON, the fields it uses and one-line errors. It runs and compares nothing. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "compare_tool.h"
+
+#define SHOWN_MAX 96 /* characters of a name or key echoed in an error */
+
+void compare_sanitize(const char *s, char *buf, size_t size)
+{
+    if (size == 0)
+        return;
+    size_t i = 0;
+    for (; s[i] && i + 1 < size; i++)
+        buf[i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7F) ? '?' : s[i];
+    buf[i] = '\0';
+}
+
+/* Echo client text in a message: sanitized, and cut (on a UTF-8 boundary) with "...". */
+static void shown(const char *s, char *buf, size_t size)
+{
+    compare_sanitize(s, buf, size);
+    if (size < 8 || strlen(s) < size)
+        return;
+    size_t cut = size - 4;
+    while (cut > 0 && ((unsigned char)buf[cut] & 0xC0) == 0x80)
+        cut--;
+    memcpy(buf + cut, "...", 4);
+}
+
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t size, const char *fmt, ...)
+{
+    if (err && size > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, size, fmt, ap);
+        va_end(ap);
+        for (char *c = err; *c; c++) /* the message stays on one line */
+            if ((unsigned char)*c < 0x20 || *c == 0x7F)
+                *c = '?';
+    }
+    return -1;
+}
+
+static const char *type_name(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a real";
+    case JSON_TRUE: return "true";
+    case JSON_FALSE: return "false";
+    case JSON_NULL: return "null";
+    }
+    return "a value";
+}
+
+void compare_doc_free(struct compare_doc *doc)
+{
+    for (size_t i = 0; i < doc->n_rows; i++) {
+        struct compare_row *r = &doc->rows[i];
+        free(r->name);
+        for (size_t k = 0; k < r->n_labels; k++) {
+            free(r->labels[k].key);
+            free(r->labels[k].value);
+        }
+        free(r->labels);
+        free(r->operation);
+        free(r->key);
+        free(r->skip);
+    }
+    free(doc->rows);
+    doc->rows = NULL;
+    doc->n_rows = 0;
+}
+
+static int label_order(const void *a, const void *b)
+{
+    return strcmp(((const struct compare_label *)a)->key, ((const struct compare_label *)b)->key);
+}
+
+/* "k=v,k2=v2" and the length-prefixed identity "<len>:name<len>:k<len>:v...". */
+static int build_keys(struct compare_row *r)
+{
+    size_t op_len = 1, key_len = strlen(r->name) + 24;
+    for (size_t k = 0; k < r->n_labels; k++) {
+        size_t kl = strlen(r->labels[k].key), vl = strlen(r->labels[k].value);
+        op_len += kl + vl + 2;
+        key_len += kl + vl + 48;
+    }
+    r->operation = malloc(op_len);
+    r->key = malloc(key_len);
+    if (!r->operation || !r->key)
+        return -1;
+    char *op = r->operation, *key = r->key;
+    *op = '\0';
+    key += sprintf(key, "%zu:%s", strlen(r->name), r->name);
+    for (size_t k = 0; k < r->n_labels; k++) {
+        const struct compare_label *l = &r->labels[k];
+        op += sprintf(op, "%s%s=%s", k ? "," : "", l->key, l->value);
+        key += sprintf(key, "%zu:%s%zu:%s", strlen(l->key), l->key, strlen(l->value), l->value);
+    }
+    return 0;
+}
+
+/* One row object into *r; on failure err names the field. */
+static int parse_row(const json_t *o, size_t i, struct compare_row *r, char *err, size_t size)
+{
+    char buf[SHOWN_MAX];
+    if (!json_is_object(o))
+        return fail(err, size, "rows[%zu]: must be an object, not %s", i, type_name(o));
+
+    const json_t *name = json_object_get(o, "name");
+    if (!name)
+        return fail(err, size, "rows[%zu].name: missing", i);
+    if (!json_is_string(name))
+        return fail(err, size, "rows[%zu].name: must be a string, not %s", i, type_name(name));
+    if (json_string_length(name) == 0)
+        return fail(err, size, "rows[%zu].name: must not be empty", i);
+
+    const json_t *labels = json_object_get(o, "labels");
+    if (!labels)
+        return fail(err, size, "rows[%zu].labels: missing", i);
+    if (!json_is_object(labels))
+        return fail(err, size, "rows[%zu].labels: must be an object, not %s", i,
+                    type_name(labels));
+    const char *lk;
+    const json_t *lv;
+    json_object_foreach((json_t *)labels, lk, lv) {
+        if (!json_is_string(lv)) {
+            shown(lk, buf, sizeof buf);
+            return fail(err, size, "rows[%zu].labels.%s: must be a string, not %s", i, buf,
+                        type_name(lv));
+        }
+    }
+
+    const json_t *error = json_object_get(o, "error");
+    if (!error)
+        return fail(err, size, "rows[%zu].error: missing", i);
+    if (!json_is_string(error))
+        return fail(err, size, "rows[%zu].error: must be a string, not %s", i, type_name(error));
+
+    const json_t *median = json_object_get(o, "medianNs");
+    if (!median)
+        return fail(err, size, "rows[%zu].medianNs: missing", i);
+    bool failed = json_string_length(error) > 0;
+    if (!failed && !json_is_null(median)) {
+        if (!json_is_number(median))
+            return fail(err, size, "rows[%zu].medianNs: must be a number or null, not %s", i,
+                        type_name(median));
+        double v = json_number_value(median);
+        if (!isfinite(v) || !(v > 0))
+            return fail(err, size, "rows[%zu].medianNs: must be finite and > 0, not %.17g", i, v);
+    }
+
+    /* validated: now copy (the caller frees a partly filled row) */
+    r->median_ns = NAN;
+    r->name = strdup(json_string_value(name));
+    if (!r->name)
+        return fail(err, size, "out of memory");
+    size_t n = json_object_size(labels);
+    if (n > 0) {
+        r->labels = calloc(n, sizeof *r->labels);
+        if (!r->labels)
+            return fail(err, size, "out of memory");
+        json_object_foreach((json_t *)labels, lk, lv) {
+            struct compare_label *l = &r->labels[r->n_labels];
+            l->key = strdup(lk);
+            l->value = strdup(json_string_value(lv));
+            r->n_labels++;
+            if (!l->key || !l->value)
+                return fail(err, size, "out of memory");
+        }
+        qsort(r->labels, r->n_labels, sizeof *r->labels, label_order);
+    }
+    if (build_keys(r) != 0)
+        return fail(err, size, "out of memory");
+    if (failed)
+        r->skip = strdup(json_string_value(error));
+    else if (json_is_null(median))
+        r->skip = strdup("medianNs is null (not measured)");
+    else
+        r->median_ns = json_number_value(median);
+    if (!r->skip && isnan(r->median_ns))
+        return fail(err, size, "out of memory");
+    return 0;
+}
+
+struct key_ref {
+    const char *key;
+    size_t index;
+};
+
+static int key_ref_order(const void *a, const void *b)
+{
+    const struct key_ref *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* Two rows with the same name and labels: name the later one and the first. */
+static int check_duplicates(const struct compare_doc *doc, char *err, size_t size)
+{
+    if (doc->n_rows < 2)
+        return 0;
+    struct key_ref *refs = malloc(doc->n_rows * sizeof *refs);
+    if (!refs)
+        return fail(err, size, "out of memory");
+    for (size_t i = 0; i < doc->n_rows; i++)
+        refs[i] = (struct key_ref){doc->rows[i].key, i};
+    qsort(refs, doc->n_rows, sizeof *refs, key_ref_order);
+    size_t first = 0, later = SIZE_MAX;
+    for (size_t i = 1; i < doc->n_rows; i++) {
+        if (strcmp(refs[i].key, refs[i - 1].key) != 0)
+            continue;
+        size_t j = i; /* refs[i] repeats the key; the run starts at the earliest index */
+        while (j > 0 && strcmp(refs[j - 1].key, refs[i].key) == 0)
+            j--;
+        if (refs[i].index < later) {
+            later = refs[i].index;
+            first = refs[j].index;
+        }
+    }
+    free(refs);
+    if (later == SIZE_MAX)
+        return 0;
+    const struct compare_row *r = &doc->rows[later];
+    char name[SHOWN_MAX], op[SHOWN_MAX];
+    shown(r->name, name, sizeof name);
+    shown(r->operation, op, sizeof op);
+    return fail(err, size, "rows[%zu]: the same cell as rows[%zu] ('%s' {%s})", later, first, name,
+                op);
+}
+
+int compare_doc_parse(const char *data, size_t len, struct compare_doc *doc, char *err,
+                      size_t err_size)
+{
+    doc->rows = NULL;
+    doc->n_rows = 0;
+    json_error_t jerr;
+    json_t *root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root)
+        return fail(err, err_size, "line %d column %d: invalid JSON: %s", jerr.line, jerr.column,
+                    jerr.text);
+    int rc = -1;
+    if (!json_is_object(root)) {
+        fail(err, err_size, "top level: must be an object (a --bench-json document), not %s",
+             type_name(root));
+        goto done;
+    }
+    const json_t *schema = json_object_get(root, "schema");
+    if (!schema) {
+        fail(err, err_size, "schema: missing (not a --bench-json document)");
+        goto done;
+    }
+    if (!json_is_integer(schema)) {
+        fail(err, err_size, "schema: must be the integer 2, not %s", type_name(schema));
+        goto done;
+    }
+    if (json_integer_value(schema) != 2) {
+        fail(err, err_size, "schema: unsupported version %lld (this libbench reads schema 2)",
+             (long long)json_integer_value(schema));
+        goto done;
+    }
+    const json_t *rows = json_object_get(root, "rows");
+    if (!rows) {
+        fail(err, err_size, "rows: missing");
+        goto done;
+    }
+    if (!json_is_array(rows)) {
+        fail(err, err_size, "rows: must be an array, not %s", type_name(rows));
+        goto done;
+    }
+    size_t n = json_array_size(rows);
+    if (n > 0) {
+        doc->rows = calloc(n, sizeof *doc->rows);
+        if (!doc->rows) {
+            fail(err, err_size, "out of memory");
+            goto done;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        doc->n_rows++; /* counted first so a partly filled row is freed */
+        if (parse_row(json_array_get(rows, i), i, &doc->rows[i], err, err_size) != 0)
+            goto done;
+    }
+    rc = check_duplicates(doc, err, err_size);
+done:
+    json_decref(root);
+    if (rc != 0)
+        compare_doc_free(doc);
+    return rc;
+}
+
+int compare_doc_load(const char *path, struct compare_doc *doc, char *err, size_t err_size)
+{
+    doc->rows = NULL;
+    doc->n_rows = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return fail(err, err_size, "cannot read: %s", strerror(errno));
+    struct stat st;
+    int fe = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+    if (fe != 0) {
+        close(fd);
+        return fail(err, err_size, "cannot read: %s", strerror(fe));
+    }
+    size_t cap = 65536, len = 0;
+    char *data = malloc(cap);
+    int e = data ? 0 : ENOMEM;
+    while (e == 0) {
+        if (len == cap) {
+            if (cap >= COMPARE_DOC_MAX_BYTES) {
+                free(data);
+                close(fd);
+                return fail(err, err_size, "cannot read: larger than %u MiB",
+                            COMPARE_DOC_MAX_BYTES >> 20);
+            }
+            char *grown = realloc(data, cap * 2);
+            if (!grown) {
+                e = ENOMEM;
+                break;
+            }
+            data = grown;
+            cap *= 2;
+        }
+        ssize_t got = read(fd, data + len, cap - len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            e = errno;
+        else if (got == 0)
+            break;
+        else
+            len += (size_t)got;
+    }
+    close(fd);
+    if (e != 0) {
+        free(data);
+        return fail(err, err_size, "cannot read: %s", strerror(e));
+    }
+    int rc = compare_doc_parse(data, len, doc, err, err_size);
+    free(data);
+    return rc;
+}

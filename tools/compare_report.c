@@ -1,0 +1,620 @@
+/* SPDX-License-Identifier: MIT */
+/* compare_report.c: owns what `libbench compare` prints: the per-cell table, the skipped
+ * runs, the verdict line, and the --json document (jansson, atomic write). No statistics. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "compare.h"
+#include "compare_tool.h"
+
+#define EM_DASH "\xe2\x80\x94"
+
+/* ---- the table ------------------------------------------------------------------------- */
+
+static char *fmt(const char *format, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    char *s = NULL;
+    if (vasprintf(&s, format, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    return s;
+}
+
+static char *percent(double v, bool sign)
+{
+    if (!isfinite(v))
+        return strdup(EM_DASH);
+    return sign ? fmt("%+.2f%%", v * 100.0) : fmt("%.2f%%", v * 100.0);
+}
+
+static char *ns(double v)
+{
+    char buf[64];
+    bench__format_ns(v, buf, sizeof buf);
+    return strdup(buf);
+}
+
+static char *prob(double v)
+{
+    return isfinite(v) ? fmt("%.3g", v) : strdup(EM_DASH);
+}
+
+static char *state_text(const struct bench__cmp_cell_out *o)
+{
+    const char *name = bench__cmp_state_name(o->state);
+    if (o->direction && (o->state == BENCH__CMP_CLAIMED || o->state == BENCH__CMP_UNCONFIRMED))
+        return fmt("%s %s", name, o->direction);
+    return strdup(name);
+}
+
+static size_t cell_skips(const struct compare_report *rep, const struct compare_cell *c)
+{
+    size_t n = 0;
+    for (size_t s = 0; s < N_SUBJECTS; s++)
+        for (size_t r = 0; r < rep->n_runs[s]; r++)
+            n += c->skips[s][r] != NULL;
+    return n;
+}
+
+static char *reason_text(const struct compare_report *rep, size_t i)
+{
+    const struct bench__cmp_cell_out *o = &rep->out[i];
+    const char *reason = o->reason ? o->reason : "";
+    char needed[48] = "";
+    if (o->state == BENCH__CMP_UNCONFIRMED && o->runs_needed > 0)
+        snprintf(needed, sizeof needed, "runs needed: %u", o->runs_needed);
+    size_t skipped = cell_skips(rep, &rep->cells[i]);
+    char skips[48] = "";
+    if (skipped)
+        snprintf(skips, sizeof skips, "%zu run%s skipped", skipped, skipped == 1 ? "" : "s");
+    const char *parts[3] = {reason, needed, skips};
+    char *out = strdup("");
+    for (size_t k = 0; k < 3 && out; k++) {
+        if (!*parts[k])
+            continue;
+        char *joined = fmt("%s%s%s", out, *out ? "; " : "", parts[k]);
+        free(out);
+        out = joined;
+    }
+    return out;
+}
+
+static char *shown_dup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *buf = malloc(n);
+    if (buf)
+        compare_sanitize(s, buf, n);
+    return buf;
+}
+
+static void print_table(FILE *out, const struct compare_report *rep)
+{
+    bool labels = false;
+    for (size_t i = 0; i < rep->n_cells; i++)
+        labels = labels || rep->cells[i].row->n_labels > 0;
+    static const struct bench__column all[] = {
+        {"benchmark", BENCH__LEFT},   {"labels", BENCH__LEFT},   {"runs b/c/a", BENCH__LEFT},
+        {"baseline", BENCH__DECIMAL}, {"candidate", BENCH__DECIMAL}, {"delta", BENCH__DECIMAL},
+        {"95% CI", BENCH__LEFT},      {"floor", BENCH__DECIMAL}, {"p", BENCH__DECIMAL},
+        {"q", BENCH__DECIMAL},        {"state", BENCH__LEFT},    {"reason", BENCH__LEFT},
+    };
+    enum { N_ALL = sizeof all / sizeof *all };
+    struct bench__column cols[N_ALL];
+    size_t n_cols = 0;
+    for (size_t c = 0; c < N_ALL; c++)
+        if (c != 1 || labels)
+            cols[n_cols++] = all[c];
+    char **cells = calloc(rep->n_cells * n_cols + 1, sizeof *cells);
+    if (!cells)
+        return;
+    for (size_t i = 0; i < rep->n_cells; i++) {
+        const struct compare_cell *c = &rep->cells[i];
+        const struct bench__cmp_cell_out *o = &rep->out[i];
+        char **row = cells + i * n_cols;
+        size_t k = 0;
+        row[k++] = shown_dup(c->row->name);
+        if (labels)
+            row[k++] = shown_dup(c->row->operation);
+        row[k++] = fmt("%zu/%zu/%zu", o->n_baseline, o->n_candidate, o->n_aa);
+        row[k++] = ns(o->median_baseline);
+        row[k++] = ns(o->median_candidate);
+        row[k++] = percent(o->rel_delta, true);
+        if (isfinite(o->ci_lo) && isfinite(o->ci_hi))
+            row[k++] = fmt("[%+.2f%%, %+.2f%%]", o->ci_lo * 100.0, o->ci_hi * 100.0);
+        else
+            row[k++] = strdup(EM_DASH);
+        row[k++] = isfinite(o->floor) ? fmt("\xc2\xb1%.2f%%", o->floor * 100.0) : strdup(EM_DASH);
+        row[k++] = prob(o->p);
+        row[k++] = prob(o->q_adjusted);
+        row[k++] = state_text(o);
+        row[k++] = reason_text(rep, i);
+    }
+    bool ok = true;
+    for (size_t j = 0; j < rep->n_cells * n_cols; j++)
+        ok = ok && cells[j];
+    if (ok) {
+        struct bench__table t = {NULL, cols, n_cols, cells, rep->n_cells};
+        struct bench__table_memory memory = {0};
+        bench__table_render(out, &t, &memory);
+        bench__table_memory_free(&memory);
+    }
+    for (size_t j = 0; j < rep->n_cells * n_cols; j++)
+        free(cells[j]);
+    free(cells);
+}
+
+/* Every run that gave a cell no value, with its reason: a whole failed run on one line
+ * (even when no cell is known), a failed row on its cell's line. */
+static void print_skips(FILE *out, const struct compare_report *rep)
+{
+    bool header = false;
+    for (size_t s = 0; s < N_SUBJECTS; s++)
+        for (size_t r = 0; r < rep->n_runs[s]; r++) {
+            const char *whole = rep->run_fail[s][r];
+            for (size_t i = 0; i < (whole ? 1 : rep->n_cells); i++) {
+                const struct compare_cell *c = whole ? NULL : &rep->cells[i];
+                if (c && !c->skips[s][r])
+                    continue;
+                if (!header) {
+                    fputs("skipped (these runs gave no value and are not in the statistics):\n",
+                          out);
+                    header = true;
+                }
+                char where[512], shown_where[512], why[1024], name[256], op[256];
+                if (rep->opts->binary_mode)
+                    snprintf(where, sizeof where, "%s run %zu", compare_subject_names[s], r + 1);
+                else
+                    snprintf(where, sizeof where, "%s run %zu (%s)", compare_subject_names[s],
+                             r + 1, rep->opts->files[s][r]);
+                compare_sanitize(where, shown_where, sizeof shown_where);
+                compare_sanitize(whole ? whole : c->skips[s][r], why, sizeof why);
+                if (whole) {
+                    fprintf(out, "  %s, every cell: %s\n", shown_where, why);
+                    continue;
+                }
+                compare_sanitize(c->row->name, name, sizeof name);
+                compare_sanitize(c->row->operation, op, sizeof op);
+                if (*op)
+                    fprintf(out, "  %s, %s {%s}: %s\n", shown_where, name, op, why);
+                else
+                    fprintf(out, "  %s, %s: %s\n", shown_where, name, why);
+            }
+        }
+}
+
+/* The engine leaves a PASS without a reason; the output names it like the others. */
+static const char *verdict_reason(const struct bench__cmp_result *res)
+{
+    return res->reason ? res->reason : "no_claimed_regression";
+}
+
+void compare_report_text(FILE *out, const struct compare_report *rep)
+{
+    const struct compare_options *o = rep->opts;
+    const struct bench__cmp_params *p = rep->params;
+    if (o->binary_mode)
+        fprintf(out, "libbench compare: %u runs per subject, seed %llu, q %g, A/A floor >= %g%%, "
+                     "min delta %gns\n",
+                o->runs, (unsigned long long)o->seed, p->q, p->f_min * 100.0, p->min_delta);
+    else
+        fprintf(out, "libbench compare: %zu/%zu/%zu documents (baseline/candidate/aa), seed %llu, "
+                     "q %g, A/A floor >= %g%%, min delta %gns\n",
+                rep->n_runs[SUBJ_BASELINE], rep->n_runs[SUBJ_CANDIDATE], rep->n_runs[SUBJ_AA],
+                (unsigned long long)o->seed, p->q, p->f_min * 100.0, p->min_delta);
+    if (rep->n_cells > 0)
+        print_table(out, rep);
+    else
+        fputs("no cell: no document held a row\n", out);
+    print_skips(out, rep);
+
+    bool insufficient = false;
+    size_t improvements = 0;
+    for (size_t i = 0; i < rep->n_cells; i++) {
+        const struct bench__cmp_cell_out *c = &rep->out[i];
+        insufficient = insufficient || (c->reason && !strcmp(c->reason, "insufficient_runs"));
+        improvements += c->state == BENCH__CMP_CLAIMED && c->direction &&
+                        !strcmp(c->direction, "improvement");
+    }
+    if (insufficient)
+        fprintf(out, "note: insufficient_runs: a cell needs at least %zu measured runs per arm; 5 "
+                     "is the practical minimum (see docs/explanation/statistics.md)\n",
+                p->min_runs);
+    const struct bench__cmp_result *res = rep->result;
+    fprintf(out, "verdict: %s (%s)\n", res->verdict, verdict_reason(res));
+    if (res->runs_needed > 0)
+        fprintf(out, "runs needed: %u\n", res->runs_needed);
+    for (size_t i = 0; improvements && i < rep->n_cells; i++) {
+        const struct bench__cmp_cell_out *c = &rep->out[i];
+        if (c->state != BENCH__CMP_CLAIMED || !c->direction || strcmp(c->direction, "improvement"))
+            continue;
+        char name[256], op[256];
+        compare_sanitize(rep->cells[i].row->name, name, sizeof name);
+        compare_sanitize(rep->cells[i].row->operation, op, sizeof op);
+        fprintf(out, "claimed improvement: %s%s%s%s %+.2f%%\n", name, *op ? " {" : "", op,
+                *op ? "}" : "", c->rel_delta * 100.0);
+    }
+}
+
+/* ---- the --json document ------------------------------------------------------------------ */
+
+static json_t *real_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *string_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+static json_t *seed_string(uint64_t v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
+    return json_string(buf);
+}
+
+static bool put(json_t *o, const char *key, json_t *v)
+{
+    return v && json_object_set_new(o, key, v) == 0;
+}
+
+static bool append(json_t *a, json_t *v)
+{
+    return v && json_array_append_new(a, v) == 0;
+}
+
+static json_t *cell_json(const struct compare_report *rep, size_t i)
+{
+    const struct compare_cell *c = &rep->cells[i];
+    const struct bench__cmp_cell_out *o = &rep->out[i];
+    json_t *j = json_object();
+    if (!j)
+        return NULL;
+    json_t *labels = json_object();
+    bool ok = put(j, "name", json_string(c->row->name)) && put(j, "labels", labels);
+    for (size_t k = 0; ok && k < c->row->n_labels; k++)
+        ok = put(labels, c->row->labels[k].key, json_string(c->row->labels[k].value));
+    char frac[64];
+    snprintf(frac, sizeof frac, "%llu/%llu", (unsigned long long)o->p_numerator,
+             (unsigned long long)o->p_denominator);
+    ok = ok && put(j, "operation", json_string(c->row->operation)) &&
+         put(j, "state", json_string(bench__cmp_state_name(o->state))) &&
+         put(j, "direction", string_or_null(o->direction)) &&
+         put(j, "reason", string_or_null(o->reason)) && put(j, "p", real_or_null(o->p)) &&
+         put(j, "p_method", string_or_null(o->p_method)) &&
+         put(j, "p_exact", o->p_denominator ? json_string(frac) : json_null()) &&
+         put(j, "q", real_or_null(o->q_adjusted)) &&
+         put(j, "bh_rejected", json_boolean(o->state != BENCH__CMP_UNMEASURED && o->bh_rejected)) &&
+         put(j, "rel_delta", real_or_null(o->rel_delta)) &&
+         put(j, "abs_delta_ns", real_or_null(o->abs_delta)) &&
+         put(j, "ci_lo", real_or_null(o->ci_lo)) && put(j, "ci_hi", real_or_null(o->ci_hi)) &&
+         put(j, "paired", json_boolean(o->paired)) && put(j, "seed", seed_string(o->seed)) &&
+         put(j, "floor", real_or_null(o->floor)) &&
+         put(j, "runs_needed", o->runs_needed ? json_integer(o->runs_needed) : json_null()) &&
+         put(j, "n_baseline", json_integer((json_int_t)o->n_baseline)) &&
+         put(j, "n_candidate", json_integer((json_int_t)o->n_candidate)) &&
+         put(j, "n_aa", json_integer((json_int_t)o->n_aa)) &&
+         put(j, "median_baseline_ns", real_or_null(o->median_baseline)) &&
+         put(j, "median_candidate_ns", real_or_null(o->median_candidate)) &&
+         put(j, "median_aa_ns", real_or_null(o->median_aa)) &&
+         put(j, "aa_ci_lo", real_or_null(o->aa_ci_lo)) &&
+         put(j, "aa_ci_hi", real_or_null(o->aa_ci_hi)) &&
+         put(j, "aa_seed", seed_string(o->aa_seed)) && put(j, "aa_p", real_or_null(o->aa_p)) &&
+         put(j, "aa_q", real_or_null(o->aa_q_adjusted)) &&
+         put(j, "aa_bh_rejected",
+             json_boolean(o->state != BENCH__CMP_UNMEASURED && o->aa_bh_rejected)) &&
+         put(j, "aa_confirmed_change", json_boolean(o->aa_confirmed_change));
+    json_t *runs = json_object(), *skips = json_array();
+    ok = ok ? put(j, "runs_ns", runs) : (json_decref(runs), false);
+    for (size_t s = 0; ok && s < N_SUBJECTS; s++) {
+        json_t *a = json_array();
+        ok = put(runs, compare_subject_names[s], a);
+        for (size_t r = 0; ok && r < rep->n_runs[s]; r++)
+            ok = append(a, real_or_null(c->values[s][r]));
+    }
+    ok = ok ? put(j, "skips", skips) : (json_decref(skips), false);
+    for (size_t s = 0; ok && s < N_SUBJECTS; s++)
+        for (size_t r = 0; ok && r < rep->n_runs[s]; r++) {
+            if (!c->skips[s][r])
+                continue;
+            json_t *k = json_object();
+            ok = append(skips, k) && put(k, "subject", json_string(compare_subject_names[s])) &&
+                 put(k, "run", json_integer((json_int_t)r + 1)) &&
+                 put(k, "reason", json_string(c->skips[s][r]));
+        }
+    if (!ok) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
+}
+
+static json_t *subject_json(const struct compare_report *rep, size_t s)
+{
+    const struct compare_options *o = rep->opts;
+    json_t *j = json_object(), *files, *args;
+    bool ok = j != NULL;
+    if (o->binary_mode) {
+        ok = ok && put(j, "binary", json_string(o->bin[s == SUBJ_CANDIDATE ? 1 : 0])) &&
+             put(j, "args", args = json_array());
+        for (size_t k = 0; ok && k < o->n_args; k++)
+            ok = append(args, json_string(o->args[k]));
+    } else {
+        ok = ok && put(j, "files", files = json_array());
+        for (size_t r = 0; ok && r < rep->n_runs[s]; r++)
+            ok = append(files, json_string(o->files[s][r]));
+    }
+    if (!ok && j) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
+}
+
+static json_t *document(const struct compare_report *rep)
+{
+    const struct compare_options *o = rep->opts;
+    const struct bench__cmp_params *p = rep->params;
+    const struct bench__cmp_result *res = rep->result;
+    json_t *doc = json_object(), *params, *subjects, *schedule, *cells;
+    bool ok = doc && put(doc, "tool", json_string("libbench compare")) &&
+              put(doc, "version", json_string(bench_version_string())) &&
+              put(doc, "verdict", json_string(res->verdict)) &&
+              put(doc, "exit", json_integer(res->exit_code)) &&
+              put(doc, "reason", json_string(verdict_reason(res))) &&
+              put(doc, "runs_needed",
+                  res->runs_needed ? json_integer(res->runs_needed) : json_null()) &&
+              put(doc, "family_size", json_integer((json_int_t)res->family_size)) &&
+              put(doc, "mode", json_string(o->binary_mode ? "binaries" : "files")) &&
+              put(doc, "params", params = json_object()) &&
+              put(params, "runs", o->binary_mode ? json_integer(o->runs) : json_null()) &&
+              put(params, "min_runs", json_integer((json_int_t)p->min_runs)) &&
+              put(params, "q", json_real(p->q)) && put(params, "f_min", json_real(p->f_min)) &&
+              put(params, "min_delta_ns", json_real(p->min_delta)) &&
+              put(params, "bootstrap_resamples", json_integer(p->resamples)) &&
+              put(params, "ci_level", json_real(1.0 - p->alpha)) &&
+              put(params, "global_seed", seed_string(p->global_seed)) &&
+              put(doc, "subjects", subjects = json_object());
+    for (size_t s = 0; ok && s < N_SUBJECTS; s++)
+        ok = put(subjects, compare_subject_names[s], subject_json(rep, s));
+    if (ok && o->binary_mode) {
+        ok = put(doc, "schedule", schedule = json_array());
+        for (size_t r = 0; ok && r < o->runs; r++) {
+            json_t *run;
+            ok = append(schedule, run = json_array());
+            for (size_t k = 0; ok && k < N_SUBJECTS; k++)
+                ok = append(run, json_string(compare_subject_names[rep->schedule[r * N_SUBJECTS + k]]));
+        }
+    } else if (ok) {
+        ok = put(doc, "schedule", json_null());
+    }
+    json_t *failed;
+    ok = ok && put(doc, "failed_runs", failed = json_array());
+    for (size_t s = 0; ok && s < N_SUBJECTS; s++)
+        for (size_t r = 0; ok && r < rep->n_runs[s]; r++) {
+            if (!rep->run_fail[s][r])
+                continue;
+            json_t *k;
+            ok = append(failed, k = json_object()) &&
+                 put(k, "subject", json_string(compare_subject_names[s])) &&
+                 put(k, "run", json_integer((json_int_t)r + 1)) &&
+                 put(k, "reason", json_string(rep->run_fail[s][r]));
+        }
+    ok = ok && put(doc, "cells", cells = json_array());
+    for (size_t i = 0; ok && i < rep->n_cells; i++)
+        ok = append(cells, cell_json(rep, i));
+    if (!ok) {
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+struct buffer {
+    char *data;
+    size_t len, cap;
+};
+
+static int buffer_append(const char *bytes, size_t size, void *data)
+{
+    struct buffer *b = data;
+    if (size + 1 > b->cap - b->len) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (size + 1 > cap - b->len)
+            cap *= 2;
+        char *grown = realloc(b->data, cap);
+        if (!grown)
+            return -1;
+        b->data = grown;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, bytes, size);
+    b->len += size;
+    b->data[b->len] = '\0';
+    return 0;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return errno;
+        if (n == 0)
+            return EIO;
+        data += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* <target>.XXXXXX next to the target, fsync, rename over it; on failure nothing remains. */
+static int write_replace(const char *target, const char *data, size_t len)
+{
+    size_t n = strlen(target);
+    char *tmp = malloc(n + sizeof ".XXXXXX");
+    if (!tmp)
+        return ENOMEM;
+    memcpy(tmp, target, n);
+    memcpy(tmp + n, ".XXXXXX", sizeof ".XXXXXX");
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        return e;
+    }
+    mode_t mask = umask(022);
+    umask(mask);
+    int e = 0;
+    if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0 || fchmod(fd, 0644 & ~mask) != 0)
+        e = errno;
+    if (e == 0)
+        e = write_all(fd, data, len);
+    if (e == 0 && fsync(fd) != 0)
+        e = errno;
+    if (close(fd) != 0 && e == 0 && errno != EINTR)
+        e = errno;
+    if (e == 0 && rename(tmp, target) != 0)
+        e = errno;
+    if (e != 0)
+        unlink(tmp);
+    free(tmp);
+    return e;
+}
+
+/* Like the --bench-json writer: a device or FIFO is written in place, a symbolic link to a
+ * regular file keeps the link and replaces the file it names. */
+static int write_file(const char *path, const char *data, size_t len)
+{
+    struct stat st, lst;
+    bool exists = stat(path, &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {
+        int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0)
+            return errno;
+        int e = write_all(fd, data, len);
+        if (close(fd) != 0 && e == 0 && errno != EINTR)
+            e = errno;
+        return e;
+    }
+    if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        char *target = realpath(path, NULL);
+        int e = target ? write_replace(target, data, len) : errno;
+        free(target);
+        return e;
+    }
+    return write_replace(path, data, len);
+}
+
+/* A real as the shortest "%.Ng" that reads back as the same double, with jansson's
+ * exponent style (no '+', no leading zeros) and a ".0" when it would look like an integer. */
+static void shortest_real(double v, char *buf, size_t size)
+{
+    for (int precision = 1; precision <= 17; precision++) {
+        snprintf(buf, size, "%.*g", precision, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    char *e = strchr(buf, 'e');
+    if (e) {
+        char *src = e + 1, *dst = e + 1;
+        if (*src == '+')
+            src++;
+        else if (*src == '-')
+            *dst++ = *src++;
+        while (*src == '0' && src[1])
+            src++;
+        memmove(dst, src, strlen(src) + 1);
+    } else if (!strchr(buf, '.')) {
+        strncat(buf, ".0", size - strlen(buf) - 1);
+    }
+}
+
+/* Rewrite every real of jansson's "%.17g" text in its shortest round-trip form: the same
+ * values, read back bit for bit, without the noise digits (0.05, not 0.050000000000000003). */
+static int shorten_reals(struct buffer *b)
+{
+    struct buffer o = {0};
+    size_t i = 0;
+    while (i < b->len) {
+        size_t start = i;
+        if (b->data[i] == '"') { /* a string, escapes included: copied as it is */
+            for (i++; i < b->len && b->data[i] != '"'; i++)
+                if (b->data[i] == '\\')
+                    i++;
+            i++;
+        } else if (b->data[i] == '-' || (b->data[i] >= '0' && b->data[i] <= '9')) {
+            bool real = false;
+            while (i < b->len && strchr("0123456789+-.eE", b->data[i])) {
+                real = real || strchr(".eE", b->data[i]);
+                i++;
+            }
+            if (real) {
+                char text[64], out[64];
+                size_t n = i - start < sizeof text - 1 ? i - start : sizeof text - 1;
+                memcpy(text, b->data + start, n);
+                text[n] = '\0';
+                shortest_real(strtod(text, NULL), out, sizeof out);
+                if (buffer_append(out, strlen(out), &o) != 0)
+                    goto fail;
+                continue;
+            }
+        } else {
+            i++;
+        }
+        if (i > b->len)
+            i = b->len;
+        if (buffer_append(b->data + start, i - start, &o) != 0)
+            goto fail;
+    }
+    free(b->data);
+    *b = o;
+    return 0;
+fail:
+    free(o.data);
+    return -1;
+}
+
+int compare_report_json(const struct compare_report *rep, const char *path, char *err,
+                        size_t err_size)
+{
+    char shown[PATH_MAX];
+    compare_sanitize(path, shown, sizeof shown);
+    json_t *doc = document(rep);
+    struct buffer b = {0};
+    int rc = doc ? json_dump_callback(doc, buffer_append, &b,
+                                      JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                                          JSON_REAL_PRECISION(17))
+                 : -1;
+    json_decref(doc);
+    if (rc != 0 || shorten_reals(&b) != 0 || buffer_append("\n", 1, &b) != 0) {
+        free(b.data);
+        snprintf(err, err_size, "cannot write '%s': out of memory", shown);
+        return -1;
+    }
+    int e = write_file(path, b.data, b.len);
+    free(b.data);
+    if (e != 0) {
+        snprintf(err, err_size, "cannot write '%s': %s", shown, strerror(e));
+        return -1;
+    }
+    return 0;
+}

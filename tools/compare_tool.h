@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/* compare_tool.h: declarations shared by the files of `libbench compare`: the reader of
+ * one --bench-json document, the subject runner, the command and its report. */
+#ifndef LIBBENCH_COMPARE_TOOL_H
+#define LIBBENCH_COMPARE_TOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define COMPARE_ERROR_MAX 512
+#define COMPARE_DOC_MAX_BYTES (64u << 20) /* a document larger than 64 MiB is refused */
+
+/* ---- compare_input.c: one --bench-json document (schema 2), validated ------------------ */
+
+struct compare_label {
+    char *key;
+    char *value;
+};
+
+/* One row of a document: the cell it measures and its value for that run. */
+struct compare_row {
+    char *name;                   /* the row name: the engine's scenario */
+    struct compare_label *labels; /* sorted by key (byte order) */
+    size_t n_labels;
+    char *operation; /* labels as "k=v,k2=v2" in key order; "" when none */
+    char *key;       /* identity: name and labels, length-prefixed (unambiguous) */
+    double median_ns; /* > 0 and finite when measured; NaN otherwise */
+    char *skip;       /* NULL when measured; else why not (the row's error, or null medianNs) */
+};
+
+struct compare_doc {
+    struct compare_row *rows; /* in document order; no two with the same key */
+    size_t n_rows;
+};
+
+/* Parse and validate one document held in memory (len bytes, need not be NUL-terminated).
+ * On failure returns -1 and writes one line "FIELD: problem" (or "line L column C: ...")
+ * into err, with control characters replaced by '?'; *doc is then empty. */
+int compare_doc_parse(const char *data, size_t len, struct compare_doc *doc, char *err,
+                      size_t err_size);
+/* Read the file at path and parse it; a read failure is reported as "cannot read: ...". */
+int compare_doc_load(const char *path, struct compare_doc *doc, char *err, size_t err_size);
+void compare_doc_free(struct compare_doc *doc);
+/* A copy of s for one line of output: control characters become '?'. */
+void compare_sanitize(const char *s, char *buf, size_t size);
+
+/* ---- compare_exec.c: one subject invocation ------------------------------------------- */
+
+/* Run argv[0] with argv (NULL-terminated) in its own process group, stdin from /dev/null,
+ * stdout and stderr to log_path; wait for it (no polling), then kill what is left in its
+ * group. Returns its exit status (0 = success), or -1 when it was killed by a signal or
+ * could not be started; when not 0, `why` holds the reason ("exited with status 2: <last
+ * log line>", "killed by SIGSEGV: Segmentation fault"). A SIGINT, SIGTERM or SIGHUP to this
+ * process kills the child's group, runs the interrupt cleanup and is re-raised. */
+int compare_exec(char *const argv[], const char *log_path, char *why, size_t why_size);
+/* The cleanup run before an interrupted compare re-raises the signal (may be NULL). */
+void compare_exec_on_interrupt(void (*cleanup)(void *), void *data);
+
+/* ---- compare_cmd.c: the command: options, subjects, cells, the engine ------------------ */
+
+enum { SUBJ_BASELINE, SUBJ_CANDIDATE, SUBJ_AA, N_SUBJECTS };
+extern const char *const compare_subject_names[N_SUBJECTS]; /* baseline, candidate, aa */
+
+/* One cell across every subject and run: values[s][r] (NaN when absent), skips[s][r] the
+ * reason when a run gave no value (NULL when it did). Index r holds run r + 1: runs are
+ * numbered from 1 for the user and for the engine. */
+struct compare_cell {
+    const struct compare_row *row; /* identity (name, labels, operation) from its first row */
+    size_t first_subject, first_run;
+    double *values[N_SUBJECTS];
+    char **skips[N_SUBJECTS];
+};
+
+struct compare_options {
+    unsigned runs;         /* binary mode: runs per subject */
+    uint64_t seed;         /* the engine's global_seed */
+    double q;              /* BH false discovery rate */
+    double min_delta_ns;   /* absolute materiality */
+    const char *json_path; /* NULL = no --json */
+    bool binary_mode;
+    const char *bin[2];  /* baseline, candidate (binary mode) */
+    char **args;         /* passed to every invocation (after --) */
+    size_t n_args;
+    char **files[N_SUBJECTS]; /* file mode: one document per run, per subject */
+    size_t n_files[N_SUBJECTS];
+};
+
+int compare_main(int argc, char **argv);
+void compare_usage(FILE *out);
+
+/* ---- compare_report.c: the table, the verdict line and the --json document ------------- */
+
+struct bench__cmp_params;
+struct bench__cmp_cell_out;
+struct bench__cmp_result;
+
+struct compare_report {
+    const struct compare_options *opts;
+    const struct bench__cmp_params *params;
+    const struct compare_cell *cells;
+    size_t n_cells;
+    const struct bench__cmp_cell_out *out; /* n_cells records */
+    const struct bench__cmp_result *result;
+    size_t n_runs[N_SUBJECTS];
+    char **run_fail[N_SUBJECTS]; /* per run: why the whole run gave nothing, or NULL */
+    const size_t *schedule;      /* binary mode: n_runs × N_SUBJECTS subject indices */
+};
+
+void compare_report_text(FILE *out, const struct compare_report *rep);
+/* Write the --json document atomically; on failure -1 and one line in err. */
+int compare_report_json(const struct compare_report *rep, const char *path, char *err,
+                        size_t err_size);
+
+#endif /* LIBBENCH_COMPARE_TOOL_H */

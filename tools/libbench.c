@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* libbench.c: owns the `libbench` command-line tool's entry point: subcommand dispatch,
+ * --help and --version. Each subcommand lives in its own files (compare_*.c). */
+#include <stdio.h>
+#include <string.h>
+
+#include <bench/bench.h>
+
+#include "compare_tool.h"
+
+static void usage(FILE *out)
+{
+    fputs("usage: libbench COMMAND [ARGS...]\n"
+          "\n"
+          "commands:\n"
+          "  compare     compare two builds (or their --bench-json documents) with an A/A\n"
+          "              control: per-cell deltas, confidence intervals, a verdict\n"
+          "\n"
+          "  libbench --help       print this help and exit\n"
+          "  libbench --version    print the libbench version and exit\n"
+          "\n",
+          out);
+    compare_usage(out);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs("error: missing command (see libbench --help)\n", stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version")) {
+        printf("libbench %s\n", bench_version_string());
+        return 0;
+    }
+    if (!strcmp(cmd, "compare"))
+        return compare_main(argc - 1, argv + 1);
+    char shown[128];
+    compare_sanitize(cmd, shown, sizeof shown);
+    if (cmd[0] == '-')
+        fprintf(stderr, "error: unknown option '%s' (see libbench --help)\n", shown);
+    else
+        fprintf(stderr, "error: unknown command '%s' (see libbench --help)\n", shown);
+    return 2;
+}
