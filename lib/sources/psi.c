@@ -114,7 +114,9 @@ static bool read_one(const char *path, int64_t *some, int64_t *full, char *why, 
     }
     if (bench__psi_parse(buf, (size_t)n, some, full) != 0) {
         if (why)
-            snprintf(why, why_size, "%s unparsable (no complete `some` total)", path);
+            snprintf(why, why_size,
+                     "%s unparsable (no `some` total, or a torn or malformed `some`/`full` line)",
+                     path);
         return false;
     }
     return true;
