@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* event_naming.c: owns the raw:/pfm: selector grammar and libpfm4 (dlopen'ed by soname at first
- * use, never linked). Must not open counters, or call dlopen/proc reads except through bench__os. */
+ * use, never linked). Must not open counters, nor dlopen or read /proc except through bench__os. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <linux/perf_event.h>
@@ -112,10 +112,10 @@ const char *bench__pfm_cpu_table(const char *cpuinfo)
     case 23: return model >= 0x30 ? "amd64_fam17h_zen2" : "amd64_fam17h_zen1";
     case 25:
         return model >= 0x60 || (model >= 0x10 && model <= 0x1f) ? "amd64_fam19h_zen4"
-                                                                  : "amd64_fam19h_zen3";
+                                                                 : "amd64_fam19h_zen3";
     case 26:
         return model <= 0x4f || (model >= 0x60 && model <= 0x7f) ? "amd64_fam1ah_zen5"
-                                                                  : "amd64_fam1ah_zen6";
+                                                                 : "amd64_fam1ah_zen6";
     default: return NULL;
     }
 }

@@ -54,7 +54,8 @@ static void report_rest(struct bench__caps *caps, const struct perf_state *st)
         bench__caps_absent(caps, BENCH__CAP_COUNTING_SCALED, "opt-in: --perf-scaled");
     char reason[BENCH__REASON_MAX];
     if (!bench__rdpmc_insn)
-        bench__caps_absent(caps, BENCH__CAP_SELF_MONITORING, "rdpmc is implemented for x86-64 only");
+        bench__caps_absent(caps, BENCH__CAP_SELF_MONITORING,
+                           "rdpmc is implemented for x86-64 only");
     else if (!st)
         bench__caps_absent(caps, BENCH__CAP_SELF_MONITORING,
                            "no hardware counter to map (the perf group did not open)");

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* raw.c: owns the raw:r<hex> / pfm:<name> counter source (source "raw"): its configured
- * family, its own perf group (so the default group stays exact) and the countingRaw and
- * eventNaming capabilities. Must not touch the OS directly, nor parse selectors itself. */
+/* raw.c: owns the raw:r<hex>/pfm:<name> source "raw": its family, its own perf group, countingRaw
+ * and eventNaming. Must not touch the OS or the default group, nor parse selectors itself. */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <math.h>
@@ -13,7 +12,7 @@
 #include "perf_group.h"
 #include "source.h"
 
-#define RAW_MAX 16                      /* raw + pfm events counted */
+#define RAW_MAX 16                       /* raw + pfm events counted */
 #define ID_MAX (BENCH__PFM_NAME_MAX + 8) /* "pfm:" + name + NUL */
 
 /* The events of a configuration, in selector order: storage behind family_for. */
@@ -25,7 +24,7 @@ struct raw_plan {
     struct bench__perf_event events[RAW_MAX];
     uint8_t exclude[RAW_MAX]; /* BENCH__PERF_EXCLUDE_* from :u / :k */
     uint64_t config12[RAW_MAX][2];
-    bool any_pfm;             /* some pfm: selector was given (eventNaming is reported) */
+    bool any_pfm; /* some pfm: selector was given (eventNaming is reported) */
 };
 
 static struct raw_plan plan;
@@ -82,8 +81,13 @@ static void make_plan(const struct bench__config *cfg, FILE *err)
         ev->name = id;
         plan.exclude[plan.n] = exclude;
         plan.family[plan.n] = (struct bench__column_desc){
-            id, bench__selector_header(id), BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC,
-            kind == BENCH__SELECTOR_RAW ? "raw" : "pfm", true};
+            .name = id,
+            .header = bench__selector_header(id),
+            .format = BENCH__FORMAT_COUNT,
+            .cls = BENCH__DIAGNOSTIC,
+            .source = kind == BENCH__SELECTOR_RAW ? "raw" : "pfm",
+            .is_default = true,
+        };
         plan.n++;
     }
     if (requested > RAW_MAX && err)
@@ -102,9 +106,9 @@ static const struct bench__column_desc *raw_family_for(const struct bench__confi
 
 struct raw_state {
     struct bench__perf_group group;
-    bool open;      /* the group is open (some event was accepted) */
-    size_t n;       /* events of the plan: the family */
-    size_t first;   /* plan index of the leader: events before it were refused */
+    bool open;                  /* the group is open (some event was accepted) */
+    size_t n;                   /* events of the plan: the family */
+    size_t first;               /* plan index of the leader: events before it were refused */
     int refused_errno[RAW_MAX]; /* why an event is not counted (0: it is) */
     struct bench__perf_event events[RAW_MAX]; /* the plan's, from `first` (outlive the group) */
     uint8_t exclude[RAW_MAX];
@@ -131,7 +135,8 @@ static void open_group(struct raw_state *st, char *first_reason, size_t size)
             st->first = lead;
             for (size_t k = 1; k < n; k++)
                 if (st->group.fd[k] < 0)
-                    st->refused_errno[lead + k] = st->group.open_errno[k] ? st->group.open_errno[k] : EINVAL;
+                    st->refused_errno[lead + k] =
+                        st->group.open_errno[k] ? st->group.open_errno[k] : EINVAL;
             return;
         }
         st->refused_errno[lead] = -rc;
@@ -156,7 +161,8 @@ static size_t refused_list(const struct raw_state *st, char *buf, size_t size)
             snprintf(code, sizeof code, "%s", name);
         else
             snprintf(code, sizeof code, "errno %d", err);
-        int w = snprintf(buf + len, size - len, "%s%s (%s)", refused ? ", " : "", plan.ids[i], code);
+        int w =
+            snprintf(buf + len, size - len, "%s%s (%s)", refused ? ", " : "", plan.ids[i], code);
         if (w > 0 && (size_t)w < size - len)
             len += (size_t)w;
         refused++;
@@ -217,11 +223,13 @@ static void *raw_open(const struct bench__config *cfg, struct bench__caps *caps,
 
     /* requested columns stay in every row (all NaN when nothing opened) */
     if (n_refused == st->n)
-        snprintf(status, status_size, "raw/pfm events: none of %zu opened, their columns stay empty: %s",
-                 st->n, first_reason);
+        snprintf(status, status_size,
+                 "raw/pfm events: none of %zu opened, their columns stay empty: %s", st->n,
+                 first_reason);
     else if (n_refused)
-        snprintf(status, status_size, "raw/pfm events: %zu of %zu refused, their columns stay empty: %s",
-                 n_refused, st->n, refused);
+        snprintf(status, status_size,
+                 "raw/pfm events: %zu of %zu refused, their columns stay empty: %s", n_refused,
+                 st->n, refused);
     if (st->open && st->group.user_only) {
         size_t len = strlen(status);
         snprintf(status + len, status_size - len, "%sraw/pfm events: %s", len ? "; " : "",

@@ -444,8 +444,9 @@ static void *sys_open(const struct bench__config *cfg, struct bench__caps *caps,
     bench__caps_present(caps, BENCH__CAP_EVENT_TRACING);
     char text[32];
     bench__format_metric(cost, BENCH__FORMAT_COUNT, false, text, sizeof text);
+    /* the catalog prints it after the source name: "--syscalls: syscall brackets each ..." */
     snprintf(status, status_size,
-             "each bracket adds %s syscall%s of its own to `syscalls` (not subtracted)", text,
+             "brackets each add %s syscall%s of their own to `syscalls` (not subtracted)", text,
              cost == 1 ? "" : "s");
     return st;
 }

@@ -559,10 +559,15 @@ def case_counting_syscalls():
         check("syscalls" in names and "syscalls:getpid" in names, f"syscalls: columns {names}")
         header = table_rows(out)[0] if table_rows(out) else []
         check("sc:getpid" in header and "syscalls" in header, f"syscalls: table columns {header}")
-        check(re.search(r"^--syscalls: each bracket adds \S+ syscalls? of its own to `syscalls` "
-                        r"\(not subtracted\)$", err, re.M) is not None,
+        check(re.search(r"^--syscalls: syscall brackets each add \S+ syscalls? of their own to "
+                        r"`syscalls` \(not subtracted\)$", err, re.M) is not None,
               f"syscalls: the bracket's own syscalls disclosed: {err!r}")
         print(f"note: syscalls:getpid {getpid}, syscalls {total} per iteration")
+        # a header selector alone opens the tracepoint and shows just that column
+        rc, out, err = run([COUNTING, "--bench", "--metrics=sc:getpid", "-i", "one_getpid"])
+        header = table_rows(out)[0] if table_rows(out) else []
+        check(rc == 0 and "sc:getpid" in header and "syscalls" not in header,
+              f"syscalls: --metrics=sc:getpid columns {header} {err!r}")
     else:
         print(f"note: tracefs unavailable here, the live check is skipped: {err.strip()!r}")
     # without tracefs (unmounted in a private mount namespace): the run passes, the columns

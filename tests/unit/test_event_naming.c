@@ -37,7 +37,7 @@ static const struct {
     {"raw:rAbCdEf", BENCH__SELECTOR_RAW, 0xabcdef, "rAbCdEf"},
     {"raw:rffffffffffffffff", BENCH__SELECTOR_RAW, UINT64_MAX, "rffffffffffffffff"}, /* 16 */
     {"raw:r0000000000000001", BENCH__SELECTOR_RAW, 1, "r0000000000000001"},
-    {"raw:R00c0", BENCH__SELECTOR_MALFORMED, 0, NULL}, /* the r must be lowercase */
+    {"raw:R00c0", BENCH__SELECTOR_MALFORMED, 0, NULL},              /* the r must be lowercase */
     {"raw:r1ffffffffffffffff", BENCH__SELECTOR_MALFORMED, 0, NULL}, /* 17 hex digits */
     {"raw:r00000000000000000", BENCH__SELECTOR_MALFORMED, 0, NULL}, /* 17, even zeros */
     {"raw:r", BENCH__SELECTOR_MALFORMED, 0, NULL},
@@ -87,8 +87,8 @@ static void test_grammar_table(void **state)
 static void test_duplicates(void **state)
 {
     (void)state;
-    char *metrics[] = {"raw:r00c0", "ipc", "raw:r00C0", "raw:r00c0", "raw:R00c0",
-                       "raw:r00c0", "raw:r0c0",  "raw:r00C0"};
+    char *metrics[] = {"raw:r00c0", "ipc",       "raw:r00C0", "raw:r00c0",
+                       "raw:R00c0", "raw:r00c0", "raw:r0c0",  "raw:r00C0"};
     struct bench__config cfg = {.metrics = metrics, .n_metrics = 8};
     size_t n = 99;
     const struct bench__column_desc *f = bench__source_raw.family_for(&cfg, &n);
@@ -157,17 +157,17 @@ static void test_cpu_table(void **state)
 #define FAKE_HANDLE ((void *)0x1000)
 
 static struct {
-    bool present;             /* dlopen succeeds */
-    const char *missing;      /* a symbol dlsym does not find */
-    int init_rc;              /* pfm_initialize's result */
-    bool env_at_init;         /* LIBPFM_ENCODE_INACTIVE was "1" when initialize ran */
-    const char *opened[4];    /* dlopen'ed names */
+    bool present;          /* dlopen succeeds */
+    const char *missing;   /* a symbol dlsym does not find */
+    int init_rc;           /* pfm_initialize's result */
+    bool env_at_init;      /* LIBPFM_ENCODE_INACTIVE was "1" when initialize ran */
+    const char *opened[4]; /* dlopen'ed names */
     size_t n_opened;
-    unsigned closes;          /* dlclose calls */
+    unsigned closes; /* dlclose calls */
     unsigned terminates;
-    char encoded[8][300];     /* names encode was asked for */
+    char encoded[8][300]; /* names encode was asked for */
     size_t n_encoded;
-    const char *cpuinfo;      /* /proc/cpuinfo */
+    const char *cpuinfo; /* /proc/cpuinfo */
     size_t cpuinfo_pos;
 } fake;
 
@@ -323,7 +323,7 @@ static int teardown_fake(void **state)
 }
 
 #define NOT_LOADED                                                                                 \
-    "libpfm4 not loaded: dlopen(libpfm.so.4) failed: libpfm.so.4: cannot open shared object "    \
+    "libpfm4 not loaded: dlopen(libpfm.so.4) failed: libpfm.so.4: cannot open shared object "      \
     "file: No such file or directory"
 
 static void test_absent_names_soname(void **state)
@@ -509,8 +509,7 @@ static void test_real_libpfm(void **state)
     assert_true(enc.exclude_user);
     assert_false(enc.exclude_kernel);
 
-    assert_int_equal(bench__pfm_resolve("no_such_event_anywhere", &enc, reason, sizeof reason),
-                     -1);
+    assert_int_equal(bench__pfm_resolve("no_such_event_anywhere", &enc, reason, sizeof reason), -1);
     print_message("libpfm4: no_such_event_anywhere -> %s\n", reason);
     assert_non_null(strstr(reason, "libpfm4: "));
     bench__pfm_unload();

@@ -225,8 +225,8 @@ static struct opened open_raw(char **metrics, size_t n_metrics)
 }
 
 /* One pass of `brackets` brackets over `iterations` calls. */
-static void run_pass(const struct opened *o, uint64_t iterations, uint64_t brackets,
-                     double *values, bool *estimate)
+static void run_pass(const struct opened *o, uint64_t iterations, uint64_t brackets, double *values,
+                     bool *estimate)
 {
     for (size_t i = 0; i < o->n; i++)
         values[i] = NAN;
@@ -369,8 +369,7 @@ static void test_first_accepted_leads(void **state)
     assert_int_equal(fake.n_attempts, 5);
     assert_int_equal(fake.attrs[2].config, 2);
     assert_int_equal(fake.attrs[2].disabled, 1);
-    assert_int_equal(fake.attrs[2].read_format, PERF_FORMAT_GROUP |
-                                                    PERF_FORMAT_TOTAL_TIME_ENABLED |
+    assert_int_equal(fake.attrs[2].read_format, PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
                                                     PERF_FORMAT_TOTAL_TIME_RUNNING);
     double v[4];
     bool e[4];

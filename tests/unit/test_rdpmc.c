@@ -38,7 +38,7 @@ static struct {
     uint64_t counters[8]; /* what rdpmc(ecx) returns */
     uint32_t asked[16];   /* ecx of each call */
     size_t calls;
-    int bump_lock;        /* change the lock (and offset) during this many reads */
+    int bump_lock; /* change the lock (and offset) during this many reads */
     int64_t new_offset;
 } insn;
 
@@ -244,9 +244,9 @@ static struct {
     bool open[16];
     bool enabled;
     uint64_t time_enabled, time_running;
-    unsigned ioctls[3];  /* RESET, ENABLE, DISABLE */
+    unsigned ioctls[3]; /* RESET, ENABLE, DISABLE */
     unsigned reads;
-    unsigned order[32];  /* ioctl requests in order: 0 RESET, 1 ENABLE, 2 DISABLE */
+    unsigned order[32]; /* ioctl requests in order: 0 RESET, 1 ENABLE, 2 DISABLE */
     size_t n_order;
     bool inherit_seen;
 } k;
@@ -281,8 +281,8 @@ static int kernel_ioctl(int fd, unsigned long request, unsigned long arg)
 {
     assert_int_equal(fd, FD0);
     assert_int_equal(arg, PERF_IOC_FLAG_GROUP);
-    unsigned r = request == PERF_EVENT_IOC_RESET    ? 0
-                 : request == PERF_EVENT_IOC_ENABLE ? 1
+    unsigned r = request == PERF_EVENT_IOC_RESET     ? 0
+                 : request == PERF_EVENT_IOC_ENABLE  ? 1
                  : request == PERF_EVENT_IOC_DISABLE ? 2
                                                      : 3;
     assert_true(r < 3);
@@ -462,12 +462,11 @@ static void test_no_rdpmc_falls_back_to_ioctls(void **state)
 
     memset(&k, 0, sizeof k);
     struct bench__perf_group_options inherit = {.inherit = true};
-    assert_int_equal(
-        bench__perf_group_open_with(&g, group3, 2, 0, &inherit, reason, sizeof reason), 0);
+    assert_int_equal(bench__perf_group_open_with(&g, group3, 2, 0, &inherit, reason, sizeof reason),
+                     0);
     assert_true(k.inherit_seen);
     assert_false(bench__perf_group_self_monitoring(&g, reason, sizeof reason));
-    assert_string_equal(reason,
-                        "an inheriting group is read with read(2) (rdpmc sees one thread)");
+    assert_string_equal(reason, "an inheriting group is read with read(2) (rdpmc sees one thread)");
     assert_int_equal(maps.n_mmaps, 0);
     bench__perf_group_close(&g);
 }

@@ -481,7 +481,7 @@ static void test_ops(void **state)
     assert_null(s->family);
     assert_int_equal(s->n_family, 0);
     assert_non_null(s->family_for);
-    /* in the table after perf-sw and before tier0 */
+    /* in the table after perf-sw and tier0 (counting-pass and column order: perf, tier0, syscalls, raw) */
     size_t at = SIZE_MAX, sw = SIZE_MAX, t0 = SIZE_MAX;
     for (size_t i = 0; i < bench__n_sources; i++) {
         if (bench__sources[i] == s)
@@ -491,7 +491,7 @@ static void test_ops(void **state)
         if (bench__sources[i] == &bench__source_tier0)
             t0 = i;
     }
-    assert_true(at != SIZE_MAX && sw < at && at < t0);
+    assert_true(at != SIZE_MAX && sw < t0 && t0 < at);
 }
 
 static void expect_family(struct cfg_spec spec, const char *const *want)
@@ -777,7 +777,7 @@ static void test_open_attr_status_and_pass(void **state)
     assert_non_null(o.state);
     assert_string_equal(o.err, "");
     assert_string_equal(o.status,
-                        "each bracket adds 1 syscall of its own to `syscalls` (not subtracted)");
+                        "brackets each add 1 syscall of their own to `syscalls` (not subtracted)");
     assert_true(o.caps.present & (1u << BENCH__CAP_COUNTING));
     assert_true(o.caps.present & (1u << BENCH__CAP_EVENT_TRACING));
     assert_int_equal(o.caps.n_absent, 0);
@@ -974,8 +974,8 @@ static void test_catalog_lines(void **state)
     mount_tracefs(TRACING);
     announce((struct cfg_spec){.syscalls = true}, buf, sizeof buf, &is_open);
     assert_true(is_open);
-    assert_string_equal(buf, "--syscalls: each bracket adds 1 syscall of its own to `syscalls` "
-                             "(not subtracted)\n");
+    assert_string_equal(buf, "--syscalls: syscall brackets each add 1 syscall of their own to "
+                             "`syscalls` (not subtracted)\n");
     assert_int_equal(open_fds(), 0);
 }
 
