@@ -707,14 +707,19 @@ int bench_case(bench_t *b, const struct bench_case_def *def)
     return 0;
 }
 
+static void free_labels(struct bench__kv *labels, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(labels[i].key);
+        free(labels[i].value);
+    }
+    free(labels);
+}
+
 static void free_pending(struct pending *p)
 {
     free(p->name);
-    for (size_t i = 0; i < p->n_labels; i++) {
-        free(p->labels[i].key);
-        free(p->labels[i].value);
-    }
-    free(p->labels);
+    free_labels(p->labels, p->n_labels);
     free(p->metrics);
     free(p->state);
     free(p->refused);
@@ -1314,11 +1319,7 @@ static void free_measure(struct bench__measure *m)
         free(row->source);
         free(row->error);
         free(row->cells);
-        for (size_t l = 0; l < row->n_labels; l++) {
-            free(row->labels[l].key);
-            free(row->labels[l].value);
-        }
-        free(row->labels);
+        free_labels(row->labels, row->n_labels);
     }
     free(m->rows);
     for (size_t p = 0; p < m->n_pending; p++)

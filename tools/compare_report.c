@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "compare.h"
+#include "report/output.h"
 #include "compare_tool.h"
 
 #define EM_DASH "\xe2\x80\x94"
@@ -108,10 +109,10 @@ static void print_table(FILE *out, const struct compare_report *rep)
     for (size_t i = 0; i < rep->n_cells; i++)
         labels = labels || rep->cells[i].row->n_labels > 0;
     static const struct bench__column all[] = {
-        {"benchmark", BENCH__LEFT},   {"labels", BENCH__LEFT},   {"runs b/c/a", BENCH__LEFT},
+        {"benchmark", BENCH__LEFT},   {"labels", BENCH__LEFT},       {"runs b/c/a", BENCH__LEFT},
         {"baseline", BENCH__DECIMAL}, {"candidate", BENCH__DECIMAL}, {"delta", BENCH__DECIMAL},
-        {"95% CI", BENCH__LEFT},      {"floor", BENCH__DECIMAL}, {"p", BENCH__DECIMAL},
-        {"q", BENCH__DECIMAL},        {"state", BENCH__LEFT},    {"reason", BENCH__LEFT},
+        {"95% CI", BENCH__LEFT},      {"floor", BENCH__DECIMAL},     {"p", BENCH__DECIMAL},
+        {"q", BENCH__DECIMAL},        {"state", BENCH__LEFT},        {"reason", BENCH__LEFT},
     };
     enum { N_ALL = sizeof all / sizeof *all };
     struct bench__column cols[N_ALL];
@@ -208,12 +209,14 @@ void compare_report_text(FILE *out, const struct compare_report *rep)
     const struct compare_options *o = rep->opts;
     const struct bench__cmp_params *p = rep->params;
     if (o->binary_mode)
-        fprintf(out, "libbench compare: %u runs per subject, seed %llu, q %g, A/A floor >= %g%%, "
-                     "min delta %gns\n",
+        fprintf(out,
+                "libbench compare: %u runs per subject, seed %llu, q %g, A/A floor >= %g%%, "
+                "min delta %gns\n",
                 o->runs, (unsigned long long)o->seed, p->q, p->f_min * 100.0, p->min_delta);
     else
-        fprintf(out, "libbench compare: %zu/%zu/%zu documents (baseline/candidate/aa), seed %llu, "
-                     "q %g, A/A floor >= %g%%, min delta %gns\n",
+        fprintf(out,
+                "libbench compare: %zu/%zu/%zu documents (baseline/candidate/aa), seed %llu, "
+                "q %g, A/A floor >= %g%%, min delta %gns\n",
                 rep->n_runs[SUBJ_BASELINE], rep->n_runs[SUBJ_CANDIDATE], rep->n_runs[SUBJ_AA],
                 (unsigned long long)o->seed, p->q, p->f_min * 100.0, p->min_delta);
     if (rep->n_cells > 0)
@@ -227,12 +230,13 @@ void compare_report_text(FILE *out, const struct compare_report *rep)
     for (size_t i = 0; i < rep->n_cells; i++) {
         const struct bench__cmp_cell_out *c = &rep->out[i];
         insufficient = insufficient || (c->reason && !strcmp(c->reason, "insufficient_runs"));
-        improvements += c->state == BENCH__CMP_CLAIMED && c->direction &&
-                        !strcmp(c->direction, "improvement");
+        improvements +=
+            c->state == BENCH__CMP_CLAIMED && c->direction && !strcmp(c->direction, "improvement");
     }
     if (insufficient)
-        fprintf(out, "note: insufficient_runs: a cell needs at least %zu measured runs per arm; 5 "
-                     "is the practical minimum (see docs/explanation/statistics.md)\n",
+        fprintf(out,
+                "note: insufficient_runs: a cell needs at least %zu measured runs per arm; 5 "
+                "is the practical minimum (see docs/explanation/statistics.md)\n",
                 p->min_runs);
     const struct bench__cmp_result *res = rep->result;
     fprintf(out, "verdict: %s (%s)\n", res->verdict, verdict_reason(res));
@@ -373,24 +377,24 @@ static json_t *document(const struct compare_report *rep)
     const struct bench__cmp_params *p = rep->params;
     const struct bench__cmp_result *res = rep->result;
     json_t *doc = json_object(), *params, *subjects, *schedule, *cells;
-    bool ok = doc && put(doc, "tool", json_string("libbench compare")) &&
-              put(doc, "version", json_string(bench_version_string())) &&
-              put(doc, "verdict", json_string(res->verdict)) &&
-              put(doc, "exit", json_integer(res->exit_code)) &&
-              put(doc, "reason", json_string(verdict_reason(res))) &&
-              put(doc, "runs_needed",
-                  res->runs_needed ? json_integer(res->runs_needed) : json_null()) &&
-              put(doc, "family_size", json_integer((json_int_t)res->family_size)) &&
-              put(doc, "mode", json_string(o->binary_mode ? "binaries" : "files")) &&
-              put(doc, "params", params = json_object()) &&
-              put(params, "runs", o->binary_mode ? json_integer(o->runs) : json_null()) &&
-              put(params, "min_runs", json_integer((json_int_t)p->min_runs)) &&
-              put(params, "q", json_real(p->q)) && put(params, "f_min", json_real(p->f_min)) &&
-              put(params, "min_delta_ns", json_real(p->min_delta)) &&
-              put(params, "bootstrap_resamples", json_integer(p->resamples)) &&
-              put(params, "ci_level", json_real(1.0 - p->alpha)) &&
-              put(params, "global_seed", seed_string(p->global_seed)) &&
-              put(doc, "subjects", subjects = json_object());
+    bool ok =
+        doc && put(doc, "tool", json_string("libbench compare")) &&
+        put(doc, "version", json_string(bench_version_string())) &&
+        put(doc, "verdict", json_string(res->verdict)) &&
+        put(doc, "exit", json_integer(res->exit_code)) &&
+        put(doc, "reason", json_string(verdict_reason(res))) &&
+        put(doc, "runs_needed", res->runs_needed ? json_integer(res->runs_needed) : json_null()) &&
+        put(doc, "family_size", json_integer((json_int_t)res->family_size)) &&
+        put(doc, "mode", json_string(o->binary_mode ? "binaries" : "files")) &&
+        put(doc, "params", params = json_object()) &&
+        put(params, "runs", o->binary_mode ? json_integer(o->runs) : json_null()) &&
+        put(params, "min_runs", json_integer((json_int_t)p->min_runs)) &&
+        put(params, "q", json_real(p->q)) && put(params, "f_min", json_real(p->f_min)) &&
+        put(params, "min_delta_ns", json_real(p->min_delta)) &&
+        put(params, "bootstrap_resamples", json_integer(p->resamples)) &&
+        put(params, "ci_level", json_real(1.0 - p->alpha)) &&
+        put(params, "global_seed", seed_string(p->global_seed)) &&
+        put(doc, "subjects", subjects = json_object());
     for (size_t s = 0; ok && s < N_SUBJECTS; s++)
         ok = put(subjects, compare_subject_names[s], subject_json(rep, s));
     if (ok && o->binary_mode) {
@@ -399,7 +403,8 @@ static json_t *document(const struct compare_report *rep)
             json_t *run;
             ok = append(schedule, run = json_array());
             for (size_t k = 0; ok && k < N_SUBJECTS; k++)
-                ok = append(run, json_string(compare_subject_names[rep->schedule[r * N_SUBJECTS + k]]));
+                ok = append(run,
+                            json_string(compare_subject_names[rep->schedule[r * N_SUBJECTS + k]]));
         }
     } else if (ok) {
         ok = put(doc, "schedule", json_null());
@@ -424,104 +429,6 @@ static json_t *document(const struct compare_report *rep)
         return NULL;
     }
     return doc;
-}
-
-struct buffer {
-    char *data;
-    size_t len, cap;
-};
-
-static int buffer_append(const char *bytes, size_t size, void *data)
-{
-    struct buffer *b = data;
-    if (size + 1 > b->cap - b->len) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (size + 1 > cap - b->len)
-            cap *= 2;
-        char *grown = realloc(b->data, cap);
-        if (!grown)
-            return -1;
-        b->data = grown;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, bytes, size);
-    b->len += size;
-    b->data[b->len] = '\0';
-    return 0;
-}
-
-static int write_all(int fd, const char *data, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, data, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return errno;
-        if (n == 0)
-            return EIO;
-        data += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
-/* <target>.XXXXXX next to the target, fsync, rename over it; on failure nothing remains. */
-static int write_replace(const char *target, const char *data, size_t len)
-{
-    size_t n = strlen(target);
-    char *tmp = malloc(n + sizeof ".XXXXXX");
-    if (!tmp)
-        return ENOMEM;
-    memcpy(tmp, target, n);
-    memcpy(tmp + n, ".XXXXXX", sizeof ".XXXXXX");
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return e;
-    }
-    mode_t mask = umask(022);
-    umask(mask);
-    int e = 0;
-    if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0 || fchmod(fd, 0644 & ~mask) != 0)
-        e = errno;
-    if (e == 0)
-        e = write_all(fd, data, len);
-    if (e == 0 && fsync(fd) != 0)
-        e = errno;
-    if (close(fd) != 0 && e == 0 && errno != EINTR)
-        e = errno;
-    if (e == 0 && rename(tmp, target) != 0)
-        e = errno;
-    if (e != 0)
-        unlink(tmp);
-    free(tmp);
-    return e;
-}
-
-/* Like the --bench-json writer: a device or FIFO is written in place, a symbolic link to a
- * regular file keeps the link and replaces the file it names. */
-static int write_file(const char *path, const char *data, size_t len)
-{
-    struct stat st, lst;
-    bool exists = stat(path, &st) == 0;
-    if (exists && !S_ISREG(st.st_mode)) {
-        int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-        if (fd < 0)
-            return errno;
-        int e = write_all(fd, data, len);
-        if (close(fd) != 0 && e == 0 && errno != EINTR)
-            e = errno;
-        return e;
-    }
-    if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
-        char *target = realpath(path, NULL);
-        int e = target ? write_replace(target, data, len) : errno;
-        free(target);
-        return e;
-    }
-    return write_replace(path, data, len);
 }
 
 /* A real as the shortest "%.Ng" that reads back as the same double, with jansson's
@@ -550,9 +457,9 @@ static void shortest_real(double v, char *buf, size_t size)
 
 /* Rewrite every real of jansson's "%.17g" text in its shortest round-trip form: the same
  * values, read back bit for bit, without the noise digits (0.05, not 0.050000000000000003). */
-static int shorten_reals(struct buffer *b)
+static int shorten_reals(struct bench__text *b)
 {
-    struct buffer o = {0};
+    struct bench__text o = {0};
     size_t i = 0;
     while (i < b->len) {
         size_t start = i;
@@ -573,7 +480,7 @@ static int shorten_reals(struct buffer *b)
                 memcpy(text, b->data + start, n);
                 text[n] = '\0';
                 shortest_real(strtod(text, NULL), out, sizeof out);
-                if (buffer_append(out, strlen(out), &o) != 0)
+                if (bench__text_append(out, strlen(out), &o) != 0)
                     goto fail;
                 continue;
             }
@@ -582,7 +489,7 @@ static int shorten_reals(struct buffer *b)
         }
         if (i > b->len)
             i = b->len;
-        if (buffer_append(b->data + start, i - start, &o) != 0)
+        if (bench__text_append(b->data + start, i - start, &o) != 0)
             goto fail;
     }
     free(b->data);
@@ -599,18 +506,18 @@ int compare_report_json(const struct compare_report *rep, const char *path, char
     char shown[PATH_MAX];
     compare_sanitize(path, shown, sizeof shown);
     json_t *doc = document(rep);
-    struct buffer b = {0};
-    int rc = doc ? json_dump_callback(doc, buffer_append, &b,
-                                      JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-                                          JSON_REAL_PRECISION(17))
-                 : -1;
+    struct bench__text b = {0};
+    int rc =
+        doc ? json_dump_callback(doc, bench__text_append, &b,
+                                 JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
+            : -1;
     json_decref(doc);
-    if (rc != 0 || shorten_reals(&b) != 0 || buffer_append("\n", 1, &b) != 0) {
+    if (rc != 0 || shorten_reals(&b) != 0 || bench__text_append("\n", 1, &b) != 0) {
         free(b.data);
         snprintf(err, err_size, "cannot write '%s': out of memory", shown);
         return -1;
     }
-    int e = write_file(path, b.data, b.len);
+    int e = bench__write_file(path, b.data, b.len);
     free(b.data);
     if (e != 0) {
         snprintf(err, err_size, "cannot write '%s': %s", shown, strerror(e));

@@ -31,45 +31,18 @@ static int real_open(const char *path, int flags)
     return open(path, flags | O_CLOEXEC);
 }
 
-static const struct bench__os real_os = {
-    .perf_event_open = real_perf_event_open,
-    .ioctl = real_ioctl,
-    .read = read,
-    .open = real_open,
-    .close = close,
-    .getrusage = getrusage,
-    .dlopen = dlopen,
-    .dlsym = dlsym,
-    .dlclose = dlclose,
-    .dlerror = dlerror,
-    .mmap = mmap,
-    .munmap = munmap,
-    .posix_fadvise = posix_fadvise,
-    .fdatasync = fdatasync,
-    .mincore = mincore,
-    .fstatfs = fstatfs,
-    .fstat = fstat,
-};
+/* The real calls: the table in force starts as this, and bench__os_reset() restores it. */
+#define REAL_OS                                                                                    \
+    {                                                                                              \
+        .perf_event_open = real_perf_event_open, .ioctl = real_ioctl, .read = read,                \
+        .open = real_open, .close = close, .getrusage = getrusage, .dlopen = dlopen,               \
+        .dlsym = dlsym, .dlclose = dlclose, .dlerror = dlerror, .mmap = mmap, .munmap = munmap,    \
+        .posix_fadvise = posix_fadvise, .fdatasync = fdatasync, .mincore = mincore,                \
+        .fstatfs = fstatfs, .fstat = fstat,                                                        \
+    }
 
-struct bench__os bench__os = {
-    .perf_event_open = real_perf_event_open,
-    .ioctl = real_ioctl,
-    .read = read,
-    .open = real_open,
-    .close = close,
-    .getrusage = getrusage,
-    .dlopen = dlopen,
-    .dlsym = dlsym,
-    .dlclose = dlclose,
-    .dlerror = dlerror,
-    .mmap = mmap,
-    .munmap = munmap,
-    .posix_fadvise = posix_fadvise,
-    .fdatasync = fdatasync,
-    .mincore = mincore,
-    .fstatfs = fstatfs,
-    .fstat = fstat,
-};
+static const struct bench__os real_os = REAL_OS;
+struct bench__os bench__os = REAL_OS;
 
 void bench__os_reset(void)
 {

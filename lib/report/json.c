@@ -16,6 +16,7 @@
 
 #include "../internal.h"
 #include "../workload.h"
+#include "output.h"
 
 #define SCHEMA_VERSION 2
 #define EXACT_INT_MAX 9007199254740992.0 /* 2^53: every integer up to here is a double */
@@ -336,7 +337,8 @@ static json_t *window_json(const struct bench__window *win)
     if (ok && ok_row && win->psi_present) {
         json_t *psi = json_object();
         ok = put(o, "psi", psi) && put(psi, "scope", text("system")) &&
-             put(psi, "ioSomeNs", number(win->psi[0])) && put(psi, "ioFullNs", number(win->psi[1])) &&
+             put(psi, "ioSomeNs", number(win->psi[0])) &&
+             put(psi, "ioFullNs", number(win->psi[1])) &&
              put(psi, "memSomeNs", number(win->psi[2])) &&
              put(psi, "memFullNs", number(win->psi[3])) &&
              put(psi, "cpuSomeNs", number(win->psi[4]));
@@ -391,30 +393,6 @@ static json_t *document(const struct bench__report *report)
     return doc;
 }
 
-struct buffer {
-    char *data;
-    size_t len, cap;
-};
-
-static int buffer_append(const char *bytes, size_t size, void *data)
-{
-    struct buffer *b = data;
-    if (size + 1 > b->cap - b->len) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (size + 1 > cap - b->len)
-            cap *= 2;
-        char *grown = realloc(b->data, cap);
-        if (!grown)
-            return -1;
-        b->data = grown;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, bytes, size);
-    b->len += size;
-    b->data[b->len] = '\0';
-    return 0;
-}
-
 char *bench__json_render(const struct bench__report *report)
 {
     json_t *doc = document(report);
@@ -422,98 +400,14 @@ char *bench__json_render(const struct bench__report *report)
         return NULL;
     /* Our own buffer, not json_dumps(): the text is freed with free() whatever allocator
      * the program gave jansson, and the trailing newline needs no second copy. */
-    struct buffer b = {0};
-    int rc = json_dump_callback(doc, buffer_append, &b, DUMP_FLAGS);
+    struct bench__text b = {0};
+    int rc = json_dump_callback(doc, bench__text_append, &b, DUMP_FLAGS);
     json_decref(doc);
-    if (rc != 0 || buffer_append("\n", 1, &b) != 0) {
+    if (rc != 0 || bench__text_append("\n", 1, &b) != 0) {
         free(b.data);
         return NULL;
     }
     return b.data;
-}
-
-/* ---- writing --------------------------------------------------------------------------- */
-
-static int write_all(int fd, const char *data, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, data, len);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return errno;
-        }
-        if (n == 0)
-            return EIO;
-        data += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
-/* A device or a FIFO: there is nothing to replace, so write in place. */
-static int write_direct(const char *path, const char *data, size_t len)
-{
-    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0)
-        return errno;
-    int e = write_all(fd, data, len);
-    if (close(fd) != 0 && e == 0 && errno != EINTR)
-        e = errno;
-    return e;
-}
-
-/* The process umask, read without changing it where the kernel tells (Linux >= 4.7). */
-static mode_t current_umask(void)
-{
-    FILE *f = fopen("/proc/self/status", "re");
-    if (f) {
-        char line[256];
-        unsigned mask;
-        while (fgets(line, sizeof line, f)) {
-            if (sscanf(line, "Umask: %o", &mask) == 1) {
-                fclose(f);
-                return (mode_t)(mask & 0777u);
-            }
-        }
-        fclose(f);
-    }
-    mode_t mask = umask(022);
-    umask(mask);
-    return mask;
-}
-
-/* Write <target>.XXXXXX next to target, make it durable, rename it over target. On
- * failure the temporary file is gone and target untouched. */
-static int write_replace(const char *target, const char *data, size_t len)
-{
-    size_t n = strlen(target);
-    char *tmp = malloc(n + sizeof ".XXXXXX");
-    if (!tmp)
-        return ENOMEM;
-    memcpy(tmp, target, n);
-    memcpy(tmp + n, ".XXXXXX", sizeof ".XXXXXX");
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return e;
-    }
-    int e = 0;
-    if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0 || fchmod(fd, 0644 & ~current_umask()) != 0)
-        e = errno;
-    if (e == 0)
-        e = write_all(fd, data, len);
-    if (e == 0 && fsync(fd) != 0)
-        e = errno;
-    if (close(fd) != 0 && e == 0 && errno != EINTR)
-        e = errno;
-    if (e == 0 && rename(tmp, target) != 0)
-        e = errno;
-    if (e != 0)
-        unlink(tmp);
-    free(tmp);
-    return e;
 }
 
 static int fail(const char *path, int e, char *err, size_t err_size)
@@ -542,19 +436,7 @@ int bench__json_write(const struct bench__report *report, const char *path, char
         return fail(path, ENOMEM, err, err_size);
     size_t len = strlen(data);
 
-    int e;
-    struct stat st, lst;
-    bool exists = stat(path, &st) == 0;
-    if (exists && !S_ISREG(st.st_mode)) {
-        e = write_direct(path, data, len);
-    } else if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
-        /* a link to a regular file: replace the file it names and keep the link */
-        char *target = realpath(path, NULL);
-        e = target ? write_replace(target, data, len) : errno;
-        free(target);
-    } else {
-        e = write_replace(path, data, len);
-    }
+    int e = bench__write_file(path, data, len);
     free(data);
     return e ? fail(path, e, err, err_size) : 0;
 }
