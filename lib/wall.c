@@ -144,12 +144,16 @@ void bench__wall_read(const struct bench__wall *w, struct bench__wall_snapshot *
     char why[80];
     s->user_us = s->sys_us = s->proc_cpu_us = s->runqueue_ns = -1;
     if (w->thread_scope) {
+        /* RUSAGE_SELF first: summing the group brings the running thread's pending runtime
+         * up to date, so the RUSAGE_THREAD reading that follows includes it (read the other
+         * way round, a short window loses up to a tick of its own CPU time to `other` and a
+         * single-threaded program gets a false "other threads" note). */
+        if (bench__os.getrusage(RUSAGE_SELF, &ru) == 0)
+            s->proc_cpu_us = tv_us(ru.ru_utime) + tv_us(ru.ru_stime);
         if (bench__os.getrusage(RUSAGE_THREAD, &ru) == 0) {
             s->user_us = tv_us(ru.ru_utime);
             s->sys_us = tv_us(ru.ru_stime);
         }
-        if (bench__os.getrusage(RUSAGE_SELF, &ru) == 0)
-            s->proc_cpu_us = tv_us(ru.ru_utime) + tv_us(ru.ru_stime);
     } else if (bench__os.getrusage(RUSAGE_SELF, &ru) == 0) {
         s->user_us = tv_us(ru.ru_utime);
         s->sys_us = tv_us(ru.ru_stime);

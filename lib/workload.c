@@ -52,6 +52,7 @@ struct bench__wl {
     /* the inline window */
     const char *inline_name;
     uint32_t inline_left;
+    unsigned inert_depth; /* inline blocks running inertly inside a window (or during reps) */
     /* stamps and notes for the next window */
     struct bench__regime_stamp pending_stamp;
     char pending_note[512];
@@ -62,6 +63,8 @@ struct bench__wl {
 
 static void append_note(char *buf, size_t size, const char *text)
 {
+    if (strstr(buf, text))
+        return; /* said once is enough */
     size_t len = strlen(buf);
     if (len && len + 2 < size) {
         strcat(buf, "; ");
@@ -79,13 +82,14 @@ static void open_edges(struct bench__wl *w, struct edges *e)
         bench__psi_read(&w->psi, &e->psi0);
     e->t0 = monotonic_ns();
     bench__wall_read(&w->wall, &e->wall0);
-    for (size_t i = w->catalog->n_sources; i-- > 0;) {
-        struct bench__open_source *s = &w->catalog->sources[i];
-        if (!s->state)
-            continue;
-        s->ops->pass_begin(s->state);
-        s->ops->bracket_begin(s->state);
-    }
+    /* every pass's own set-up (a perf group's RESET and baseline read) first, so no source's
+     * set-up lands inside another source's edges */
+    for (size_t i = w->catalog->n_sources; i-- > 0;)
+        if (w->catalog->sources[i].state)
+            w->catalog->sources[i].ops->pass_begin(w->catalog->sources[i].state);
+    for (size_t i = w->catalog->n_sources; i-- > 0;)
+        if (w->catalog->sources[i].state)
+            w->catalog->sources[i].ops->bracket_begin(w->catalog->sources[i].state);
     e->open = true;
 }
 
@@ -272,9 +276,10 @@ static void drop_candidate(struct bench__wl *w)
 int bench_window_begin(bench_t *b, const char *name)
 {
     struct bench__wl *w = active(b);
-    if (!w || w->in_window || w->fallback_reps) {
-        if (w)
-            w->inline_left = 0; /* nested or inert: the block runs once */
+    if (!w)
+        return 1; /* outside a measurement: the block runs once */
+    if (w->in_window || w->fallback_reps) {
+        w->inert_depth++; /* nested, or a repetition of the body: once, inertly */
         return 1;
     }
     drop_candidate(w);
@@ -288,7 +293,13 @@ int bench_window_begin(bench_t *b, const char *name)
 int bench_window_next(bench_t *b)
 {
     struct bench__wl *w = active(b);
-    if (!w || !w->in_window || w->inline_left == 0)
+    if (!w)
+        return 0;
+    if (w->inert_depth > 0) {
+        w->inert_depth--;
+        return 0;
+    }
+    if (!w->in_window || w->inline_left == 0)
         return 0;
     if (--w->inline_left > 0)
         return 1;
@@ -389,6 +400,7 @@ static void run_workload(struct bench__wl *w, const struct bench__entry *e)
     w->regime = e->test->workload->regime;
     w->candidate = w->in_window = w->fallback_reps = false;
     w->windows_made = 0;
+    w->inert_depth = 0;
     w->files_calls_before_window = 0;
     w->pending_note[0] = '\0';
     memset(&w->pending_stamp, 0, sizeof w->pending_stamp);
@@ -402,7 +414,14 @@ static void run_workload(struct bench__wl *w, const struct bench__entry *e)
         open_edges(w, &w->edges);
         w->candidate = true;
         e->test->fn(&ctx);
-        if (w->candidate && w->windows_made == 0) {
+        if (w->in_window) { /* break, return or goto out of a WORKLOAD_WINDOW block */
+            struct bench__window *win = new_window(w, resolve_name(w, w->inline_name));
+            close_edges(w, &w->edges, win, false);
+            fail_window(win, BENCH__FAILED,
+                        "the body left a WORKLOAD_WINDOW block early (break, return or goto); "
+                        "later windows of this body ran inertly");
+            w->in_window = false;
+        } else if (w->candidate && w->windows_made == 0) {
             w->fallback_reps = true;
             for (uint32_t rep = 1; rep < w->reps; rep++)
                 e->test->fn(&ctx);
@@ -415,7 +434,7 @@ static void run_workload(struct bench__wl *w, const struct bench__entry *e)
             drop_candidate(w);
         }
     } else if (jumped == 2) {
-        w->out->failures++; /* the error window is recorded already */
+        /* a function window failed: its error window is recorded and fails the run */
     } else if (w->in_window) {
         /* a failure or skip inside an inline window: that window records it */
         struct bench__window *win = new_window(w, resolve_name(w, w->inline_name));
@@ -456,6 +475,10 @@ void bench__workloads_run(const struct bench__config *cfg, const struct bench__s
     char disclosure[512];
     if (bench__wall_runqueue_disclosure(&w.wall, disclosure, sizeof disclosure))
         fprintf(err, "%s\n", disclosure);
+    if (!w.wall.thread_scope)
+        fprintf(err, "workload: process scope — %s\n", w.wall.rusage_reason);
+    if (!w.psi_ok)
+        fprintf(err, "workload: psi unavailable (%s) — no io-stall context\n", reason);
     out->ran = true;
     for (size_t i = 0; i < n_order; i++)
         run_workload(&w, &suite->entries[order[i]]);
@@ -494,7 +517,8 @@ void bench__workloads_render(FILE *out, const struct bench__workloads *w,
     for (size_t i = 0; i < w->n; i++) {
         regime |= w->windows[i].regime.present;
         io_stall |= w->windows[i].psi_present && !isnan(w->windows[i].psi[0]);
-        notes |= w->windows[i].note[0] || w->windows[i].state != BENCH__ROW_OK;
+        notes |= w->windows[i].note[0] || w->windows[i].state != BENCH__ROW_OK ||
+                 (w->windows[i].regime.present && w->windows[i].regime.note[0]);
     }
     const struct bench__column_desc **cols =
         calloc(bench__catalog_max_columns(catalog, 0) + 1, sizeof *cols);
@@ -561,6 +585,8 @@ void bench__workloads_render(FILE *out, const struct bench__workloads *w,
             char note[1200] = "";
             if (!ok)
                 snprintf(note, sizeof note, "%s", win->error);
+            if (win->regime.present && win->regime.note[0])
+                append_note(note, sizeof note, win->regime.note);
             if (win->note[0])
                 append_note(note, sizeof note, win->note);
             cell[k++] = xstrdup(note);

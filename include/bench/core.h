@@ -155,9 +155,9 @@ BENCH_API int bench_smoke(const char *name);
 /* One workload window: fn(state) runs `reps` times (the WORKLOAD's .reps) between two edge
  * snapshots of every source; the window is named "<test>/<name>" (repeats get "#2", "#3").
  * Nested calls, and calls outside a --bench workload measurement, run fn once, inertly.
- * Returns 0, 1 when fn failed (the failure is recorded as an error window and the test
- * fails), 2 when fn skipped (a skipped window; the body goes on). The shim also offers it
- * as workload_window(b, name, fn, state). */
+ * Returns 0, or 2 when fn skipped (a skipped window; the body goes on). When fn fails, the
+ * window is recorded as an error window, the test fails and the body ends there: the call
+ * does not return. The shim also offers it as workload_window(b, name, fn, state). */
 BENCH_API int bench_workload_window(bench_t *b, const char *name, void (*fn)(void *state),
                                     void *state);
 

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "os.h"
@@ -49,10 +51,50 @@ void bench__os_reset(void)
     bench__os = real_os;
 }
 
+/* Files read at every window edge (the PSI files, /proc/self/io, schedstat) stay open
+ * and are re-read with one pread at offset 0: a quarter of the system calls of an
+ * open/read/read/close per edge. Only while the seam holds the real calls, so a test that
+ * injects open/read/close failures always reaches them. */
+#define KEPT_FILES 8
+static struct {
+    char path[64];
+    int fd;
+} kept[KEPT_FILES];
+static size_t n_kept;
+
+static bool seam_is_real(void)
+{
+    return bench__os.open == real_os.open && bench__os.read == real_os.read &&
+           bench__os.close == real_os.close;
+}
+
+static int kept_fd(const char *path)
+{
+    for (size_t i = 0; i < n_kept; i++)
+        if (!strcmp(kept[i].path, path))
+            return kept[i].fd;
+    if (n_kept == KEPT_FILES || strlen(path) >= sizeof kept[0].path)
+        return -1;
+    int fd = real_open(path, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    snprintf(kept[n_kept].path, sizeof kept[n_kept].path, "%s", path);
+    kept[n_kept++].fd = fd;
+    return fd;
+}
+
 ssize_t bench__os_read_file(const char *path, char *buf, size_t size)
 {
     if (size == 0)
         return -EINVAL;
+    if (seam_is_real()) {
+        int kfd = kept_fd(path);
+        ssize_t n = kfd >= 0 ? pread(kfd, buf, size - 1, 0) : -1;
+        if (n >= 0) {
+            buf[n] = '\0';
+            return n;
+        }
+    }
     int fd = bench__os.open(path, O_RDONLY);
     if (fd < 0)
         return -errno;

@@ -107,9 +107,13 @@
 /* Workload windows (see <bench/core.h>): a function window, an inline block window, and the
  * files whose page-cache state the next window should start from. */
 #define workload_window(b, name, fn, state) bench_workload_window((b), (name), (fn), (state))
+#define BENCH__CAT_(a, b) a##b
+#define BENCH__CAT(a, b) BENCH__CAT_(a, b)
+/* The loop variable is named after the line, so nested blocks do not shadow each other. */
 #define WORKLOAD_WINDOW(b, name)                                                                   \
-    for (int bench__window = bench_window_begin((b), (name)); bench__window != 0;                 \
-         bench__window = bench_window_next(b))
+    for (int BENCH__CAT(bench__window_, __LINE__) = bench_window_begin((b), (name));              \
+         BENCH__CAT(bench__window_, __LINE__) != 0;                                                \
+         BENCH__CAT(bench__window_, __LINE__) = bench_window_next(b))
 /* workload_files(b, "a.bin", "b.bin") and workload_files_regime(b, BENCH_CACHE_WARM, ...):
  * C only (a compound literal). */
 #define workload_files(b, ...)                                                                     \

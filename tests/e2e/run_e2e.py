@@ -650,9 +650,14 @@ def case_workloads():
     else:
         check(False, f"workloads: no sleep window {list(w)}")
     for name in ("workloads.phases/parse", "workloads.phases/sum", "workloads.phases/parse#2",
-                 "workloads.phases/outer", "workloads.phases/skips"):
+                 "workloads.phases/outer", "workloads.phases/skips", "workloads.phases/after"):
         check(name in w, f"workloads: window {name} missing from {list(w)}")
     check("workloads.phases/inner" not in w, "workloads: a nested window was measured")
+    check("workloads.phases/inner2" not in w and "workloads.phases/outer2" in w and
+          "workloads.phases/after" in w, f"workloads: nested inline blocks {list(w)}")
+    early = w.get("workloads.leaves_early/x", {})
+    check("left a WORKLOAD_WINDOW block early" in early.get("error", ""),
+          f"workloads: a block left with break {early}")
     check(w.get("workloads.phases/parse", {}).get("reps") == 2, "workloads: reps")
     skipped = w.get("workloads.phases/skips", {})
     check(skipped.get("skipped") is True and skipped.get("wallNs", 0) is None and

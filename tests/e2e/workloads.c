@@ -70,6 +70,26 @@ WORKLOAD(phases, .reps = 2)
         workload_window(b, "inner", small_spin, NULL);
     }
     BENCH_CHECK(workload_window(b, "skips", skipping, NULL) == 2); /* the body goes on */
+    /* an inline block inside an inline block runs inertly; the next window is measured */
+    WORKLOAD_WINDOW(b, "outer2")
+    {
+        WORKLOAD_WINDOW(b, "inner2")
+        {
+            spin_ms(1);
+        }
+    }
+    WORKLOAD_WINDOW(b, "after")
+    {
+        spin_ms(1);
+    }
+}
+
+WORKLOAD(leaves_early)
+{
+    WORKLOAD_WINDOW(b, "x")
+    {
+        break; /* leaves the window open: reported as an error window */
+    }
 }
 
 WORKLOAD(fails)
