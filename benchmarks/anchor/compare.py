@@ -25,6 +25,7 @@ import argparse
 import json
 import math
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -78,10 +79,42 @@ def spread(values):
 # ---- the two harnesses -----------------------------------------------------------------------
 
 
+def busy_cpu_seconds():
+    """CPU time the whole machine has spent not idle, in seconds (Linux /proc/stat), or None."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            fields = f.readline().split()
+    except OSError:
+        return None
+    if not fields or fields[0] != "cpu":
+        return None
+    ticks = [int(x) for x in fields[1:9]]  # user nice system idle iowait irq softirq steal
+    busy = ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6] + ticks[7]
+    return busy / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds():
+    """CPU time of this script and the suites it ran, in seconds."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        r = resource.getrusage(who)
+        total += r.ru_utime + r.ru_stime
+    return total
+
+
+FOREIGN = []  # per suite run: CPUs' worth of other processes' work while it ran
+
+
 def run_timed(cmd, ok_status=(0,)):
+    busy0, own0 = busy_cpu_seconds(), own_cpu_seconds()
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     wall = time.perf_counter() - t0
+    busy1, own1 = busy_cpu_seconds(), own_cpu_seconds()
+    if busy0 is not None and busy1 is not None and wall > 0:
+        FOREIGN.append(max(0.0, (busy1 - busy0) - (own1 - own0)) / wall)
+    else:
+        FOREIGN.append(math.nan)
     if proc.returncode not in ok_status:
         tail = proc.stderr.decode(errors="replace").strip().splitlines()[-5:]
         raise RunError("%s exited with status %d\n  %s"
@@ -206,6 +239,13 @@ def fmt_pct(x):
     if x is None or math.isnan(x) or math.isinf(x):
         return "—"
     return "%.2f%%" % (100.0 * x)
+
+
+def fmt_cpus(values):
+    finite = [v for v in values if not math.isnan(v)]
+    if not finite:
+        return "—"
+    return "%.2f (max %.2f)" % (sum(finite) / len(finite), max(finite))
 
 
 def render(header, rows, right):
@@ -338,8 +378,9 @@ def main(argv=None):
                 w, k, gb_meta = gbench_run(args.gbench, os.path.join(tmp, "gb%d.json" % i))
                 gb_runs.append(k)
                 gb_wall.append(w)
-                print("run %d/%d: libbench %.2f s, gbench %.2f s"
-                      % (i + 1, args.runs, lb_wall[-1], gb_wall[-1]), file=sys.stderr)
+                print("run %d/%d: libbench %.2f s, gbench %.2f s; other processes busy "
+                      "%.2f / %.2f CPUs" % (i + 1, args.runs, lb_wall[-1], gb_wall[-1],
+                                            FOREIGN[-2], FOREIGN[-1]), file=sys.stderr)
     except (RunError, OSError) as e:
         print("compare.py: %s" % e, file=sys.stderr)
         return 2
@@ -357,8 +398,10 @@ def main(argv=None):
              fmt_pct(lb[k]["spread"]), fmt_pct(gb[k]["spread"])] for k in KERNELS]
     print("%d suite runs per harness; gbench: %d repetitions, %s; medians are the median over"
           " runs" % (args.runs, GBENCH_REPETITIONS, GBENCH_TIME_FIELD))
-    print("load average (1 min) before %.2f, after %.2f: other work on the machine skews every"
-          " number below" % (load_before[0], load_after[0]))
+    lb_foreign, gb_foreign = FOREIGN[0::2], FOREIGN[1::2]
+    print("other processes kept %s CPUs busy during the libbench runs, %s during the gbench"
+          " runs (of %d; anything above 0 skews the numbers below)"
+          % (fmt_cpus(lb_foreign), fmt_cpus(gb_foreign), os.cpu_count() or 0))
     print()
     print(render(header, rows, [False] + [True] * 7))
     for harness, summary in (("libbench", lb), ("gbench", gb)):
@@ -391,6 +434,8 @@ def main(argv=None):
                 "libbench_schema": lb_meta.get("schema"),
                 "load_average_before": load_before,
                 "load_average_after": load_after,
+                "foreign_cpus_libbench_runs": FOREIGN[0::2],
+                "foreign_cpus_gbench_runs": FOREIGN[1::2],
             },
             "kernels": [{"name": k, "ratio": ratios[k], "libbench": lb[k], "gbench": gb[k]}
                         for k in KERNELS],
