@@ -50,8 +50,7 @@ static void note_append(char *note, size_t size, const char *add)
 
 /* "<path>: <what>" into reason (first failure only: one reason suffices, the stamp downgrades
  * anyway). A long path is shown by its tail, prefixed with an ellipsis. */
-static void set_reason(char *reason, size_t size, const char *path, const char *what,
-                       int err)
+static void set_reason(char *reason, size_t size, const char *path, const char *what, int err)
 {
     if (reason[0] != '\0')
         return;
@@ -187,9 +186,9 @@ static long long percent_of(double fraction)
     return (long long)floor(fraction * 100.0 + 1e-9);
 }
 
-void bench__regime_policy(enum bench_cache_regime requested, bool prep_ok,
-                          const char *prep_reason, enum bench__fs_kind fs, bool mixed_fs,
-                          double before, double after, struct bench__regime_stamp *out)
+void bench__regime_policy(enum bench_cache_regime requested, bool prep_ok, const char *prep_reason,
+                          enum bench__fs_kind fs, bool mixed_fs, double before, double after,
+                          struct bench__regime_stamp *out)
 {
     memset(out, 0, sizeof *out);
     out->present = true;
@@ -245,8 +244,7 @@ void bench__regime_policy(enum bench_cache_regime requested, bool prep_ok,
         goto mixed;
     case BENCH__FS_OTHER:
     case BENCH__FS_UNKNOWN:
-    default:
-        break;
+    default: break;
     }
 
     if (isnan(after)) {
@@ -315,8 +313,8 @@ void bench__regime_prepare(enum bench_cache_regime regime, const char *const *pa
     if (n > sizeof small / sizeof small[0]) {
         fds = n <= SIZE_MAX / sizeof *fds ? malloc(n * sizeof *fds) : NULL;
         if (fds == NULL) {
-            bench__regime_policy(regime, false, "out of memory", BENCH__FS_UNKNOWN, false, NAN,
-                                 NAN, out);
+            bench__regime_policy(regime, false, "out of memory", BENCH__FS_UNKNOWN, false, NAN, NAN,
+                                 out);
             return;
         }
     }
@@ -397,12 +395,9 @@ void bench__regime_prepare(enum bench_cache_regime regime, const char *const *pa
 const char *bench__regime_word(enum bench_cache_regime regime)
 {
     switch (regime) {
-    case BENCH_CACHE_STEADY:
-        return "steady";
-    case BENCH_CACHE_WARM:
-        return "warm";
-    case BENCH_CACHE_COLD:
-        return "cold";
+    case BENCH_CACHE_STEADY: return "steady";
+    case BENCH_CACHE_WARM: return "warm";
+    case BENCH_CACHE_COLD: return "cold";
     }
     return "?";
 }
@@ -410,12 +405,9 @@ const char *bench__regime_word(enum bench_cache_regime regime)
 const char *bench__regime_json_word(enum bench_cache_regime regime)
 {
     switch (regime) {
-    case BENCH_CACHE_STEADY:
-        return "steadyState";
-    case BENCH_CACHE_WARM:
-        return "warm";
-    case BENCH_CACHE_COLD:
-        return "cold";
+    case BENCH_CACHE_STEADY: return "steadyState";
+    case BENCH_CACHE_WARM: return "warm";
+    case BENCH_CACHE_COLD: return "cold";
     }
     return "?";
 }

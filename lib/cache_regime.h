@@ -49,7 +49,7 @@ struct bench__regime_stamp {
     bool present;
     enum bench_cache_regime requested, effective;
     double resident_before, resident_after; /* page-weighted fractions; NaN = unverifiable */
-    char note[400]; /* "; "-joined disclosures, UTF-8, "" when none */
+    char note[400];                         /* "; "-joined disclosures, UTF-8, "" when none */
 };
 
 /* The pure stamp policy (inventory 2.9): requested regime + whether the prep worked (and why
@@ -67,9 +67,8 @@ BENCH__HIDDEN void bench__regime_policy(enum bench_cache_regime requested, bool 
  * POSIX_FADV_DONTNEED per file, warm = read through in 64 KiB chunks, steady = nothing (the
  * before probe is also the after); residency after; the fs kind of the set; then the policy.
  * Never fails: every problem becomes a downgrade or a note. Never touches drop_caches. */
-BENCH__HIDDEN void bench__regime_prepare(enum bench_cache_regime regime,
-                                         const char *const *paths, size_t n,
-                                         struct bench__regime_stamp *out);
+BENCH__HIDDEN void bench__regime_prepare(enum bench_cache_regime regime, const char *const *paths,
+                                         size_t n, struct bench__regime_stamp *out);
 
 /* The regime's word in tables ("steady", "warm", "cold") and in JSON ("steadyState", "warm",
  * "cold"); "?" for a value outside the enum. */

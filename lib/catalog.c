@@ -11,11 +11,8 @@
 
 static const struct bench__source_ops *const default_sources[] = {
     /* counting-pass and column order: perf, tier0, syscalls, raw (inventory 2.1, 3) */
-    &bench__source_perf,
-    &bench__source_perf_sw,
-    &bench__source_tier0,
-    &bench__source_syscalls,
-    &bench__source_raw,
+    &bench__source_perf,     &bench__source_perf_sw, &bench__source_tier0,
+    &bench__source_syscalls, &bench__source_raw,
 };
 const struct bench__source_ops *const *bench__sources = default_sources;
 size_t bench__n_sources = sizeof default_sources / sizeof default_sources[0];

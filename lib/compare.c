@@ -800,14 +800,10 @@ void bench__cmp_defaults(struct bench__cmp_params *p)
 const char *bench__cmp_state_name(enum bench__cmp_state state)
 {
     switch (state) {
-    case BENCH__CMP_CLAIMED:
-        return "CLAIMED";
-    case BENCH__CMP_UNCONFIRMED:
-        return "UNCONFIRMED";
-    case BENCH__CMP_NO_CLAIM:
-        return "NO_CLAIM";
-    case BENCH__CMP_UNMEASURED:
-        return "UNMEASURED";
+    case BENCH__CMP_CLAIMED: return "CLAIMED";
+    case BENCH__CMP_UNCONFIRMED: return "UNCONFIRMED";
+    case BENCH__CMP_NO_CLAIM: return "NO_CLAIM";
+    case BENCH__CMP_UNMEASURED: return "UNMEASURED";
     }
     return "?";
 }
@@ -830,8 +826,7 @@ static bool arm_valid(const struct bench__arm *a)
 static bool params_valid(const struct bench__cmp_params *p)
 {
     return p->q > 0 && p->q <= 1 && p->alpha > 0 && p->alpha < 1 && p->f_min >= 0 &&
-           isfinite(p->f_min) && p->min_delta >= 0 && isfinite(p->min_delta) &&
-           p->resamples > 0;
+           isfinite(p->f_min) && p->min_delta >= 0 && isfinite(p->min_delta) && p->resamples > 0;
 }
 
 static void cell_unmeasured(struct bench__cmp_cell_out *o, const struct bench__cmp_cell_in *in,
@@ -920,12 +915,11 @@ static int cell_measure(const struct bench__cmp_params *params, const struct ben
               &o->paired);
     o->aa_seed = bench__stream_seed(params->global_seed, sb, sa, scen, op);
     bool aa_paired;
-    boot_core(&in->base, &in->aa, o->aa_seed, params->resamples, k, ws, &o->aa_ci_lo,
-              &o->aa_ci_hi, &aa_paired);
+    boot_core(&in->base, &in->aa, o->aa_seed, params->resamples, k, ws, &o->aa_ci_lo, &o->aa_ci_hi,
+              &aa_paired);
     o->floor = fmax(params->f_min, fmax(fabs(o->aa_ci_lo), fabs(o->aa_ci_hi)));
 
-    int rc = cell_p(&in->base, &in->cand, &o->p, &o->p_method, &o->p_numerator,
-                    &o->p_denominator);
+    int rc = cell_p(&in->base, &in->cand, &o->p, &o->p_method, &o->p_numerator, &o->p_denominator);
     if (rc != 0)
         return rc;
     const char *aa_method;
@@ -1072,8 +1066,9 @@ int bench__compare(const struct bench__cmp_params *params, const struct bench__c
             }
         } else {
             o->state = BENCH__CMP_NO_CLAIM;
-            o->reason = !excl0 ? "ci_includes_zero" : !beyond ? "ci_within_floor"
-                                                                : "below_min_delta";
+            o->reason = !excl0    ? "ci_includes_zero"
+                        : !beyond ? "ci_within_floor"
+                                  : "below_min_delta";
         }
 
         double aa_abs_delta = o->median_aa - o->median_baseline;

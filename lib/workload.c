@@ -131,8 +131,8 @@ static void close_edges(struct bench__wl *w, struct edges *e, struct bench__wind
         struct bench__counts counts = {values, estimate};
         s->ops->pass_end(s->state, 1, 1, &counts);
         for (size_t f = 0; f < s->n_family; f++)
-            cells[k++] = (struct bench__cell){&s->family[f], values[f],
-                                              estimate[f] && !isnan(values[f])};
+            cells[k++] =
+                (struct bench__cell){&s->family[f], values[f], estimate[f] && !isnan(values[f])};
         free(values);
         free(estimate);
     }
@@ -559,7 +559,8 @@ void bench__workloads_render(FILE *out, const struct bench__workloads *w,
             else if (win->regime.requested == win->regime.effective)
                 snprintf(buf, sizeof buf, "%s", bench__regime_word(win->regime.effective));
             else
-                snprintf(buf, sizeof buf, "%s\xe2\x86\x92%s", bench__regime_word(win->regime.requested),
+                snprintf(buf, sizeof buf, "%s\xe2\x86\x92%s",
+                         bench__regime_word(win->regime.requested),
                          bench__regime_word(win->regime.effective));
             cell[k++] = xstrdup(buf);
         }

@@ -51,7 +51,7 @@ struct cmd_error {
 };
 
 __attribute__((format(printf, 2, 3))) static int usage_error(struct cmd_error *e, const char *fmt,
-                                                              ...)
+                                                             ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -170,8 +170,7 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
         if (matched)
             continue;
         /* options with one value: "--opt=V" or "--opt V" */
-        static const char *const valued[] = {"--runs", "--seed", "--q", "--min-delta-ns",
-                                             "--json"};
+        static const char *const valued[] = {"--runs", "--seed", "--q", "--min-delta-ns", "--json"};
         size_t k = 0;
         for (; k < sizeof valued / sizeof *valued; k++)
             if (option_is(arg, valued[k], &value))
@@ -635,8 +634,7 @@ int compare_main(int argc, char **argv)
         for (size_t s = 0; s < N_SUBJECTS; s++)
             for (size_t r = 0; r < st.n_runs[s]; r++) {
                 char derr[COMPARE_ERROR_MAX], file[256];
-                if (compare_doc_load(st.opts.files[s][r], &st.docs[s][r], derr, sizeof derr) !=
-                    0) {
+                if (compare_doc_load(st.opts.files[s][r], &st.docs[s][r], derr, sizeof derr) != 0) {
                     compare_sanitize(st.opts.files[s][r], file, sizeof file);
                     fprintf(stderr, "error: %s: %s\n", file, derr);
                     goto done;

@@ -135,11 +135,11 @@ static int parse_row(const json_t *o, size_t i, struct compare_row *r, char *err
     if (!labels)
         return fail(err, size, "rows[%zu].labels: missing", i);
     if (!json_is_object(labels))
-        return fail(err, size, "rows[%zu].labels: must be an object, not %s", i,
-                    type_name(labels));
+        return fail(err, size, "rows[%zu].labels: must be an object, not %s", i, type_name(labels));
     const char *lk;
     const json_t *lv;
-    json_object_foreach((json_t *)labels, lk, lv) {
+    json_object_foreach((json_t *)labels, lk, lv)
+    {
         if (!json_is_string(lv)) {
             shown(lk, buf, sizeof buf);
             return fail(err, size, "rows[%zu].labels.%s: must be a string, not %s", i, buf,
@@ -176,7 +176,8 @@ static int parse_row(const json_t *o, size_t i, struct compare_row *r, char *err
         r->labels = calloc(n, sizeof *r->labels);
         if (!r->labels)
             return fail(err, size, "out of memory");
-        json_object_foreach((json_t *)labels, lk, lv) {
+        json_object_foreach((json_t *)labels, lk, lv)
+        {
             struct compare_label *l = &r->labels[r->n_labels];
             l->key = strdup(lk);
             l->value = strdup(json_string_value(lv));

@@ -24,8 +24,8 @@ struct compare_row {
     char *name;                   /* the row name: the engine's scenario */
     struct compare_label *labels; /* sorted by key (byte order) */
     size_t n_labels;
-    char *operation; /* labels as "k=v,k2=v2" in key order; "" when none */
-    char *key;       /* identity: name and labels, length-prefixed (unambiguous) */
+    char *operation;  /* labels as "k=v,k2=v2" in key order; "" when none */
+    char *key;        /* identity: name and labels, length-prefixed (unambiguous) */
     double median_ns; /* > 0 and finite when measured; NaN otherwise */
     char *skip;       /* NULL when measured; else why not (the row's error, or null medianNs) */
 };
@@ -80,8 +80,8 @@ struct compare_options {
     double min_delta_ns;   /* absolute materiality */
     const char *json_path; /* NULL = no --json */
     bool binary_mode;
-    const char *bin[2];  /* baseline, candidate (binary mode) */
-    char **args;         /* passed to every invocation (after --) */
+    const char *bin[2]; /* baseline, candidate (binary mode) */
+    char **args;        /* passed to every invocation (after --) */
     size_t n_args;
     char **files[N_SUBJECTS]; /* file mode: one document per run, per subject */
     size_t n_files[N_SUBJECTS];

@@ -203,8 +203,8 @@ bool bench__perf_group_self_monitoring(const struct bench__perf_group *g, char *
     return g->rdpmc;
 }
 
-int bench__perf_group_open_with(struct bench__perf_group *g,
-                                const struct bench__perf_event *events, size_t n, uint64_t omit,
+int bench__perf_group_open_with(struct bench__perf_group *g, const struct bench__perf_event *events,
+                                size_t n, uint64_t omit,
                                 const struct bench__perf_group_options *options, char *reason,
                                 size_t reason_size)
 {

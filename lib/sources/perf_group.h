@@ -58,15 +58,15 @@ struct bench__perf_group {
     const uint64_t (*config12)[2];
     int fd[BENCH__PERF_GROUP_MAX];
     int open_errno[BENCH__PERF_GROUP_MAX]; /* why a non-leader's fd is -1 (0: omitted) */
-    size_t n_open;    /* open fds, the `nr` a group read returns */
-    bool user_only;   /* the kernel+user leader failed; exclude_kernel = 1 */
-    bool pass_failed; /* an ioctl of this pass failed: the pass reads NaN */
-    bool have_base;   /* the pass's baseline read succeeded */
+    size_t n_open;                         /* open fds, the `nr` a group read returns */
+    bool user_only;                        /* the kernel+user leader failed; exclude_kernel = 1 */
+    bool pass_failed;                      /* an ioctl of this pass failed: the pass reads NaN */
+    bool have_base;                        /* the pass's baseline read succeeded */
     uint64_t base_enabled, base_running;
     uint64_t base_values[BENCH__PERF_GROUP_MAX];
     /* self-monitoring */
-    bool rdpmc;   /* brackets read with rdpmc */
-    bool in_pass; /* between pass_begin and pass_end */
+    bool rdpmc;                                               /* brackets read with rdpmc */
+    bool in_pass;                                             /* between pass_begin and pass_end */
     struct perf_event_mmap_page *page[BENCH__PERF_GROUP_MAX]; /* NULL: read(2) */
     uint64_t start[BENCH__PERF_GROUP_MAX]; /* counts at the open bracket's start */
     uint64_t sum[BENCH__PERF_GROUP_MAX];   /* the pass's bracket deltas */

@@ -78,7 +78,8 @@ struct bench__source_ops {
     void (*pass_begin)(void *state);
     void (*bracket_begin)(void *state);
     void (*bracket_end)(void *state);
-    void (*pass_end)(void *state, uint64_t iterations, uint64_t brackets, struct bench__counts *out);
+    void (*pass_end)(void *state, uint64_t iterations, uint64_t brackets,
+                     struct bench__counts *out);
 };
 
 /* The sources in counting-pass order (perf, perf-sw, tier0, ...); a test may point this

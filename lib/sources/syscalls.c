@@ -424,8 +424,8 @@ static void *sys_open(const struct bench__config *cfg, struct bench__caps *caps,
         int ev = st->event_of[1 + i];
         if (ev >= 0 && st->group.fd[ev] < 0) {
             char err[96];
-            snprintf(why[i], sizeof why[i], "perf_event_open(%s) failed: %s",
-                     st->events[ev].name, errno_text(st->group.open_errno[ev], err, sizeof err));
+            snprintf(why[i], sizeof why[i], "perf_event_open(%s) failed: %s", st->events[ev].name,
+                     errno_text(st->group.open_errno[ev], err, sizeof err));
         }
         if (why[i][0])
             fprintf(stderr, "%s: sc:%s not counted (%s)\n", flag, w.names[i], why[i]);

@@ -320,7 +320,7 @@ static void tier0_pass_end(void *state, uint64_t iterations, uint64_t brackets,
         if (t->lost[i])
             continue;
         double own = i == F_RCHAR && t->own_rchar > 0 ? (double)t->own_rchar
-                                                     : t->cost[i] * (double)t->brackets;
+                                                      : t->cost[i] * (double)t->brackets;
         double v = ((double)t->total[i] - own) / iters;
         out->values[i] = v > 0 ? v : 0.0;
     }

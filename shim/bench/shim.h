@@ -111,7 +111,7 @@
 #define BENCH__CAT(a, b) BENCH__CAT_(a, b)
 /* The loop variable is named after the line, so nested blocks do not shadow each other. */
 #define WORKLOAD_WINDOW(b, name)                                                                   \
-    for (int BENCH__CAT(bench__window_, __LINE__) = bench_window_begin((b), (name));              \
+    for (int BENCH__CAT(bench__window_, __LINE__) = bench_window_begin((b), (name));               \
          BENCH__CAT(bench__window_, __LINE__) != 0;                                                \
          BENCH__CAT(bench__window_, __LINE__) = bench_window_next(b))
 /* workload_files(b, "a.bin", "b.bin") and workload_files_regime(b, BENCH_CACHE_WARM, ...):

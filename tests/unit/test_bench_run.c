@@ -33,8 +33,12 @@ static int64_t fake_clock(void)
 }
 
 static const struct bench__column_desc fake_family[] = {
-    {.name = "fake-calls", .header = "fake/iter", .format = BENCH__FORMAT_COUNT,
-     .cls = BENCH__DIAGNOSTIC, .source = "fake", .is_default = true},
+    {.name = "fake-calls",
+     .header = "fake/iter",
+     .format = BENCH__FORMAT_COUNT,
+     .cls = BENCH__DIAGNOSTIC,
+     .source = "fake",
+     .is_default = true},
 };
 
 static int fake_state_token;
@@ -82,9 +86,15 @@ static void fake_pass_end(void *state, uint64_t iterations, uint64_t brackets,
 }
 
 static const struct bench__source_ops fake_source = {
-    .name = "fake", .request_flag = "--perf", .family = fake_family, .n_family = 1,
-    .open = fake_open, .close = fake_close, .pass_begin = fake_pass_begin,
-    .bracket_begin = fake_bracket_begin, .bracket_end = fake_bracket_end,
+    .name = "fake",
+    .request_flag = "--perf",
+    .family = fake_family,
+    .n_family = 1,
+    .open = fake_open,
+    .close = fake_close,
+    .pass_begin = fake_pass_begin,
+    .bracket_begin = fake_bracket_begin,
+    .bracket_end = fake_bracket_end,
     .pass_end = fake_pass_end,
 };
 static const struct bench__source_ops *const fake_table[] = {&fake_source};
@@ -223,8 +233,8 @@ static json_t *run_one_with(const char *name, const char *extra, json_t **doc_ou
     char pattern[128], json_arg[128];
     snprintf(pattern, sizeof pattern, "^test_bench_run\\.%s$", name);
     snprintf(json_arg, sizeof json_arg, "--bench-json=%s", path);
-    char *argv[] = {(char *)"prog", (char *)"--bench", (char *)"-i", pattern, json_arg,
-                    (char *)extra, NULL};
+    char *argv[] = {(char *)"prog", (char *)"--bench", (char *)"-i", pattern,
+                    json_arg,       (char *)extra,     NULL};
     struct bench__config cfg;
     char err[BENCH__ERROR_MAX];
     assert_int_equal(bench__config_parse(&cfg, extra ? 6 : 5, argv, err, sizeof err), 0);

@@ -112,9 +112,11 @@ static bool utf8_valid(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
-        size_t extra = *p < 0x80 ? 0 : (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2
-                     : (*p & 0xF8) == 0xF0                  ? 3
-                                                           : 9;
+        size_t extra = *p < 0x80             ? 0
+                       : (*p & 0xE0) == 0xC0 ? 1
+                       : (*p & 0xF0) == 0xE0 ? 2
+                       : (*p & 0xF8) == 0xF0 ? 3
+                                             : 9;
         if (extra == 9)
             return false;
         p++;
@@ -231,11 +233,11 @@ static void test_fs_kind_of_magic_table(void **state)
         {UINT64_C(0x01021994), BENCH__FS_TMPFS}, /* tmpfs */
         {UINT64_C(0x858458f6), BENCH__FS_TMPFS}, /* ramfs: top bit of the 32-bit word set */
         {UINT64_C(0x2fc12fc1), BENCH__FS_ZFS},
-        {UINT64_C(0xef53), BENCH__FS_OTHER},       /* ext2/3/4 */
-        {UINT64_C(0x9123683e), BENCH__FS_OTHER},   /* btrfs */
-        {UINT64_C(0x58465342), BENCH__FS_OTHER},   /* xfs */
-        {UINT64_C(0x6969), BENCH__FS_OTHER},       /* nfs */
-        {UINT64_C(0x794c7630), BENCH__FS_OTHER},   /* overlayfs */
+        {UINT64_C(0xef53), BENCH__FS_OTHER},     /* ext2/3/4 */
+        {UINT64_C(0x9123683e), BENCH__FS_OTHER}, /* btrfs */
+        {UINT64_C(0x58465342), BENCH__FS_OTHER}, /* xfs */
+        {UINT64_C(0x6969), BENCH__FS_OTHER},     /* nfs */
+        {UINT64_C(0x794c7630), BENCH__FS_OTHER}, /* overlayfs */
         {UINT64_C(0), BENCH__FS_OTHER},
         {UINT64_MAX, BENCH__FS_OTHER},
         /* a sign-extended ramfs magic is not a magic: the caller must zero-extend */
@@ -270,8 +272,7 @@ static void test_fs_kind_of_fd_through_seam(void **state)
 static void test_fs_kind_real(void **state)
 {
     (void)state;
-    assert_int_equal(bench__fs_kind_of_path("/nonexistent/definitely/missing"),
-                     BENCH__FS_UNKNOWN);
+    assert_int_equal(bench__fs_kind_of_path("/nonexistent/definitely/missing"), BENCH__FS_UNKNOWN);
     assert_int_equal(bench__fs_kind_of_path(NULL), BENCH__FS_UNKNOWN);
     struct statfs sf;
     if (statfs("/dev/shm", &sf) == 0 && (unsigned long)sf.f_type == 0x01021994)
@@ -614,9 +615,9 @@ static void test_statfs_failing_is_unknown(void **state)
     assert_string_equal(st.note, NOTE_UNPROBED);
     bench__regime_prepare(C, paths, 1, &st); /* thresholds still apply on unknown */
     assert_int_equal(st.effective, S);
-    assert_string_equal(st.note, "posix_fadvise did not evict (25% resident " EM
-                                 " another process's mapping?) " EM
-                                 " ran steady-state; fs type unprobed");
+    assert_string_equal(st.note,
+                        "posix_fadvise did not evict (25% resident " EM
+                        " another process's mapping?) " EM " ran steady-state; fs type unprobed");
     fake_mincore_errno = ENOSYS;
     bench__regime_prepare(C, paths, 1, &st);
     assert_int_equal(st.effective, C);
@@ -634,9 +635,8 @@ static void test_fstat_failing_is_a_reason(void **state)
     struct bench__regime_stamp st;
     bench__regime_prepare(W, paths, 1, &st);
     assert_int_equal(st.effective, S);
-    snprintf(want, sizeof want,
-             "warm unavailable (%s: fstat failed: %s) " EM " ran steady-state", a,
-             strerror(EACCES));
+    snprintf(want, sizeof want, "warm unavailable (%s: fstat failed: %s) " EM " ran steady-state",
+             a, strerror(EACCES));
     assert_string_equal(st.note, want);
     unlink(a);
 }
@@ -716,8 +716,7 @@ static void test_missing_file_and_no_paths(void **state)
     const char *set[] = {a, NULL};
     bench__regime_prepare(W, set, 2, &st);
     assert_int_equal(st.effective, S);
-    assert_string_equal(st.note, "warm unavailable ((null path): no path) " EM
-                                 " ran steady-state");
+    assert_string_equal(st.note, "warm unavailable ((null path): no path) " EM " ran steady-state");
     unlink(a);
     /* no paths: a no-op, nothing stamped */
     memset(&st, 0xA5, sizeof st);
@@ -856,8 +855,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fs_kind_of_magic_table),
-        cmocka_unit_test_setup_teardown(test_fs_kind_of_fd_through_seam, seam_setup,
-                                        seam_teardown),
+        cmocka_unit_test_setup_teardown(test_fs_kind_of_fd_through_seam, seam_setup, seam_teardown),
         cmocka_unit_test(test_fs_kind_real),
         cmocka_unit_test(test_policy_matrix),
         cmocka_unit_test(test_policy_long_reason_keeps_the_verdict),
@@ -870,20 +868,16 @@ int main(void)
                                         seam_teardown),
         cmocka_unit_test_setup_teardown(test_mincore_failing_is_unverified, seam_setup,
                                         seam_teardown),
-        cmocka_unit_test_setup_teardown(test_statfs_failing_is_unknown, seam_setup,
-                                        seam_teardown),
-        cmocka_unit_test_setup_teardown(test_fstat_failing_is_a_reason, seam_setup,
-                                        seam_teardown),
+        cmocka_unit_test_setup_teardown(test_statfs_failing_is_unknown, seam_setup, seam_teardown),
+        cmocka_unit_test_setup_teardown(test_fstat_failing_is_a_reason, seam_setup, seam_teardown),
         cmocka_unit_test_setup_teardown(test_fifo_refused_promptly, seam_setup, seam_teardown),
         cmocka_unit_test_setup_teardown(test_devices_and_directories_refused, seam_setup,
                                         seam_teardown),
-        cmocka_unit_test_setup_teardown(test_missing_file_and_no_paths, seam_setup,
-                                        seam_teardown),
+        cmocka_unit_test_setup_teardown(test_missing_file_and_no_paths, seam_setup, seam_teardown),
         cmocka_unit_test_setup_teardown(test_long_path_reason_is_cut_cleanly, seam_setup,
                                         seam_teardown),
         cmocka_unit_test_setup_teardown(test_many_files_warm, seam_setup, seam_teardown),
-        cmocka_unit_test_setup_teardown(test_real_cold_and_warm_on_ext4, seam_setup,
-                                        seam_teardown),
+        cmocka_unit_test_setup_teardown(test_real_cold_and_warm_on_ext4, seam_setup, seam_teardown),
         cmocka_unit_test_setup_teardown(test_real_cold_on_tmpfs_downgrades, seam_setup,
                                         seam_teardown),
     };

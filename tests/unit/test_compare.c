@@ -25,10 +25,10 @@ static json_t *root;
 
 /* ---- checking: every mismatch is printed with its values, then the test fails ----------- */
 
-static unsigned mismatches;     /* in the current section */
-static unsigned n_doubles;      /* doubles compared in the current section */
+static unsigned mismatches; /* in the current section */
+static unsigned n_doubles;  /* doubles compared in the current section */
 static unsigned n_bit_identical;
-static char where[256];         /* the vector being checked */
+static char where[256]; /* the vector being checked */
 
 static void mismatch(const char *field, const char *fmt, ...)
 {
@@ -159,7 +159,8 @@ static void arm_of(json_t *obj, struct arm_buf *a)
     a->n = 0;
     if (!json_is_object(obj) || json_object_size(obj) > MAX_RUNS)
         fail_msg("stats-vectors.json: expected an object of runs (%s)", where);
-    json_object_foreach(obj, key, val) {
+    json_object_foreach(obj, key, val)
+    {
         a->runs[a->n] = strtoull(key, NULL, 10);
         a->values[a->n] = jnum(val);
         a->n++;
@@ -343,7 +344,8 @@ static void test_prng(void **state)
     json_t *fnv = get(s, "fnv1a64");
     const char *key;
     json_t *val;
-    json_object_foreach(fnv, key, val) {
+    json_object_foreach(fnv, key, val)
+    {
         char field[64];
         snprintf(field, sizeof field, "fnv1a64(\"%s\")", key);
         uint64_t want = strtoull(json_string_value(val), NULL, 16);
@@ -355,11 +357,10 @@ static void test_prng(void **state)
     json_t *ex = get(s, "stream_seed_example");
     json_t *k = get(ex, "key");
     expect_u64("stream_seed_example",
-               bench__stream_seed(get_u64(ex, "global_seed"),
-                                  json_string_value(json_array_get(k, 0)),
-                                  json_string_value(json_array_get(k, 1)),
-                                  json_string_value(json_array_get(k, 2)),
-                                  json_string_value(json_array_get(k, 3))),
+               bench__stream_seed(
+                   get_u64(ex, "global_seed"), json_string_value(json_array_get(k, 0)),
+                   json_string_value(json_array_get(k, 1)), json_string_value(json_array_get(k, 2)),
+                   json_string_value(json_array_get(k, 3))),
                get_u64(ex, "seed"));
     checks++;
     vectors++;
@@ -386,7 +387,8 @@ static void test_schedule(void **state)
     for (size_t r = 0; r < json_array_size(runs); r++) {
         json_t *run = json_array_get(runs, r);
         json_t *want = get(run, "order");
-        snprintf(where, sizeof where, "schedule run %lld", (long long)json_integer_value(get(run, "run")));
+        snprintf(where, sizeof where, "schedule run %lld",
+                 (long long)json_integer_value(get(run, "run")));
         size_t order[16];
         for (size_t i = 0; i < n; i++)
             order[i] = i; /* a fresh copy of the declared list for every run */
@@ -664,7 +666,8 @@ static void test_bootstrap(void **state)
     const char *name;
     json_t *v;
     struct arm_buf last_b = {0}, last_c = {0}; /* paired_5's arms, for its oracles */
-    json_object_foreach(bs, name, v) {
+    json_object_foreach(bs, name, v)
+    {
         if (!json_is_object(v) || !json_object_get(v, "baseline"))
             continue;
         snprintf(where, sizeof where, "bootstrap.%s", name);
@@ -789,9 +792,9 @@ static void family_add_json(struct family *f, json_t *cell)
     arm_of(get(cell, "baseline"), &f->arms[i][0]);
     arm_of(get(cell, "candidate"), &f->arms[i][1]);
     arm_of(get(cell, "aa"), &f->arms[i][2]);
-    f->in[i] = (struct bench__cmp_cell_in){f->scenario[i], f->operation[i],
-                                           arm_view(&f->arms[i][0]), arm_view(&f->arms[i][1]),
-                                           arm_view(&f->arms[i][2])};
+    f->in[i] =
+        (struct bench__cmp_cell_in){f->scenario[i], f->operation[i], arm_view(&f->arms[i][0]),
+                                    arm_view(&f->arms[i][1]), arm_view(&f->arms[i][2])};
 }
 
 static void family_add_values(struct family *f, const char *scenario, const char *operation,
@@ -809,9 +812,9 @@ static void family_add_values(struct family *f, const char *scenario, const char
             f->arms[i][arm].runs[r] = r + 1;
         }
     }
-    f->in[i] = (struct bench__cmp_cell_in){f->scenario[i], f->operation[i],
-                                           arm_view(&f->arms[i][0]), arm_view(&f->arms[i][1]),
-                                           arm_view(&f->arms[i][2])};
+    f->in[i] =
+        (struct bench__cmp_cell_in){f->scenario[i], f->operation[i], arm_view(&f->arms[i][0]),
+                                    arm_view(&f->arms[i][1]), arm_view(&f->arms[i][2])};
 }
 
 /* "cells 2, 3 and 5 of family_a_small ...": the 1-based cell numbers named in the text. */
@@ -931,8 +934,8 @@ static unsigned run_family(const char *name, struct family *f, unsigned *cells_c
     unsigned checks = 2;
     for (size_t i = 0; i < f->n && i < json_array_size(want); i++) {
         json_t *w = json_array_get(want, i);
-        snprintf(where, sizeof where, "engine.%s[%s/%s]", name, json_string_value(get(w, "scenario")),
-                 json_string_value(get(w, "operation")));
+        snprintf(where, sizeof where, "engine.%s[%s/%s]", name,
+                 json_string_value(get(w, "scenario")), json_string_value(get(w, "operation")));
         expect_str("scenario", f->in[i].scenario, json_string_value(get(w, "scenario")));
         expect_str("operation", f->in[i].operation, json_string_value(get(w, "operation")));
         checks += 2 + check_cell(w, &out[i], &f->in[i], &pp);
@@ -1041,8 +1044,10 @@ static void test_validation(void **state)
         const double *v;
         const uint64_t *runs;
         const char *what;
-    } cases[] = {{bad_value, runs, "NaN value"}, {zero, runs, "zero value"},
-                 {good, dup, "duplicate run"}, {good, desc, "descending runs"}};
+    } cases[] = {{bad_value, runs, "NaN value"},
+                 {zero, runs, "zero value"},
+                 {good, dup, "duplicate run"},
+                 {good, desc, "descending runs"}};
     for (size_t i = 0; i < N_OF(cases); i++) {
         cells[1].cand = (struct bench__arm){cases[i].v, cases[i].runs, 3};
         bad = 99;
@@ -1087,8 +1092,8 @@ static void test_bootstrap_paths(void **state)
 {
     (void)state;
     section_begin();
-    static const size_t sizes[][2] = {{3, 3}, {4, 4}, {15, 15}, {16, 16}, {20, 20},
-                                      {5, 4}, {15, 16}, {33, 7}, {1, 2}};
+    static const size_t sizes[][2] = {{3, 3}, {4, 4},   {15, 15}, {16, 16}, {20, 20},
+                                      {5, 4}, {15, 16}, {33, 7},  {1, 2}};
     struct bench__rng gen = {99};
     unsigned checks = 0;
     for (size_t s = 0; s < N_OF(sizes); s++) {
@@ -1181,7 +1186,8 @@ static int load_vectors(void **state)
     (void)state;
     const char *path = getenv("STATS_VECTORS");
     if (!path || !*path) {
-        fprintf(stderr, "test_compare: STATS_VECTORS is not set; it must name stats-vectors.json\n");
+        fprintf(stderr,
+                "test_compare: STATS_VECTORS is not set; it must name stats-vectors.json\n");
         return -1;
     }
     json_error_t err;
@@ -1203,7 +1209,8 @@ static int free_vectors(void **state)
 int main(void)
 {
     if (!getenv("STATS_VECTORS")) {
-        fprintf(stderr, "test_compare: STATS_VECTORS is not set; it must name stats-vectors.json\n");
+        fprintf(stderr,
+                "test_compare: STATS_VECTORS is not set; it must name stats-vectors.json\n");
         return 1;
     }
     const struct CMUnitTest tests[] = {

@@ -29,14 +29,14 @@
 
 /* ---- fixtures ------------------------------------------------------------------------ */
 
-static struct bench__column_desc col_instr = {"instr", "instr/iter", BENCH__FORMAT_COUNT,
-                                              BENCH__DIAGNOSTIC, "perf", false};
-static struct bench__column_desc col_bps = {"B/s", "B/s", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE,
-                                            "client", false};
-static struct bench__column_desc col_ipc = {"ipc", "IPC", BENCH__FORMAT_RATIO, BENCH__DIAGNOSTIC,
+static struct bench__column_desc col_instr = {"instr",           "instr/iter", BENCH__FORMAT_COUNT,
+                                              BENCH__DIAGNOSTIC, "perf",       false};
+static struct bench__column_desc col_bps = {
+    "B/s", "B/s", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE, "client", false};
+static struct bench__column_desc col_ipc = {"ipc",  "IPC", BENCH__FORMAT_RATIO, BENCH__DIAGNOSTIC,
                                             "perf", false};
-static struct bench__column_desc col_brmiss = {"br-miss", "br-miss", BENCH__FORMAT_PERCENT,
-                                               BENCH__DIAGNOSTIC, "perf", false};
+static struct bench__column_desc col_brmiss = {"br-miss",         "br-miss", BENCH__FORMAT_PERCENT,
+                                               BENCH__DIAGNOSTIC, "perf",    false};
 static const struct bench__column_desc *const columns[] = {&col_instr, &col_bps, &col_ipc,
                                                            &col_brmiss};
 
@@ -469,7 +469,8 @@ static const struct number_case number_cases[] = {
 static void test_number_rules(void **state)
 {
     (void)state;
-    struct bench__column_desc col = {"x", "x", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE, "client", false};
+    struct bench__column_desc col = {"x",      "x",  BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE,
+                                     "client", false};
     for (size_t i = 0; i < N(number_cases); i++) {
         struct bench__cell cell = {&col, number_cases[i].value, false};
         struct bench__row row = {.name = "n",
@@ -529,8 +530,8 @@ static void test_strings(void **state)
 {
     (void)state;
     struct bench__kv labels[] = {{"k\xff", "v\"\\\n\t\x01"}};
-    struct bench__column_desc col = {"m\xc3\x28", "m", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE,
-                                     "client", false};
+    struct bench__column_desc col = {"m\xc3\x28",         "m",      BENCH__FORMAT_COUNT,
+                                     BENCH__QUANTITATIVE, "client", false};
     struct bench__cell cell = {&col, 1.0, false};
     struct bench__row row = {.name = "caf\xc3\xa9 \xe2\x89\x88",
                              .labels = labels,

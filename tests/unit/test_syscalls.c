@@ -258,8 +258,7 @@ static int fake_ioctl(int fd, unsigned long request, unsigned long arg)
         fake.ioctls[2]++;
         if (l->enabled) {
             l->time_enabled += fake.enabled_inc;
-            l->time_running += fake.running_inc < 0 ? fake.enabled_inc
-                                                    : (uint64_t)fake.running_inc;
+            l->time_running += fake.running_inc < 0 ? fake.enabled_inc : (uint64_t)fake.running_inc;
         }
         l->enabled = false;
     } else {
@@ -417,8 +416,8 @@ struct open_call {
 static void do_open(void *arg)
 {
     struct open_call *c = arg;
-    c->o->state = bench__source_syscalls.open(c->cfg, &c->o->caps, c->o->status,
-                                              sizeof c->o->status);
+    c->o->state =
+        bench__source_syscalls.open(c->cfg, &c->o->caps, c->o->status, sizeof c->o->status);
 }
 
 static struct opened open_with(struct cfg_spec spec)
@@ -481,7 +480,8 @@ static void test_ops(void **state)
     assert_null(s->family);
     assert_int_equal(s->n_family, 0);
     assert_non_null(s->family_for);
-    /* in the table after perf-sw and tier0 (counting-pass and column order: perf, tier0, syscalls, raw) */
+    /* in the table after perf-sw and tier0 (counting-pass and column order: perf, tier0, syscalls,
+     * raw) */
     size_t at = SIZE_MAX, sw = SIZE_MAX, t0 = SIZE_MAX;
     for (size_t i = 0; i < bench__n_sources; i++) {
         if (bench__sources[i] == s)
@@ -626,8 +626,8 @@ static void test_ids_other_errno(void **state)
 static void test_leader_id_garbage(void **state)
 {
     (void)state;
-    static const char *const garbage[] = {"", "\n", "abc\n", "12x\n", "-5\n", "+5\n", "4 4\n",
-                                          "99999999999999999999999\n", "0x10\n"};
+    static const char *const garbage[] = {
+        "", "\n", "abc\n", "12x\n", "-5\n", "+5\n", "4 4\n", "99999999999999999999999\n", "0x10\n"};
     for (size_t i = 0; i < sizeof garbage / sizeof garbage[0]; i++) {
         teardown_os(NULL);
         setup_fake(NULL);
@@ -772,8 +772,7 @@ static void test_open_attr_status_and_pass(void **state)
     mount_tracefs(TRACING);
     add_dir(DEBUG_TRACING "/events"); /* never consulted: the first root has the ids */
     add_id(DEBUG_TRACING, "raw_syscalls", "sys_enter", NULL, EACCES);
-    struct opened o =
-        open_with((struct cfg_spec){.syscalls = true, .names = {"getpid", "futex"}});
+    struct opened o = open_with((struct cfg_spec){.syscalls = true, .names = {"getpid", "futex"}});
     assert_non_null(o.state);
     assert_string_equal(o.err, "");
     assert_string_equal(o.status,
@@ -849,13 +848,12 @@ static void test_named_missing_is_nan(void **state)
     struct opened o = open_with((struct cfg_spec){
         .syscalls = true, .names = {"nosuch", "getpid", "badid"}, .metrics = {"sc:secret"}});
     assert_non_null(o.state);
-    assert_string_equal(o.err,
-                        "--syscalls: sc:nosuch not counted (no tracepoint "
-                        "syscalls:sys_enter_nosuch — not a syscall of this kernel?)\n"
-                        "--syscalls: sc:badid not counted (the tracefs id of "
-                        "syscalls:sys_enter_badid is not a number)\n"
-                        "--syscalls: sc:secret not counted (the tracefs id of "
-                        "syscalls:sys_enter_secret is unreadable)\n");
+    assert_string_equal(o.err, "--syscalls: sc:nosuch not counted (no tracepoint "
+                               "syscalls:sys_enter_nosuch — not a syscall of this kernel?)\n"
+                               "--syscalls: sc:badid not counted (the tracefs id of "
+                               "syscalls:sys_enter_badid is not a number)\n"
+                               "--syscalls: sc:secret not counted (the tracefs id of "
+                               "syscalls:sys_enter_secret is unreadable)\n");
     assert_int_equal(fake.n_attempts, 2); /* the leader and getpid */
     double v[5];
     bool e[5];
@@ -875,8 +873,7 @@ static void test_named_open_refused_is_nan(void **state)
     (void)state;
     mount_tracefs(TRACING);
     fail_event(ID_FUTEX, EINVAL);
-    struct opened o =
-        open_with((struct cfg_spec){.metrics = {"sc:futex", "syscalls:getpid"}});
+    struct opened o = open_with((struct cfg_spec){.metrics = {"sc:futex", "syscalls:getpid"}});
     assert_non_null(o.state);
     assert_string_equal(o.err, "--metrics: sc:futex not counted (perf_event_open(syscalls:"
                                "sys_enter_futex) failed: EINVAL (Invalid argument))\n");
@@ -991,9 +988,8 @@ static void test_group_64_events_and_omit(void **state)
     struct bench__perf_group g;
     char reason[BENCH__REASON_MAX];
     uint64_t omit = (UINT64_C(1) << 63) | (UINT64_C(1) << 40);
-    assert_int_equal(bench__perf_group_open(&g, events, BENCH__PERF_GROUP_MAX, omit, reason,
-                                            sizeof reason),
-                     0);
+    assert_int_equal(
+        bench__perf_group_open(&g, events, BENCH__PERF_GROUP_MAX, omit, reason, sizeof reason), 0);
     assert_int_equal(g.n_open, 62);
     assert_int_equal(g.fd[40], -1);
     assert_int_equal(g.fd[63], -1);
@@ -1014,9 +1010,9 @@ static void test_group_64_events_and_omit(void **state)
     assert_int_equal(open_fds(), 0);
     /* too many events is an internal error, never an overflow */
     static struct bench__perf_event many[BENCH__PERF_GROUP_MAX + 1];
-    assert_int_equal(bench__perf_group_open(&g, many, BENCH__PERF_GROUP_MAX + 1, 0, reason,
-                                            sizeof reason),
-                     -EINVAL);
+    assert_int_equal(
+        bench__perf_group_open(&g, many, BENCH__PERF_GROUP_MAX + 1, 0, reason, sizeof reason),
+        -EINVAL);
 }
 
 static void test_group_exclude_overrides_and_ladder(void **state)
@@ -1032,8 +1028,7 @@ static void test_group_exclude_overrides_and_ladder(void **state)
     struct bench__perf_group_options opt = {.exclude = exclude};
     struct bench__perf_group g;
     char reason[BENCH__REASON_MAX];
-    assert_int_equal(
-        bench__perf_group_open_with(&g, events, 4, 0, &opt, reason, sizeof reason), 0);
+    assert_int_equal(bench__perf_group_open_with(&g, events, 4, 0, &opt, reason, sizeof reason), 0);
     assert_int_equal(fake.n_attempts, 4);
     assert_int_equal(fake.attrs[1].exclude_kernel, 1);
     assert_int_equal(fake.attrs[1].exclude_user, 0);
@@ -1081,8 +1076,7 @@ static void test_group_user_rung_skips_kernel_only(void **state)
     struct bench__perf_group_options opt = {.exclude = exclude, .inherit = true};
     struct bench__perf_group g;
     char reason[BENCH__REASON_MAX];
-    assert_int_equal(
-        bench__perf_group_open_with(&g, events, 3, 0, &opt, reason, sizeof reason), 0);
+    assert_int_equal(bench__perf_group_open_with(&g, events, 3, 0, &opt, reason, sizeof reason), 0);
     assert_true(g.user_only);
     assert_int_equal(g.fd[1], -1);
     assert_true(g.fd[2] >= 0);
