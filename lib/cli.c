@@ -74,7 +74,7 @@ static const struct option_def options[] = {
     {O_PERF_BATCH, 0, "perf-batch", OPT_UINT, "N", UINT64_MAX,
      "with --bench: iterations per counting bracket (0 = auto, about 1 ms)"},
     {O_SYSCALLS, 0, "syscalls", OPT_OPTIONAL, "LIST", 0,
-     "with --bench: count syscalls (not yet: accepted and validated only)"},
+     "with --bench: count syscalls (tracepoints); =futex,write adds one column each"},
     {O_METRICS, 0, "metrics", OPT_LIST, "LIST", 0,
      "with --bench: metric columns (names, prefix*, all, ? for the catalog)"},
     {O_LIST_METRICS, 0, "list-metrics", OPT_FLAG, NULL, 0,

@@ -271,8 +271,8 @@ static char *loop_name(const struct bench__entry *e, unsigned ordinal)
 
 /* ---- client metrics: the catalog's "client" family -------------------------------------- */
 
-/* Names a client metric may not take: the built-in catalog (including the families of
- * sources that arrive later) and the table's own columns. */
+/* Names a client metric may not take: the built-in catalog (every source's family and the
+ * syscalls:/sc:/raw:/pfm: prefixes) and the table's own columns. */
 static bool reserved_name(const char *name)
 {
     static const char *const table_words[] = {"name", "median/iter", "n",         "min",

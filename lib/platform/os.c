@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* os.c: owns the real OS calls behind the fault-injection seam (see os.h). Nothing else in
- * lib/ calls perf_event_open, ioctl on counters, dlopen, mmap, or reads /proc directly. */
+ * lib/ calls perf_event_open, ioctl on counters, dlopen or mmap; /proc files a source reads
+ * go through bench__os_read_file (meta.c reads /proc/cpuinfo itself: nothing to inject). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -68,8 +69,22 @@ static bool seam_is_real(void)
            bench__os.close == real_os.close;
 }
 
+/* Only the files read at every edge are kept; one-off reads (tracefs ids, the paranoid
+ * level) must not take the slots. */
+static bool worth_keeping(const char *path)
+{
+    static const char *const prefixes[] = {"/proc/pressure/", "/proc/self/io",
+                                           "/proc/thread-self/schedstat", "/proc/self/schedstat"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (!strncmp(path, prefixes[i], strlen(prefixes[i])))
+            return true;
+    return false;
+}
+
 static int kept_fd(const char *path)
 {
+    if (!worth_keeping(path))
+        return -1;
     for (size_t i = 0; i < n_kept; i++)
         if (!strcmp(kept[i].path, path))
             return kept[i].fd;

@@ -223,16 +223,14 @@ static void *raw_open(const struct bench__config *cfg, struct bench__caps *caps,
 
     /* requested columns stay in every row (all NaN when nothing opened) */
     if (n_refused == st->n)
-        snprintf(status, status_size,
-                 "raw/pfm events: none of %zu opened, their columns stay empty: %s", st->n,
-                 first_reason);
+        snprintf(status, status_size, "events: none of %zu opened, their columns stay empty: %s",
+                 st->n, first_reason);
     else if (n_refused)
-        snprintf(status, status_size,
-                 "raw/pfm events: %zu of %zu refused, their columns stay empty: %s", n_refused,
-                 st->n, refused);
+        snprintf(status, status_size, "events: %zu of %zu refused, their columns stay empty: %s",
+                 n_refused, st->n, refused);
     if (st->open && st->group.user_only) {
         size_t len = strlen(status);
-        snprintf(status + len, status_size - len, "%sraw/pfm events: %s", len ? "; " : "",
+        snprintf(status + len, status_size - len, "%sevents: %s", len ? "; " : "",
                  bench__perf_group_mode(&st->group));
     }
     return st;

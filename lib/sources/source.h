@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* source.h: the one shape every counting source has (perf, perf-sw, tier0, and later
- * syscalls, raw, pfm): a metric family, a probe that reports capabilities with reasons,
+/* source.h: the one shape every counting source has (perf, perf-sw, tier0, syscall, raw
+ * and pfm): a metric family, a probe that reports capabilities with reasons,
  * and a counting bracket. Adding a source is one file in lib/sources/ plus one line in the
  * table in catalog.c; no renderer, JSON or CLI code changes. */
 #ifndef BENCH_SOURCES_SOURCE_H

@@ -363,7 +363,7 @@ static void test_first_accepted_leads(void **state)
     struct opened o = open_raw(metrics, 4);
     assert_non_null(o.state);
     assert_true(o.caps.present & (1u << BENCH__CAP_COUNTING_RAW));
-    assert_string_equal(o.status, "raw/pfm events: 2 of 4 refused, their columns stay empty: "
+    assert_string_equal(o.status, "events: 2 of 4 refused, their columns stay empty: "
                                   "raw:r1 (ENOENT), raw:r3 (EINVAL)");
     /* raw:r1 on both rungs, then raw:r2 leads with r3 and r4 */
     assert_int_equal(fake.n_attempts, 5);
@@ -398,7 +398,7 @@ static void test_all_refused_keeps_nan_columns(void **state)
     assert_string_equal(bench__caps_reason(&o.caps, BENCH__CAP_COUNTING_RAW), want);
     char status[300];
     snprintf(status, sizeof status,
-             "raw/pfm events: none of 2 opened, their columns stay empty: %s", want);
+             "events: none of 2 opened, their columns stay empty: %s", want);
     assert_string_equal(o.status, status);
     assert_int_equal(fake.n_attempts, 4); /* each tried as leader on both rungs */
     double v[2] = {1, 1};
@@ -419,7 +419,7 @@ static void test_user_space_only(void **state)
     char *metrics[] = {"raw:r00c0"};
     struct opened o = open_raw(metrics, 1);
     assert_non_null(o.state);
-    assert_string_equal(o.status, "raw/pfm events: user-space only");
+    assert_string_equal(o.status, "events: user-space only");
     assert_int_equal(fake.attrs[1].exclude_kernel, 1);
     bench__source_raw.close(o.state);
 }
@@ -504,7 +504,7 @@ static void test_real_kernel(void **state)
     assert_non_null(reason);
     print_message("raw counting absent: %s\nstatus: %s\n", reason, o.status);
     assert_non_null(strstr(reason, "perf_event_open(raw:r00c0) failed: "));
-    assert_non_null(strstr(o.status, "raw/pfm events: none of "));
+    assert_non_null(strstr(o.status, "events: none of "));
     for (size_t i = 0; i < o.n; i++)
         assert_nan(v[i]);
     bench__source_raw.close(o.state);
