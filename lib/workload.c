@@ -2,8 +2,8 @@
 /* workload.c: owns the workload model: running each WORKLOAD body once (or reps times) in
  * this process, its windows (function and inline, named, nested and inert), the whole-body
  * candidate window, edge snapshots in a fixed nesting order, the page-cache stamps of
- * workload_files, window failures, and the workloads table. The body is never re-run for
- * counting: every source is read at the window's edges. */
+ * workload_files and window failures (the table is report/workload_table.c). The body is
+ * never re-run for counting: every source is read at the window's edges. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <setjmp.h>
@@ -61,7 +61,7 @@ struct bench__wl {
     size_t n_names;
 };
 
-static void append_note(char *buf, size_t size, const char *text)
+void bench__append_note(char *buf, size_t size, const char *text)
 {
     if (strstr(buf, text))
         return; /* said once is enough */
@@ -215,10 +215,11 @@ static struct bench__window *new_window(struct bench__wl *w, char *name)
     memset(&w->pending_stamp, 0, sizeof w->pending_stamp);
     char note[1024] = "";
     if (w->pending_note[0])
-        append_note(note, sizeof note, w->pending_note);
+        bench__append_note(note, sizeof note, w->pending_note);
     w->pending_note[0] = '\0';
     if (win->regime.present && win->regime.effective != BENCH_CACHE_STEADY && w->reps > 1)
-        append_note(note, sizeof note, "regime prep ran once — reps 2+ reuse rep 1's cache state");
+        bench__append_note(note, sizeof note,
+                           "regime prep ran once — reps 2+ reuse rep 1's cache state");
     win->note = xstrdup(note);
     return win;
 }
@@ -229,7 +230,7 @@ static void finish_window(struct bench__window *win)
     if (win->wall.note[0]) {
         char note[1024];
         snprintf(note, sizeof note, "%s", win->note);
-        append_note(note, sizeof note, win->wall.note);
+        bench__append_note(note, sizeof note, win->wall.note);
         free(win->note);
         win->note = xstrdup(note);
     }
@@ -363,14 +364,16 @@ int bench_workload_files(bench_t *b, int regime, const char *const *paths)
     if (!w || !paths || !paths[0])
         return 0; /* outside a workload measurement: nothing at all */
     if (w->in_window) {
-        append_note(w->pending_note, sizeof w->pending_note,
-                    "workload_files inside a window — prep skipped; call it before the window");
+        bench__append_note(
+            w->pending_note, sizeof w->pending_note,
+            "workload_files inside a window — prep skipped; call it before the window");
         return 0;
     }
     if (w->fallback_reps) {
-        append_note(w->pending_note, sizeof w->pending_note,
-                    "workload_files during a repetition of the body — prep skipped; it ran once "
-                    "before the first repetition");
+        bench__append_note(
+            w->pending_note, sizeof w->pending_note,
+            "workload_files during a repetition of the body — prep skipped; it ran once "
+            "before the first repetition");
         return 0;
     }
     size_t n = 0;
@@ -383,9 +386,9 @@ int bench_workload_files(bench_t *b, int regime, const char *const *paths)
     bench__regime_prepare(r, paths, n, &w->pending_stamp); /* a later call replaces it */
     if (refresh) {
         if (++w->files_calls_before_window == 2)
-            append_note(w->pending_note, sizeof w->pending_note,
-                        "workload_files called more than once before any window — only the "
-                        "work after the last call is measured");
+            bench__append_note(w->pending_note, sizeof w->pending_note,
+                               "workload_files called more than once before any window — only the "
+                               "work after the last call is measured");
         open_edges(w, &w->edges);
     }
     return 0;
@@ -494,114 +497,4 @@ void bench__workloads_free(struct bench__workloads *w)
     }
     free(w->windows);
     memset(w, 0, sizeof *w);
-}
-
-/* ---- the table ------------------------------------------------------------------------------ */
-
-#define EM_DASH "\xe2\x80\x94"
-
-static char *ns_cell(double ns)
-{
-    char buf[32];
-    bench__format_ns(ns, buf, sizeof buf);
-    return xstrdup(buf);
-}
-
-void bench__workloads_render(FILE *out, const struct bench__workloads *w,
-                             const struct bench__catalog *catalog,
-                             struct bench__table_memory *memory)
-{
-    if (w->n == 0)
-        return;
-    bool regime = false, io_stall = false, notes = false;
-    for (size_t i = 0; i < w->n; i++) {
-        regime |= w->windows[i].regime.present;
-        io_stall |= w->windows[i].psi_present && !isnan(w->windows[i].psi[0]);
-        notes |= w->windows[i].note[0] || w->windows[i].state != BENCH__ROW_OK ||
-                 (w->windows[i].regime.present && w->windows[i].regime.note[0]);
-    }
-    const struct bench__column_desc **cols =
-        calloc(bench__catalog_max_columns(catalog, 0) + 1, sizeof *cols);
-    if (!cols)
-        abort();
-    size_t n_cols = bench__catalog_columns(catalog, NULL, 0, BENCH__COLUMNS_TABLE, cols);
-    size_t n_columns = 2 + (regime ? 1 : 0) + 5 + (io_stall ? 1 : 0) + n_cols + (notes ? 1 : 0);
-    struct bench__column *columns = calloc(n_columns, sizeof *columns);
-    char **cells = calloc(w->n * n_columns + 1, sizeof *cells);
-    if (!columns || !cells)
-        abort();
-    size_t c = 0;
-    columns[c++] = (struct bench__column){"workload", BENCH__LEFT};
-    columns[c++] = (struct bench__column){"reps", BENCH__RIGHT};
-    if (regime)
-        columns[c++] = (struct bench__column){"regime", BENCH__LEFT};
-    static const char *const wall_headers[] = {"wall", "cpu usr", "cpu krn", "runq", "other"};
-    for (int i = 0; i < 5; i++)
-        columns[c++] = (struct bench__column){wall_headers[i], BENCH__DECIMAL};
-    if (io_stall)
-        columns[c++] = (struct bench__column){"io-stall", BENCH__DECIMAL};
-    for (size_t i = 0; i < n_cols; i++)
-        columns[c++] = (struct bench__column){cols[i]->header, BENCH__DECIMAL};
-    if (notes)
-        columns[c++] = (struct bench__column){"notes", BENCH__LEFT};
-    for (size_t r = 0; r < w->n; r++) {
-        const struct bench__window *win = &w->windows[r];
-        char **cell = cells + r * n_columns;
-        size_t k = 0;
-        bool ok = win->state == BENCH__ROW_OK;
-        cell[k++] = xstrdup(win->name);
-        char buf[96];
-        snprintf(buf, sizeof buf, "%u", win->reps);
-        cell[k++] = xstrdup(buf);
-        if (regime) {
-            if (!win->regime.present)
-                snprintf(buf, sizeof buf, EM_DASH);
-            else if (win->regime.requested == win->regime.effective)
-                snprintf(buf, sizeof buf, "%s", bench__regime_word(win->regime.effective));
-            else
-                snprintf(buf, sizeof buf, "%s\xe2\x86\x92%s",
-                         bench__regime_word(win->regime.requested),
-                         bench__regime_word(win->regime.effective));
-            cell[k++] = xstrdup(buf);
-        }
-        const double parts[5] = {win->wall.wall_ns, win->wall.on_cpu_user_ns,
-                                 win->wall.on_cpu_kernel_ns, win->wall.offcpu_runqueue_ns,
-                                 win->wall.offcpu_other_ns};
-        for (int i = 0; i < 5; i++)
-            cell[k++] = ns_cell(ok ? parts[i] : NAN);
-        if (io_stall)
-            cell[k++] = ns_cell(ok && win->psi_present ? win->psi[0] : NAN);
-        for (size_t i = 0; i < n_cols; i++) {
-            const struct bench__cell *m = NULL;
-            for (size_t j = 0; ok && j < win->n_cells && !m; j++)
-                if (win->cells[j].column == cols[i])
-                    m = &win->cells[j];
-            if (m)
-                bench__format_metric(m->value, cols[i]->format, m->estimate, buf, sizeof buf);
-            else
-                snprintf(buf, sizeof buf, EM_DASH);
-            cell[k++] = xstrdup(buf);
-        }
-        if (notes) {
-            char note[1200] = "";
-            if (!ok)
-                snprintf(note, sizeof note, "%s", win->error);
-            if (win->regime.present && win->regime.note[0])
-                append_note(note, sizeof note, win->regime.note);
-            if (win->note[0])
-                append_note(note, sizeof note, win->note);
-            cell[k++] = xstrdup(note);
-        }
-    }
-    struct bench__table table = {.title = "workloads",
-                                 .columns = columns,
-                                 .n_columns = n_columns,
-                                 .cells = cells,
-                                 .n_rows = w->n};
-    bench__table_render(out, &table, memory);
-    for (size_t i = 0; i < w->n * n_columns; i++)
-        free(cells[i]);
-    free(cells);
-    free(columns);
-    free(cols);
 }

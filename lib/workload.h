@@ -36,7 +36,9 @@ BENCH__HIDDEN void bench__workloads_run(const struct bench__config *cfg,
                                         const struct bench__suite *suite, const size_t *order,
                                         size_t n_order, struct bench__catalog *catalog,
                                         struct bench__workloads *out, FILE *err);
-/* The `workloads` table. */
+/* Append a note to a "; "-joined note buffer, once (a note already there is not repeated). */
+BENCH__HIDDEN void bench__append_note(char *buf, size_t size, const char *text);
+/* The `workloads` table (report/workload_table.c). */
 BENCH__HIDDEN void bench__workloads_render(FILE *out, const struct bench__workloads *w,
                                            const struct bench__catalog *catalog,
                                            struct bench__table_memory *memory);

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/* workload_table.c: owns how workload windows become the `workloads` console table (wall
+ * decomposition, io-stall, counter totals, notes). It measures nothing and draws no box. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../workload.h"
+
+static char *xstrdup(const char *s)
+{
+    char *d = strdup(s ? s : "");
+    if (!d)
+        abort();
+    return d;
+}
+
+#define EM_DASH "\xe2\x80\x94"
+
+static char *ns_cell(double ns)
+{
+    char buf[32];
+    bench__format_ns(ns, buf, sizeof buf);
+    return xstrdup(buf);
+}
+
+void bench__workloads_render(FILE *out, const struct bench__workloads *w,
+                             const struct bench__catalog *catalog,
+                             struct bench__table_memory *memory)
+{
+    if (w->n == 0)
+        return;
+    bool regime = false, io_stall = false, notes = false;
+    for (size_t i = 0; i < w->n; i++) {
+        regime |= w->windows[i].regime.present;
+        io_stall |= w->windows[i].psi_present && !isnan(w->windows[i].psi[0]);
+        notes |= w->windows[i].note[0] || w->windows[i].state != BENCH__ROW_OK ||
+                 (w->windows[i].regime.present && w->windows[i].regime.note[0]);
+    }
+    const struct bench__column_desc **cols =
+        calloc(bench__catalog_max_columns(catalog, 0) + 1, sizeof *cols);
+    if (!cols)
+        abort();
+    size_t n_cols = bench__catalog_columns(catalog, NULL, 0, BENCH__COLUMNS_TABLE, cols);
+    size_t n_columns = 2 + (regime ? 1 : 0) + 5 + (io_stall ? 1 : 0) + n_cols + (notes ? 1 : 0);
+    struct bench__column *columns = calloc(n_columns, sizeof *columns);
+    char **cells = calloc(w->n * n_columns + 1, sizeof *cells);
+    if (!columns || !cells)
+        abort();
+    size_t c = 0;
+    columns[c++] = (struct bench__column){"workload", BENCH__LEFT};
+    columns[c++] = (struct bench__column){"reps", BENCH__RIGHT};
+    if (regime)
+        columns[c++] = (struct bench__column){"regime", BENCH__LEFT};
+    static const char *const wall_headers[] = {"wall", "cpu usr", "cpu krn", "runq", "other"};
+    for (int i = 0; i < 5; i++)
+        columns[c++] = (struct bench__column){wall_headers[i], BENCH__DECIMAL};
+    if (io_stall)
+        columns[c++] = (struct bench__column){"io-stall", BENCH__DECIMAL};
+    for (size_t i = 0; i < n_cols; i++)
+        columns[c++] = (struct bench__column){cols[i]->header, BENCH__DECIMAL};
+    if (notes)
+        columns[c++] = (struct bench__column){"notes", BENCH__LEFT};
+    for (size_t r = 0; r < w->n; r++) {
+        const struct bench__window *win = &w->windows[r];
+        char **cell = cells + r * n_columns;
+        size_t k = 0;
+        bool ok = win->state == BENCH__ROW_OK;
+        cell[k++] = xstrdup(win->name);
+        char buf[96];
+        snprintf(buf, sizeof buf, "%u", win->reps);
+        cell[k++] = xstrdup(buf);
+        if (regime) {
+            if (!win->regime.present)
+                snprintf(buf, sizeof buf, EM_DASH);
+            else if (win->regime.requested == win->regime.effective)
+                snprintf(buf, sizeof buf, "%s", bench__regime_word(win->regime.effective));
+            else
+                snprintf(buf, sizeof buf, "%s\xe2\x86\x92%s",
+                         bench__regime_word(win->regime.requested),
+                         bench__regime_word(win->regime.effective));
+            cell[k++] = xstrdup(buf);
+        }
+        const double parts[5] = {win->wall.wall_ns, win->wall.on_cpu_user_ns,
+                                 win->wall.on_cpu_kernel_ns, win->wall.offcpu_runqueue_ns,
+                                 win->wall.offcpu_other_ns};
+        for (int i = 0; i < 5; i++)
+            cell[k++] = ns_cell(ok ? parts[i] : NAN);
+        if (io_stall)
+            cell[k++] = ns_cell(ok && win->psi_present ? win->psi[0] : NAN);
+        for (size_t i = 0; i < n_cols; i++) {
+            const struct bench__cell *m = NULL;
+            for (size_t j = 0; ok && j < win->n_cells && !m; j++)
+                if (win->cells[j].column == cols[i])
+                    m = &win->cells[j];
+            if (m)
+                bench__format_metric(m->value, cols[i]->format, m->estimate, buf, sizeof buf);
+            else
+                snprintf(buf, sizeof buf, EM_DASH);
+            cell[k++] = xstrdup(buf);
+        }
+        if (notes) {
+            char note[1200] = "";
+            if (!ok)
+                snprintf(note, sizeof note, "%s", win->error);
+            if (win->regime.present && win->regime.note[0])
+                bench__append_note(note, sizeof note, win->regime.note);
+            if (win->note[0])
+                bench__append_note(note, sizeof note, win->note);
+            cell[k++] = xstrdup(note);
+        }
+    }
+    struct bench__table table = {.title = "workloads",
+                                 .columns = columns,
+                                 .n_columns = n_columns,
+                                 .cells = cells,
+                                 .n_rows = w->n};
+    bench__table_render(out, &table, memory);
+    for (size_t i = 0; i < w->n * n_columns; i++)
+        free(cells[i]);
+    free(cells);
+    free(columns);
+    free(cols);
+}
