@@ -375,7 +375,7 @@ static void pass_end(struct bench__measure *m)
         abort();
     for (size_t k = 0; k < src->n_family; k++)
         values[k] = NAN;
-    struct bench__counts counts = {values, estimate};
+    struct bench__counts counts = {.values = values, .estimate = estimate, .scale = NAN};
     src->ops->pass_end(count_state(m), m->count.iterations, m->count.brackets, &counts);
     struct bench__row *r = &m->rows[m->count.row];
     struct bench__cell *cells = realloc(r->cells, (r->n_cells + src->n_family + 1) * sizeof *cells);
@@ -814,7 +814,7 @@ static void disclose_bracket_cost(struct bench__measure *m, size_t s)
         ops->bracket_begin(state);
         ops->bracket_end(state);
     }
-    struct bench__counts counts = {values, estimate};
+    struct bench__counts counts = {.values = values, .estimate = estimate, .scale = NAN};
     ops->pass_end(state, EMPTY_BRACKETS, EMPTY_BRACKETS, &counts);
     char text[400] = "";
     size_t len = 0, shown = 0;

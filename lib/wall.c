@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 
 #include "platform/os.h"
+#include "sources/source.h"
 #include "wall.h"
 
 #define SCHED_THREAD "/proc/thread-self/schedstat"
@@ -137,27 +138,31 @@ static int64_t tv_us(struct timeval tv)
     return (int64_t)tv.tv_sec * 1000000 + (int64_t)tv.tv_usec;
 }
 
-void bench__wall_read(const struct bench__wall *w, struct bench__wall_snapshot *s)
+void bench__wall_read(const struct bench__wall *w, struct bench__wall_snapshot *s,
+                      struct bench__edge_shared *shared)
 {
-    struct rusage ru;
+    struct rusage self, ru;
     int err;
     char why[80];
     s->user_us = s->sys_us = s->proc_cpu_us = s->runqueue_ns = -1;
-    if (w->thread_scope) {
-        /* RUSAGE_SELF first: summing the group brings the running thread's pending runtime
-         * up to date, so the RUSAGE_THREAD reading that follows includes it (read the other
-         * way round, a short window loses up to a tick of its own CPU time to `other` and a
-         * single-threaded program gets a false "other threads" note). */
-        if (bench__os.getrusage(RUSAGE_SELF, &ru) == 0)
-            s->proc_cpu_us = tv_us(ru.ru_utime) + tv_us(ru.ru_stime);
-        if (bench__os.getrusage(RUSAGE_THREAD, &ru) == 0) {
-            s->user_us = tv_us(ru.ru_utime);
-            s->sys_us = tv_us(ru.ru_stime);
-        }
-    } else if (bench__os.getrusage(RUSAGE_SELF, &ru) == 0) {
+    /* RUSAGE_SELF first: summing the group brings the running thread's pending runtime up to
+     * date, so the RUSAGE_THREAD reading that follows includes it (read the other way round,
+     * a short window loses up to a tick of its own CPU time to `other` and a single-threaded
+     * program gets a false "other threads" note). */
+    bool self_ok = bench__os.getrusage(RUSAGE_SELF, &self) == 0;
+    if (shared) {
+        shared->self_ok = self_ok;
+        if (self_ok)
+            shared->self = self;
+    }
+    if (self_ok)
+        s->proc_cpu_us = tv_us(self.ru_utime) + tv_us(self.ru_stime);
+    if (!w->thread_scope) {
+        s->user_us = self_ok ? tv_us(self.ru_utime) : -1;
+        s->sys_us = self_ok ? tv_us(self.ru_stime) : -1;
+    } else if (bench__os.getrusage(RUSAGE_THREAD, &ru) == 0) {
         s->user_us = tv_us(ru.ru_utime);
         s->sys_us = tv_us(ru.ru_stime);
-        s->proc_cpu_us = s->user_us + s->sys_us;
     }
     if (w->sched_path)
         s->runqueue_ns = read_sched(w->sched_path, why, sizeof why, &err);

@@ -42,8 +42,12 @@ struct bench__wall_snapshot {
     int64_t runqueue_ns;     /* schedstat field 2 (run-queue wait), or -1 */
 };
 
-/* Take one edge reading (getrusage, then schedstat, through the seam). */
-BENCH__HIDDEN void bench__wall_read(const struct bench__wall *w, struct bench__wall_snapshot *s);
+struct bench__edge_shared;
+
+/* Take one edge reading (getrusage, then schedstat, through the seam). The getrusage
+ * (RUSAGE_SELF) reading is also left in `shared` (when not NULL) for the counting sources. */
+BENCH__HIDDEN void bench__wall_read(const struct bench__wall *w, struct bench__wall_snapshot *s,
+                                    struct bench__edge_shared *shared);
 
 /* Field 2 (run-queue wait ns) of a schedstat text "<on-cpu ns> <wait ns> <slices>\n" (len
  * bytes, need not be NUL-terminated). Three digit runs separated by single spaces, the last

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "sources/psi.h"
+#include "sources/source.h"
 #include "workload.h"
 
 static int64_t monotonic_ns(void)
@@ -28,6 +29,13 @@ struct edges {
     struct bench__psi_snapshot psi0;
     int64_t t0;
     struct bench__wall_snapshot wall0;
+    struct bench__edge_shared shared0;
+};
+
+/* A resolved window name and how many windows of this test have had it. */
+struct name_count {
+    char *base;
+    unsigned count;
 };
 
 /* A workload measurement in progress (one WORKLOAD test). */
@@ -57,8 +65,12 @@ struct bench__wl {
     struct bench__regime_stamp pending_stamp;
     char pending_note[512];
     uint32_t window_reps_done;
-    char **names; /* resolved names of this test's windows, for "#2", "#3" */
+    struct name_count *names; /* this test's distinct window names, for "#2", "#3" */
     size_t n_names;
+    /* per open source (catalog order): the snapshots of the open window's two edges */
+    void **snapshot_open, **snapshot_close;
+    double *values; /* scratch for one source's window counts */
+    bool *estimate;
 };
 
 void bench__append_note(char *buf, size_t size, const char *text)
@@ -73,44 +85,78 @@ void bench__append_note(char *buf, size_t size, const char *text)
     snprintf(buf + len, size - len, "%s", text);
 }
 
+static char *xstrdup(const char *s)
+{
+    char *d = strdup(s ? s : "");
+    if (!d)
+        abort();
+    return d;
+}
+
 /* ---- edges -------------------------------------------------------------------------------- */
 
-/* Counting sources, outer → inner: the reverse of the source table (perf innermost). */
+/* Counting sources, outer → inner: the reverse of the source table (perf innermost). Each is
+ * read cumulatively (its run began with the workload test): one snapshot per edge. */
 static void open_edges(struct bench__wl *w, struct edges *e)
 {
     if (w->psi_ok)
         bench__psi_read(&w->psi, &e->psi0);
     e->t0 = monotonic_ns();
-    bench__wall_read(&w->wall, &e->wall0);
-    /* every pass's own set-up (a perf group's RESET and baseline read) first, so no source's
-     * set-up lands inside another source's edges */
+    bench__wall_read(&w->wall, &e->wall0, &e->shared0);
     for (size_t i = w->catalog->n_sources; i-- > 0;)
         if (w->catalog->sources[i].state)
-            w->catalog->sources[i].ops->pass_begin(w->catalog->sources[i].state);
-    for (size_t i = w->catalog->n_sources; i-- > 0;)
-        if (w->catalog->sources[i].state)
-            w->catalog->sources[i].ops->bracket_begin(w->catalog->sources[i].state);
+            w->catalog->sources[i].ops->edge_read(w->catalog->sources[i].state,
+                                                  w->snapshot_open[i]);
     e->open = true;
 }
 
-/* Close the edges (inner → outer; PSI's closing read after the wall clock stopped) and fill
- * the window's numbers. With `discard` the readings are thrown away. */
-static void close_edges(struct bench__wl *w, struct edges *e, struct bench__window *win,
-                        bool discard)
+static void window_note_add(struct bench__window *win, const char *text)
 {
-    for (size_t i = 0; i < w->catalog->n_sources; i++) {
-        struct bench__open_source *s = &w->catalog->sources[i];
-        if (s->state)
-            s->ops->bracket_end(s->state);
+    char note[1024];
+    snprintf(note, sizeof note, "%s", win->note);
+    bench__append_note(note, sizeof note, text);
+    free(win->note);
+    win->note = xstrdup(note);
+}
+
+/* A group's scale gate, said in the window's note (inventory 2.7 "scale notes"). */
+static void scale_note(struct bench__window *win, const struct bench__open_source *s,
+                       const struct bench__counts *counts)
+{
+    char text[160];
+    if (isnan(counts->scale) || counts->scale >= 1)
+        return;
+    if (counts->scale == 0) {
+        snprintf(text, sizeof text, "%s: group never scheduled across the window", s->ops->name);
+    } else {
+        for (size_t f = 0; f < s->n_family; f++)
+            if (!isnan(counts->values[f]))
+                return; /* scaled, and marked as estimates */
+        snprintf(text, sizeof text, "%s: multiplexed window under 1 ms PMU time — counts dropped",
+                 s->ops->name);
     }
+    window_note_add(win, text);
+}
+
+/* Close the edges (inner → outer; PSI's closing read after the wall clock stopped) and fill
+ * the window's numbers. With `win` NULL the readings are thrown away. */
+static void close_edges(struct bench__wl *w, struct edges *e, struct bench__window *win)
+{
+    for (size_t i = 0; i < w->catalog->n_sources; i++)
+        if (w->catalog->sources[i].state)
+            w->catalog->sources[i].ops->edge_read(w->catalog->sources[i].state,
+                                                  w->snapshot_close[i]);
     struct bench__wall_snapshot wall1;
-    bench__wall_read(&w->wall, &wall1);
+    struct bench__edge_shared shared[2];
+    bench__wall_read(&w->wall, &wall1, &shared[1]);
     int64_t t1 = monotonic_ns();
     struct bench__psi_snapshot psi1;
     if (w->psi_ok)
         bench__psi_read(&w->psi, &psi1);
     e->open = false;
-    /* every source's pass ends, also for discarded edges (a perf group must be read) */
+    if (!win)
+        return;
+    shared[0] = e->shared0;
     size_t n_cells = 0;
     for (size_t i = 0; i < w->catalog->n_sources; i++)
         n_cells += w->catalog->sources[i].state ? w->catalog->sources[i].n_family : 0;
@@ -122,23 +168,16 @@ static void close_edges(struct bench__wl *w, struct edges *e, struct bench__wind
         struct bench__open_source *s = &w->catalog->sources[i];
         if (!s->state)
             continue;
-        double *values = calloc(s->n_family + 1, sizeof *values);
-        bool *estimate = calloc(s->n_family + 1, sizeof *estimate);
-        if (!values || !estimate)
-            abort();
+        for (size_t f = 0; f < s->n_family; f++) {
+            w->values[f] = NAN;
+            w->estimate[f] = false;
+        }
+        struct bench__counts counts = {.values = w->values, .estimate = w->estimate, .scale = NAN};
+        s->ops->window_counts(s->state, w->snapshot_open[i], w->snapshot_close[i], shared, &counts);
         for (size_t f = 0; f < s->n_family; f++)
-            values[f] = NAN;
-        struct bench__counts counts = {values, estimate};
-        s->ops->pass_end(s->state, 1, 1, &counts);
-        for (size_t f = 0; f < s->n_family; f++)
-            cells[k++] =
-                (struct bench__cell){&s->family[f], values[f], estimate[f] && !isnan(values[f])};
-        free(values);
-        free(estimate);
-    }
-    if (discard) {
-        free(cells);
-        return;
+            cells[k++] = (struct bench__cell){&s->family[f], w->values[f],
+                                              w->estimate[f] && !isnan(w->values[f])};
+        scale_note(win, s, &counts);
     }
     win->cells = cells;
     win->n_cells = k;
@@ -150,14 +189,6 @@ static void close_edges(struct bench__wl *w, struct edges *e, struct bench__wind
 
 /* ---- window records ------------------------------------------------------------------------ */
 
-static char *xstrdup(const char *s)
-{
-    char *d = strdup(s ? s : "");
-    if (!d)
-        abort();
-    return d;
-}
-
 /* "<test>" or "<test>/<name>", with "#2", "#3" for repeats within the test. */
 static char *resolve_name(struct bench__wl *w, const char *name)
 {
@@ -168,14 +199,19 @@ static char *resolve_name(struct bench__wl *w, const char *name)
     } else {
         base = xstrdup(w->entry->full_name);
     }
-    unsigned seen = 0;
-    for (size_t i = 0; i < w->n_names; i++)
-        seen += !strcmp(w->names[i], base);
-    char **grown = realloc(w->names, (w->n_names + 1) * sizeof *grown);
-    if (!grown)
-        abort();
-    w->names = grown;
-    w->names[w->n_names++] = xstrdup(base);
+    struct name_count *known = NULL;
+    for (size_t i = 0; i < w->n_names && !known; i++)
+        if (!strcmp(w->names[i].base, base))
+            known = &w->names[i];
+    if (!known) {
+        struct name_count *grown = realloc(w->names, (w->n_names + 1) * sizeof *grown);
+        if (!grown)
+            abort();
+        w->names = grown;
+        known = &w->names[w->n_names++];
+        *known = (struct name_count){xstrdup(base), 0};
+    }
+    unsigned seen = known->count++;
     if (seen == 0)
         return base;
     char *numbered = NULL;
@@ -269,7 +305,7 @@ static struct bench__wl *active(bench_t *b)
 static void drop_candidate(struct bench__wl *w)
 {
     if (w->candidate) {
-        close_edges(w, &w->edges, NULL, true);
+        close_edges(w, &w->edges, NULL);
         w->candidate = false;
     }
 }
@@ -305,7 +341,7 @@ int bench_window_next(bench_t *b)
     if (--w->inline_left > 0)
         return 1;
     struct bench__window *win = new_window(w, resolve_name(w, w->inline_name));
-    close_edges(w, &w->edges, win, false);
+    close_edges(w, &w->edges, win);
     finish_window(win);
     w->in_window = false;
     w->windows_made++;
@@ -342,7 +378,7 @@ int bench_workload_window(bench_t *b, const char *name, void (*fn)(void *state),
     open_edges(w, &w->edges);
     bool completed = run_window_fn(w, ctx, fn, state);
     struct bench__window *win = new_window(w, resolve_name(w, name));
-    close_edges(w, &w->edges, win, false);
+    close_edges(w, &w->edges, win);
     w->in_window = false;
     w->windows_made++;
     if (completed) {
@@ -381,7 +417,7 @@ int bench_workload_files(bench_t *b, int regime, const char *const *paths)
         n++;
     bool refresh = w->candidate && w->windows_made == 0;
     if (refresh)
-        close_edges(w, &w->edges, NULL, true); /* prep is setup, not measured work */
+        close_edges(w, &w->edges, NULL); /* prep is setup, not measured work */
     enum bench_cache_regime r = regime < 0 ? w->regime : (enum bench_cache_regime)regime;
     bench__regime_prepare(r, paths, n, &w->pending_stamp); /* a later call replaces it */
     if (refresh) {
@@ -412,6 +448,10 @@ static void run_workload(struct bench__wl *w, const struct bench__entry *e)
     ctx.escape = &escape;
     struct bench_ctx *saved = bench__current;
     bench__current = &ctx;
+    /* the counting sources count for the whole test; windows read them at their edges */
+    for (size_t i = 0; i < w->catalog->n_sources; i++)
+        if (w->catalog->sources[i].state)
+            w->catalog->sources[i].ops->run_begin(w->catalog->sources[i].state);
     int jumped = setjmp(escape);
     if (jumped == 0) {
         open_edges(w, &w->edges);
@@ -419,7 +459,7 @@ static void run_workload(struct bench__wl *w, const struct bench__entry *e)
         e->test->fn(&ctx);
         if (w->in_window) { /* break, return or goto out of a WORKLOAD_WINDOW block */
             struct bench__window *win = new_window(w, resolve_name(w, w->inline_name));
-            close_edges(w, &w->edges, win, false);
+            close_edges(w, &w->edges, win);
             fail_window(win, BENCH__FAILED,
                         "the body left a WORKLOAD_WINDOW block early (break, return or goto); "
                         "later windows of this body ran inertly");
@@ -430,7 +470,7 @@ static void run_workload(struct bench__wl *w, const struct bench__entry *e)
                 e->test->fn(&ctx);
             w->fallback_reps = false;
             struct bench__window *win = new_window(w, resolve_name(w, NULL));
-            close_edges(w, &w->edges, win, false);
+            close_edges(w, &w->edges, win);
             finish_window(win);
             w->candidate = false;
         } else {
@@ -441,13 +481,13 @@ static void run_workload(struct bench__wl *w, const struct bench__entry *e)
     } else if (w->in_window) {
         /* a failure or skip inside an inline window: that window records it */
         struct bench__window *win = new_window(w, resolve_name(w, w->inline_name));
-        close_edges(w, &w->edges, win, false);
+        close_edges(w, &w->edges, win);
         fail_window(win, ctx.outcome, ctx.message);
         w->in_window = false;
     } else {
         /* outside any window: no row; a failure counts, a skip is said */
         if (w->candidate)
-            close_edges(w, &w->edges, NULL, true);
+            close_edges(w, &w->edges, NULL);
         w->candidate = false;
         if (ctx.outcome == BENCH__FAILED)
             w->out->failures++;
@@ -456,9 +496,12 @@ static void run_workload(struct bench__wl *w, const struct bench__entry *e)
                 ctx.message[0] ? ctx.message : "(no message)");
     }
     w->fallback_reps = false;
+    for (size_t i = 0; i < w->catalog->n_sources; i++)
+        if (w->catalog->sources[i].state)
+            w->catalog->sources[i].ops->run_end(w->catalog->sources[i].state);
     bench__current = saved;
     for (size_t i = 0; i < w->n_names; i++)
-        free(w->names[i]);
+        free(w->names[i].base);
     free(w->names);
     w->names = NULL;
     w->n_names = 0;
@@ -483,8 +526,36 @@ void bench__workloads_run(const struct bench__config *cfg, const struct bench__s
     if (!w.psi_ok)
         fprintf(err, "workload: psi unavailable (%s) — no io-stall context\n", reason);
     out->ran = true;
+    size_t n_src = catalog->n_sources, most = 0;
+    w.snapshot_open = calloc(n_src + 1, sizeof *w.snapshot_open);
+    w.snapshot_close = calloc(n_src + 1, sizeof *w.snapshot_close);
+    if (!w.snapshot_open || !w.snapshot_close)
+        abort();
+    for (size_t i = 0; i < n_src; i++) {
+        if (!catalog->sources[i].state)
+            continue;
+        size_t size = catalog->sources[i].ops->edge_size ? catalog->sources[i].ops->edge_size : 1;
+        w.snapshot_open[i] = calloc(1, size);
+        w.snapshot_close[i] = calloc(1, size);
+        if (!w.snapshot_open[i] || !w.snapshot_close[i])
+            abort();
+        if (catalog->sources[i].n_family > most)
+            most = catalog->sources[i].n_family;
+    }
+    w.values = calloc(most + 1, sizeof *w.values);
+    w.estimate = calloc(most + 1, sizeof *w.estimate);
+    if (!w.values || !w.estimate)
+        abort();
     for (size_t i = 0; i < n_order; i++)
         run_workload(&w, &suite->entries[order[i]]);
+    for (size_t i = 0; i < n_src; i++) {
+        free(w.snapshot_open[i]);
+        free(w.snapshot_close[i]);
+    }
+    free(w.snapshot_open);
+    free(w.snapshot_close);
+    free(w.values);
+    free(w.estimate);
 }
 
 void bench__workloads_free(struct bench__workloads *w)

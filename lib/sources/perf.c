@@ -161,14 +161,10 @@ static double ratio_of(double num, double den, double factor)
     return den > 0 ? num / den * factor : NAN;
 }
 
-static void perf_pass_end(void *state, uint64_t iterations, uint64_t brackets,
-                          struct bench__counts *out)
+/* The family from one reading (a pass's or a window's). */
+static void perf_counts(const struct bench__perf_reading *r, struct bench__counts *out)
 {
-    (void)brackets;
-    struct perf_state *st = state;
-    struct bench__perf_reading r;
-    bench__perf_group_pass_end(&st->group, iterations, &r);
-    const double *v = r.values;
+    const double *v = r->values;
 
     out->values[M_IPC] = ratio_of(v[EV_INSTR], v[EV_CYCLES], 1);
     out->values[M_INSTR] = v[EV_INSTR];
@@ -179,7 +175,41 @@ static void perf_pass_end(void *state, uint64_t iterations, uint64_t brackets,
     out->values[M_PGFLT] = v[EV_PGFLT];
     /* one group, one scale: every value (derived ones included) is an estimate or not */
     for (size_t i = 0; i < M_N; i++)
-        out->estimate[i] = r.estimate && !isnan(out->values[i]);
+        out->estimate[i] = r->estimate && !isnan(out->values[i]);
+    out->scale = r->scale;
+}
+
+static void perf_pass_end(void *state, uint64_t iterations, uint64_t brackets,
+                          struct bench__counts *out)
+{
+    (void)brackets;
+    struct bench__perf_reading r;
+    bench__perf_group_pass_end(&((struct perf_state *)state)->group, iterations, &r);
+    perf_counts(&r, out);
+}
+
+static void perf_run_begin(void *state)
+{
+    bench__perf_group_run_begin(&((struct perf_state *)state)->group);
+}
+
+static void perf_edge_read(void *state, void *snapshot)
+{
+    bench__perf_group_snapshot(&((struct perf_state *)state)->group, snapshot);
+}
+
+static void perf_window_counts(void *state, const void *open, const void *close,
+                               const struct bench__edge_shared shared[2], struct bench__counts *out)
+{
+    (void)shared;
+    struct bench__perf_reading r;
+    bench__perf_group_window(&((struct perf_state *)state)->group, open, close, &r);
+    perf_counts(&r, out);
+}
+
+static void perf_run_end(void *state)
+{
+    bench__perf_group_run_end(&((struct perf_state *)state)->group);
 }
 
 const struct bench__source_ops bench__source_perf = {
@@ -193,4 +223,9 @@ const struct bench__source_ops bench__source_perf = {
     .bracket_begin = perf_bracket_begin,
     .bracket_end = perf_bracket_end,
     .pass_end = perf_pass_end,
+    .edge_size = sizeof(struct bench__perf_snapshot),
+    .run_begin = perf_run_begin,
+    .edge_read = perf_edge_read,
+    .window_counts = perf_window_counts,
+    .run_end = perf_run_end,
 };

@@ -358,23 +358,12 @@ void bench__perf_group_disable(struct bench__perf_group *g)
             g->sum[i] += saturating_delta(end[i], g->start[i]);
 }
 
-void bench__perf_group_pass_end(struct bench__perf_group *g, uint64_t iterations,
-                                struct bench__perf_reading *out)
+/* The gates and scaling shared by a pass and a window: enabled/running and counts[] are
+ * already deltas. */
+static void gate_and_scale(const struct bench__perf_group *g, uint64_t enabled, uint64_t running,
+                           const uint64_t *counts, uint64_t iterations,
+                           struct bench__perf_reading *out)
 {
-    for (size_t i = 0; i < BENCH__PERF_GROUP_MAX; i++)
-        out->values[i] = NAN;
-    out->scale = NAN;
-    out->estimate = false;
-
-    uint64_t enabled, running, values[BENCH__PERF_GROUP_MAX];
-    if (g->rdpmc && g->in_pass)
-        group_ioctl(g, PERF_EVENT_IOC_DISABLE);
-    g->in_pass = false;
-    if (g->pass_failed || !read_group(g, &enabled, &running, values))
-        return;
-    enabled = saturating_delta(enabled, g->base_enabled);
-    running = saturating_delta(running, g->base_running);
-
     if (enabled > 0 && running == 0) { /* never ran */
         out->scale = 0;
         return;
@@ -391,12 +380,66 @@ void bench__perf_group_pass_end(struct bench__perf_group *g, uint64_t iterations
     out->estimate = out->scale < 0.9995;
     if (iterations == 0)
         return;
-    for (size_t i = 0; i < g->n; i++) {
-        if (g->fd[i] < 0)
-            continue;
-        uint64_t count = g->rdpmc ? g->sum[i] : saturating_delta(values[i], g->base_values[i]);
-        out->values[i] = (double)count * ratio / (double)iterations;
-    }
+    for (size_t i = 0; i < g->n; i++)
+        if (g->fd[i] >= 0)
+            out->values[i] = (double)counts[i] * ratio / (double)iterations;
+}
+
+static void reading_unmeasured(struct bench__perf_reading *out)
+{
+    for (size_t i = 0; i < BENCH__PERF_GROUP_MAX; i++)
+        out->values[i] = NAN;
+    out->scale = NAN;
+    out->estimate = false;
+}
+
+void bench__perf_group_pass_end(struct bench__perf_group *g, uint64_t iterations,
+                                struct bench__perf_reading *out)
+{
+    reading_unmeasured(out);
+    uint64_t enabled, running, values[BENCH__PERF_GROUP_MAX];
+    if (g->rdpmc && g->in_pass)
+        group_ioctl(g, PERF_EVENT_IOC_DISABLE);
+    g->in_pass = false;
+    if (g->pass_failed || !read_group(g, &enabled, &running, values))
+        return;
+    uint64_t counts[BENCH__PERF_GROUP_MAX];
+    for (size_t i = 0; i < g->n; i++)
+        counts[i] = g->rdpmc ? g->sum[i] : saturating_delta(values[i], g->base_values[i]);
+    gate_and_scale(g, saturating_delta(enabled, g->base_enabled),
+                   saturating_delta(running, g->base_running), counts, iterations, out);
+}
+
+void bench__perf_group_run_begin(struct bench__perf_group *g)
+{
+    g->pass_failed = false;
+    group_ioctl(g, PERF_EVENT_IOC_RESET);
+    group_ioctl(g, PERF_EVENT_IOC_ENABLE);
+}
+
+void bench__perf_group_snapshot(struct bench__perf_group *g, struct bench__perf_snapshot *s)
+{
+    s->ok = !g->pass_failed && read_group(g, &s->enabled, &s->running, s->values);
+}
+
+void bench__perf_group_window(const struct bench__perf_group *g,
+                              const struct bench__perf_snapshot *open,
+                              const struct bench__perf_snapshot *close,
+                              struct bench__perf_reading *out)
+{
+    reading_unmeasured(out);
+    if (!open->ok || !close->ok)
+        return;
+    uint64_t counts[BENCH__PERF_GROUP_MAX];
+    for (size_t i = 0; i < g->n; i++)
+        counts[i] = saturating_delta(close->values[i], open->values[i]);
+    gate_and_scale(g, saturating_delta(close->enabled, open->enabled),
+                   saturating_delta(close->running, open->running), counts, 1, out);
+}
+
+void bench__perf_group_run_end(struct bench__perf_group *g)
+{
+    group_ioctl(g, PERF_EVENT_IOC_DISABLE);
 }
 
 static int64_t monotonic_ns(void)

@@ -109,6 +109,24 @@ BENCH__HIDDEN void bench__perf_group_disable(struct bench__perf_group *g);
 BENCH__HIDDEN void bench__perf_group_pass_end(struct bench__perf_group *g, uint64_t iterations,
                                               struct bench__perf_reading *out);
 
+/* Workload windows: the group counts for a whole workload test and is read cumulatively at
+ * each window edge (one read(2) per edge, no ioctl). run_begin resets and enables the group,
+ * run_end disables it; a snapshot that failed (or a failed run_begin) makes the window NaN. */
+struct bench__perf_snapshot {
+    bool ok;
+    uint64_t enabled, running;
+    uint64_t values[BENCH__PERF_GROUP_MAX];
+};
+BENCH__HIDDEN void bench__perf_group_run_begin(struct bench__perf_group *g);
+BENCH__HIDDEN void bench__perf_group_snapshot(struct bench__perf_group *g,
+                                              struct bench__perf_snapshot *s);
+/* The window between two snapshots, with the same gates as a pass (iterations = 1). */
+BENCH__HIDDEN void bench__perf_group_window(const struct bench__perf_group *g,
+                                            const struct bench__perf_snapshot *open,
+                                            const struct bench__perf_snapshot *close,
+                                            struct bench__perf_reading *out);
+BENCH__HIDDEN void bench__perf_group_run_end(struct bench__perf_group *g);
+
 /* The calibration pass of an open group: 3 brackets each spinning ~2 ms. Returns the
  * pass's scale (0 = never scheduled), NaN when the group could not be read. */
 BENCH__HIDDEN double bench__perf_group_calibrate(struct bench__perf_group *g);

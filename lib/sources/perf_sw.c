@@ -72,16 +72,46 @@ static void sw_bracket_end(void *state)
     bench__perf_group_disable(state);
 }
 
+static void sw_counts(const struct bench__perf_reading *r, struct bench__counts *out)
+{
+    for (size_t i = 0; i < EV_N; i++) {
+        out->values[i] = r->values[i];
+        out->estimate[i] = r->estimate && !isnan(r->values[i]);
+    }
+    out->scale = r->scale;
+}
+
 static void sw_pass_end(void *state, uint64_t iterations, uint64_t brackets,
                         struct bench__counts *out)
 {
     (void)brackets;
     struct bench__perf_reading r;
     bench__perf_group_pass_end(state, iterations, &r);
-    for (size_t i = 0; i < EV_N; i++) {
-        out->values[i] = r.values[i];
-        out->estimate[i] = r.estimate && !isnan(r.values[i]);
-    }
+    sw_counts(&r, out);
+}
+
+static void sw_run_begin(void *state)
+{
+    bench__perf_group_run_begin(state);
+}
+
+static void sw_edge_read(void *state, void *snapshot)
+{
+    bench__perf_group_snapshot(state, snapshot);
+}
+
+static void sw_window_counts(void *state, const void *open, const void *close,
+                             const struct bench__edge_shared shared[2], struct bench__counts *out)
+{
+    (void)shared;
+    struct bench__perf_reading r;
+    bench__perf_group_window(state, open, close, &r);
+    sw_counts(&r, out);
+}
+
+static void sw_run_end(void *state)
+{
+    bench__perf_group_run_end(state);
 }
 
 const struct bench__source_ops bench__source_perf_sw = {
@@ -96,4 +126,9 @@ const struct bench__source_ops bench__source_perf_sw = {
     .bracket_begin = sw_bracket_begin,
     .bracket_end = sw_bracket_end,
     .pass_end = sw_pass_end,
+    .edge_size = sizeof(struct bench__perf_snapshot),
+    .run_begin = sw_run_begin,
+    .edge_read = sw_edge_read,
+    .window_counts = sw_window_counts,
+    .run_end = sw_run_end,
 };

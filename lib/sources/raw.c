@@ -267,23 +267,64 @@ static void raw_bracket_end(void *state)
         bench__perf_group_disable(&st->group);
 }
 
+/* The family from one reading; NULL when the group is not open (every column NaN). */
+static void raw_counts(const struct raw_state *st, const struct bench__perf_reading *r,
+                       struct bench__counts *out)
+{
+    for (size_t i = 0; i < st->n; i++) {
+        out->values[i] = NAN;
+        out->estimate[i] = false;
+    }
+    if (!r)
+        return;
+    for (size_t i = st->first; i < st->n; i++) {
+        out->values[i] = r->values[i - st->first];
+        out->estimate[i] = r->estimate && !isnan(out->values[i]);
+    }
+    out->scale = r->scale;
+}
+
 static void raw_pass_end(void *state, uint64_t iterations, uint64_t brackets,
                          struct bench__counts *out)
 {
     (void)brackets;
     struct raw_state *st = state;
-    for (size_t i = 0; i < st->n; i++) {
-        out->values[i] = NAN;
-        out->estimate[i] = false;
-    }
-    if (!st->open)
-        return;
     struct bench__perf_reading r;
-    bench__perf_group_pass_end(&st->group, iterations, &r);
-    for (size_t i = st->first; i < st->n; i++) {
-        out->values[i] = r.values[i - st->first];
-        out->estimate[i] = r.estimate && !isnan(out->values[i]);
-    }
+    if (st->open)
+        bench__perf_group_pass_end(&st->group, iterations, &r);
+    raw_counts(st, st->open ? &r : NULL, out);
+}
+
+static void raw_run_begin(void *state)
+{
+    struct raw_state *st = state;
+    if (st->open)
+        bench__perf_group_run_begin(&st->group);
+}
+
+static void raw_edge_read(void *state, void *snapshot)
+{
+    struct raw_state *st = state;
+    if (st->open)
+        bench__perf_group_snapshot(&st->group, snapshot);
+}
+
+static void raw_window_counts(void *state, const void *open, const void *close,
+                              const struct bench__edge_shared shared[2], struct bench__counts *out)
+{
+    (void)shared;
+    struct raw_state *st = state;
+    struct bench__perf_reading r;
+    if (st->open)
+        bench__perf_group_window(&st->group, open, close, &r);
+    raw_counts(st, st->open ? &r : NULL, out);
+}
+
+static void raw_run_end(void *state)
+{
+    struct raw_state *st = state;
+    if (st->open)
+        bench__perf_group_run_end(&st->group);
 }
 
 const struct bench__source_ops bench__source_raw = {
@@ -296,4 +337,9 @@ const struct bench__source_ops bench__source_raw = {
     .bracket_begin = raw_bracket_begin,
     .bracket_end = raw_bracket_end,
     .pass_end = raw_pass_end,
+    .edge_size = sizeof(struct bench__perf_snapshot),
+    .run_begin = raw_run_begin,
+    .edge_read = raw_edge_read,
+    .window_counts = raw_window_counts,
+    .run_end = raw_run_end,
 };

@@ -7,6 +7,7 @@
 #define BENCH_SOURCES_SOURCE_H
 
 #include <stdarg.h>
+#include <sys/resource.h>
 
 #include "../internal.h"
 
@@ -51,6 +52,17 @@ BENCH__HIDDEN const char *bench__caps_reason(const struct bench__caps *caps, enu
 struct bench__counts {
     double *values;
     bool *estimate;
+    /* A perf-backed source's running/enabled ratio (0 = never scheduled); NaN otherwise or
+     * when unread. Workload windows turn 0 and "unreliable" into notes. */
+    double scale;
+};
+
+/* What a workload window edge reads once for every source that wants it: the wall source's
+ * getrusage(RUSAGE_SELF), whose process-wide fault and context-switch fields tier-0 reuses
+ * instead of a second system call. */
+struct bench__edge_shared {
+    bool self_ok;
+    struct rusage self;
 };
 
 struct bench__source_ops {
@@ -80,6 +92,17 @@ struct bench__source_ops {
     void (*bracket_end)(void *state);
     void (*pass_end)(void *state, uint64_t iterations, uint64_t brackets,
                      struct bench__counts *out);
+    /* Workload windows (inventory 2.7): the body is never re-run, so a source counts for a
+     * whole workload test (run_begin before it, run_end after: a perf group is reset and
+     * enabled once) and is read cumulatively at each window edge into a snapshot of
+     * edge_size bytes. window_counts turns a window's two snapshots (and the shared readings
+     * of its opening and closing edges) into totals. */
+    size_t edge_size;
+    void (*run_begin)(void *state);
+    void (*edge_read)(void *state, void *snapshot);
+    void (*window_counts)(void *state, const void *open, const void *close,
+                          const struct bench__edge_shared shared[2], struct bench__counts *out);
+    void (*run_end)(void *state);
 };
 
 /* The sources in counting-pass order (perf, perf-sw, tier0, ...); a test may point this

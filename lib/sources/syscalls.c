@@ -471,6 +471,17 @@ static void sys_bracket_end(void *state)
     bench__perf_group_disable(&((struct sys_state *)state)->group);
 }
 
+static void sys_counts(const struct sys_state *st, const struct bench__perf_reading *r,
+                       struct bench__counts *out)
+{
+    for (size_t k = 0; k < st->n_family; k++) {
+        int ev = st->event_of[k];
+        out->values[k] = ev >= 0 ? r->values[ev] : NAN;
+        out->estimate[k] = r->estimate && !isnan(out->values[k]);
+    }
+    out->scale = r->scale;
+}
+
 static void sys_pass_end(void *state, uint64_t iterations, uint64_t brackets,
                          struct bench__counts *out)
 {
@@ -478,11 +489,34 @@ static void sys_pass_end(void *state, uint64_t iterations, uint64_t brackets,
     struct sys_state *st = state;
     struct bench__perf_reading r;
     bench__perf_group_pass_end(&st->group, iterations, &r);
-    for (size_t k = 0; k < st->n_family; k++) {
-        int ev = st->event_of[k];
-        out->values[k] = ev >= 0 ? r.values[ev] : NAN;
-        out->estimate[k] = r.estimate && !isnan(out->values[k]);
-    }
+    sys_counts(st, &r, out);
+}
+
+static void sys_run_begin(void *state)
+{
+    bench__perf_group_run_begin(&((struct sys_state *)state)->group);
+}
+
+static void sys_edge_read(void *state, void *snapshot)
+{
+    bench__perf_group_snapshot(&((struct sys_state *)state)->group, snapshot);
+}
+
+/* A window's total holds the read(2) of the opening edge and the other sources' edge reads
+ * (the floor the workload table discloses), never subtracted. */
+static void sys_window_counts(void *state, const void *open, const void *close,
+                              const struct bench__edge_shared shared[2], struct bench__counts *out)
+{
+    (void)shared;
+    struct sys_state *st = state;
+    struct bench__perf_reading r;
+    bench__perf_group_window(&st->group, open, close, &r);
+    sys_counts(st, &r, out);
+}
+
+static void sys_run_end(void *state)
+{
+    bench__perf_group_run_end(&((struct sys_state *)state)->group);
 }
 
 const struct bench__source_ops bench__source_syscalls = {
@@ -495,4 +529,9 @@ const struct bench__source_ops bench__source_syscalls = {
     .bracket_begin = sys_bracket_begin,
     .bracket_end = sys_bracket_end,
     .pass_end = sys_pass_end,
+    .edge_size = sizeof(struct bench__perf_snapshot),
+    .run_begin = sys_run_begin,
+    .edge_read = sys_edge_read,
+    .window_counts = sys_window_counts,
+    .run_end = sys_run_end,
 };

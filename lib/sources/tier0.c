@@ -303,30 +303,97 @@ static void tier0_bracket_end(void *state)
 /* Per-iteration values: raw deltas divided by iterations once, minus our own cost: for rchar
  * the exact bytes our begin-edge reads returned, for syscr/syscw/wchar the calibrated cost of
  * the snapshot pairs actually taken; clamped at 0. */
-static void tier0_pass_end(void *state, uint64_t iterations, uint64_t brackets,
-                           struct bench__counts *out)
+static void finish_counts(const struct tier0 *t, const int64_t total[N_COUNTED],
+                          const bool lost[N_COUNTED], int64_t own_rchar, uint64_t pairs,
+                          uint64_t iterations, struct bench__counts *out)
 {
-    struct tier0 *t = state;
-    (void)brackets; /* the pairs this source took are what its self-cost scales with */
     for (size_t i = 0; i < F_COUNT; i++) {
         out->values[i] = NAN;
         if (out->estimate)
             out->estimate[i] = false;
     }
-    if (iterations == 0 || t->brackets == 0)
+    if (iterations == 0 || pairs == 0)
         return; /* nothing was measured */
     double iters = (double)iterations;
     for (size_t i = 0; i < N_COUNTED; i++) {
-        if (t->lost[i])
+        if (lost[i])
             continue;
-        double own = i == F_RCHAR && t->own_rchar > 0 ? (double)t->own_rchar
-                                                      : t->cost[i] * (double)t->brackets;
-        double v = ((double)t->total[i] - own) / iters;
+        double own = i == F_RCHAR && own_rchar > 0 ? (double)own_rchar : t->cost[i] * (double)pairs;
+        double v = ((double)total[i] - own) / iters;
         out->values[i] = v > 0 ? v : 0.0;
     }
     double rchar = out->values[F_RCHAR], rd = out->values[F_RD_BYTES];
     if (!isnan(rchar) && rchar > 0 && !isnan(rd))
         out->values[F_CACHE_HIT] = (1.0 - fmin(rd, rchar) / rchar) * 100.0;
+}
+
+static void tier0_pass_end(void *state, uint64_t iterations, uint64_t brackets,
+                           struct bench__counts *out)
+{
+    struct tier0 *t = state;
+    (void)brackets; /* the pairs this source took are what its self-cost scales with */
+    finish_counts(t, t->total, t->lost, t->own_rchar, t->brackets, iterations, out);
+}
+
+/* ---- workload windows ----------------------------------------------------------------------
+ * An edge reads /proc/self/io only; the fault and context-switch fields come from the wall
+ * source's getrusage(RUSAGE_SELF) at the same edge (one system call fewer per edge), so they
+ * span the wall source's edges, just outside this source's. */
+
+struct tier0_edge {
+    int64_t f[N_COUNTED];
+    ssize_t text_bytes;
+};
+
+static void tier0_run_begin(void *state)
+{
+    (void)state; /* cumulative by nature */
+}
+
+static void tier0_edge_read(void *state, void *snapshot)
+{
+    struct tier0 *t = state;
+    struct tier0_edge *e = snapshot;
+    e->text_bytes = 0;
+    if (t->have_io)
+        snap_io(e->f, &e->text_bytes);
+    else
+        snap_unknown(e->f, io_field, BENCH__TIER0_N_IO);
+}
+
+static void ru_from_shared(const struct tier0 *t, const struct bench__edge_shared *s,
+                           int64_t f[N_COUNTED])
+{
+    if (!t->have_ru || !s->self_ok) {
+        snap_unknown(f, ru_field, 4);
+        return;
+    }
+    f[F_MINFLT] = s->self.ru_minflt;
+    f[F_MAJFLT] = s->self.ru_majflt;
+    f[F_VOL_CS] = s->self.ru_nvcsw;
+    f[F_INVOL_CS] = s->self.ru_nivcsw;
+}
+
+static void tier0_window_counts(void *state, const void *open, const void *close,
+                                const struct bench__edge_shared shared[2],
+                                struct bench__counts *out)
+{
+    const struct tier0 *t = state;
+    const struct tier0_edge *a = open, *b = close;
+    int64_t fa[N_COUNTED], fb[N_COUNTED], total[N_COUNTED] = {0};
+    bool lost[N_COUNTED] = {false};
+    memcpy(fa, a->f, sizeof fa);
+    memcpy(fb, b->f, sizeof fb);
+    ru_from_shared(t, &shared[0], fa);
+    ru_from_shared(t, &shared[1], fb);
+    for (size_t i = 0; i < N_COUNTED; i++)
+        lost[i] = !delta(fa, fb, i, &total[i]);
+    finish_counts(t, total, lost, a->text_bytes > 0 ? a->text_bytes : 0, 1, 1, out);
+}
+
+static void tier0_run_end(void *state)
+{
+    (void)state;
 }
 
 const struct bench__source_ops bench__source_tier0 = {
@@ -341,4 +408,9 @@ const struct bench__source_ops bench__source_tier0 = {
     .bracket_begin = tier0_bracket_begin,
     .bracket_end = tier0_bracket_end,
     .pass_end = tier0_pass_end,
+    .edge_size = sizeof(struct tier0_edge),
+    .run_begin = tier0_run_begin,
+    .edge_read = tier0_edge_read,
+    .window_counts = tier0_window_counts,
+    .run_end = tier0_run_end,
 };

@@ -347,7 +347,7 @@ static struct opened open_source(const struct bench__source_ops *src, bool perf_
 static void run_pass(const struct bench__source_ops *src, void *st, unsigned brackets,
                      uint64_t iterations, double *values, bool *estimate)
 {
-    struct bench__counts out = {values, estimate};
+    struct bench__counts out = {.values = values, .estimate = estimate, .scale = NAN};
     for (size_t i = 0; i < src->n_family; i++) {
         values[i] = -12345;
         estimate[i] = true;
@@ -969,7 +969,7 @@ static void test_real_perf_sw(void **state)
     print_message("perf-sw status: \"%s\"\n", o.status);
     double v[S_N], wall = 0;
     bool e[S_N];
-    struct bench__counts out = {v, e};
+    struct bench__counts out = {.values = v, .estimate = e, .scale = NAN};
     /* a preempted spin (2 shared cores) can lose task clock: take the best of 5 tries */
     bool close_enough = false;
     for (int attempt = 0; attempt < 5 && !close_enough; attempt++) {

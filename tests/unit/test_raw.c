@@ -230,7 +230,7 @@ static void run_pass(const struct opened *o, uint64_t iterations, uint64_t brack
 {
     for (size_t i = 0; i < o->n; i++)
         values[i] = NAN;
-    struct bench__counts counts = {values, estimate};
+    struct bench__counts counts = {.values = values, .estimate = estimate, .scale = NAN};
     bench__source_raw.pass_begin(o->state);
     for (uint64_t b = 0; b < brackets; b++) {
         bench__source_raw.bracket_begin(o->state);

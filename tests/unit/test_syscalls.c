@@ -446,7 +446,7 @@ static void expect_absent(const struct opened *o, const char *reason)
 static void run_pass(void *st, size_t n, unsigned brackets, unsigned calls, uint64_t iterations,
                      double *values, bool *estimate)
 {
-    struct bench__counts out = {values, estimate};
+    struct bench__counts out = {.values = values, .estimate = estimate, .scale = NAN};
     for (size_t i = 0; i < n; i++) {
         values[i] = -12345;
         estimate[i] = true;
@@ -1138,7 +1138,7 @@ static void test_real_one_getpid_per_iteration(void **state)
     print_message("status: \"%s\"\n", o.status);
     double v[2];
     bool e[2];
-    struct bench__counts out = {v, e};
+    struct bench__counts out = {.values = v, .estimate = e, .scale = NAN};
     enum { N = 1000 };
     /* batched: one bracket around 1000 calls */
     bench__source_syscalls.pass_begin(o.state);
@@ -1178,7 +1178,7 @@ static void test_real_inherit_counts_new_threads(void **state)
     struct opened o = open_real((struct cfg_spec){.syscalls = true, .names = {"getpid"}});
     double v[2];
     bool e[2];
-    struct bench__counts out = {v, e};
+    struct bench__counts out = {.values = v, .estimate = e, .scale = NAN};
     int calls = 100;
     bench__source_syscalls.pass_begin(o.state);
     bench__source_syscalls.bracket_begin(o.state);

@@ -363,7 +363,7 @@ static uint64_t run_pass(void *st, uint64_t iters, uint64_t batch, const struct 
 {
     bool est[N_FAMILY];
     memset(est, 1, sizeof est);
-    struct bench__counts out = {values, est};
+    struct bench__counts out = {.values = values, .estimate = est, .scale = NAN};
     uint64_t brackets = 0;
     ops->pass_begin(st);
     for (uint64_t done = 0; done < iters; brackets++) {
@@ -720,7 +720,7 @@ static void test_nothing_measured_is_nan(void **state)
     open_source(&o);
     double v[N_FAMILY];
     bool est[N_FAMILY];
-    struct bench__counts out = {v, est};
+    struct bench__counts out = {.values = v, .estimate = est, .scale = NAN};
     ops->pass_begin(o.st); /* no bracket at all */
     ops->pass_end(o.st, 100, 0, &out);
     for (size_t i = 0; i < N_FAMILY; i++)
@@ -738,7 +738,7 @@ static void test_counter_running_backwards_is_nan(void **state)
     open_source(&o);
     double v[N_FAMILY];
     bool est[N_FAMILY];
-    struct bench__counts out = {v, est};
+    struct bench__counts out = {.values = v, .estimate = est, .scale = NAN};
     ops->pass_begin(o.st);
     ops->bracket_begin(o.st);
     fk.syscr -= 1000; /* a counter that runs backwards is not a measurement */
@@ -775,7 +775,7 @@ static void test_real_kernel_counts_dev_zero_reads(void **state)
     enum { ITERS = 1000, BATCH = 100 };
     double v[N_FAMILY];
     bool est[N_FAMILY];
-    struct bench__counts out = {v, est};
+    struct bench__counts out = {.values = v, .estimate = est, .scale = NAN};
     ops->pass_begin(o.st);
     for (int b = 0; b < ITERS / BATCH; b++) {
         ops->bracket_begin(o.st);

@@ -398,14 +398,14 @@ static void test_seam_healthy(void **state)
 
     struct bench__wall_snapshot a, b;
     fk.thr_user = 100, fk.thr_sys = 50, fk.proc_user = 300, fk.proc_sys = 70;
-    bench__wall_read(&w, &a);
+    bench__wall_read(&w, &a, NULL);
     assert_int_equal(a.user_us, 100);
     assert_int_equal(a.sys_us, 50);
     assert_int_equal(a.proc_cpu_us, 370);
     assert_int_equal(a.runqueue_ns, 2000);
     fk.thr_user = 2000100, fk.thr_sys = 1000050, fk.proc_user = 2000300, fk.proc_sys = 1000070;
     fk.sched[0] = "5000 7002000 9\n";
-    bench__wall_read(&w, &b);
+    bench__wall_read(&w, &b, NULL);
     assert_int_equal(fk.sched_opens[1], 0); /* the fallback is never touched */
     struct bench__decomposition d;
     bench__decompose(4000 * MS, &w, &a, &b, &d);
@@ -433,9 +433,9 @@ static void test_seam_rusage_thread_refused(void **state)
     fk.thr_user = 999999; /* must never be read again */
     fk.proc_user = 1000, fk.proc_sys = 200;
     struct bench__wall_snapshot a, b;
-    bench__wall_read(&w, &a);
+    bench__wall_read(&w, &a, NULL);
     fk.proc_user = 31000, fk.proc_sys = 10200;
-    bench__wall_read(&w, &b);
+    bench__wall_read(&w, &b, NULL);
     assert_int_equal(fk.ru_thread, 1); /* probed once, at open */
     assert_int_equal(a.user_us, 1000);
     assert_int_equal(a.sys_us, 200);
@@ -476,9 +476,9 @@ static void test_seam_schedstat_unreadable(void **state)
     unsigned opens = fk.sched_opens[0] + fk.sched_opens[1];
     struct bench__wall_snapshot a, b;
     fk.thr_user = fk.proc_user = 0;
-    bench__wall_read(&w, &a);
+    bench__wall_read(&w, &a, NULL);
     fk.thr_user = fk.proc_user = 40000;
-    bench__wall_read(&w, &b);
+    bench__wall_read(&w, &b, NULL);
     assert_int_equal(fk.sched_opens[0] + fk.sched_opens[1], opens); /* not retried per edge */
     assert_int_equal(a.runqueue_ns, NA);
     struct bench__decomposition d;
@@ -513,7 +513,7 @@ static void test_seam_schedstat_fallback_to_self(void **state)
     assert_string_equal(buf, "thread-scoped getrusage + schedstat (/proc/self/schedstat: the main "
                              "thread's)");
     struct bench__wall_snapshot s;
-    bench__wall_read(&w, &s);
+    bench__wall_read(&w, &s, NULL);
     assert_int_equal(s.runqueue_ns, 2000);
 }
 
@@ -534,10 +534,10 @@ static void test_seam_schedstat_torn_at_an_edge(void **state)
     struct bench__wall w;
     bench__wall_open(&w);
     struct bench__wall_snapshot a, b;
-    bench__wall_read(&w, &a);
+    bench__wall_read(&w, &a, NULL);
     fk.sched[0] = "1000 20";
     fk.thr_user = fk.proc_user = 1000;
-    bench__wall_read(&w, &b);
+    bench__wall_read(&w, &b, NULL);
     assert_int_equal(b.runqueue_ns, NA);
     struct bench__decomposition d;
     bench__decompose(10 * MS, &w, &a, &b, &d);
@@ -560,7 +560,7 @@ static void real_window(const struct bench__wall *w, bool spin, struct bench__de
 {
     struct bench__wall_snapshot a, b;
     int64_t t0 = now_ns();
-    bench__wall_read(w, &a);
+    bench__wall_read(w, &a, NULL);
     if (spin) {
         int64_t start = now_ns();
         while (now_ns() - start < 50 * MS) {
@@ -570,7 +570,7 @@ static void real_window(const struct bench__wall *w, bool spin, struct bench__de
         while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
         }
     }
-    bench__wall_read(w, &b);
+    bench__wall_read(w, &b, NULL);
     int64_t t1 = now_ns();
     bench__decompose(t1 - t0, w, &a, &b, d);
 }
