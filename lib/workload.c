@@ -69,7 +69,8 @@ struct bench__wl {
     size_t n_names;
     /* per open source (catalog order): the snapshots of the open window's two edges */
     void **snapshot_open, **snapshot_close;
-    double *values; /* scratch for one source's window counts */
+    char decomposition_note[BENCH__WALL_NOTE_MAX]; /* of the last window closed */
+    double *values;                                /* scratch for one source's window counts */
     bool *estimate;
 };
 
@@ -138,9 +139,16 @@ static void scale_note(struct bench__window *win, const struct bench__open_sourc
     window_note_add(win, text);
 }
 
-/* Close the edges (inner → outer; PSI's closing read after the wall clock stopped) and fill
- * the window's numbers. With `win` NULL the readings are thrown away. */
-static void close_edges(struct bench__wl *w, struct edges *e, struct bench__window *win)
+static struct bench__window *new_window(struct bench__wl *w, char *name);
+static char *resolve_name(struct bench__wl *w, const char *name);
+
+/* Close the edges (inner → outer; PSI's closing read after the wall clock stopped), then,
+ * with `record`, make the window's record (named `name`, see resolve_name) and fill its
+ * numbers; without, the readings are thrown away and NULL returned. The record is made only
+ * after the closing reads, so none of the library's own allocations (or their page faults)
+ * falls inside a window. */
+static struct bench__window *close_edges(struct bench__wl *w, struct edges *e, const char *name,
+                                         bool record)
 {
     for (size_t i = 0; i < w->catalog->n_sources; i++)
         if (w->catalog->sources[i].state)
@@ -154,8 +162,9 @@ static void close_edges(struct bench__wl *w, struct edges *e, struct bench__wind
     if (w->psi_ok)
         bench__psi_read(&w->psi, &psi1);
     e->open = false;
-    if (!win)
-        return;
+    if (!record)
+        return NULL;
+    struct bench__window *win = new_window(w, resolve_name(w, name));
     shared[0] = e->shared0;
     size_t n_cells = 0;
     for (size_t i = 0; i < w->catalog->n_sources; i++)
@@ -181,10 +190,20 @@ static void close_edges(struct bench__wl *w, struct edges *e, struct bench__wind
     }
     win->cells = cells;
     win->n_cells = k;
-    bench__decompose(t1 - e->t0, &w->wall, &e->wall0, &wall1, &win->wall);
+    struct bench__decomposition d;
+    bench__decompose(t1 - e->t0, &w->wall, &e->wall0, &wall1, &d);
+    win->wall = (struct bench__window_time){d.wall_ns,
+                                            d.on_cpu_user_ns,
+                                            d.on_cpu_kernel_ns,
+                                            d.offcpu_runqueue_ns,
+                                            d.offcpu_disk_ns,
+                                            d.offcpu_other_ns,
+                                            d.scope};
+    snprintf(w->decomposition_note, sizeof w->decomposition_note, "%s", d.note);
     win->psi_present = w->psi_ok;
     if (w->psi_ok)
         bench__psi_delta(&e->psi0, &psi1, win->psi);
+    return win;
 }
 
 /* ---- window records ------------------------------------------------------------------------ */
@@ -237,23 +256,30 @@ static struct bench__window *new_window(struct bench__wl *w, char *name)
     win->name = name;
     win->reps = w->reps;
     win->error = xstrdup("");
-    win->wall = (struct bench__decomposition){.wall_ns = NAN,
-                                              .on_cpu_user_ns = NAN,
-                                              .on_cpu_kernel_ns = NAN,
-                                              .offcpu_runqueue_ns = NAN,
-                                              .offcpu_disk_ns = NAN,
-                                              .offcpu_other_ns = NAN,
-                                              .scope = w->wall.thread_scope ? "thread" : "process"};
+    win->wall = (struct bench__window_time){.wall_ns = NAN,
+                                            .on_cpu_user_ns = NAN,
+                                            .on_cpu_kernel_ns = NAN,
+                                            .offcpu_runqueue_ns = NAN,
+                                            .offcpu_disk_ns = NAN,
+                                            .offcpu_other_ns = NAN,
+                                            .scope = w->wall.thread_scope ? "thread" : "process"};
     for (int i = 0; i < 5; i++)
         win->psi[i] = NAN;
     /* the pending stamp is consumed by this window, and replaced by nothing */
-    win->regime = w->pending_stamp;
-    memset(&w->pending_stamp, 0, sizeof w->pending_stamp);
-    char note[1024] = "";
+    if (w->pending_stamp.present) {
+        win->regime = malloc(sizeof *win->regime);
+        if (!win->regime)
+            abort();
+        *win->regime = w->pending_stamp;
+        memset(&w->pending_stamp, 0, sizeof w->pending_stamp);
+    }
+    w->decomposition_note[0] = '\0';
+    char note[1024];
+    note[0] = '\0';
     if (w->pending_note[0])
         bench__append_note(note, sizeof note, w->pending_note);
     w->pending_note[0] = '\0';
-    if (win->regime.present && win->regime.effective != BENCH_CACHE_STEADY && w->reps > 1)
+    if (win->regime && win->regime->effective != BENCH_CACHE_STEADY && w->reps > 1)
         bench__append_note(note, sizeof note,
                            "regime prep ran once — reps 2+ reuse rep 1's cache state");
     win->note = xstrdup(note);
@@ -261,15 +287,10 @@ static struct bench__window *new_window(struct bench__wl *w, char *name)
 }
 
 /* Fold the decomposition's own note into the window's. */
-static void finish_window(struct bench__window *win)
+static void finish_window(struct bench__wl *w, struct bench__window *win)
 {
-    if (win->wall.note[0]) {
-        char note[1024];
-        snprintf(note, sizeof note, "%s", win->note);
-        bench__append_note(note, sizeof note, win->wall.note);
-        free(win->note);
-        win->note = xstrdup(note);
-    }
+    if (w->decomposition_note[0])
+        window_note_add(win, w->decomposition_note);
 }
 
 static void fail_window(struct bench__window *win, enum bench__outcome outcome, const char *message)
@@ -305,7 +326,7 @@ static struct bench__wl *active(bench_t *b)
 static void drop_candidate(struct bench__wl *w)
 {
     if (w->candidate) {
-        close_edges(w, &w->edges, NULL);
+        close_edges(w, &w->edges, NULL, false);
         w->candidate = false;
     }
 }
@@ -340,9 +361,8 @@ int bench_window_next(bench_t *b)
         return 0;
     if (--w->inline_left > 0)
         return 1;
-    struct bench__window *win = new_window(w, resolve_name(w, w->inline_name));
-    close_edges(w, &w->edges, win);
-    finish_window(win);
+    struct bench__window *win = close_edges(w, &w->edges, w->inline_name, true);
+    finish_window(w, win);
     w->in_window = false;
     w->windows_made++;
     return 0;
@@ -377,12 +397,11 @@ int bench_workload_window(bench_t *b, const char *name, void (*fn)(void *state),
     w->in_window = true;
     open_edges(w, &w->edges);
     bool completed = run_window_fn(w, ctx, fn, state);
-    struct bench__window *win = new_window(w, resolve_name(w, name));
-    close_edges(w, &w->edges, win);
+    struct bench__window *win = close_edges(w, &w->edges, name, true);
     w->in_window = false;
     w->windows_made++;
     if (completed) {
-        finish_window(win);
+        finish_window(w, win);
         return 0;
     }
     fail_window(win, ctx->outcome, ctx->message);
@@ -417,7 +436,7 @@ int bench_workload_files(bench_t *b, int regime, const char *const *paths)
         n++;
     bool refresh = w->candidate && w->windows_made == 0;
     if (refresh)
-        close_edges(w, &w->edges, NULL); /* prep is setup, not measured work */
+        close_edges(w, &w->edges, NULL, false); /* prep is setup, not measured work */
     enum bench_cache_regime r = regime < 0 ? w->regime : (enum bench_cache_regime)regime;
     bench__regime_prepare(r, paths, n, &w->pending_stamp); /* a later call replaces it */
     if (refresh) {
@@ -458,8 +477,7 @@ static void run_workload(struct bench__wl *w, const struct bench__entry *e)
         w->candidate = true;
         e->test->fn(&ctx);
         if (w->in_window) { /* break, return or goto out of a WORKLOAD_WINDOW block */
-            struct bench__window *win = new_window(w, resolve_name(w, w->inline_name));
-            close_edges(w, &w->edges, win);
+            struct bench__window *win = close_edges(w, &w->edges, w->inline_name, true);
             fail_window(win, BENCH__FAILED,
                         "the body left a WORKLOAD_WINDOW block early (break, return or goto); "
                         "later windows of this body ran inertly");
@@ -469,9 +487,8 @@ static void run_workload(struct bench__wl *w, const struct bench__entry *e)
             for (uint32_t rep = 1; rep < w->reps; rep++)
                 e->test->fn(&ctx);
             w->fallback_reps = false;
-            struct bench__window *win = new_window(w, resolve_name(w, NULL));
-            close_edges(w, &w->edges, win);
-            finish_window(win);
+            struct bench__window *win = close_edges(w, &w->edges, NULL, true);
+            finish_window(w, win);
             w->candidate = false;
         } else {
             drop_candidate(w);
@@ -480,14 +497,13 @@ static void run_workload(struct bench__wl *w, const struct bench__entry *e)
         /* a function window failed: its error window is recorded and fails the run */
     } else if (w->in_window) {
         /* a failure or skip inside an inline window: that window records it */
-        struct bench__window *win = new_window(w, resolve_name(w, w->inline_name));
-        close_edges(w, &w->edges, win);
+        struct bench__window *win = close_edges(w, &w->edges, w->inline_name, true);
         fail_window(win, ctx.outcome, ctx.message);
         w->in_window = false;
     } else {
         /* outside any window: no row; a failure counts, a skip is said */
         if (w->candidate)
-            close_edges(w, &w->edges, NULL);
+            close_edges(w, &w->edges, NULL, false);
         w->candidate = false;
         if (ctx.outcome == BENCH__FAILED)
             w->out->failures++;
@@ -565,6 +581,7 @@ void bench__workloads_free(struct bench__workloads *w)
         free(w->windows[i].error);
         free(w->windows[i].cells);
         free(w->windows[i].note);
+        free(w->windows[i].regime);
     }
     free(w->windows);
     memset(w, 0, sizeof *w);

@@ -9,16 +9,25 @@
 #include "wall.h"
 
 /* One measured window. Durations in ns; NaN = not measured (em dash / null), never 0. */
+/* A window's share of bench__decomposition: the numbers (its note joins the window's). */
+struct bench__window_time {
+    double wall_ns, on_cpu_user_ns, on_cpu_kernel_ns, offcpu_runqueue_ns, offcpu_disk_ns,
+        offcpu_other_ns;
+    const char *scope;
+};
+
+/* One window's record. Kept small (no inline text buffers): a loop of thousands of windows
+ * grows this array, and each new page of it costs a page fault inside the loop. */
 struct bench__window {
     char *name;
     uint32_t reps;
     enum bench__row_state state; /* OK, ERROR or SKIPPED */
     char *error;                 /* "" when ok */
-    struct bench__decomposition wall;
+    struct bench__window_time wall;
     bool psi_present;
     double psi[5]; /* ioSome, ioFull, memSome, memFull, cpuSome (ns, system-wide) */
-    struct bench__regime_stamp regime;
-    struct bench__cell *cells; /* counter totals of the window (catalog columns) */
+    struct bench__regime_stamp *regime; /* NULL: no workload_files stamp for this window */
+    struct bench__cell *cells;          /* counter totals of the window (catalog columns) */
     size_t n_cells;
     char *note; /* "" when none */
 };

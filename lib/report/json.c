@@ -323,7 +323,7 @@ static json_t *window_json(const struct bench__window *win)
     if (!o)
         return NULL;
     bool ok_row = win->state == BENCH__ROW_OK;
-    const struct bench__decomposition *d = &win->wall;
+    const struct bench__window_time *d = &win->wall;
     bool ok = put(o, "name", text(win->name)) && put(o, "reps", count(win->reps)) &&
               put(o, "wallNs", number(ok_row ? d->wall_ns : NAN)) &&
               put(o, "scope", ok_row && d->scope ? text(d->scope) : json_null()) &&
@@ -343,15 +343,15 @@ static json_t *window_json(const struct bench__window *win)
              put(psi, "memFullNs", number(win->psi[3])) &&
              put(psi, "cpuSomeNs", number(win->psi[4]));
     }
-    if (ok && win->regime.present) {
+    if (ok && win->regime) {
         json_t *r = json_object();
         ok = put(o, "regime", r) &&
-             put(r, "requested", text(bench__regime_json_word(win->regime.requested))) &&
-             put(r, "effective", text(bench__regime_json_word(win->regime.effective))) &&
-             put(r, "residentBefore", number(win->regime.resident_before)) &&
-             put(r, "residentAfter", number(win->regime.resident_after));
-        if (ok && win->regime.note[0])
-            ok = put(r, "note", text(win->regime.note));
+             put(r, "requested", text(bench__regime_json_word(win->regime->requested))) &&
+             put(r, "effective", text(bench__regime_json_word(win->regime->effective))) &&
+             put(r, "residentBefore", number(win->regime->resident_before)) &&
+             put(r, "residentAfter", number(win->regime->resident_after));
+        if (ok && win->regime->note[0])
+            ok = put(r, "note", text(win->regime->note));
     }
     if (ok && win->note && win->note[0])
         ok = put(o, "note", text(win->note));

@@ -33,10 +33,10 @@ void bench__workloads_render(FILE *out, const struct bench__workloads *w,
         return;
     bool regime = false, io_stall = false, notes = false;
     for (size_t i = 0; i < w->n; i++) {
-        regime |= w->windows[i].regime.present;
+        regime |= w->windows[i].regime != NULL;
         io_stall |= w->windows[i].psi_present && !isnan(w->windows[i].psi[0]);
         notes |= w->windows[i].note[0] || w->windows[i].state != BENCH__ROW_OK ||
-                 (w->windows[i].regime.present && w->windows[i].regime.note[0]);
+                 (w->windows[i].regime && w->windows[i].regime->note[0]);
     }
     const struct bench__column_desc **cols =
         calloc(bench__catalog_max_columns(catalog, 0) + 1, sizeof *cols);
@@ -72,14 +72,14 @@ void bench__workloads_render(FILE *out, const struct bench__workloads *w,
         snprintf(buf, sizeof buf, "%u", win->reps);
         cell[k++] = xstrdup(buf);
         if (regime) {
-            if (!win->regime.present)
+            if (!win->regime)
                 snprintf(buf, sizeof buf, EM_DASH);
-            else if (win->regime.requested == win->regime.effective)
-                snprintf(buf, sizeof buf, "%s", bench__regime_word(win->regime.effective));
+            else if (win->regime->requested == win->regime->effective)
+                snprintf(buf, sizeof buf, "%s", bench__regime_word(win->regime->effective));
             else
                 snprintf(buf, sizeof buf, "%s\xe2\x86\x92%s",
-                         bench__regime_word(win->regime.requested),
-                         bench__regime_word(win->regime.effective));
+                         bench__regime_word(win->regime->requested),
+                         bench__regime_word(win->regime->effective));
             cell[k++] = xstrdup(buf);
         }
         const double parts[5] = {win->wall.wall_ns, win->wall.on_cpu_user_ns,
@@ -104,8 +104,8 @@ void bench__workloads_render(FILE *out, const struct bench__workloads *w,
             char note[1200] = "";
             if (!ok)
                 snprintf(note, sizeof note, "%s", win->error);
-            if (win->regime.present && win->regime.note[0])
-                bench__append_note(note, sizeof note, win->regime.note);
+            if (win->regime && win->regime->note[0])
+                bench__append_note(note, sizeof note, win->regime->note);
             if (win->note[0])
                 bench__append_note(note, sizeof note, win->note);
             cell[k++] = xstrdup(note);
