@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <bench/shim.h>
@@ -85,6 +86,52 @@ static void fake_pass_end(void *state, uint64_t iterations, uint64_t brackets,
     out->values[0] = (double)counted_calls / (double)iterations;
 }
 
+/* Workload windows: the fake counts `window_events` (a WORKLOAD body adds to it) for the
+ * whole test and reports the delta between two edges with `window_scale` as its scale (and
+ * NaN values when `window_dropped`, as a perf group's gates would). */
+static uint64_t window_events;
+static double window_scale = NAN;
+static bool window_dropped;
+static unsigned runs_begun, runs_ended, edges_read;
+static bool in_run;
+
+static void fake_run_begin(void *state)
+{
+    (void)state;
+    assert_false(in_run);
+    in_run = true;
+    runs_begun++;
+}
+
+static void fake_edge_read(void *state, void *snapshot)
+{
+    (void)state;
+    assert_true(in_run);
+    edges_read++;
+    memcpy(snapshot, &window_events, sizeof window_events);
+}
+
+static void fake_window_counts(void *state, const void *open, const void *close,
+                               const struct bench__edge_shared shared[2], struct bench__counts *out)
+{
+    (void)state;
+    (void)shared;
+    uint64_t a, b;
+    memcpy(&a, open, sizeof a);
+    memcpy(&b, close, sizeof b);
+    out->values[0] = window_dropped ? NAN : (double)(b - a);
+    out->estimate[0] = !window_dropped && window_scale < 0.9995;
+    out->scale = window_scale;
+}
+
+static void fake_run_end(void *state)
+{
+    (void)state;
+    assert_true(in_run);
+    in_run = false;
+    runs_ended++;
+}
+
 static const struct bench__source_ops fake_source = {
     .name = "fake",
     .request_flag = "--perf",
@@ -96,6 +143,11 @@ static const struct bench__source_ops fake_source = {
     .bracket_begin = fake_bracket_begin,
     .bracket_end = fake_bracket_end,
     .pass_end = fake_pass_end,
+    .edge_size = sizeof(uint64_t),
+    .run_begin = fake_run_begin,
+    .edge_read = fake_edge_read,
+    .window_counts = fake_window_counts,
+    .run_end = fake_run_end,
 };
 static const struct bench__source_ops *const fake_table[] = {&fake_source};
 
@@ -216,6 +268,12 @@ BENCHMARK(smoke_skips)
     bench_skip(b, "not here");
 }
 
+WORKLOAD(windowed)
+{
+    (void)b;
+    window_events += 3;
+}
+
 /* Run one benchmark under --bench with the fake clock; return its JSON row. */
 static json_t *run_one_with(const char *name, const char *extra, json_t **doc_out);
 
@@ -224,7 +282,8 @@ static json_t *run_one(const char *name, json_t **doc_out)
     return run_one_with(name, NULL, doc_out);
 }
 
-static json_t *run_one_with(const char *name, const char *extra, json_t **doc_out)
+/* Run one test under --bench with the fake clock; return the JSON document. */
+static json_t *run_doc(const char *name, const char *extra)
 {
     char path[] = "/tmp/test_bench_run.XXXXXX";
     int fd = mkstemp(path);
@@ -252,6 +311,12 @@ static json_t *run_one_with(const char *name, const char *extra, json_t **doc_ou
     json_t *doc = json_load_file(path, 0, &jerr);
     unlink(path);
     assert_non_null(doc);
+    return doc;
+}
+
+static json_t *run_one_with(const char *name, const char *extra, json_t **doc_out)
+{
+    json_t *doc = run_doc(name, extra);
     json_t *rows = json_object_get(doc, "rows");
     assert_int_equal(json_array_size(rows), 1);
     *doc_out = doc;
@@ -399,6 +464,82 @@ static void test_counting_pass_of_a_case(void **state)
     json_decref(doc);
 }
 
+/* The one window of WORKLOAD(windowed) with the fake source and `scale`; returns its JSON
+ * (owned by *doc). */
+static json_t *run_window(double scale, bool dropped, json_t **doc)
+{
+    const struct bench__source_ops *const *saved = bench__sources;
+    size_t saved_n = bench__n_sources;
+    use_fake_source();
+    window_scale = scale;
+    window_dropped = dropped;
+    runs_begun = runs_ended = edges_read = 0;
+    *doc = run_doc("windowed", "--perf");
+    bench__sources = saved;
+    bench__n_sources = saved_n;
+    window_scale = NAN;
+    window_dropped = false;
+    /* the source counted for the whole test, read at the candidate window's two edges */
+    assert_int_equal(runs_begun, 1);
+    assert_int_equal(runs_ended, 1);
+    assert_int_equal(edges_read, 2);
+    assert_false(in_run);
+    json_t *windows = json_object_get(*doc, "windows");
+    assert_int_equal(json_array_size(windows), 1);
+    json_t *win = json_array_get(windows, 0);
+    assert_string_equal(json_string_value(json_object_get(win, "name")), "test_bench_run.windowed");
+    return win;
+}
+
+static const char *window_note(json_t *win)
+{
+    json_t *note = json_object_get(win, "note");
+    return note ? json_string_value(note) : "";
+}
+
+static void test_window_counts_of_a_workload(void **state)
+{
+    (void)state;
+    json_t *doc, *win = run_window(NAN, false, &doc);
+    json_t *fake = json_object_get(win, "fake");
+    assert_true(json_number_value(json_object_get(fake, "fake-calls")) == 3.0);
+    assert_null(json_object_get(fake, "estimatedMetrics"));
+    assert_null(strstr(window_note(win), "fake:"));
+    json_decref(doc);
+}
+
+static void test_window_note_never_scheduled(void **state)
+{
+    (void)state;
+    json_t *doc, *win = run_window(0, true, &doc);
+    assert_non_null(strstr(window_note(win), "fake: group never scheduled across the window"));
+    assert_true(json_is_null(json_object_get(json_object_get(win, "fake"), "fake-calls")));
+    json_decref(doc);
+}
+
+static void test_window_note_multiplexed_dropped(void **state)
+{
+    (void)state;
+    json_t *doc, *win = run_window(0.25, true, &doc);
+    assert_non_null(
+        strstr(window_note(win), "fake: multiplexed window under 1 ms PMU time — counts dropped"));
+    assert_null(strstr(window_note(win), "never scheduled"));
+    json_decref(doc);
+}
+
+static void test_window_scaled_estimate_has_no_note(void **state)
+{
+    (void)state;
+    json_t *doc, *win = run_window(0.5, false, &doc);
+    assert_null(strstr(window_note(win), "fake:"));
+    json_t *fake = json_object_get(win, "fake");
+    assert_true(json_number_value(json_object_get(fake, "fake-calls")) == 3.0);
+    json_t *estimated = json_object_get(fake, "estimatedMetrics");
+    assert_int_equal(json_array_size(estimated), 1);
+    assert_string_equal(json_string_value(json_array_get(estimated, 0)), "fake-calls");
+    json_decref(doc);
+}
+
 static void test_perf_iters_and_batch_pins(void **state)
 {
     (void)state;
@@ -428,6 +569,10 @@ int main(void)
         cmocka_unit_test(test_smoke_runs_a_body_once),
         cmocka_unit_test(test_counting_pass_of_a_loop),
         cmocka_unit_test(test_counting_pass_of_a_case),
+        cmocka_unit_test(test_window_counts_of_a_workload),
+        cmocka_unit_test(test_window_note_never_scheduled),
+        cmocka_unit_test(test_window_note_multiplexed_dropped),
+        cmocka_unit_test(test_window_scaled_estimate_has_no_note),
         cmocka_unit_test(test_perf_iters_and_batch_pins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -82,8 +83,12 @@ static struct {
     pid_t pids[FAKE_MAX_FDS];
     int cpus[FAKE_MAX_FDS];
     size_t n_attempts;
-    unsigned ioctls[3]; /* RESET, ENABLE, DISABLE */
+    unsigned ioctls[3];          /* RESET, ENABLE, DISABLE */
+    unsigned long ioctl_log[16]; /* the first requests, in order */
+    size_t n_ioctl_log;
+    int ioctl_errno; /* every ioctl fails with this errno (0 = succeed) */
     bool ioctl_bad_target;
+    unsigned reads; /* read(2) calls on a group leader */
     /* per bracket (ENABLE..DISABLE) */
     uint64_t enabled_inc;
     int64_t running_inc[17]; /* by group size; -1 = enabled_inc (not multiplexed) */
@@ -160,12 +165,35 @@ static size_t live_members(const struct fake_fd *l)
     return n;
 }
 
+/* One bracket's worth of counting by an enabled group: enabled_inc of time, running_inc of
+ * it on the PMU, and each member's increment scaled the way the kernel would. */
+static void count_interval(struct fake_fd *l)
+{
+    size_t nr = live_members(l);
+    int64_t run = fake.running_inc[nr];
+    uint64_t running = run < 0 ? fake.enabled_inc : (uint64_t)run;
+    l->time_enabled += fake.enabled_inc;
+    l->time_running += running;
+    if (running > 0)
+        for (size_t i = 0; i < l->n_members; i++) {
+            struct fake_fd *m = fake_fd(l->members[i]);
+            if (m) /* the kernel would count running/enabled of the true count */
+                m->value += increment_of(m) * running / fake.enabled_inc;
+        }
+}
+
 static int fake_ioctl(int fd, unsigned long request, unsigned long arg)
 {
     struct fake_fd *l = fake_fd(fd);
     if (!l || l->leader != fd || arg != PERF_IOC_FLAG_GROUP) {
         fake.ioctl_bad_target = true;
         errno = EINVAL;
+        return -1;
+    }
+    if (fake.n_ioctl_log < sizeof fake.ioctl_log / sizeof fake.ioctl_log[0])
+        fake.ioctl_log[fake.n_ioctl_log++] = request;
+    if (fake.ioctl_errno) {
+        errno = fake.ioctl_errno;
         return -1;
     }
     if (request == PERF_EVENT_IOC_RESET) {
@@ -177,19 +205,8 @@ static int fake_ioctl(int fd, unsigned long request, unsigned long arg)
         l->enabled = true;
     } else if (request == PERF_EVENT_IOC_DISABLE) {
         fake.ioctls[2]++;
-        if (l->enabled) { /* one bracket's worth of counting */
-            size_t nr = live_members(l);
-            int64_t run = fake.running_inc[nr];
-            uint64_t running = run < 0 ? fake.enabled_inc : (uint64_t)run;
-            l->time_enabled += fake.enabled_inc;
-            l->time_running += running;
-            if (running > 0)
-                for (size_t i = 0; i < l->n_members; i++) {
-                    struct fake_fd *m = fake_fd(l->members[i]);
-                    if (m) /* the kernel would count running/enabled of the true count */
-                        m->value += increment_of(m) * running / fake.enabled_inc;
-                }
-        }
+        if (l->enabled) /* one bracket's worth of counting */
+            count_interval(l);
         l->enabled = false;
     } else {
         errno = EINVAL;
@@ -210,6 +227,7 @@ static ssize_t fake_read(int fd, void *buf, size_t count)
     struct fake_fd *l = fake_fd(fd);
     assert_non_null(l);
     assert_int_equal(l->leader, fd);
+    fake.reads++;
     if (fake.fail_read) {
         errno = EIO;
         return -1;
@@ -950,6 +968,322 @@ static void test_perf_sw_pass_fake(void **state)
     close_and_check(&bench__source_perf_sw, o.state);
 }
 
+/* ---- workload windows through the seam ------------------------------------------------------ */
+
+/* The workload between two window edges: the enabled group counts one bracket's worth, with
+ * no system call of the source's own (the fake kernel just moves on). */
+static void fake_workload(void)
+{
+    struct fake_fd *l = fake_leader();
+    assert_true(l->enabled);
+    count_interval(l);
+}
+
+static void *edge_buffer(const struct bench__source_ops *src)
+{
+    assert_true(src->edge_size > 0);
+    void *p = calloc(1, src->edge_size);
+    assert_non_null(p);
+    return p;
+}
+
+/* A source's window counts between two snapshots; returns counts.scale. */
+static double window_counts(const struct bench__source_ops *src, void *st, const void *open,
+                            const void *close, double *values, bool *estimate)
+{
+    struct bench__edge_shared shared[2];
+    memset(shared, 0, sizeof shared);
+    struct bench__counts out = {.values = values, .estimate = estimate, .scale = -1};
+    for (size_t i = 0; i < src->n_family; i++) {
+        values[i] = -12345;
+        estimate[i] = true;
+    }
+    src->window_counts(st, open, close, shared, &out);
+    return out.scale;
+}
+
+static unsigned ioctl_total(void)
+{
+    return fake.ioctls[0] + fake.ioctls[1] + fake.ioctls[2];
+}
+
+static void assert_sw_all_nan(const double *v, const bool *e)
+{
+    for (size_t i = 0; i < S_N; i++) {
+        assert_nan(v[i]);
+        assert_false(e[i]);
+    }
+}
+
+static void test_window_ioctls_and_one_read_per_edge(void **state)
+{
+    (void)state;
+    const struct bench__source_ops *src = &bench__source_perf_sw;
+    struct opened o = open_source(src, false);
+    assert_non_null(o.state);
+    void *a = edge_buffer(src), *b = edge_buffer(src);
+    memset(fake.ioctls, 0, sizeof fake.ioctls);
+    fake.n_ioctl_log = 0;
+    fake.reads = 0;
+
+    src->run_begin(o.state); /* RESET, then ENABLE, on the leader, for the whole group */
+    assert_int_equal(fake.n_ioctl_log, 2);
+    assert_int_equal(fake.ioctl_log[0], PERF_EVENT_IOC_RESET);
+    assert_int_equal(fake.ioctl_log[1], PERF_EVENT_IOC_ENABLE);
+    assert_false(fake.ioctl_bad_target); /* the leader's fd with PERF_IOC_FLAG_GROUP */
+    assert_true(fake_leader()->enabled);
+    assert_int_equal(fake.reads, 0);
+
+    unsigned ioctls = ioctl_total();
+    for (int w = 0; w < 3; w++) { /* each edge: one read(2) of the group, no ioctl */
+        src->edge_read(o.state, a);
+        assert_int_equal(fake.reads, 2 * w + 1);
+        fake_workload();
+        src->edge_read(o.state, b);
+        assert_int_equal(fake.reads, 2 * w + 2);
+        assert_int_equal(ioctl_total(), ioctls);
+        assert_true(fake_leader()->enabled); /* still counting */
+    }
+    double v[S_N];
+    bool e[S_N];
+    window_counts(src, o.state, a, b, v, e);
+    assert_int_equal(fake.reads, 6); /* the counts come from the snapshots */
+    assert_int_equal(ioctl_total(), ioctls);
+
+    src->run_end(o.state); /* DISABLE, on the leader, for the whole group */
+    assert_int_equal(fake.n_ioctl_log, 3);
+    assert_int_equal(fake.ioctl_log[2], PERF_EVENT_IOC_DISABLE);
+    assert_false(fake_leader()->enabled);
+    assert_int_equal(fake.reads, 6);
+    free(a);
+    free(b);
+    close_and_check(src, o.state);
+}
+
+static void test_window_is_the_delta_between_edges(void **state)
+{
+    (void)state;
+    const struct bench__source_ops *src = &bench__source_perf_sw;
+    struct opened o = open_source(src, false);
+    assert_non_null(o.state);
+    void *a = edge_buffer(src), *b = edge_buffer(src);
+    double v[S_N];
+    bool e[S_N];
+    src->run_begin(o.state);
+    fake_workload(); /* counted before the window opens: not the window's */
+    fake_workload();
+    src->edge_read(o.state, a);
+    fake_workload();
+    src->edge_read(o.state, b);
+    assert_double_exact(window_counts(src, o.state, a, b, v, e), 1);
+    assert_double_exact(v[S_TASK_CLOCK], 2.0 * MS); /* totals, not per iteration */
+    assert_double_exact(v[S_PGFLT], 1);
+    assert_double_exact(v[S_CTX_SW], 3);
+    assert_double_exact(v[S_MIGR], 1);
+    for (size_t i = 0; i < S_N; i++)
+        assert_false(e[i]);
+    /* a second window of the same run: its own delta again */
+    src->edge_read(o.state, a);
+    fake_workload();
+    fake_workload();
+    src->edge_read(o.state, b);
+    window_counts(src, o.state, a, b, v, e);
+    assert_double_exact(v[S_TASK_CLOCK], 4.0 * MS);
+    assert_double_exact(v[S_CTX_SW], 6);
+    src->run_end(o.state);
+    free(a);
+    free(b);
+    close_and_check(src, o.state);
+}
+
+static void test_window_perf_family(void **state)
+{
+    (void)state;
+    const struct bench__source_ops *src = &bench__source_perf;
+    struct opened o = open_source(src, false);
+    assert_non_null(o.state);
+    void *a = edge_buffer(src), *b = edge_buffer(src);
+    double v[M_N];
+    bool e[M_N];
+    src->run_begin(o.state);
+    fake_workload();
+    src->edge_read(o.state, a);
+    fake_workload();
+    fake_workload();
+    src->edge_read(o.state, b);
+    assert_double_exact(window_counts(src, o.state, a, b, v, e), 1);
+    assert_double_exact(v[M_CYCLES], 2000);
+    assert_double_exact(v[M_INSTR], 5000);
+    assert_double_exact(v[M_IPC], 2.5);
+    assert_double_exact(v[M_BRANCHES], 1000);
+    assert_double_near(v[M_BR_MISS], 1.2);
+    assert_double_near(v[M_CACHE_MISS], 20.0);
+    assert_double_exact(v[M_PGFLT], 2);
+    for (size_t i = 0; i < M_N; i++)
+        assert_false(e[i]);
+    src->run_end(o.state);
+    free(a);
+    free(b);
+    close_and_check(src, o.state);
+}
+
+static void test_window_never_ran(void **state)
+{
+    (void)state;
+    const struct bench__source_ops *src = &bench__source_perf_sw;
+    struct opened o = open_source(src, false);
+    assert_non_null(o.state);
+    void *a = edge_buffer(src), *b = edge_buffer(src);
+    double v[S_N];
+    bool e[S_N];
+    src->run_begin(o.state);
+    fake_workload(); /* it ran before the window: cumulative times would say 0.5 */
+    src->edge_read(o.state, a);
+    fake.running_inc[4] = 0; /* enabled across the window, never on the PMU */
+    fake_workload();
+    src->edge_read(o.state, b);
+    assert_double_exact(window_counts(src, o.state, a, b, v, e), 0);
+    assert_sw_all_nan(v, e);
+    src->run_end(o.state);
+    free(a);
+    free(b);
+    close_and_check(src, o.state);
+}
+
+static void test_window_multiplexed_under_1ms(void **state)
+{
+    (void)state;
+    const struct bench__source_ops *src = &bench__source_perf_sw;
+    struct opened o = open_source(src, false);
+    assert_non_null(o.state);
+    void *a = edge_buffer(src), *b = edge_buffer(src);
+    double v[S_N];
+    bool e[S_N];
+    src->run_begin(o.state);
+    fake_workload(); /* fully scheduled before the window */
+    src->edge_read(o.state, a);
+    fake.running_inc[4] = 666667; /* of 2 ms enabled: 0.3333335, under 1 ms of PMU time */
+    fake_workload();
+    src->edge_read(o.state, b);
+    assert_double_exact(window_counts(src, o.state, a, b, v, e), 0.333);
+    assert_sw_all_nan(v, e);
+    /* 999999 ns is still under 1 ms */
+    src->edge_read(o.state, a);
+    fake.running_inc[4] = 999999;
+    fake_workload();
+    src->edge_read(o.state, b);
+    assert_double_exact(window_counts(src, o.state, a, b, v, e), 0.5);
+    assert_sw_all_nan(v, e);
+    src->run_end(o.state);
+    free(a);
+    free(b);
+    close_and_check(src, o.state);
+}
+
+static void test_window_scaled_estimate(void **state)
+{
+    (void)state;
+    const struct bench__source_ops *src = &bench__source_perf_sw;
+    struct opened o = open_source(src, false);
+    assert_non_null(o.state);
+    void *a = edge_buffer(src), *b = edge_buffer(src);
+    double v[S_N];
+    bool e[S_N];
+    src->run_begin(o.state);
+    fake_workload(); /* fully scheduled before the window: cumulative would say 0.75 */
+    src->edge_read(o.state, a);
+    fake.running_inc[4] = (int64_t)MS; /* exactly 1 ms of 2: scaled by 2, estimates */
+    fake_workload();
+    src->edge_read(o.state, b);
+    assert_double_exact(window_counts(src, o.state, a, b, v, e), 0.5);
+    assert_double_exact(v[S_TASK_CLOCK], 2.0 * MS); /* counted 1 ms, scaled by 2 */
+    assert_double_exact(v[S_CTX_SW], 2);            /* counted 1 (3 · ½, truncated) */
+    assert_double_exact(v[S_PGFLT], 0);             /* counted 0: a measured 0 stays 0 */
+    for (size_t i = 0; i < S_N; i++)
+        assert_true(e[i]);
+    /* running/enabled 0.9996 rounds to 1.000: scaled, but not an estimate */
+    fake.enabled_inc = 10 * MS;
+    fake.running_inc[4] = 9996000;
+    fake.sw_inc[PERF_COUNT_SW_CONTEXT_SWITCHES] = 1000000;
+    src->edge_read(o.state, a);
+    fake_workload();
+    src->edge_read(o.state, b);
+    assert_double_exact(window_counts(src, o.state, a, b, v, e), 1);
+    assert_double_near(v[S_CTX_SW], 999600.0 * (10.0 / 9.996));
+    for (size_t i = 0; i < S_N; i++)
+        assert_false(e[i]);
+    src->run_end(o.state);
+    free(a);
+    free(b);
+    close_and_check(src, o.state);
+}
+
+static void test_window_failed_read_at_either_edge(void **state)
+{
+    (void)state;
+    const struct bench__source_ops *src = &bench__source_perf_sw;
+    struct opened o = open_source(src, false);
+    assert_non_null(o.state);
+    void *a = edge_buffer(src), *b = edge_buffer(src);
+    double v[S_N];
+    bool e[S_N];
+    src->run_begin(o.state);
+    for (int edge = 0; edge < 2; edge++) {
+        for (int how = 0; how < 2; how++) { /* a failed read, a short read */
+            bool *fault = how == 0 ? &fake.fail_read : &fake.short_read;
+            *fault = edge == 0;
+            src->edge_read(o.state, a);
+            *fault = false;
+            fake_workload();
+            *fault = edge == 1;
+            src->edge_read(o.state, b);
+            *fault = false;
+            assert_nan(window_counts(src, o.state, a, b, v, e));
+            assert_sw_all_nan(v, e);
+        }
+    }
+    /* the next window reads again */
+    src->edge_read(o.state, a);
+    fake_workload();
+    src->edge_read(o.state, b);
+    window_counts(src, o.state, a, b, v, e);
+    assert_double_exact(v[S_CTX_SW], 3);
+    src->run_end(o.state);
+    free(a);
+    free(b);
+    close_and_check(src, o.state);
+}
+
+static void test_window_failed_run_begin(void **state)
+{
+    (void)state;
+    const struct bench__source_ops *src = &bench__source_perf_sw;
+    struct opened o = open_source(src, false);
+    assert_non_null(o.state);
+    void *a = edge_buffer(src), *b = edge_buffer(src);
+    double v[S_N];
+    bool e[S_N];
+    fake.ioctl_errno = EIO; /* the group was neither reset nor enabled */
+    src->run_begin(o.state);
+    fake.ioctl_errno = 0;
+    src->edge_read(o.state, a);
+    src->edge_read(o.state, b);
+    assert_nan(window_counts(src, o.state, a, b, v, e));
+    assert_sw_all_nan(v, e);
+    src->run_end(o.state);
+    /* the next workload test's run begins afresh */
+    src->run_begin(o.state);
+    src->edge_read(o.state, a);
+    fake_workload();
+    src->edge_read(o.state, b);
+    assert_double_exact(window_counts(src, o.state, a, b, v, e), 1);
+    assert_double_exact(v[S_CTX_SW], 3);
+    src->run_end(o.state);
+    free(a);
+    free(b);
+    close_and_check(src, o.state);
+}
+
 /* ---- the real kernel -------------------------------------------------------------------- */
 
 static int64_t now_ns(void)
@@ -1049,6 +1383,14 @@ int main(void)
         T(test_calibration_reduced_never_ran_is_absent),
         T(test_calibration_reduced_still_multiplexing_stays),
         T(test_perf_sw_pass_fake),
+        T(test_window_ioctls_and_one_read_per_edge),
+        T(test_window_is_the_delta_between_edges),
+        T(test_window_perf_family),
+        T(test_window_never_ran),
+        T(test_window_multiplexed_under_1ms),
+        T(test_window_scaled_estimate),
+        T(test_window_failed_read_at_either_edge),
+        T(test_window_failed_run_begin),
         cmocka_unit_test_teardown(test_real_perf_sw, teardown_os),
         cmocka_unit_test_teardown(test_real_perf_hardware, teardown_os),
     };

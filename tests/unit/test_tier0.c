@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -749,6 +750,204 @@ static void test_counter_running_backwards_is_nan(void **state)
     ops->close(o.st);
 }
 
+/* ---- workload windows ---------------------------------------------------------------------- */
+
+/* A window edge's shared reading: the wall source's getrusage(RUSAGE_SELF). */
+static struct bench__edge_shared shared_ru(long minflt, long majflt, long nvcsw, long nivcsw)
+{
+    struct bench__edge_shared s;
+    memset(&s, 0, sizeof s);
+    s.self_ok = true;
+    s.self.ru_minflt = minflt;
+    s.self.ru_majflt = majflt;
+    s.self.ru_nvcsw = nvcsw;
+    s.self.ru_nivcsw = nivcsw;
+    return s;
+}
+
+/* A window's edges: each a snapshot of edge_size bytes. */
+struct window {
+    void *open, *close;
+};
+
+static struct window window_new(void)
+{
+    assert_true(ops->edge_size > 0);
+    struct window w = {calloc(1, ops->edge_size), calloc(1, ops->edge_size)};
+    assert_non_null(w.open);
+    assert_non_null(w.close);
+    return w;
+}
+
+static void window_free(struct window *w)
+{
+    free(w->open);
+    free(w->close);
+}
+
+static void window_counts(void *st, const struct window *w, const struct bench__edge_shared sh[2],
+                          double v[N_FAMILY])
+{
+    bool est[N_FAMILY];
+    memset(est, 1, sizeof est);
+    /* as the driver calls it: scale NaN, left so by a source with no PMU */
+    struct bench__counts out = {.values = v, .estimate = est, .scale = NAN};
+    for (size_t i = 0; i < N_FAMILY; i++)
+        v[i] = -12345;
+    ops->window_counts(st, w->open, w->close, sh, &out);
+    for (size_t i = 0; i < N_FAMILY; i++)
+        assert_false(est[i]); /* tier-0 never scales */
+    assert_nan(out.scale);
+}
+
+/* The io half of `busy` done 5 times, as a window's totals. */
+static void assert_busy5_io(const double *v)
+{
+    assert_near(v[fam("syscr")], 15, 0);
+    assert_near(v[fam("syscw")], 10, 0);
+    assert_near(v[fam("rchar")], 2000, 0);
+    assert_near(v[fam("wchar")], 150, 0);
+    assert_near(v[fam("rd-bytes")], 500, 0);
+    assert_near(v[fam("wr-bytes")], 35, 0);
+    assert_near(v[fam("cache-hit")], 75, 1e-9);
+}
+
+static void test_window_io_delta_less_own_text(void **state)
+{
+    (void)state;
+    struct opened o;
+    open_source(&o);
+    assert_non_null(o.st);
+    struct window w = window_new();
+    /* the opening edge's text is 1 byte longer than the calibrated one and the closing edge's
+     * 2 bytes longer (write_bytes gains a digit at each): only the opening edge's own text is
+     * inside the window's rchar, and it is subtracted exactly */
+    fk.write_bytes = 99999990;
+    ops->run_begin(o.st);
+    ops->edge_read(o.st, w.open);
+    for (int i = 0; i < 5; i++)
+        do_work(&busy);
+    ops->edge_read(o.st, w.close);
+    ops->run_end(o.st);
+    struct bench__edge_shared sh[2] = {shared_ru(1000, 10, 100, 100),
+                                       shared_ru(1007, 13, 111, 113)};
+    double v[N_FAMILY];
+    window_counts(o.st, &w, sh, v);
+    assert_busy5_io(v); /* syscr: the opening edge's 2 reads less the calibrated pair */
+    window_free(&w);
+    ops->close(o.st);
+}
+
+static void test_window_rusage_from_shared_readings(void **state)
+{
+    (void)state;
+    struct opened o;
+    open_source(&o);
+    assert_non_null(o.st);
+    struct window w = window_new();
+    unsigned getrusages = fk.getrusages, opens = fk.opens;
+    ops->run_begin(o.st);
+    ops->edge_read(o.st, w.open);
+    for (int i = 0; i < 5; i++)
+        do_work(&busy); /* the fake's own rusage moves by 25, 5, 10, 5: not what is reported */
+    ops->edge_read(o.st, w.close);
+    ops->run_end(o.st);
+    assert_int_equal(fk.getrusages, getrusages); /* an edge reads /proc/self/io only */
+    assert_int_equal(fk.opens, opens + 2);
+    struct bench__edge_shared sh[2] = {shared_ru(1000, 10, 100, 100),
+                                       shared_ru(1007, 13, 111, 113)};
+    double v[N_FAMILY];
+    window_counts(o.st, &w, sh, v);
+    assert_int_equal(fk.getrusages, getrusages); /* nor do the counts */
+    assert_near(v[fam("minflt")], 7, 0);         /* shared[1] − shared[0] */
+    assert_near(v[fam("majflt")], 3, 0);
+    assert_near(v[fam("vol-cs")], 11, 0);
+    assert_near(v[fam("invol-cs")], 13, 0);
+    assert_busy5_io(v);
+    window_free(&w);
+    ops->close(o.st);
+}
+
+static void test_window_shared_reading_failed(void **state)
+{
+    (void)state;
+    struct opened o;
+    open_source(&o);
+    assert_non_null(o.st);
+    struct window w = window_new();
+    for (int edge = 0; edge < 2; edge++) {
+        ops->run_begin(o.st);
+        ops->edge_read(o.st, w.open);
+        for (int i = 0; i < 5; i++)
+            do_work(&busy);
+        ops->edge_read(o.st, w.close);
+        ops->run_end(o.st);
+        struct bench__edge_shared sh[2] = {shared_ru(1000, 10, 100, 100),
+                                           shared_ru(1007, 13, 111, 113)};
+        sh[edge].self_ok = false; /* getrusage(RUSAGE_SELF) failed at this edge */
+        double v[N_FAMILY];
+        window_counts(o.st, &w, sh, v);
+        assert_rusage_nan(v);
+        assert_busy5_io(v);
+    }
+    window_free(&w);
+    ops->close(o.st);
+}
+
+static void test_window_io_unreadable_at_an_edge(void **state)
+{
+    (void)state;
+    struct opened o;
+    open_source(&o);
+    assert_non_null(o.st);
+    struct window w = window_new();
+    for (int edge = 0; edge < 2; edge++) {
+        ops->run_begin(o.st);
+        fk.open_errno = edge == 0 ? EACCES : 0;
+        ops->edge_read(o.st, w.open);
+        for (int i = 0; i < 5; i++)
+            do_work(&busy);
+        fk.open_errno = edge == 1 ? EACCES : 0;
+        ops->edge_read(o.st, w.close);
+        fk.open_errno = 0;
+        ops->run_end(o.st);
+        struct bench__edge_shared sh[2] = {shared_ru(1000, 10, 100, 100),
+                                           shared_ru(1007, 13, 111, 113)};
+        double v[N_FAMILY];
+        window_counts(o.st, &w, sh, v);
+        assert_io_nan(v);
+        assert_near(v[fam("minflt")], 7, 0);
+        assert_near(v[fam("invol-cs")], 13, 0);
+    }
+    window_free(&w);
+    ops->close(o.st);
+}
+
+static void test_window_rusage_absent_since_open(void **state)
+{
+    (void)state;
+    fk.ru_errno = EPERM; /* announced as null at open: stays null in windows */
+    struct opened o;
+    open_source(&o);
+    assert_non_null(o.st);
+    fk.ru_errno = 0;
+    struct window w = window_new();
+    ops->run_begin(o.st);
+    ops->edge_read(o.st, w.open);
+    for (int i = 0; i < 5; i++)
+        do_work(&busy);
+    ops->edge_read(o.st, w.close);
+    ops->run_end(o.st);
+    struct bench__edge_shared sh[2] = {shared_ru(1000, 10, 100, 100),
+                                       shared_ru(1007, 13, 111, 113)};
+    double v[N_FAMILY];
+    window_counts(o.st, &w, sh, v);
+    assert_rusage_nan(v);
+    assert_busy5_io(v);
+    window_free(&w);
+    ops->close(o.st);
+}
+
 /* ---- the real kernel ----------------------------------------------------------------------- */
 
 static void test_real_kernel_counts_dev_zero_reads(void **state)
@@ -840,6 +1039,16 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_both_fail_counting_absent, fake_setup, fake_teardown),
         cmocka_unit_test_setup_teardown(test_nothing_measured_is_nan, fake_setup, fake_teardown),
         cmocka_unit_test_setup_teardown(test_counter_running_backwards_is_nan, fake_setup,
+                                        fake_teardown),
+        cmocka_unit_test_setup_teardown(test_window_io_delta_less_own_text, fake_setup,
+                                        fake_teardown),
+        cmocka_unit_test_setup_teardown(test_window_rusage_from_shared_readings, fake_setup,
+                                        fake_teardown),
+        cmocka_unit_test_setup_teardown(test_window_shared_reading_failed, fake_setup,
+                                        fake_teardown),
+        cmocka_unit_test_setup_teardown(test_window_io_unreadable_at_an_edge, fake_setup,
+                                        fake_teardown),
+        cmocka_unit_test_setup_teardown(test_window_rusage_absent_since_open, fake_setup,
                                         fake_teardown),
         cmocka_unit_test(test_real_kernel_counts_dev_zero_reads),
     };

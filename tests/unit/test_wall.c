@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "platform/os.h"
+#include "sources/source.h"
 #include "wall.h"
 
 #include <errno.h>
@@ -289,7 +290,9 @@ static void test_notes_join(void **state)
 
 static struct {
     int thread_errno; /* RUSAGE_THREAD refused with this errno (0 = accepted) */
+    int self_errno;   /* RUSAGE_SELF fails with this errno (0 = succeeds) */
     int64_t thr_user, thr_sys, proc_user, proc_sys; /* µs */
+    int64_t self_step;    /* proc_user grows this much after each RUSAGE_SELF reading */
     const char *sched[2]; /* thread-self, self: the text, or NULL to fail open */
     int sched_errno[2];
     const char *open_text;
@@ -318,8 +321,18 @@ static int fake_getrusage(int who, struct rusage *ru)
     }
     assert_int_equal(who, RUSAGE_SELF);
     fk.ru_self++;
+    if (fk.self_errno) {
+        errno = fk.self_errno;
+        return -1;
+    }
     ru->ru_utime = tv(fk.proc_user);
     ru->ru_stime = tv(fk.proc_sys);
+    /* the process-wide fields tier-0 takes from this reading; minflt stamps the call */
+    ru->ru_minflt = (long)fk.ru_self;
+    ru->ru_majflt = 3;
+    ru->ru_nvcsw = 40;
+    ru->ru_nivcsw = 50;
+    fk.proc_user += fk.self_step;
     return 0;
 }
 
@@ -548,6 +561,101 @@ static void test_seam_schedstat_torn_at_an_edge(void **state)
 
 /* ---- the real kernel ---------------------------------------------------------------------- */
 
+static int64_t tv_us_of(struct timeval t)
+{
+    return (int64_t)t.tv_sec * 1000000 + (int64_t)t.tv_usec;
+}
+
+/* One edge: exactly one RUSAGE_SELF call, whose reading is both proc_cpu_us and `shared`. */
+static void read_edge_sharing(const struct bench__wall *w, struct bench__wall_snapshot *s,
+                              struct bench__edge_shared *sh)
+{
+    unsigned self = fk.ru_self;
+    memset(sh, 0xa5, sizeof *sh);
+    bench__wall_read(w, s, sh);
+    assert_int_equal(fk.ru_self, self + 1);
+    assert_true(sh->self_ok);
+    assert_int_equal(sh->self.ru_minflt, (long)fk.ru_self); /* this edge's reading */
+    assert_int_equal(sh->self.ru_majflt, 3);
+    assert_int_equal(sh->self.ru_nvcsw, 40);
+    assert_int_equal(sh->self.ru_nivcsw, 50);
+    assert_int_equal(tv_us_of(sh->self.ru_utime) + tv_us_of(sh->self.ru_stime), s->proc_cpu_us);
+}
+
+static void test_seam_read_shares_rusage_self(void **state)
+{
+    (void)state;
+    struct bench__wall w;
+    bench__wall_open(&w);
+    assert_true(w.thread_scope);
+    fk.thr_user = 100, fk.thr_sys = 50, fk.proc_user = 300, fk.proc_sys = 70;
+    fk.self_step = 1000; /* a second RUSAGE_SELF call would read a different time */
+    unsigned thread = fk.ru_thread;
+    struct bench__wall_snapshot a, b;
+    struct bench__edge_shared sh[2];
+    read_edge_sharing(&w, &a, &sh[0]);
+    assert_int_equal(a.proc_cpu_us, 370);
+    assert_int_equal(a.user_us, 100); /* the thread's own reading */
+    assert_int_equal(a.sys_us, 50);
+    read_edge_sharing(&w, &b, &sh[1]);
+    assert_int_equal(b.proc_cpu_us, 1370);
+    assert_int_equal(fk.ru_thread, thread + 2); /* one RUSAGE_THREAD per edge */
+}
+
+static void test_seam_read_shares_rusage_self_process_scope(void **state)
+{
+    (void)state;
+    fk.thread_errno = EINVAL;
+    struct bench__wall w;
+    bench__wall_open(&w);
+    assert_false(w.thread_scope);
+    fk.proc_user = 1000, fk.proc_sys = 200;
+    fk.self_step = 1000;
+    unsigned thread = fk.ru_thread;
+    struct bench__wall_snapshot a;
+    struct bench__edge_shared sh;
+    read_edge_sharing(&w, &a, &sh);
+    assert_int_equal(a.proc_cpu_us, 1200);
+    assert_int_equal(a.user_us, 1000); /* from the same RUSAGE_SELF reading */
+    assert_int_equal(a.sys_us, 200);
+    assert_int_equal(fk.ru_thread, thread);
+}
+
+static void test_seam_read_rusage_self_fails(void **state)
+{
+    (void)state;
+    for (int scope = 0; scope < 2; scope++) {
+        fk.thread_errno = scope == 0 ? 0 : EINVAL;
+        fk.self_errno = 0;
+        struct bench__wall w;
+        bench__wall_open(&w);
+        assert_int_equal(w.thread_scope, scope == 0);
+        fk.thr_user = 100, fk.thr_sys = 50, fk.proc_user = 300, fk.proc_sys = 70;
+        fk.self_errno = EPERM;
+        unsigned self = fk.ru_self;
+        struct bench__wall_snapshot a;
+        struct bench__edge_shared sh;
+        memset(&sh, 0, sizeof sh);
+        sh.self_ok = true;
+        bench__wall_read(&w, &a, &sh);
+        assert_int_equal(fk.ru_self, self + 1); /* not retried */
+        assert_false(sh.self_ok);
+        assert_int_equal(a.proc_cpu_us, NA);
+        if (scope == 0) { /* the thread's reading does not need it */
+            assert_int_equal(a.user_us, 100);
+            assert_int_equal(a.sys_us, 50);
+        } else {
+            assert_int_equal(a.user_us, NA);
+            assert_int_equal(a.sys_us, NA);
+        }
+        /* the next edge reads again */
+        fk.self_errno = 0;
+        bench__wall_read(&w, &a, &sh);
+        assert_true(sh.self_ok);
+        assert_int_equal(a.proc_cpu_us, 370);
+    }
+}
+
 static int64_t now_ns(void)
 {
     struct timespec ts;
@@ -690,6 +798,12 @@ int main(void)
                                         fake_teardown),
         cmocka_unit_test_setup_teardown(test_seam_schedstat_unparsable, fake_setup, fake_teardown),
         cmocka_unit_test_setup_teardown(test_seam_schedstat_torn_at_an_edge, fake_setup,
+                                        fake_teardown),
+        cmocka_unit_test_setup_teardown(test_seam_read_shares_rusage_self, fake_setup,
+                                        fake_teardown),
+        cmocka_unit_test_setup_teardown(test_seam_read_shares_rusage_self_process_scope, fake_setup,
+                                        fake_teardown),
+        cmocka_unit_test_setup_teardown(test_seam_read_rusage_self_fails, fake_setup,
                                         fake_teardown),
         cmocka_unit_test(test_real_spin_is_on_cpu_user),
         cmocka_unit_test(test_real_sleep_is_other),
