@@ -105,13 +105,16 @@ static int build_keys(struct compare_row *r)
     r->key = malloc(key_len);
     if (!r->operation || !r->key)
         return -1;
-    char *op = r->operation, *key = r->key;
-    *op = '\0';
-    key += sprintf(key, "%zu:%s", strlen(r->name), r->name);
-    for (size_t k = 0; k < r->n_labels; k++) {
+    /* the sizes above are exact upper bounds; snprintf keeps every write inside them */
+    size_t op_used = 0, key_used = 0;
+    r->operation[0] = '\0';
+    key_used += (size_t)snprintf(r->key, key_len, "%zu:%s", strlen(r->name), r->name);
+    for (size_t k = 0; k < r->n_labels && op_used < op_len && key_used < key_len; k++) {
         const struct compare_label *l = &r->labels[k];
-        op += sprintf(op, "%s%s=%s", k ? "," : "", l->key, l->value);
-        key += sprintf(key, "%zu:%s%zu:%s", strlen(l->key), l->key, strlen(l->value), l->value);
+        op_used += (size_t)snprintf(r->operation + op_used, op_len - op_used, "%s%s=%s",
+                                    k ? "," : "", l->key, l->value);
+        key_used += (size_t)snprintf(r->key + key_used, key_len - key_used, "%zu:%s%zu:%s",
+                                     strlen(l->key), l->key, strlen(l->value), l->value);
     }
     return 0;
 }
