@@ -39,6 +39,7 @@ enum option_id {
     O_GROUP_BY,
     O_BENCH_JSON,
     O_MIN_TIME,
+    O_ROUNDS,
 };
 
 struct option_def {
@@ -87,6 +88,8 @@ static const struct option_def options[] = {
      "with --bench: also write the schema-2 JSON document"},
     {O_MIN_TIME, 0, "bench-min-time", OPT_UINT, "MS", BENCH__MIN_TIME_MS_MAX,
      "with --bench: time budget per sample in ms (0 = 5 ms)"},
+    {O_ROUNDS, 0, "bench-rounds", OPT_UINT, "N", BENCH__SAMPLE_COUNT,
+     "with --bench: take each loop's samples in N rounds over all benchmarks (0 = 1)"},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
@@ -254,6 +257,7 @@ static int apply(struct bench__config *cfg, struct parse_state *st, const struct
     case O_PERF_ITERS: cfg->perf_iters = n; break;
     case O_PERF_BATCH: cfg->perf_batch = n; break;
     case O_MIN_TIME: cfg->min_time_ms = n; break;
+    case O_ROUNDS: cfg->rounds = (unsigned)n; break;
     case O_LIST_METRICS: cfg->list_metrics = true; break;
     case O_SORT_BY: cfg->sort_by = value; break;
     case O_BENCH_JSON: cfg->bench_json = value; break;

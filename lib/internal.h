@@ -47,6 +47,7 @@ struct bench__config {
     uint64_t perf_iters;  /* 0 = follow the timing pass */
     uint64_t perf_batch;  /* 0 = auto */
     uint64_t min_time_ms; /* 0 = default (5 ms) */
+    unsigned rounds;      /* --bench-rounds: 0 or 1 = every row's samples in one go */
     bool syscalls;        /* --syscalls given */
     char **syscall_names; /* --syscalls=LIST, NULL-terminated; NULL for a bare flag */
     size_t n_syscall_names;
@@ -231,6 +232,7 @@ struct bench__meta {
     char *cpu;        /* /proc/cpuinfo model name, else "" */
     uint64_t min_time_ms;
     unsigned sample_count;
+    unsigned rounds;          /* --bench-rounds; written to JSON only when > 1 */
     double clock_overhead_ns; /* NaN unless per-call rows were measured */
     char **provenance;        /* deduplicated, first-seen order */
     size_t n_provenance;
@@ -281,6 +283,8 @@ struct bench__sampler {
     uint64_t count; /* iterations per sample */
     bool sampling;  /* false while still doubling */
     size_t n;       /* samples kept */
+    size_t target;  /* stop once n reaches it (BENCH__SAMPLE_COUNT, or a round's share) */
+    bool warmup;    /* discard the next sample: a round resumed with a known count */
     double samples[BENCH__SAMPLE_COUNT];
 };
 BENCH__HIDDEN void bench__sampler_start(struct bench__sampler *s, int64_t budget_ns, uint64_t pin);

@@ -39,10 +39,15 @@ void bench__sampler_start(struct bench__sampler *s, int64_t budget_ns, uint64_t 
     s->budget_ns = budget_ns;
     s->count = pin ? pin : 1;
     s->sampling = pin != 0; /* a pinned count is never scaled */
+    s->target = BENCH__SAMPLE_COUNT;
 }
 
 bool bench__sampler_step(struct bench__sampler *s, int64_t elapsed_ns)
 {
+    if (s->warmup) {
+        s->warmup = false;
+        return true;
+    }
     if (!s->sampling) {
         if (elapsed_ns < s->budget_ns && s->count < BENCH__MAX_SCALED_ITERATIONS) {
             s->count *= 2;
@@ -52,7 +57,7 @@ bool bench__sampler_step(struct bench__sampler *s, int64_t elapsed_ns)
         return true;
     }
     s->samples[s->n++] = (double)elapsed_ns / (double)s->count;
-    return s->n < BENCH__SAMPLE_COUNT;
+    return s->n < s->target && s->n < BENCH__SAMPLE_COUNT;
 }
 
 bool bench__per_call_continue(size_t n, int64_t total_ns, int64_t budget_ns, uint64_t pin)
@@ -92,6 +97,16 @@ struct metric_def {
     enum bench_metric_mode mode;
 };
 
+/* What the earlier sampling rounds (--bench-rounds) left for one batched loop of a body: the
+ * iteration count found by doubling in the first round, and the samples taken so far. */
+struct round_loop {
+    const struct bench__entry *entry;
+    unsigned ordinal; /* the loop's place in its body, 1-based; 0 = the whole body */
+    uint64_t count;
+    size_t n;
+    double samples[BENCH__SAMPLE_COUNT];
+};
+
 /* A bench_case registered by a body, measured after the body returns. */
 struct pending {
     char *name;
@@ -114,6 +129,11 @@ struct bench__measure {
     const struct bench__config *cfg;
     int64_t budget_ns;
     bool register_only; /* --group-by=list: loops run once, nothing is measured */
+    /* sampling rounds: rounds 0 .. rounds-2 only take samples of batched loops (no rows, no
+     * cases, no counting); the last round is the ordinary run that finishes every row */
+    unsigned rounds, round;
+    struct round_loop *round_loops;
+    size_t n_round_loops, cap_round_loops;
     /* the body being run */
     const struct bench__entry *entry;
     uint64_t pin;
@@ -397,6 +417,62 @@ static uint64_t next_batch(const struct bench__measure *m)
     return m->count.batch < left ? m->count.batch : left;
 }
 
+/* ---- sampling rounds (--bench-rounds) ---------------------------------------------------- */
+
+/* An early round only samples; the last round is the ordinary run that finishes the rows. */
+static bool early_round(const struct bench__measure *m)
+{
+    return m->round + 1 < m->rounds;
+}
+
+static struct round_loop *round_loop(struct bench__measure *m, unsigned ordinal, bool create)
+{
+    for (size_t i = 0; i < m->n_round_loops; i++)
+        if (m->round_loops[i].entry == m->entry && m->round_loops[i].ordinal == ordinal)
+            return &m->round_loops[i];
+    if (!create)
+        return NULL;
+    m->round_loops =
+        grow(m->round_loops, &m->cap_round_loops, m->n_round_loops + 1, sizeof *m->round_loops);
+    struct round_loop *rl = &m->round_loops[m->n_round_loops++];
+    memset(rl, 0, sizeof *rl);
+    rl->entry = m->entry;
+    rl->ordinal = ordinal;
+    return rl;
+}
+
+/* Start the sampler of a batched loop (ordinal 0: the whole body). The first round doubles
+ * the count as usual; a later round resumes with that count and the samples taken so far,
+ * after one discarded warm-up sample (the loop comes back to caches other bodies used). An
+ * early round takes an equal share of the samples; the last one fills them up. */
+static void sampler_begin(struct bench__measure *m, unsigned ordinal)
+{
+    bench__sampler_start(&m->sampler, m->budget_ns, m->pin);
+    if (m->rounds <= 1)
+        return;
+    const struct round_loop *rl = round_loop(m, ordinal, false);
+    if (rl && rl->count) {
+        m->sampler.count = rl->count;
+        m->sampler.sampling = true;
+        m->sampler.warmup = true;
+        memcpy(m->sampler.samples, rl->samples, rl->n * sizeof rl->samples[0]);
+        m->sampler.n = rl->n;
+    }
+    if (early_round(m)) {
+        size_t share = BENCH__SAMPLE_COUNT / m->rounds;
+        m->sampler.target = m->sampler.n + share;
+    }
+}
+
+/* An early round's loop ended: keep its count and samples for the next round. */
+static void keep_round(struct bench__measure *m, unsigned ordinal)
+{
+    struct round_loop *rl = round_loop(m, ordinal, true);
+    rl->count = m->sampler.count;
+    rl->n = m->sampler.n;
+    memcpy(rl->samples, m->sampler.samples, rl->n * sizeof rl->samples[0]);
+}
+
 /* ---- batched rows: BENCH_ITER, bench_iter, whole bodies --------------------------------- */
 
 static void finish_batched_row(struct bench__measure *m, char *name)
@@ -463,7 +539,7 @@ uint64_t bench_iter_begin(bench_t *b)
         return count_loop_begin(m);
     m->loops++;
     m->loop_open = true;
-    bench__sampler_start(&m->sampler, m->budget_ns, m->pin);
+    sampler_begin(m, m->loops);
     m->t0 = clock_ns();
     return m->sampler.count;
 }
@@ -479,6 +555,11 @@ uint64_t bench_iter_next(bench_t *b)
     if (bench__sampler_step(&m->sampler, t1 - m->t0)) {
         m->t0 = clock_ns();
         return m->sampler.count;
+    }
+    if (early_round(m)) {
+        keep_round(m, m->loops);
+        m->loop_open = false;
+        return 0;
     }
     finish_batched_row(m, loop_name(m->entry, m->loops));
     return 0;
@@ -496,7 +577,7 @@ void bench_iter(bench_t *b, void (*fn)(void *state), void *state)
 static void measure_whole_body(struct bench__measure *m, bench_t *b)
 {
     m->whole_body = true;
-    bench__sampler_start(&m->sampler, m->budget_ns, m->pin);
+    sampler_begin(m, 0);
     void (*fn)(bench_t *) = m->entry->test->fn;
     for (;;) {
         uint64_t count = m->sampler.count;
@@ -507,7 +588,10 @@ static void measure_whole_body(struct bench__measure *m, bench_t *b)
         if (!bench__sampler_step(&m->sampler, elapsed))
             break;
     }
-    finish_batched_row(m, xstrdup(m->entry->full_name));
+    if (early_round(m))
+        keep_round(m, 0);
+    else
+        finish_batched_row(m, xstrdup(m->entry->full_name));
 }
 
 /* The counting passes of a whole-body row: the runner calls the body in brackets. */
@@ -643,6 +727,10 @@ int bench_case(bench_t *b, const struct bench_case_def *def)
         return 0; /* a counting re-run of the body: the case is registered already */
     int code = BENCH_EINVAL;
     const char *problem = def ? check_case(def, &code) : "the case definition is NULL";
+    if (m && early_round(m)) { /* per-call rows are measured in the last round only */
+        m->registered = true;
+        return problem ? code : 0;
+    }
     if (!m) {
         if (problem)
             return code;
@@ -987,6 +1075,18 @@ static void run_body(struct bench__measure *m, const struct bench__entry *e)
     ctx.escape = &escape;
     struct bench_ctx *saved = bench__current;
     bench__current = &ctx;
+    if (early_round(m)) {
+        /* a sampling round: samples only; whatever goes wrong is the last round's to say */
+        if (setjmp(escape) == 0) {
+            e->test->fn(&ctx);
+            if (!m->loop_open && m->loops == 0 && !m->registered)
+                measure_whole_body(m, &ctx);
+        }
+        m->loop_open = false;
+        m->whole_body = false;
+        bench__current = saved;
+        return;
+    }
     if (setjmp(escape) == 0) {
         e->test->fn(&ctx);
         if (m->loop_open) { /* return or goto out of the timed loop: no honest row */
@@ -1298,6 +1398,7 @@ static int write_json(struct bench__measure *m, const struct bench__suite *suite
     };
     bench__meta_collect(&report.meta, suite, min_time_ms);
     report.meta.clock_overhead_ns = m->clock_overhead_ns;
+    report.meta.rounds = m->rounds;
     report.meta.provenance = m->provenance;
     report.meta.n_provenance = m->n_provenance;
     char err[BENCH__ERROR_MAX];
@@ -1313,6 +1414,7 @@ static int write_json(struct bench__measure *m, const struct bench__suite *suite
 
 static void free_measure(struct bench__measure *m)
 {
+    free(m->round_loops);
     for (size_t r = 0; r < m->n_rows; r++) {
         struct bench__row *row = &m->rows[r];
         free(row->name);
@@ -1380,6 +1482,11 @@ int bench__run_bench(const struct bench__config *cfg, const struct bench__suite 
                 BENCH__MAX_COUNT_ITERATIONS, (unsigned long long)cfg->perf_iters);
     bench__catalog_open(&m.catalog, cfg, false);
     bench__catalog_announce(&m.catalog, stderr);
+    /* the early sampling rounds: every body in turn, each loop taking its share of samples */
+    m.rounds = cfg->rounds > 1 ? cfg->rounds : 1;
+    for (m.round = 0; early_round(&m); m.round++)
+        for (size_t i = 0; i < n_order; i++)
+            run_body(&m, &suite->entries[order[i]]);
     if (cfg->n_group_by)
         run_grouped(&m, suite, order, n_order, &memory);
     else

@@ -172,6 +172,8 @@ static json_t *meta_json(const struct bench__meta *m)
               put(o, "compiler", text(m->compiler)) && put(o, "cpu", text(m->cpu)) &&
               put(o, "minSampleTimeMs", count(m->min_time_ms)) &&
               put(o, "sampleCount", count(m->sample_count));
+    if (ok && m->rounds > 1)
+        ok = put(o, "rounds", count(m->rounds));
     if (ok && !isnan(m->clock_overhead_ns))
         ok = put(o, "clockOverheadNs", number(m->clock_overhead_ns));
     if (ok && m->n_provenance > 0) {
