@@ -46,7 +46,7 @@ bool bench__sampler_step(struct bench__sampler *s, int64_t elapsed_ns)
 {
     if (s->warmup) {
         s->warmup = false;
-        return true;
+        return s->n < s->target; /* a round with nothing left to take stops here */
     }
     if (!s->sampling) {
         if (elapsed_ns < s->budget_ns && s->count < BENCH__MAX_SCALED_ITERATIONS) {
@@ -56,6 +56,8 @@ bool bench__sampler_step(struct bench__sampler *s, int64_t elapsed_ns)
         s->sampling = true; /* this scaling sample is discarded too */
         return true;
     }
+    if (s->n >= BENCH__SAMPLE_COUNT)
+        return false;
     s->samples[s->n++] = (double)elapsed_ns / (double)s->count;
     return s->n < s->target && s->n < BENCH__SAMPLE_COUNT;
 }
@@ -189,8 +191,12 @@ static void ticker_show(struct bench__measure *m, const char *name)
     char elapsed[32];
     bench__format_ns((double)(clock_ns() - m->start_ns), elapsed, sizeof elapsed);
     int room = m->ticker.width - 30;
-    fprintf(stderr, "\033[?2026h\r\033[2K%s %zu measured (%s) %.*s\033[?2026l",
-            frames[m->ticks % 10], m->ticks, elapsed, room > 8 ? room : 8, name);
+    if (m->rounds > 1)
+        fprintf(stderr, "\033[?2026h\r\033[2K%s round %u/%u (%s) %.*s\033[?2026l",
+                frames[m->ticks % 10], m->round + 1, m->rounds, elapsed, room > 8 ? room : 8, name);
+    else
+        fprintf(stderr, "\033[?2026h\r\033[2K%s %zu measured (%s) %.*s\033[?2026l",
+                frames[m->ticks % 10], m->ticks, elapsed, room > 8 ? room : 8, name);
     fflush(stderr);
     m->ticks++;
     m->ticker_shown = true;
@@ -1483,7 +1489,9 @@ int bench__run_bench(const struct bench__config *cfg, const struct bench__suite 
     bench__catalog_open(&m.catalog, cfg, false);
     bench__catalog_announce(&m.catalog, stderr);
     /* the early sampling rounds: every body in turn, each loop taking its share of samples */
-    m.rounds = cfg->rounds > 1 ? cfg->rounds : 1;
+    m.rounds = cfg->rounds > BENCH__SAMPLE_COUNT ? BENCH__SAMPLE_COUNT
+               : cfg->rounds > 1                 ? cfg->rounds
+                                                 : 1;
     for (m.round = 0; early_round(&m); m.round++)
         for (size_t i = 0; i < n_order; i++)
             run_body(&m, &suite->entries[order[i]]);

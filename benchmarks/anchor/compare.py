@@ -139,8 +139,8 @@ def unmeasured(error):
             "samples": None, "error": error}
 
 
-def libbench_run(binary, out):
-    cmd = [binary, "--bench", "--bench-json=" + out]
+def libbench_run(binary, out, extra):
+    cmd = [binary, "--bench", "--bench-json=" + out] + extra
     wall, proc = run_timed(cmd, ok_status=(0, 1))  # 1: some row is an error row
     doc = load_json(out, cmd, proc)
     rows = doc.get("rows") if isinstance(doc, dict) else None
@@ -362,6 +362,8 @@ def main(argv=None):
     ap.add_argument("--gbench", default="build/benchmarks/anchor/anchor_gbench",
                     help="the Google Benchmark driver binary")
     ap.add_argument("--json", metavar="OUT", help="also write the results as JSON to OUT")
+    ap.add_argument("--libbench-args", default="", metavar="ARGS",
+                    help="more libbench options, space-separated (e.g. --bench-rounds=8)")
     args = ap.parse_args(argv)
     if args.runs < 1:
         ap.error("--runs must be at least 1")
@@ -372,7 +374,8 @@ def main(argv=None):
     try:
         with tempfile.TemporaryDirectory(prefix="anchor-") as tmp:
             for i in range(args.runs):
-                w, k, lb_meta = libbench_run(args.libbench, os.path.join(tmp, "lb%d.json" % i))
+                w, k, lb_meta = libbench_run(args.libbench, os.path.join(tmp, "lb%d.json" % i),
+                                             args.libbench_args.split())
                 lb_runs.append(k)
                 lb_wall.append(w)
                 w, k, gb_meta = gbench_run(args.gbench, os.path.join(tmp, "gb%d.json" % i))
@@ -396,8 +399,9 @@ def main(argv=None):
     rows = [[k, fmt_ns(lb[k]["median_ns"]), fmt_ns(gb[k]["median_ns"]), fmt_ratio(ratios[k]),
              fmt_pct(lb[k]["dispersion"]), fmt_pct(gb[k]["dispersion"]),
              fmt_pct(lb[k]["spread"]), fmt_pct(gb[k]["spread"])] for k in KERNELS]
-    print("%d suite runs per harness; gbench: %d repetitions, %s; medians are the median over"
-          " runs" % (args.runs, GBENCH_REPETITIONS, GBENCH_TIME_FIELD))
+    print("%d suite runs per harness; libbench: --bench %s; gbench: %d repetitions, %s; medians"
+          " are the median over runs" % (args.runs, args.libbench_args or "(defaults)",
+                                         GBENCH_REPETITIONS, GBENCH_TIME_FIELD))
     lb_foreign, gb_foreign = FOREIGN[0::2], FOREIGN[1::2]
     print("other processes kept %s CPUs busy during the libbench runs, %s during the gbench"
           " runs (of %d; anything above 0 skews the numbers below)"
@@ -427,6 +431,7 @@ def main(argv=None):
             "settings": {
                 "runs": args.runs,
                 "libbench": args.libbench,
+                "libbench_args": args.libbench_args.split(),
                 "gbench": args.gbench,
                 "gbench_repetitions": GBENCH_REPETITIONS,
                 "gbench_time_field": GBENCH_TIME_FIELD,

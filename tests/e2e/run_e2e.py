@@ -425,6 +425,33 @@ def case_json():
                                                          "check_json_schema.py"), SCHEMA, doc_path],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         check(v.returncode == 0, "json: schema validation: " + v.stdout.decode())
+        check("rounds" not in doc["meta"], "json: meta.rounds without --bench-rounds")
+
+        # --bench-rounds: the same rows, each loop's 32 samples in 4 rounds, meta.rounds
+        rounds_path = os.path.join(d, "rounds.json")
+        rc, out, err = run([CASES, "--bench", "--bench-min-time=1", "--bench-rounds=4",
+                            "--bench-json=" + rounds_path])
+        check(rc == 1, f"json rounds: exit {rc}")
+        rdoc = load_json(rounds_path)
+        check(rdoc["meta"].get("rounds") == 4 and rdoc["meta"]["sampleCount"] == 32,
+              f"json rounds: meta {rdoc['meta']}")
+        check([r["name"] for r in rdoc["rows"]] == names, "json rounds: rows in measurement order "
+              f"{[r['name'] for r in rdoc['rows']]}")
+        rrows = {r["name"]: r for r in rdoc["rows"]}
+        for name in ("cases.two_loops", "cases.two_loops#2"):
+            r = rrows.get(name, {})
+            check(r.get("samples") == 32 and r.get("error") == "" and
+                  isinstance(r.get("iterations"), int) and r["iterations"] >= 1,
+                  f"json rounds: {name} {r}")
+        check(rrows.get("pinned", {}).get("samples") == 50, "json rounds: pinned case sampled once")
+        check(rrows.get("fails", {}).get("error") == "result mismatch at call 3 …",
+              "json rounds: the failing case fails once, in the last round")
+        check(err.count("provenance: allocator=libc\n") == 1, f"json rounds: provenance {err!r}")
+        v = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__),
+                                                         "check_json_schema.py"), SCHEMA,
+                            rounds_path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        check(v.returncode == 0, "json rounds: schema validation: " + v.stdout.decode())
+        os.unlink(rounds_path)
 
         # /dev/full: one line, the run fails, the device is still a device
         rc, out, err = run([CASES, "--bench", "--bench-min-time=1", "-i", "two_loops",

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* test_bench_run.c: the timing protocol end to end on a fake clock: doubling to the budget,
- * pinned counts, the per-call probe call and stop rule, a stalled clock, whole bodies. */
+ * pinned counts, the per-call probe call and stop rule, a stalled clock, whole bodies, and
+ * sampling rounds (--bench-rounds). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -274,6 +275,104 @@ WORKLOAD(windowed)
     window_events += 3;
 }
 
+/* ---- sampling rounds (--bench-rounds): bodies that record how they were run ------------ */
+
+/* One entry per call of a logged body: which body, and how many batches of its loop ran
+ * with a count below 65536 (still doubling) and at 65536 (a sample, the discarded scaling
+ * sample, or a round's discarded warm-up sample). */
+struct body_entry {
+    char body;
+    unsigned small, full;
+};
+enum { MAX_ENTRIES = 64 };
+static struct body_entry entry_log[MAX_ENTRIES];
+static size_t n_entries;
+
+static void reset_entry_log(void)
+{
+    memset(entry_log, 0, sizeof entry_log);
+    n_entries = 0;
+}
+
+/* The letters of the logged bodies in the order they were entered, e.g. "ABAB". */
+static const char *entry_letters(void)
+{
+    static char letters[MAX_ENTRIES + 1];
+    size_t n = n_entries < MAX_ENTRIES ? n_entries : MAX_ENTRIES;
+    for (size_t i = 0; i < n; i++)
+        letters[i] = entry_log[i].body;
+    letters[n] = '\0';
+    return letters;
+}
+
+/* BENCH_ITER written out, at 100 ns per iteration, so the count of every batch is seen. */
+static void logged_loop(bench_t *b, char body)
+{
+    struct body_entry *e = n_entries < MAX_ENTRIES ? &entry_log[n_entries] : NULL;
+    n_entries++;
+    if (e)
+        e->body = body;
+    for (uint64_t n = bench_iter_begin(b); n != 0; n = bench_iter_next(b)) {
+        if (e && n < 65536)
+            e->small++;
+        else if (e)
+            e->full++;
+        fake_now += 100 * (int64_t)n;
+    }
+}
+
+BENCHMARK(rounds_a)
+{
+    logged_loop(b, 'A');
+}
+
+BENCHMARK(rounds_b)
+{
+    logged_loop(b, 'B');
+}
+
+BENCHMARK(rounds_pinned, .iterations = 7)
+{
+    logged_loop(b, 'P');
+}
+
+/* A whole-body row at 50 ns per call that counts its calls. */
+BENCHMARK(rounds_whole)
+{
+    (void)b;
+    calls++;
+    fake_now += 50;
+}
+
+/* A per-call row whose setup and body entries are counted. */
+static unsigned case_setups, case_body_entries;
+
+static void count_setup(void *state)
+{
+    (void)state;
+    case_setups++;
+}
+
+BENCHMARK(rounds_case)
+{
+    case_body_entries++;
+    bench_case(b,
+               BENCH_CASE_DEF(.name = "rounds_case", .setup = count_setup, .timed = advance_1000));
+}
+
+/* A loop whose check fails in the first iteration of the fail_on-th call of the body. */
+static unsigned fail_entries, fail_on;
+
+BENCHMARK(rounds_fails)
+{
+    unsigned entry = ++fail_entries;
+    BENCH_ITER(b)
+    {
+        BENCH_CHECK(entry != fail_on);
+        fake_now += 100;
+    }
+}
+
 /* Run one benchmark under --bench with the fake clock; return its JSON row. */
 static json_t *run_one_with(const char *name, const char *extra, json_t **doc_out);
 
@@ -282,36 +381,70 @@ static json_t *run_one(const char *name, json_t **doc_out)
     return run_one_with(name, NULL, doc_out);
 }
 
-/* Run one test under --bench with the fake clock; return the JSON document. */
-static json_t *run_doc(const char *name, const char *extra)
+/* The exit status and the text of the document of the last run_selected(). */
+static int last_status;
+static char *last_text;
+
+/* Run the tests whose names (after "test_bench_run.") match the ERE `names`, `n_selected` of
+ * them, under --bench with the fake clock and the NULL-terminated `extra` arguments; return
+ * the JSON document. */
+static json_t *run_selected(const char *names, size_t n_selected, const char *const *extra)
 {
     char path[] = "/tmp/test_bench_run.XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
     char pattern[128], json_arg[128];
-    snprintf(pattern, sizeof pattern, "^test_bench_run\\.%s$", name);
+    snprintf(pattern, sizeof pattern, "^test_bench_run\\.(%s)$", names);
     snprintf(json_arg, sizeof json_arg, "--bench-json=%s", path);
-    char *argv[] = {(char *)"prog", (char *)"--bench", (char *)"-i", pattern,
-                    json_arg,       (char *)extra,     NULL};
+    char *argv[16] = {(char *)"prog", (char *)"--bench", (char *)"-i", pattern, json_arg};
+    int argc = 5;
+    for (size_t i = 0; extra && extra[i]; i++) {
+        assert_true(argc < 15);
+        argv[argc++] = (char *)extra[i];
+    }
+    argv[argc] = NULL;
     struct bench__config cfg;
     char err[BENCH__ERROR_MAX];
-    assert_int_equal(bench__config_parse(&cfg, extra ? 6 : 5, argv, err, sizeof err), 0);
+    assert_int_equal(bench__config_parse(&cfg, argc, argv, err, sizeof err), 0);
     struct bench__suite suite;
     assert_int_equal(bench__suite_load(&suite, NULL, err, sizeof err), 0);
     bench__suite_filter(&suite, &cfg);
-    assert_int_equal(suite.count, 1);
+    assert_int_equal(suite.count, n_selected);
     calls = 0;
     fake_now = 1000000;
     bench__clock_ns = fake_clock;
-    (void)bench__run_bench(&cfg, &suite);
+    last_status = bench__run_bench(&cfg, &suite);
     bench__suite_free(&suite);
     bench__config_free(&cfg);
-    json_error_t jerr;
-    json_t *doc = json_load_file(path, 0, &jerr);
+    free(last_text);
+    last_text = NULL;
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char buf[4096];
+    size_t len = 0, got;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
+        char *grown = realloc(last_text, len + got + 1);
+        assert_non_null(grown);
+        last_text = grown;
+        memcpy(last_text + len, buf, got);
+        len += got;
+    }
+    fclose(f);
     unlink(path);
+    assert_non_null(last_text);
+    last_text[len] = '\0';
+    json_error_t jerr;
+    json_t *doc = json_loads(last_text, 0, &jerr);
     assert_non_null(doc);
     return doc;
+}
+
+/* Run one test under --bench with the fake clock; return the JSON document. */
+static json_t *run_doc(const char *name, const char *extra)
+{
+    const char *const args[] = {extra, NULL};
+    return run_selected(name, 1, args);
 }
 
 static json_t *run_one_with(const char *name, const char *extra, json_t **doc_out)
@@ -556,6 +689,282 @@ static void test_perf_iters_and_batch_pins(void **state)
     assert_int_equal(bench__count_batch(100000, 8192, 1000.0), 8192);
 }
 
+/* ---- sampling rounds (--bench-rounds) --------------------------------------------------- */
+
+static json_t *row_named(json_t *doc, const char *name)
+{
+    json_t *rows = json_object_get(doc, "rows"), *row;
+    size_t i;
+    json_array_foreach(rows, i, row)
+    {
+        if (!strcmp(json_string_value(json_object_get(row, "name")), name))
+            return row;
+    }
+    print_message("no row named %s\n", name);
+    fail();
+    return NULL;
+}
+
+static json_t *run_rounds(const char *names, size_t n_selected, const char *rounds)
+{
+    const char *const args[] = {rounds, NULL};
+    return run_selected(names, n_selected, args);
+}
+
+/* A BENCH_ITER row keeps its iterations per sample and its 32 samples. */
+static void test_rounds_keep_count_and_samples(void **state)
+{
+    (void)state;
+    json_t *doc = run_rounds("iter_100ns", 1, "--bench-rounds=4");
+    json_t *row = row_named(doc, "test_bench_run.iter_100ns");
+    assert_int_equal((int64_t)num(row, "iterations"), 65536);
+    assert_int_equal((int64_t)num(row, "samples"), 32);
+    assert_true(num(row, "medianNs") == 100.0);
+    assert_true(num(row, "deviationNs") == 0.0);
+    assert_true(num(row, "minNs") == 100.0 && num(row, "maxNs") == 100.0);
+    assert_string_equal(json_string_value(json_object_get(row, "error")), "");
+    assert_int_equal(last_status, 0);
+    json_decref(doc);
+}
+
+/* Each round runs the body once. The count doubles in the first round only (16 batches
+ * below 65536, then the discarded scaling sample); every later round discards one warm-up
+ * sample; early rounds take 32/N samples each and the last one the rest. */
+static void test_rounds_share_the_samples(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *arg;
+        unsigned rounds;
+    } table[] = {
+        {NULL, 1},
+        {"--bench-rounds=0", 1},
+        {"--bench-rounds=1", 1},
+        {"--bench-rounds=2", 2},
+        {"--bench-rounds=3", 3}, /* 10, 10, then 12 */
+        {"--bench-rounds=4", 4},
+        {"--bench-rounds=5", 5}, /* 6, 6, 6, 6, then 8 */
+        {"--bench-rounds=32", 32},
+    };
+    for (size_t k = 0; k < sizeof table / sizeof table[0]; k++) {
+        unsigned rounds = table[k].rounds;
+        print_message("%s\n", table[k].arg ? table[k].arg : "(no --bench-rounds)");
+        reset_entry_log();
+        json_t *doc = run_rounds("rounds_a", 1, table[k].arg);
+        json_t *row = row_named(doc, "test_bench_run.rounds_a");
+        assert_int_equal((int64_t)num(row, "iterations"), 65536);
+        assert_int_equal((int64_t)num(row, "samples"), 32);
+        assert_true(num(row, "medianNs") == 100.0);
+        assert_int_equal(n_entries, rounds);
+        unsigned share = 32 / rounds, total_full = 0;
+        for (size_t r = 0; r < n_entries; r++) {
+            assert_int_equal(entry_log[r].body, 'A');
+            assert_int_equal(entry_log[r].small, r == 0 ? 16 : 0);
+            unsigned taken = r + 1 < rounds ? share : 32 - share * (rounds - 1);
+            assert_int_equal(entry_log[r].full, 1 + taken); /* scaling or warm-up sample */
+            total_full += entry_log[r].full;
+        }
+        assert_int_equal(total_full, 32 + rounds);
+        json_decref(doc);
+    }
+}
+
+/* A pinned count never doubles; later rounds still discard one warm-up sample. */
+static void test_rounds_pinned_count(void **state)
+{
+    (void)state;
+    reset_entry_log();
+    json_t *doc = run_rounds("rounds_pinned", 1, "--bench-rounds=4");
+    json_t *row = row_named(doc, "test_bench_run.rounds_pinned");
+    assert_int_equal((int64_t)num(row, "iterations"), 7);
+    assert_int_equal((int64_t)num(row, "samples"), 32);
+    assert_string_equal(entry_letters(), "PPPP");
+    /* every batch has the pinned count 7: 8 samples, then a warm-up and 8 samples thrice */
+    assert_int_equal(entry_log[0].small, 8);
+    for (size_t r = 1; r < 4; r++)
+        assert_int_equal(entry_log[r].small, 9);
+    json_decref(doc);
+}
+
+/* The rounds interleave the bodies: A B A B A B A B, and only the last round counts. */
+static void test_rounds_interleave_bodies(void **state)
+{
+    (void)state;
+    reset_entry_log();
+    json_t *doc = run_rounds("rounds_a|rounds_b", 2, NULL);
+    assert_string_equal(entry_letters(), "AB");
+    json_decref(doc);
+
+    reset_entry_log();
+    doc = run_rounds("rounds_a|rounds_b", 2, "--bench-rounds=4");
+    assert_string_equal(entry_letters(), "ABABABAB");
+    for (size_t r = 0; r < 8; r++) {
+        assert_int_equal(entry_log[r].small, r < 2 ? 16 : 0); /* each doubles once */
+        assert_int_equal(entry_log[r].full, 9);
+    }
+    for (int k = 0; k < 2; k++) {
+        json_t *row = row_named(doc, k ? "test_bench_run.rounds_b" : "test_bench_run.rounds_a");
+        assert_int_equal((int64_t)num(row, "iterations"), 65536);
+        assert_int_equal((int64_t)num(row, "samples"), 32);
+    }
+    json_decref(doc);
+
+    /* with a counting source open, each body runs once more, in the last round only */
+    const struct bench__source_ops *const *saved = bench__sources;
+    size_t saved_n = bench__n_sources;
+    use_fake_source();
+    reset_entry_log();
+    const char *const args[] = {"--perf", "--bench-rounds=4", NULL};
+    doc = run_selected("rounds_a|rounds_b", 2, args);
+    bench__sources = saved;
+    bench__n_sources = saved_n;
+    assert_string_equal(entry_letters(), "ABABABAABB");
+    assert_int_equal(clock_reads_while_counting, 0);
+    for (int k = 0; k < 2; k++) {
+        json_t *row = row_named(doc, k ? "test_bench_run.rounds_b" : "test_bench_run.rounds_a");
+        assert_int_equal((int64_t)num(row, "samples"), 32);
+        assert_int_equal((int64_t)num(row, "countIterations"), 65536);
+    }
+    json_decref(doc);
+}
+
+/* A whole-body row: one untimed discovery call per round, the doubling once (1 + 2 + ... +
+ * 65536 calls, then the discarded scaling sample of 131072), 32 samples of 131072 calls and
+ * one discarded warm-up sample per later round. */
+static void test_rounds_whole_body(void **state)
+{
+    (void)state;
+    json_t *doc = run_rounds("rounds_whole", 1, NULL);
+    assert_int_equal(calls, 1 + 131071 + 33 * 131072ULL);
+    json_decref(doc);
+
+    doc = run_rounds("rounds_whole", 1, "--bench-rounds=4");
+    assert_int_equal(calls, 4 + 131071 + (32 + 1 + 3) * 131072ULL);
+    json_t *row = row_named(doc, "test_bench_run.rounds_whole");
+    assert_int_equal((int64_t)num(row, "iterations"), 131072);
+    assert_int_equal((int64_t)num(row, "samples"), 32);
+    assert_true(num(row, "medianNs") == 50.0);
+    assert_string_equal(json_string_value(json_object_get(row, "error")), "");
+    json_decref(doc);
+}
+
+/* A bench_case row is measured once, in the last round: one setup, the samples and calls
+ * of a run without rounds; the body itself runs once per round. */
+static void test_rounds_per_call_once(void **state)
+{
+    (void)state;
+    case_setups = case_body_entries = 0;
+    json_t *doc = run_rounds("rounds_case", 1, "--bench-rounds=4");
+    assert_int_equal(case_body_entries, 4);
+    assert_int_equal(case_setups, 1);
+    assert_int_equal(calls, 5001);
+    json_t *row = row_named(doc, "rounds_case");
+    assert_int_equal((int64_t)num(row, "samples"), 5000);
+    assert_int_equal((int64_t)num(row, "iterations"), 1);
+    assert_true(num(row, "medianNs") == 1000.0);
+    assert_int_equal(json_array_size(json_object_get(doc, "rows")), 1);
+    json_decref(doc);
+
+    /* --group-by measures every registered case after the bodies: still just the one */
+    case_setups = case_body_entries = 0;
+    const char *const grouped[] = {"--bench-rounds=4", "--group-by=all", NULL};
+    doc = run_selected("rounds_case", 1, grouped);
+    assert_int_equal(case_body_entries, 4);
+    assert_int_equal(case_setups, 1);
+    assert_int_equal(calls, 5001);
+    assert_int_equal(json_array_size(json_object_get(doc, "rows")), 1);
+    assert_int_equal((int64_t)num(row_named(doc, "rounds_case"), "samples"), 5000);
+    json_decref(doc);
+}
+
+/* A failure in the last round gives the row a run without rounds gives; a failure in an
+ * early round is silent, and the row is still measured in full. */
+static void test_rounds_failures(void **state)
+{
+    (void)state;
+    fail_entries = 0;
+    fail_on = 1;
+    json_t *plain = run_rounds("rounds_fails", 1, NULL);
+    assert_int_equal(last_status, 1);
+    json_t *want = row_named(plain, "test_bench_run.rounds_fails");
+    const char *error = json_string_value(json_object_get(want, "error"));
+    assert_non_null(strstr(error, "entry != fail_on"));
+
+    fail_entries = 0;
+    fail_on = 4;
+    json_t *doc = run_rounds("rounds_fails", 1, "--bench-rounds=4");
+    assert_int_equal(fail_entries, 4);
+    assert_int_equal(last_status, 1);
+    assert_int_equal(json_array_size(json_object_get(doc, "rows")), 1);
+    json_t *row = row_named(doc, "test_bench_run.rounds_fails");
+    assert_true(json_equal(row, want));
+    assert_true(json_is_null(json_object_get(row, "medianNs")));
+    assert_true(json_is_null(json_object_get(row, "samples")));
+    json_decref(doc);
+    json_decref(plain);
+
+    for (fail_on = 1; fail_on <= 3; fail_on++) {
+        print_message("fails in round %u of 4\n", fail_on);
+        fail_entries = 0;
+        doc = run_rounds("rounds_fails", 1, "--bench-rounds=4");
+        assert_int_equal(fail_entries, 4);
+        assert_int_equal(last_status, 0);
+        assert_int_equal(json_array_size(json_object_get(doc, "rows")), 1);
+        row = row_named(doc, "test_bench_run.rounds_fails");
+        assert_string_equal(json_string_value(json_object_get(row, "error")), "");
+        assert_int_equal((int64_t)num(row, "iterations"), 65536);
+        assert_int_equal((int64_t)num(row, "samples"), 32);
+        assert_true(num(row, "medianNs") == 100.0);
+        json_decref(doc);
+    }
+    fail_on = 0;
+}
+
+/* The document text with its date (the only field a fake clock does not fix) masked. */
+static char *masked_text(void)
+{
+    char *text = strdup(last_text);
+    assert_non_null(text);
+    char *date = strstr(text, "\"date\": \"");
+    assert_non_null(date);
+    memset(date + 9, 'X', 10);
+    return text;
+}
+
+/* meta.rounds is written only for N > 1; without it the document is unchanged. */
+static void test_rounds_in_meta(void **state)
+{
+    (void)state;
+    json_t *doc = run_rounds("iter_100ns", 1, "--bench-rounds=4");
+    json_t *meta = json_object_get(doc, "meta");
+    assert_true(json_is_integer(json_object_get(meta, "rounds")));
+    assert_int_equal(json_integer_value(json_object_get(meta, "rounds")), 4);
+    assert_int_equal(json_integer_value(json_object_get(meta, "sampleCount")), 32);
+    json_decref(doc);
+
+    doc = run_rounds("iter_100ns", 1, "--bench-rounds=32");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "meta"), "rounds")),
+                     32);
+    json_decref(doc);
+
+    doc = run_rounds("iter_100ns", 1, NULL);
+    assert_null(json_object_get(json_object_get(doc, "meta"), "rounds"));
+    assert_null(strstr(last_text, "rounds"));
+    char *plain = masked_text();
+    json_decref(doc);
+    static const char *const same[] = {"--bench-rounds=1", "--bench-rounds=0"};
+    for (size_t k = 0; k < 2; k++) {
+        doc = run_rounds("iter_100ns", 1, same[k]);
+        char *text = masked_text();
+        if (strcmp(text, plain))
+            print_message("%s:\n%s\nwithout:\n%s\n", same[k], text, plain);
+        assert_string_equal(text, plain);
+        free(text);
+        json_decref(doc);
+    }
+    free(plain);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -574,6 +983,16 @@ int main(void)
         cmocka_unit_test(test_window_note_multiplexed_dropped),
         cmocka_unit_test(test_window_scaled_estimate_has_no_note),
         cmocka_unit_test(test_perf_iters_and_batch_pins),
+        cmocka_unit_test(test_rounds_keep_count_and_samples),
+        cmocka_unit_test(test_rounds_share_the_samples),
+        cmocka_unit_test(test_rounds_pinned_count),
+        cmocka_unit_test(test_rounds_interleave_bodies),
+        cmocka_unit_test(test_rounds_whole_body),
+        cmocka_unit_test(test_rounds_per_call_once),
+        cmocka_unit_test(test_rounds_failures),
+        cmocka_unit_test(test_rounds_in_meta),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    free(last_text);
+    return failed;
 }

@@ -103,6 +103,7 @@ static const struct malformed_case malformed[] = {
     {ARGV("--metrics"), "option '--metrics' needs a value (LIST)"},
     {ARGV("--bench", "--bench-min-time"), "option '--bench-min-time' needs a value (MS)"},
     {ARGV("--bench-json"), "option '--bench-json' needs a value (FILE)"},
+    {ARGV("--bench", "--bench-rounds"), "option '--bench-rounds' needs a value (N)"},
     /* numbers */
     {ARGV("-j", "four"), "option '-j' needs a non-negative integer, got 'four'"},
     {ARGV("-j", "-1"), "option '-j' needs a non-negative integer, got '-1'"},
@@ -131,6 +132,13 @@ static const struct malformed_case malformed[] = {
      "option '--bench-min-time' needs a non-negative integer, got '1.5'"},
     {ARGV("--bench-min-time=5ms"),
      "option '--bench-min-time' needs a non-negative integer, got '5ms'"},
+    {ARGV("--bench-rounds=33"), "option '--bench-rounds': '33' is too large (at most 32)"},
+    {ARGV("--bench-rounds", "18446744073709551616"),
+     "option '--bench-rounds': '18446744073709551616' is too large (at most 32)"},
+    {ARGV("--bench-rounds=x"), "option '--bench-rounds' needs a non-negative integer, got 'x'"},
+    {ARGV("--bench-rounds=-1"), "option '--bench-rounds' needs a non-negative integer, got '-1'"},
+    {ARGV("--bench-rounds=4.5"), "option '--bench-rounds' needs a non-negative integer, got '4.5'"},
+    {ARGV("--bench-rounds="), "option '--bench-rounds' needs a number, got an empty value"},
     /* empty values */
     {ARGV("--include="), "option '--include' needs a non-empty value"},
     {ARGV("-e", ""), "option '-e' needs a non-empty value"},
@@ -156,6 +164,8 @@ static const struct malformed_case malformed[] = {
     {ARGV("--perf-batch=0", "--perf-batch=0"), "option '--perf-batch' given more than once"},
     {ARGV("--bench", "--bench-min-time=5", "--bench", "--bench-min-time=6"),
      "option '--bench-min-time' given more than once"},
+    {ARGV("--bench-rounds=4", "--bench-rounds", "4"),
+     "option '--bench-rounds' given more than once"},
     /* stray positionals */
     {ARGV("foo"), "unexpected positional argument 'foo' (this program takes options only)"},
     {ARGV("-"), "unexpected positional argument '-' (this program takes options only)"},
@@ -375,6 +385,7 @@ struct expect {
     const char *include, *exclude;
     bool bench, perf, perf_scaled, list_metrics, metrics_help;
     uint64_t perf_iters, perf_batch, min_time_ms;
+    unsigned rounds;
     bool syscalls;
     const char *syscall_names[MAX_ITEMS];
     const char *metrics[MAX_ITEMS];
@@ -425,6 +436,11 @@ static const struct valid_case valid[] = {
     {ARGV("--group-by", "a", "--group-by=b,c"), {.group_by = {"a", "b", "c"}}},
     {ARGV("--bench-min-time=0"), {.min_time_ms = 0}},
     {ARGV("--bench-min-time", "86400000"), {.min_time_ms = 86400000}},
+    {ARGV("--bench-rounds=0"), {.rounds = 0}},
+    {ARGV("--bench-rounds=1"), {.rounds = 1}},
+    {ARGV("--bench-rounds", "4"), {.rounds = 4}},
+    {ARGV("--bench", "--bench-rounds=32"), {.bench = true, .rounds = 32}},
+    {ARGV("--bench-rounds=004"), {.rounds = 4}},
     {ARGV("--bench", "--perf-iters=18446744073709551615", "--perf-batch", "1000"),
      {.bench = true, .perf_iters = UINT64_MAX, .perf_batch = 1000}},
     {ARGV("--sort-by", "name", "--bench-json=out.json"),
@@ -446,8 +462,9 @@ static const struct valid_case valid[] = {
      {.list_metrics = true, .no_colors = true}},
     {ARGV("--syscalls", "--syscalls"), {.syscalls = true}},
     /* single-valued options once each, next to each other */
-    {ARGV("-j", "2", "--perf-iters=3", "--perf-batch", "4", "--bench-min-time=5"),
-     {.jobs = 2, .perf_iters = 3, .perf_batch = 4, .min_time_ms = 5}},
+    {ARGV("-j", "2", "--perf-iters=3", "--perf-batch", "4", "--bench-min-time=5",
+          "--bench-rounds=8"),
+     {.jobs = 2, .perf_iters = 3, .perf_batch = 4, .min_time_ms = 5, .rounds = 8}},
 };
 #define N_VALID (sizeof valid / sizeof valid[0])
 
@@ -511,6 +528,7 @@ static void test_valid_table(void **state)
         assert_int_equal(cfg.perf_iters, w->perf_iters);
         assert_int_equal(cfg.perf_batch, w->perf_batch);
         assert_int_equal(cfg.min_time_ms, w->min_time_ms);
+        assert_int_equal(cfg.rounds, w->rounds);
         assert_int_equal(cfg.syscalls, w->syscalls);
         check_list("syscall_names", k, cfg.syscall_names, cfg.n_syscall_names, w->syscall_names);
         check_list("metrics", k, cfg.metrics, cfg.n_metrics, w->metrics);
