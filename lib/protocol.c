@@ -5,6 +5,7 @@
  * scheduling by streaming key, and the exit status of a --bench run. It never runs in the
  * pool, never reads a clock inside a timed loop, and leaves rendering to report/. */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -431,6 +432,9 @@ static bool early_round(const struct bench__measure *m)
     return m->round + 1 < m->rounds;
 }
 
+/* The ordinal of a body's marker "an early-round failure was said" (no loop has it). */
+#define FAILURE_NOTED UINT_MAX
+
 static struct round_loop *round_loop(struct bench__measure *m, unsigned ordinal, bool create)
 {
     for (size_t i = 0; i < m->n_round_loops; i++)
@@ -450,7 +454,8 @@ static struct round_loop *round_loop(struct bench__measure *m, unsigned ordinal,
 /* Start the sampler of a batched loop (ordinal 0: the whole body). The first round doubles
  * the count as usual; a later round resumes with that count and the samples taken so far,
  * after one discarded warm-up sample (the loop comes back to caches other bodies used). An
- * early round takes an equal share of the samples; the last one fills them up. */
+ * early round takes the samples up to its even share of the total, 32 × (round + 1) ÷ N
+ * (rounded down), so shares differ by at most one; the last one fills them up. */
 static void sampler_begin(struct bench__measure *m, unsigned ordinal)
 {
     bench__sampler_start(&m->sampler, m->budget_ns, m->pin);
@@ -465,8 +470,8 @@ static void sampler_begin(struct bench__measure *m, unsigned ordinal)
         m->sampler.n = rl->n;
     }
     if (early_round(m)) {
-        size_t share = BENCH__SAMPLE_COUNT / m->rounds;
-        m->sampler.target = m->sampler.n + share;
+        size_t upto = BENCH__SAMPLE_COUNT * (m->round + 1) / m->rounds;
+        m->sampler.target = upto > m->sampler.n ? upto : m->sampler.n + 1;
     }
 }
 
@@ -1082,11 +1087,20 @@ static void run_body(struct bench__measure *m, const struct bench__entry *e)
     struct bench_ctx *saved = bench__current;
     bench__current = &ctx;
     if (early_round(m)) {
-        /* a sampling round: samples only; whatever goes wrong is the last round's to say */
+        /* a sampling round: samples only, no rows; a failure is said here, and the loops
+         * keep the samples of their other rounds */
         if (setjmp(escape) == 0) {
             e->test->fn(&ctx);
             if (!m->loop_open && m->loops == 0 && !m->registered)
                 measure_whole_body(m, &ctx);
+        } else if (ctx.outcome == BENCH__FAILED && !round_loop(m, FAILURE_NOTED, false)) {
+            round_loop(m, FAILURE_NOTED, true); /* said once per body */
+            char *line = first_line(ctx.message, "failed");
+            note(m,
+                 "--bench-rounds: %s failed in round %u of %u: %s — its rows keep the samples "
+                 "of the other rounds\n",
+                 e->full_name, m->round + 1, m->rounds, line);
+            free(line);
         }
         m->loop_open = false;
         m->whole_body = false;

@@ -360,15 +360,17 @@ BENCHMARK(rounds_case)
                BENCH_CASE_DEF(.name = "rounds_case", .setup = count_setup, .timed = advance_1000));
 }
 
-/* A loop whose check fails in the first iteration of the fail_on-th call of the body. */
+/* A loop whose check fails in the first iteration of the fail_on-th call of the body, or of
+ * every call when fail_always is set. */
 static unsigned fail_entries, fail_on;
+static bool fail_always;
 
 BENCHMARK(rounds_fails)
 {
     unsigned entry = ++fail_entries;
     BENCH_ITER(b)
     {
-        BENCH_CHECK(entry != fail_on);
+        BENCH_CHECK(entry != fail_on && !fail_always);
         fake_now += 100;
     }
 }
@@ -741,9 +743,10 @@ static void test_rounds_share_the_samples(void **state)
         {"--bench-rounds=0", 1},
         {"--bench-rounds=1", 1},
         {"--bench-rounds=2", 2},
-        {"--bench-rounds=3", 3}, /* 10, 10, then 12 */
+        {"--bench-rounds=3", 3}, /* up to 10, 21, 32: 10, 11, 11 */
         {"--bench-rounds=4", 4},
-        {"--bench-rounds=5", 5}, /* 6, 6, 6, 6, then 8 */
+        {"--bench-rounds=5", 5},   /* up to 6, 12, 19, 25, 32: 6, 6, 7, 6, 7 */
+        {"--bench-rounds=17", 17}, /* shares of 1 and 2, never 16 at the end */
         {"--bench-rounds=32", 32},
     };
     for (size_t k = 0; k < sizeof table / sizeof table[0]; k++) {
@@ -756,11 +759,13 @@ static void test_rounds_share_the_samples(void **state)
         assert_int_equal((int64_t)num(row, "samples"), 32);
         assert_true(num(row, "medianNs") == 100.0);
         assert_int_equal(n_entries, rounds);
-        unsigned share = 32 / rounds, total_full = 0;
+        unsigned total_full = 0;
         for (size_t r = 0; r < n_entries; r++) {
             assert_int_equal(entry_log[r].body, 'A');
             assert_int_equal(entry_log[r].small, r == 0 ? 16 : 0);
-            unsigned taken = r + 1 < rounds ? share : 32 - share * (rounds - 1);
+            /* each round takes the samples up to 32 × (r + 1) ÷ rounds */
+            unsigned taken = 32 * (r + 1) / rounds - 32 * r / rounds;
+            assert_true(taken == 32 / rounds || taken == 32 / rounds + 1);
             assert_int_equal(entry_log[r].full, 1 + taken); /* scaling or warm-up sample */
             total_full += entry_log[r].full;
         }
@@ -877,8 +882,40 @@ static void test_rounds_per_call_once(void **state)
     json_decref(doc);
 }
 
+/* Run with stderr captured into *text (caller frees). */
+static json_t *run_rounds_stderr(const char *names, const char *rounds, char **text)
+{
+    fflush(stderr);
+    FILE *capture = tmpfile();
+    assert_non_null(capture);
+    int saved = dup(STDERR_FILENO);
+    assert_true(saved >= 0);
+    assert_true(dup2(fileno(capture), STDERR_FILENO) >= 0);
+    json_t *doc = run_rounds(names, 1, rounds);
+    fflush(stderr);
+    assert_true(dup2(saved, STDERR_FILENO) >= 0);
+    close(saved);
+    assert_int_equal(fseek(capture, 0, SEEK_END), 0); /* the fd's writes, past stdio */
+    long size = ftell(capture);
+    assert_true(size >= 0);
+    *text = calloc((size_t)size + 1, 1);
+    assert_non_null(*text);
+    rewind(capture);
+    assert_true(fread(*text, 1, (size_t)size, capture) == (size_t)size);
+    fclose(capture);
+    return doc;
+}
+
+static size_t count_of(const char *text, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
 /* A failure in the last round gives the row a run without rounds gives; a failure in an
- * early round is silent, and the row is still measured in full. */
+ * early round is said once on stderr, and the row is still measured in full. */
 static void test_rounds_failures(void **state)
 {
     (void)state;
@@ -906,7 +943,17 @@ static void test_rounds_failures(void **state)
     for (fail_on = 1; fail_on <= 3; fail_on++) {
         print_message("fails in round %u of 4\n", fail_on);
         fail_entries = 0;
-        doc = run_rounds("rounds_fails", 1, "--bench-rounds=4");
+        char *err = NULL;
+        doc = run_rounds_stderr("rounds_fails", "--bench-rounds=4", &err);
+        char said[160];
+        snprintf(said, sizeof said,
+                 "--bench-rounds: test_bench_run.rounds_fails failed in round %u of 4: ", fail_on);
+        assert_int_equal(count_of(err, said), 1);
+        assert_int_equal(count_of(err, "--bench-rounds: "), 1);
+        assert_non_null(strstr(err,
+                               "check failed: entry != fail_on && !fail_always — its rows keep "
+                               "the samples of the other rounds\n"));
+        free(err);
         assert_int_equal(fail_entries, 4);
         assert_int_equal(last_status, 0);
         assert_int_equal(json_array_size(json_object_get(doc, "rows")), 1);
@@ -918,6 +965,23 @@ static void test_rounds_failures(void **state)
         json_decref(doc);
     }
     fail_on = 0;
+
+    /* failing in every round: said once for the early rounds, then the error row */
+    fail_always = true;
+    fail_entries = 0;
+    char *err = NULL;
+    doc = run_rounds_stderr("rounds_fails", "--bench-rounds=4", &err);
+    fail_always = false;
+    assert_int_equal(count_of(err, "--bench-rounds: test_bench_run.rounds_fails failed in round 1 "
+                                   "of 4: "),
+                     1);
+    assert_int_equal(count_of(err, "--bench-rounds: "), 1);
+    free(err);
+    assert_int_equal(fail_entries, 4);
+    assert_int_equal(last_status, 1);
+    row = row_named(doc, "test_bench_run.rounds_fails");
+    assert_non_null(strstr(json_string_value(json_object_get(row, "error")), "check failed"));
+    json_decref(doc);
 }
 
 /* The document text with its date (the only field a fake clock does not fix) masked. */
