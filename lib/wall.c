@@ -10,7 +10,6 @@
 #include <sys/resource.h>
 
 #include "platform/os.h"
-#include "sources/source.h"
 #include "wall.h"
 
 #define SCHED_THREAD "/proc/thread-self/schedstat"

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/resource.h>
 
 #include "internal.h"
 
@@ -42,7 +43,13 @@ struct bench__wall_snapshot {
     int64_t runqueue_ns;     /* schedstat field 2 (run-queue wait), or -1 */
 };
 
-struct bench__edge_shared;
+/* What a workload window edge reads once for every source that wants it: the wall source's
+ * getrusage(RUSAGE_SELF), whose process-wide fault and context-switch fields tier-0 reuses
+ * instead of a second system call. */
+struct bench__edge_shared {
+    bool self_ok;
+    struct rusage self;
+};
 
 /* Take one edge reading (getrusage, then schedstat, through the seam). The getrusage
  * (RUSAGE_SELF) reading is also left in `shared` (when not NULL) for the counting sources. */

@@ -125,14 +125,16 @@ static void scale_note(struct bench__window *win, const struct bench__open_sourc
                        const struct bench__counts *counts)
 {
     char text[160];
-    if (isnan(counts->scale) || counts->scale >= 1)
-        return;
+    if (isnan(counts->scale))
+        return; /* not a perf group, or its reading failed */
     if (counts->scale == 0) {
         snprintf(text, sizeof text, "%s: group never scheduled across the window", s->ops->name);
     } else {
+        /* the gate drops counts of a multiplexed window with under 1 ms of PMU time, also when
+         * its ratio rounds to 1; a scaled window keeps them, marked as estimates */
         for (size_t f = 0; f < s->n_family; f++)
             if (!isnan(counts->values[f]))
-                return; /* scaled, and marked as estimates */
+                return;
         snprintf(text, sizeof text, "%s: multiplexed window under 1 ms PMU time — counts dropped",
                  s->ops->name);
     }
@@ -192,13 +194,13 @@ static struct bench__window *close_edges(struct bench__wl *w, struct edges *e, c
     win->n_cells = k;
     struct bench__decomposition d;
     bench__decompose(t1 - e->t0, &w->wall, &e->wall0, &wall1, &d);
-    win->wall = (struct bench__window_time){d.wall_ns,
-                                            d.on_cpu_user_ns,
-                                            d.on_cpu_kernel_ns,
-                                            d.offcpu_runqueue_ns,
-                                            d.offcpu_disk_ns,
-                                            d.offcpu_other_ns,
-                                            d.scope};
+    win->wall = (struct bench__window_time){.wall_ns = d.wall_ns,
+                                            .on_cpu_user_ns = d.on_cpu_user_ns,
+                                            .on_cpu_kernel_ns = d.on_cpu_kernel_ns,
+                                            .offcpu_runqueue_ns = d.offcpu_runqueue_ns,
+                                            .offcpu_disk_ns = d.offcpu_disk_ns,
+                                            .offcpu_other_ns = d.offcpu_other_ns,
+                                            .scope = d.scope};
     snprintf(w->decomposition_note, sizeof w->decomposition_note, "%s", d.note);
     win->psi_present = w->psi_ok;
     if (w->psi_ok)
@@ -523,6 +525,33 @@ static void run_workload(struct bench__wl *w, const struct bench__entry *e)
     w->n_names = 0;
 }
 
+/* Say, once, what each source's window totals include of the readings nested inside its
+ * edges: the sources before it in the table (read after it at the opening edge, before it at
+ * the closing one), two readings each. */
+static void disclose_floors(const struct bench__catalog *catalog, FILE *err)
+{
+    for (size_t i = 0; i < catalog->n_sources; i++) {
+        const struct bench__open_source *s = &catalog->sources[i];
+        if (!s->state || !s->ops->window_floor)
+            continue;
+        unsigned calls = 0;
+        uint64_t bytes = 0;
+        for (size_t j = 0; j < i; j++) {
+            const struct bench__open_source *inner = &catalog->sources[j];
+            unsigned c = 0;
+            uint64_t n = 0;
+            if (inner->state && inner->ops->edge_cost)
+                inner->ops->edge_cost(inner->state, &c, &n);
+            calls += 2 * c;
+            bytes += 2 * n;
+        }
+        char text[256];
+        s->ops->window_floor(s->state, calls, bytes, text, sizeof text);
+        if (text[0])
+            fprintf(err, "workload: %s: %s\n", s->ops->name, text);
+    }
+}
+
 void bench__workloads_run(const struct bench__config *cfg, const struct bench__suite *suite,
                           const size_t *order, size_t n_order, struct bench__catalog *catalog,
                           struct bench__workloads *out, FILE *err)
@@ -541,6 +570,7 @@ void bench__workloads_run(const struct bench__config *cfg, const struct bench__s
         fprintf(err, "workload: process scope — %s\n", w.wall.rusage_reason);
     if (!w.psi_ok)
         fprintf(err, "workload: psi unavailable (%s) — no io-stall context\n", reason);
+    disclose_floors(catalog, err);
     out->ran = true;
     size_t n_src = catalog->n_sources, most = 0;
     w.snapshot_open = calloc(n_src + 1, sizeof *w.snapshot_open);

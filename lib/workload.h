@@ -8,15 +8,15 @@
 #include "catalog.h"
 #include "wall.h"
 
-/* One measured window. Durations in ns; NaN = not measured (em dash / null), never 0. */
-/* A window's share of bench__decomposition: the numbers (its note joins the window's). */
+/* A window's share of bench__decomposition: the numbers (its note joins the window's).
+ * Durations in ns; NaN = not measured (em dash / null), never 0. */
 struct bench__window_time {
     double wall_ns, on_cpu_user_ns, on_cpu_kernel_ns, offcpu_runqueue_ns, offcpu_disk_ns,
         offcpu_other_ns;
     const char *scope;
 };
 
-/* One window's record. Kept small (no inline text buffers): a loop of thousands of windows
+/* One measured window's record. Kept small (no inline text buffers): a loop of thousands of windows
  * grows this array, and each new page of it costs a page fault inside the loop. */
 struct bench__window {
     char *name;

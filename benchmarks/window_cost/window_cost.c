@@ -140,6 +140,16 @@ static int floor_edge(const struct floor_files *f)
     return calls;
 }
 
+/* What the floor reads at each edge, for its line on stderr. */
+static void floor_describe(const struct floor_files *f, char *buf, size_t size)
+{
+    int psi = (f->psi[0] >= 0) + (f->psi[1] >= 0) + (f->psi[2] >= 0);
+    snprintf(buf, size, "%d PSI, getrusage ×2, schedstat%s%s%s%s", psi,
+             f->schedstat >= 0 ? "" : " (unreadable)", f->io >= 0 ? ", /proc/self/io" : "",
+             f->sw_leader >= 0 ? ", a software perf group" : "",
+             f->tp_leader >= 0 ? ", a tracepoint group" : "");
+}
+
 static void floor_close(struct floor_files *f)
 {
     int fds[] = {f->psi[0], f->psi[1], f->psi[2], f->schedstat, f->io, f->sw_leader, f->tp_leader};
@@ -181,6 +191,8 @@ WORKLOAD(empty_windows)
         calls += floor_edge(&f);
         floor_ns[i] = monotonic_ns() - t0;
     }
+    char what[160];
+    floor_describe(&f, what, sizeof what);
     floor_close(&f);
 
     double w10, wmed, w90, f10, fmed, f90;
@@ -190,17 +202,21 @@ WORKLOAD(empty_windows)
             "window_cost: %d empty windows: median %.2f µs per window (p10 %.2f, p90 %.2f; "
             "all %d together: %.2f µs each)\n"
             "window_cost: floor, the same %d system calls bare: median %.2f µs (p10 %.2f, p90 "
-            "%.2f); window/floor %.3f\n",
-            WINDOWS, wmed, w10, w90, WINDOWS, per, calls, fmed, f10, f90, wmed / fmed);
+            "%.2f); window/floor %.3f\n"
+            "window_cost: the floor reads, per edge: %s\n",
+            WINDOWS, wmed, w10, w90, WINDOWS, per, calls, fmed, f10, f90, wmed / fmed, what);
 }
 
-/* The floor opens what the library was asked to open: --perf (perf-sw here), --syscalls, and
- * tier-0 with --metrics (any value: `all` or named tier-0 metrics). */
+/* The floor opens what the library was asked to open, as far as this program can tell from the
+ * command line: --perf as the four software events of perf-sw (on a machine with a hardware
+ * PMU the library opens its hardware group instead: the floor then reads a different group of
+ * the same kind), --syscalls (with or without a list) as the raw_syscalls leader alone, and
+ * tier-0 for any --metrics. It prints what it opened: compare that with the run's header. */
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         opened.perf |= !strcmp(argv[i], "--perf");
-        opened.syscalls |= !strcmp(argv[i], "--syscalls");
+        opened.syscalls |= !strncmp(argv[i], "--syscalls", 10);
         opened.tier0 |= !strncmp(argv[i], "--metrics=", 10);
     }
     return bench_main(argc, argv);

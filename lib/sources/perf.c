@@ -212,6 +212,12 @@ static void perf_run_end(void *state)
     bench__perf_group_run_end(&((struct perf_state *)state)->group);
 }
 
+static void perf_edge_cost(void *state, unsigned *calls, uint64_t *bytes)
+{
+    *calls = 1;
+    *bytes = bench__perf_group_read_size(&((struct perf_state *)state)->group);
+}
+
 const struct bench__source_ops bench__source_perf = {
     .name = "perf",
     .request_flag = "--perf",
@@ -228,4 +234,5 @@ const struct bench__source_ops bench__source_perf = {
     .edge_read = perf_edge_read,
     .window_counts = perf_window_counts,
     .run_end = perf_run_end,
+    .edge_cost = perf_edge_cost,
 };

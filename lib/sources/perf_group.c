@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* perf_group.c: owns the calling thread's perf_event group: privilege ladder, counting
- * bracket (ioctl or rdpmc), read & scale gates, calibration. Must not name metrics or bypass
- * bench__os. */
+ * bracket (ioctl or rdpmc), the whole-test run and cumulative snapshots of workload windows,
+ * read & scale gates, calibration. Must not name metrics or bypass bench__os. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -435,6 +435,11 @@ void bench__perf_group_window(const struct bench__perf_group *g,
         counts[i] = saturating_delta(close->values[i], open->values[i]);
     gate_and_scale(g, saturating_delta(close->enabled, open->enabled),
                    saturating_delta(close->running, open->running), counts, 1, out);
+}
+
+uint64_t bench__perf_group_read_size(const struct bench__perf_group *g)
+{
+    return (3 + (uint64_t)g->n_open) * sizeof(uint64_t);
 }
 
 void bench__perf_group_run_end(struct bench__perf_group *g)

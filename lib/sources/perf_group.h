@@ -126,6 +126,8 @@ BENCH__HIDDEN void bench__perf_group_window(const struct bench__perf_group *g,
                                             const struct bench__perf_snapshot *close,
                                             struct bench__perf_reading *out);
 BENCH__HIDDEN void bench__perf_group_run_end(struct bench__perf_group *g);
+/* The bytes one snapshot reads: {nr, time_enabled, time_running, values[nr]}. */
+BENCH__HIDDEN uint64_t bench__perf_group_read_size(const struct bench__perf_group *g);
 
 /* The calibration pass of an open group: 3 brackets each spinning ~2 ms. Returns the
  * pass's scale (0 = never scheduled), NaN when the group could not be read. */

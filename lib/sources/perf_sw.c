@@ -114,6 +114,12 @@ static void sw_run_end(void *state)
     bench__perf_group_run_end(state);
 }
 
+static void sw_edge_cost(void *state, unsigned *calls, uint64_t *bytes)
+{
+    *calls = 1;
+    *bytes = bench__perf_group_read_size(state);
+}
+
 const struct bench__source_ops bench__source_perf_sw = {
     .name = "perf-sw",
     .request_flag = "--perf",
@@ -131,4 +137,5 @@ const struct bench__source_ops bench__source_perf_sw = {
     .edge_read = sw_edge_read,
     .window_counts = sw_window_counts,
     .run_end = sw_run_end,
+    .edge_cost = sw_edge_cost,
 };

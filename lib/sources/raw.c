@@ -327,6 +327,13 @@ static void raw_run_end(void *state)
         bench__perf_group_run_end(&st->group);
 }
 
+static void raw_edge_cost(void *state, unsigned *calls, uint64_t *bytes)
+{
+    struct raw_state *st = state;
+    *calls = st->open ? 1 : 0;
+    *bytes = st->open ? bench__perf_group_read_size(&st->group) : 0;
+}
+
 const struct bench__source_ops bench__source_raw = {
     .name = "raw",
     .request_flag = "--metrics",
@@ -342,4 +349,5 @@ const struct bench__source_ops bench__source_raw = {
     .edge_read = raw_edge_read,
     .window_counts = raw_window_counts,
     .run_end = raw_run_end,
+    .edge_cost = raw_edge_cost,
 };

@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* source.h: the one shape every counting source has (perf, perf-sw, tier0, syscall, raw
- * and pfm): a metric family, a probe that reports capabilities with reasons,
- * and a counting bracket. Adding a source is one file in lib/sources/ plus one line in the
- * table in catalog.c; no renderer, JSON or CLI code changes. */
+ * and pfm): a metric family, a probe that reports capabilities with reasons, a counting
+ * bracket (benchmark passes) and cumulative edge reads (workload windows). Adding a source is one
+ * file in lib/sources/ plus one line in the table in catalog.c; no renderer, JSON or CLI code
+ * changes. */
 #ifndef BENCH_SOURCES_SOURCE_H
 #define BENCH_SOURCES_SOURCE_H
 
 #include <stdarg.h>
-#include <sys/resource.h>
 
 #include "../internal.h"
+#include "../wall.h"
 
 /* ---- capabilities: flags plus ordered, reasoned absences --------------------------- */
 
@@ -57,14 +58,6 @@ struct bench__counts {
     double scale;
 };
 
-/* What a workload window edge reads once for every source that wants it: the wall source's
- * getrusage(RUSAGE_SELF), whose process-wide fault and context-switch fields tier-0 reuses
- * instead of a second system call. */
-struct bench__edge_shared {
-    bool self_ok;
-    struct rusage self;
-};
-
 struct bench__source_ops {
     const char *name;         /* "perf", "perf-sw", "tier0": the capability block label */
     const char *request_flag; /* the option that asks for it: "--perf", "--syscalls",
@@ -103,6 +96,13 @@ struct bench__source_ops {
     void (*window_counts)(void *state, const void *open, const void *close,
                           const struct bench__edge_shared shared[2], struct bench__counts *out);
     void (*run_end)(void *state);
+    /* The floor a window discloses (inventory 2.7: "apparatus floor disclosed, never netted
+     * out"). edge_cost: the system calls one edge_read makes and the bytes it reads with them.
+     * window_floor: the sentence for what this source's window totals include of the readings
+     * nested inside its edges (`calls` and `bytes` of both edges together), "" when it counts
+     * none of it. Either may be NULL. */
+    void (*edge_cost)(void *state, unsigned *calls, uint64_t *bytes);
+    void (*window_floor)(void *state, unsigned calls, uint64_t bytes, char *text, size_t size);
 };
 
 /* The sources in counting-pass order (perf, perf-sw, tier0, ...); a test may point this

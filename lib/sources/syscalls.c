@@ -502,8 +502,8 @@ static void sys_edge_read(void *state, void *snapshot)
     bench__perf_group_snapshot(&((struct sys_state *)state)->group, snapshot);
 }
 
-/* A window's total holds the read(2) of the opening edge and the other sources' edge reads
- * (the floor the workload table discloses), never subtracted. */
+/* A window's total holds the group's own closing read(2) and the readings of the sources nested
+ * inside its edges (the floor sys_window_floor discloses), never subtracted. */
 static void sys_window_counts(void *state, const void *open, const void *close,
                               const struct bench__edge_shared shared[2], struct bench__counts *out)
 {
@@ -517,6 +517,24 @@ static void sys_window_counts(void *state, const void *open, const void *close,
 static void sys_run_end(void *state)
 {
     bench__perf_group_run_end(&((struct sys_state *)state)->group);
+}
+
+static void sys_edge_cost(void *state, unsigned *calls, uint64_t *bytes)
+{
+    *calls = 1;
+    *bytes = bench__perf_group_read_size(&((struct sys_state *)state)->group);
+}
+
+/* The readings nested inside the group's edges, and its own closing read: the tracepoint
+ * fires at the entry of that read, before the read takes the count. */
+static void sys_window_floor(void *state, unsigned calls, uint64_t bytes, char *text, size_t size)
+{
+    (void)state;
+    (void)bytes;
+    snprintf(text, size,
+             "`syscalls` of each window include %u system call%s of the edge readings "
+             "(not subtracted)",
+             calls + 1, calls + 1 == 1 ? "" : "s");
 }
 
 const struct bench__source_ops bench__source_syscalls = {
@@ -534,4 +552,6 @@ const struct bench__source_ops bench__source_syscalls = {
     .edge_read = sys_edge_read,
     .window_counts = sys_window_counts,
     .run_end = sys_run_end,
+    .edge_cost = sys_edge_cost,
+    .window_floor = sys_window_floor,
 };

@@ -702,6 +702,40 @@ def case_workloads():
     check("windows" not in doc, "json: windows key present without workloads")
 
 
+def case_window_floor():
+    # every source read at a window's edges: the floor each source's totals carry from the
+    # readings nested inside its edges is said once on stderr, and an empty-ish window (the
+    # 2 ms spin of phases/sum makes no system call) shows exactly that floor
+    import re
+    args = [WORKLOADS, "--bench", "-i", "phases", "--perf", "--metrics=all"]
+    tracefs = os.geteuid() == 0 and os.path.isdir("/sys/kernel/tracing/events/raw_syscalls")
+    if tracefs:
+        args.append("--syscalls")
+    rc, out, err, doc = bench_json(args)
+    t0 = re.search(r"^workload: tier0: `syscr` and `rchar` of each window include (\d+) and (\d+) "
+                   r"of the readings nested inside tier-0's edges \(not subtracted\)$", err, re.M)
+    sc = re.search(r"^workload: syscall: `syscalls` of each window include (\d+) system calls? "
+                   r"of the edge readings \(not subtracted\)$", err, re.M)
+    win = windows_of(doc).get("workloads.phases/sum", {})
+    tier0 = win.get("tier0", {})
+    if "perf-sw" in win or "perf" in win:
+        check(t0 is not None, f"floor: no tier0 line with a perf group open: {err!r}")
+        if t0:
+            check(tier0.get("syscr") == int(t0.group(1)) and tier0.get("rchar") == int(t0.group(2)),
+                  f"floor: tier0 {tier0} against the line {t0.group(0)!r}")
+    else:
+        check(t0 is None and tier0.get("syscr") == 0, f"floor: no nested reading {tier0} {err!r}")
+    if tracefs:
+        check(sc is not None, f"floor: no syscall line: {err!r}")
+        total = win.get("syscall", {}).get("syscalls")
+        check(sc is not None and total == int(sc.group(1)),
+              f"floor: syscalls {total} against the line {sc.group(0) if sc else None!r}")
+        check(err.count("workload: syscall: ") == 1, f"floor: said once {err!r}")
+    else:
+        print("note: no tracefs (or not root): the syscall floor is not checked here")
+    check(err.count("workload: tier0: ") == (1 if t0 else 0), f"floor: said once {err!r}")
+
+
 def case_workload_regime():
     import tempfile
     import time

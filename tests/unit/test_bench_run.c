@@ -660,6 +660,11 @@ static void test_window_note_multiplexed_dropped(void **state)
         strstr(window_note(win), "fake: multiplexed window under 1 ms PMU time — counts dropped"));
     assert_null(strstr(window_note(win), "never scheduled"));
     json_decref(doc);
+    /* a ratio that rounds to 1 (running just under enabled, under 1 ms): dropped all the same */
+    win = run_window(1, true, &doc);
+    assert_non_null(
+        strstr(window_note(win), "fake: multiplexed window under 1 ms PMU time — counts dropped"));
+    json_decref(doc);
 }
 
 static void test_window_scaled_estimate_has_no_note(void **state)
