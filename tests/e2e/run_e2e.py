@@ -704,10 +704,10 @@ def case_workloads():
 
 def case_window_floor():
     # every source read at a window's edges: the floor each source's totals carry from the
-    # readings nested inside its edges is said once on stderr, and an empty-ish window (the
-    # 2 ms spin of phases/sum makes no system call) shows exactly that floor
+    # readings nested inside its edges is said once on stderr, and an empty window shows
+    # exactly that floor
     import re
-    args = [WORKLOADS, "--bench", "-i", "phases", "--perf", "--metrics=all"]
+    args = [WORKLOADS, "--bench", "-i", "floor", "--perf", "--metrics=all"]
     tracefs = os.geteuid() == 0 and os.path.isdir("/sys/kernel/tracing/events/raw_syscalls")
     if tracefs:
         args.append("--syscalls")
@@ -716,7 +716,7 @@ def case_window_floor():
                    r"of the readings nested inside tier-0's edges \(not subtracted\)$", err, re.M)
     sc = re.search(r"^workload: syscall: `syscalls` of each window include (\d+) system calls? "
                    r"of the edge readings \(not subtracted\)$", err, re.M)
-    win = windows_of(doc).get("workloads.phases/sum", {})
+    win = windows_of(doc).get("workloads.floor/empty", {})
     tier0 = win.get("tier0", {})
     if "perf-sw" in win or "perf" in win:
         check(t0 is not None, f"floor: no tier0 line with a perf group open: {err!r}")

@@ -53,6 +53,17 @@ static void skipping(void *state)
     bench_skip(NULL, "no input here");
 }
 
+static void nothing(void *state)
+{
+    (void)state;
+}
+
+/* One window whose code makes no system call at all: its counters show the measuring floor. */
+WORKLOAD(floor)
+{
+    workload_window(b, "empty", nothing, NULL);
+}
+
 WORKLOAD(phases, .reps = 2)
 {
     WORKLOAD_WINDOW(b, "parse")
