@@ -1166,6 +1166,20 @@ static bool table_has_key(const struct bench__row *const *rows, size_t n, const 
     return false;
 }
 
+/* The run's columns in `set` (client columns, then the catalog's), in a new array the caller
+ * frees; it has room for either set, so it can be refilled with the other. */
+static const struct bench__column_desc **run_columns(const struct bench__measure *m,
+                                                     enum bench__column_set set, size_t *n)
+{
+    const struct bench__column_desc **cols =
+        calloc(bench__catalog_max_columns(&m->catalog, m->n_columns) + 1, sizeof *cols);
+    if (!cols)
+        abort();
+    *n = bench__catalog_columns(&m->catalog, (const struct bench__column_desc *const *)m->columns,
+                                m->n_columns, set, cols);
+    return cols;
+}
+
 static void render(struct bench__measure *m, size_t *indices, size_t n, char *const *keys,
                    size_t n_keys, const char *title, struct bench__table_memory *memory)
 {
@@ -1176,13 +1190,8 @@ static void render(struct bench__measure *m, size_t *indices, size_t n, char *co
         abort();
     for (size_t i = 0; i < n; i++)
         rows[i] = &m->rows[indices[i]];
-    const struct bench__column_desc **cols =
-        calloc(bench__catalog_max_columns(&m->catalog, m->n_columns) + 1, sizeof *cols);
-    if (!cols)
-        abort();
-    size_t n_all =
-        bench__catalog_columns(&m->catalog, (const struct bench__column_desc *const *)m->columns,
-                               m->n_columns, BENCH__COLUMNS_DOCUMENT, cols);
+    size_t n_all;
+    const struct bench__column_desc **cols = run_columns(m, BENCH__COLUMNS_DOCUMENT, &n_all);
     const char *key = m->cfg->sort_by;
     if (!key || !bench__sort_key_known(key, cols, n_all) || !table_has_key(rows, n, key))
         key = "median/iter"; /* the default order; an unknown key is warned about once */
@@ -1399,13 +1408,8 @@ static void fill_unmeasured(struct bench__measure *m, const struct bench__column
 static int write_json(struct bench__measure *m, const struct bench__suite *suite,
                       uint64_t min_time_ms)
 {
-    const struct bench__column_desc **cols =
-        calloc(bench__catalog_max_columns(&m->catalog, m->n_columns) + 1, sizeof *cols);
-    if (!cols)
-        abort();
-    size_t n_cols =
-        bench__catalog_columns(&m->catalog, (const struct bench__column_desc *const *)m->columns,
-                               m->n_columns, BENCH__COLUMNS_DOCUMENT, cols);
+    size_t n_cols;
+    const struct bench__column_desc **cols = run_columns(m, BENCH__COLUMNS_DOCUMENT, &n_cols);
     fill_unmeasured(m, cols, n_cols);
     struct bench__report report = {
         .columns = cols,
@@ -1527,13 +1531,8 @@ int bench__run_bench(const struct bench__config *cfg, const struct bench__suite 
     free(wl_order);
     bench__workloads_render(stdout, &m.workloads, &m.catalog, &memory);
     fflush(stdout);
-    const struct bench__column_desc **all_cols =
-        calloc(bench__catalog_max_columns(&m.catalog, m.n_columns) + 1, sizeof *all_cols);
-    if (!all_cols)
-        abort();
-    size_t n_all =
-        bench__catalog_columns(&m.catalog, (const struct bench__column_desc *const *)m.columns,
-                               m.n_columns, BENCH__COLUMNS_DOCUMENT, all_cols);
+    size_t n_all;
+    const struct bench__column_desc **all_cols = run_columns(&m, BENCH__COLUMNS_DOCUMENT, &n_all);
     bool sort_key_unknown = cfg->sort_by && !bench__sort_key_known(cfg->sort_by, all_cols, n_all) &&
                             !bench__catalog_reserved(cfg->sort_by);
     free(all_cols);

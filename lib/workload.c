@@ -242,6 +242,7 @@ static char *resolve_name(struct bench__wl *w, const char *name)
     return numbered;
 }
 
+/* A window's record, for close_edges (its only caller), which fills in the numbers. */
 static struct bench__window *new_window(struct bench__wl *w, char *name)
 {
     struct bench__workloads *o = w->out;
@@ -258,13 +259,6 @@ static struct bench__window *new_window(struct bench__wl *w, char *name)
     win->name = name;
     win->reps = w->reps;
     win->error = xstrdup("");
-    win->wall = (struct bench__window_time){.wall_ns = NAN,
-                                            .on_cpu_user_ns = NAN,
-                                            .on_cpu_kernel_ns = NAN,
-                                            .offcpu_runqueue_ns = NAN,
-                                            .offcpu_disk_ns = NAN,
-                                            .offcpu_other_ns = NAN,
-                                            .scope = w->wall.thread_scope ? "thread" : "process"};
     for (int i = 0; i < 5; i++)
         win->psi[i] = NAN;
     /* the pending stamp is consumed by this window, and replaced by nothing */
