@@ -16,13 +16,6 @@
 #include "sources/source.h"
 #include "workload.h"
 
-static int64_t monotonic_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* The edges of an open window. */
 struct edges {
     bool open;
@@ -102,7 +95,7 @@ static void open_edges(struct bench__wl *w, struct edges *e)
 {
     if (w->psi_ok)
         bench__psi_read(&w->psi, &e->psi0);
-    e->t0 = monotonic_ns();
+    e->t0 = bench__clock_ns();
     bench__wall_read(&w->wall, &e->wall0, &e->shared0);
     for (size_t i = w->catalog->n_sources; i-- > 0;)
         if (w->catalog->sources[i].state)
@@ -159,7 +152,7 @@ static struct bench__window *close_edges(struct bench__wl *w, struct edges *e, c
     struct bench__wall_snapshot wall1;
     struct bench__edge_shared shared[2];
     bench__wall_read(&w->wall, &wall1, &shared[1]);
-    int64_t t1 = monotonic_ns();
+    int64_t t1 = bench__clock_ns();
     struct bench__psi_snapshot psi1;
     if (w->psi_ok)
         bench__psi_read(&w->psi, &psi1);

@@ -1,0 +1,492 @@
+/* SPDX-License-Identifier: MIT */
+/* test_golden.c: whole --bench runs on a fake clock and a fake host (every OS call through the
+ * fault-injection seam), compared byte for byte with the documents and tables kept in
+ * tests/golden/. A change to the layout of the library must leave these outputs unchanged; a
+ * change that means to alter them regenerates the files (LIBBENCH_GOLDEN_UPDATE=1) and shows
+ * the difference in review. Host facts of the JSON meta (date, hostname, cpu, compiler, arch)
+ * and the debug-build warning are the only parts normalised. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <bench/shim.h>
+
+#include "golden_seam.h"
+
+#ifndef GOLDEN_DIR
+#error "GOLDEN_DIR must name tests/golden"
+#endif
+
+/* ---- the fake clock: time passes only where a body says so ------------------------------ */
+
+static int64_t fake_now;
+
+static int64_t fake_clock(void)
+{
+    return fake_now;
+}
+
+/* ---- the fake host: counters that advance with every reading ---------------------------- */
+
+static uint64_t rusage_calls, io_reads, sched_reads, psi_reads;
+
+static void set_tv(struct timeval *tv, uint64_t us)
+{
+    tv->tv_sec = (time_t)(us / 1000000);
+    tv->tv_usec = (suseconds_t)(us % 1000000);
+}
+
+static int fake_getrusage(int who, struct rusage *ru)
+{
+    memset(ru, 0, sizeof *ru);
+    uint64_t k = ++rusage_calls;
+    uint64_t extra = who == RUSAGE_SELF ? 2 : 0; /* the process is a little ahead */
+    set_tv(&ru->ru_utime, 3 * k + extra);
+    set_tv(&ru->ru_stime, k + extra);
+    ru->ru_minflt = (long)(2 * k);
+    ru->ru_majflt = 0;
+    ru->ru_nvcsw = (long)(k / 3);
+    ru->ru_nivcsw = (long)(k / 5);
+    return 0;
+}
+
+struct fake_file {
+    bool used;
+    char text[512];
+    size_t len, pos;
+};
+static struct fake_file files[16];
+
+static int fake_open(const char *path, int flags)
+{
+    (void)flags;
+    char text[512];
+    if (!strcmp(path, "/proc/self/io")) {
+        uint64_t k = ++io_reads;
+        snprintf(text, sizeof text,
+                 "rchar: %llu\nwchar: %llu\nsyscr: %llu\nsyscw: %llu\nread_bytes: %llu\n"
+                 "write_bytes: %llu\ncancelled_write_bytes: 0\n",
+                 (unsigned long long)(1000 + 160 * k), (unsigned long long)(500 + 8 * k),
+                 (unsigned long long)(40 + 2 * k), (unsigned long long)(20 + k),
+                 (unsigned long long)(4096 * (k / 4)), (unsigned long long)(512 * (k / 2)));
+    } else if (!strcmp(path, "/proc/thread-self/schedstat")) {
+        uint64_t k = ++sched_reads;
+        snprintf(text, sizeof text, "%llu %llu %llu\n", (unsigned long long)(1000000 + 900 * k),
+                 (unsigned long long)(250 * k), (unsigned long long)(10 + k));
+    } else if (!strncmp(path, "/proc/pressure/", 15)) {
+        uint64_t k = ++psi_reads;
+        bool cpu = !strcmp(path + 15, "cpu");
+        snprintf(text, sizeof text,
+                 "some avg10=0.00 avg60=0.00 avg300=0.00 total=%llu\n%s",
+                 (unsigned long long)(7000 + 3 * k),
+                 cpu ? "" : "full avg10=0.00 avg60=0.00 avg300=0.00 total=900\n");
+    } else if (!strcmp(path, "/proc/sys/kernel/perf_event_paranoid")) {
+        snprintf(text, sizeof text, "2\n");
+    } else {
+        errno = ENOENT; /* no tracefs, no other /proc file */
+        return -1;
+    }
+    for (int i = 0; i < 16; i++)
+        if (!files[i].used) {
+            files[i].used = true;
+            snprintf(files[i].text, sizeof files[i].text, "%s", text);
+            files[i].len = strlen(files[i].text);
+            files[i].pos = 0;
+            return 1000 + i;
+        }
+    errno = EMFILE;
+    return -1;
+}
+
+static struct fake_file *file_of(int fd)
+{
+    return fd >= 1000 && fd < 1016 && files[fd - 1000].used ? &files[fd - 1000] : NULL;
+}
+
+static ssize_t fake_read(int fd, void *buf, size_t count)
+{
+    struct fake_file *f = file_of(fd);
+    if (!f) {
+        errno = EBADF;
+        return -1;
+    }
+    size_t n = f->len - f->pos < count ? f->len - f->pos : count;
+    memcpy(buf, f->text + f->pos, n);
+    f->pos += n;
+    return (ssize_t)n;
+}
+
+static int fake_close(int fd)
+{
+    struct fake_file *f = file_of(fd);
+    if (f)
+        f->used = false;
+    return 0;
+}
+
+static int fake_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+                                unsigned long flags)
+{
+    (void)attr, (void)pid, (void)cpu, (void)group_fd, (void)flags;
+    errno = EACCES;
+    return -1;
+}
+
+static void *fake_dlopen(const char *file, int mode)
+{
+    (void)file, (void)mode;
+    return NULL;
+}
+
+static char *fake_dlerror(void)
+{
+    static char text[] = "libpfm.so.4: cannot open shared object file: No such file or directory";
+    return text;
+}
+
+static void install_fake_host(void)
+{
+    rusage_calls = io_reads = sched_reads = psi_reads = 0;
+    memset(files, 0, sizeof files);
+    golden_seam_install(fake_clock, fake_getrusage, fake_open, fake_read, fake_close,
+                        fake_perf_event_open, fake_dlopen, fake_dlerror);
+}
+
+/* ---- the suite: every kind of row and window --------------------------------------------- */
+
+BENCHMARK(loop_100ns)
+{
+    BENCH_ITER(b)
+    {
+        fake_now += 100;
+    }
+}
+
+BENCHMARK(loop_pinned, .iterations = 7)
+{
+    BENCH_ITER(b)
+    {
+        fake_now += 30;
+    }
+}
+
+BENCHMARK(whole_body)
+{
+    (void)b;
+    fake_now += 2500;
+}
+
+static void step_1000(void *state)
+{
+    uint64_t *calls = state;
+    ++*calls;
+    fake_now += 1000 + (int64_t)(*calls % 3) * 10;
+}
+
+static int fails_at_5(void *state, const char **message)
+{
+    uint64_t *calls = state;
+    if (*calls >= 5) {
+        *message = "result mismatch at call 5\nnot shown";
+        return 1;
+    }
+    return 0;
+}
+
+static void skip_setup(void *state)
+{
+    (void)state;
+    bench_skip(NULL, "fixture missing");
+}
+
+BENCHMARK(matrix)
+{
+    bench_provenance(b, "allocator=libc");
+    uint64_t calls = 0;
+    struct bench_label fast[] = {{"impl", "fast"}, {"dataset", "small"}};
+    struct bench_label slow[] = {{"dataset", "small"}, {"impl", "slow"}};
+    struct bench_label big[] = {{"impl", "fast"}, {"dataset", "big"}};
+    struct bench_metric metrics[] = {
+        {"items", 10, BENCH_RATE}, {"depth", 4, BENCH_LEVEL}, {"cycles", 1, BENCH_LEVEL}};
+    bench_case(b, BENCH_CASE_DEF(.name = "decode", .labels = fast, .n_labels = 2, .state = &calls,
+                                 .state_size = sizeof calls, .timed = step_1000,
+                                 .metrics = metrics, .n_metrics = 3));
+    bench_case(b, BENCH_CASE_DEF(.name = "decode", .labels = big, .n_labels = 2, .state = &calls,
+                                 .state_size = sizeof calls, .timed = step_1000,
+                                 .iterations = 40));
+    bench_case(b, BENCH_CASE_DEF(.name = "decode", .labels = slow, .n_labels = 2,
+                                 .state = &calls, .state_size = sizeof calls,
+                                 .timed = step_1000, .after = fails_at_5));
+    bench_case(b, BENCH_CASE_DEF(.name = "skips", .labels = slow, .n_labels = 1,
+                                 .timed = step_1000, .setup = skip_setup));
+    struct bench_label bad[] = {{"impl", "a\x1f"
+                                         "b"}};
+    bench_case(b, BENCH_CASE_DEF(.name = "refused", .labels = bad, .n_labels = 1,
+                                 .timed = step_1000));
+}
+
+BENCHMARK(body_fails)
+{
+    BENCH_ITER(b)
+    {
+        fake_now += 10;
+        BENCH_CHECK(fake_now < 0);
+    }
+}
+
+BENCHMARK(body_skips)
+{
+    bench_skip(b, "not on this host");
+}
+
+static void window_work(void *state)
+{
+    (void)state;
+    fake_now += 40000;
+}
+
+static void window_skips(void *state)
+{
+    (void)state;
+    bench_skip(NULL, "no input here");
+}
+
+WORKLOAD(phases, .reps = 2)
+{
+    WORKLOAD_WINDOW(b, "parse")
+    {
+        fake_now += 120000;
+    }
+    workload_window(b, "sum", window_work, NULL);
+    WORKLOAD_WINDOW(b, "parse")
+    {
+        fake_now += 80000;
+    }
+    WORKLOAD_WINDOW(b, "outer")
+    {
+        workload_window(b, "inner", window_work, NULL);
+    }
+    BENCH_CHECK(workload_window(b, "skips", window_skips, NULL) == 2);
+}
+
+WORKLOAD(whole)
+{
+    (void)b;
+    fake_now += 3000000;
+}
+
+WORKLOAD(fails)
+{
+    WORKLOAD_WINDOW(b, "bad")
+    {
+        fake_now += 500;
+        BENCH_CHECK(fake_now < 0);
+    }
+}
+
+/* ---- running and comparing ---------------------------------------------------------------- */
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *data = malloc(cap);
+    size_t got;
+    while (data && (got = fread(data + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (cap - n < 2) {
+            char *grown = realloc(data, cap * 2);
+            if (!grown) {
+                free(data);
+                data = NULL;
+            }
+            data = grown;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (data)
+        data[n] = '\0';
+    *len = n;
+    return data;
+}
+
+/* Drop or mask the lines that describe the host rather than the run. */
+static char *normalise(const char *text)
+{
+    static const char *const masked[] = {"    \"date\": ", "    \"hostname\": ",
+                                         "    \"arch\": ", "    \"compiler\": ", "    \"cpu\": "};
+    size_t len = strlen(text);
+    char *out = malloc(len + 64 * 16 + 1);
+    assert_non_null(out);
+    size_t o = 0;
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p + 1) : strlen(p);
+        bool drop = !strncmp(p, "warning: ", 9) && strstr(p, "was compiled") &&
+                    (!nl || strstr(p, "was compiled") < nl);
+        const char *mask = NULL;
+        for (size_t i = 0; i < sizeof masked / sizeof masked[0] && !mask; i++)
+            if (!strncmp(p, masked[i], strlen(masked[i])))
+                mask = masked[i];
+        if (mask) {
+            const char *comma = n >= 2 && p[n - 2] == ',' ? "," : "";
+            o += (size_t)sprintf(out + o, "%s\"(host)\"%s\n", mask, comma);
+        } else if (!drop) {
+            memcpy(out + o, p, n);
+            o += n;
+        }
+        p += n;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+static int failures;
+
+static void compare_with(const char *name, const char *suffix, const char *produced_path)
+{
+    size_t len;
+    char *raw = slurp(produced_path, &len);
+    if (!raw)
+        raw = strdup("(no file)\n");
+    char *got = normalise(raw);
+    free(raw);
+    char golden[1024];
+    snprintf(golden, sizeof golden, "%s/%s.%s", GOLDEN_DIR, name, suffix);
+    const char *update = getenv("LIBBENCH_GOLDEN_UPDATE");
+    if (update && *update == '1') {
+        FILE *f = fopen(golden, "wb");
+        assert_non_null(f);
+        fputs(got, f);
+        fclose(f);
+        free(got);
+        return;
+    }
+    char *want = slurp(golden, &len);
+    if (!want || strcmp(want, got) != 0) {
+        char kept[1100];
+        snprintf(kept, sizeof kept, "%s.%s.%s", produced_path, name, suffix);
+        FILE *f = fopen(kept, "wb");
+        if (f) {
+            fputs(got, f);
+            fclose(f);
+        }
+        print_error("%s.%s differs from %s (produced output kept at %s)\n", name, suffix, golden,
+                    kept);
+        failures++;
+    }
+    free(want);
+    free(got);
+}
+
+/* Run bench_main with argv (NULL-terminated, after the program name) on the fake host; its
+ * stdout, stderr and JSON document go to files compared with the golden ones. */
+static void golden_run(const char *name, int expected_status, const char *const *args)
+{
+    char dir[] = "/tmp/test_golden.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char out_path[256], err_path[256], json_path[256], json_arg[300];
+    snprintf(out_path, sizeof out_path, "%s/stdout", dir);
+    snprintf(err_path, sizeof err_path, "%s/stderr", dir);
+    snprintf(json_path, sizeof json_path, "%s/doc.json", dir);
+    snprintf(json_arg, sizeof json_arg, "--bench-json=%s", json_path);
+    char *argv[32] = {(char *)"golden"};
+    int argc = 1;
+    bool wants_json = false;
+    for (size_t i = 0; args[i]; i++) {
+        if (!strcmp(args[i], "JSON")) {
+            argv[argc++] = json_arg;
+            wants_json = true;
+        } else {
+            argv[argc++] = (char *)args[i];
+        }
+    }
+    argv[argc] = NULL;
+
+    fflush(stdout);
+    fflush(stderr);
+    int saved_out = dup(STDOUT_FILENO), saved_err = dup(STDERR_FILENO);
+    int out_fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int err_fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(saved_out >= 0 && saved_err >= 0 && out_fd >= 0 && err_fd >= 0);
+    dup2(out_fd, STDOUT_FILENO);
+    dup2(err_fd, STDERR_FILENO);
+    close(out_fd);
+    close(err_fd);
+
+    fake_now = 1000000;
+    install_fake_host();
+    int status = bench_main(argc, argv);
+    golden_seam_reset();
+
+    fflush(stdout);
+    fflush(stderr);
+    dup2(saved_out, STDOUT_FILENO);
+    dup2(saved_err, STDERR_FILENO);
+    close(saved_out);
+    close(saved_err);
+
+    if (status != expected_status) {
+        print_error("%s: exit status %d, expected %d\n", name, status, expected_status);
+        failures++;
+    }
+    compare_with(name, "stdout", out_path);
+    compare_with(name, "stderr", err_path);
+    if (wants_json)
+        compare_with(name, "json", json_path);
+}
+
+static void test_golden_outputs(void **state)
+{
+    (void)state;
+    failures = 0;
+    /* benchmarks only: every row kind, the default table per BENCHMARK */
+    golden_run("timing", 1,
+               (const char *const[]){"--bench", "-i", "^test_golden\\.(loop|whole|matrix|body)",
+                                     "JSON", NULL});
+    /* the counting sources on the fake host: perf refused, perf-sw refused, tier0 counting,
+     * syscalls without tracefs; grouped and sorted tables */
+    golden_run("counting", 1,
+               (const char *const[]){"--bench", "--perf", "--syscalls=read",
+                                     "--metrics=all", "--group-by=impl", "--sort-by=name", "-i",
+                                     "^test_golden\\.(loop|whole|matrix)", "JSON", NULL});
+    /* an explicit metric list, one of its names unknown */
+    golden_run("metric_list", 1,
+               (const char *const[]){"--bench", "--metrics=syscr,min-flt,cache-hit,nosuch*",
+                                     "-i", "^test_golden\\.(loop_100ns|matrix)", "JSON", NULL});
+    /* workloads: windows with tier0 totals, the wall decomposition, PSI */
+    golden_run("workloads", 1,
+               (const char *const[]){"--bench", "--metrics=all", "-i",
+                                     "^test_golden\\.(phases|whole|fails)", "JSON", NULL});
+    golden_run("workloads_plain", 1,
+               (const char *const[]){"--bench", "-i", "^test_golden\\.(phases|whole|fails)",
+                                     "JSON", NULL});
+    golden_run("group_list", 1,
+               (const char *const[]){"--bench", "--group-by=list", "-i", "^test_golden\\.",
+                                     NULL});
+    golden_run("list_metrics", 0, (const char *const[]){"--list-metrics", NULL});
+    golden_run("list_metrics_syscalls", 0,
+               (const char *const[]){"--list-metrics", "--syscalls=read,write", NULL});
+    assert_int_equal(failures, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden_outputs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
