@@ -9,8 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare.h"
+#include "stats/compare.h"
 #include "compare_tool.h"
+#include "util/text.h"
 
 #define RUNS_DEFAULT 5u
 #define RUNS_MAX 1000u
@@ -55,11 +56,9 @@ __attribute__((format(printf, 2, 3))) static int usage_error(struct cmd_error *e
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e->text, sizeof e->text, fmt, ap);
+    bench__vfmt(e->text, sizeof e->text, fmt, ap);
     va_end(ap);
-    for (char *c = e->text; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7F)
-            *c = '?';
+    bench__sanitize(e->text);
     return -1;
 }
 
@@ -343,7 +342,7 @@ static const char *source_name(const struct state *st, size_t s, size_t r, char 
     if (st->opts.binary_mode)
         snprintf(buf, size, "%s run %zu", compare_subject_names[s], r + 1);
     else
-        compare_sanitize(st->opts.files[s][r], buf, size);
+        bench__sanitize_copy(st->opts.files[s][r], buf, size);
     return buf;
 }
 
@@ -377,10 +376,10 @@ static int assemble(struct state *st, char *err, size_t err_size)
                 const char *why = st->run_fail[s][r];
                 if (!why && !st->opts.binary_mode) {
                     char file[256], first[256], name[128], op[128];
-                    compare_sanitize(st->opts.files[s][r], file, sizeof file);
+                    bench__sanitize_copy(st->opts.files[s][r], file, sizeof file);
                     source_name(st, c->first_subject, c->first_run, first, sizeof first);
-                    compare_sanitize(c->row->name, name, sizeof name);
-                    compare_sanitize(c->row->operation, op, sizeof op);
+                    bench__sanitize_copy(c->row->name, name, sizeof name);
+                    bench__sanitize_copy(c->row->operation, op, sizeof op);
                     snprintf(err, err_size, "%s: rows: no row for cell '%s' {%s} (it is in %s)",
                              file, name, op, first);
                     return -1;
@@ -472,7 +471,7 @@ static int run_binaries(struct state *st, char *err, size_t err_size)
     for (size_t b = 0; b < 2; b++)
         if (strchr(st->opts.bin[b], '/') && access(st->opts.bin[b], X_OK) != 0) {
             char shown[256];
-            compare_sanitize(st->opts.bin[b], shown, sizeof shown);
+            bench__sanitize_copy(st->opts.bin[b], shown, sizeof shown);
             snprintf(err, err_size, "%s: cannot execute: %s", shown, strerror(errno));
             return -1;
         }
@@ -585,8 +584,8 @@ static int analyse(struct state *st, const struct bench__cmp_params *params,
     int rc = bench__compare(params, in, n, out, result, &bad);
     if (rc != 0) {
         char name[128], op[128];
-        compare_sanitize(bad < n ? in[bad].scenario : "?", name, sizeof name);
-        compare_sanitize(bad < n ? in[bad].operation : "", op, sizeof op);
+        bench__sanitize_copy(bad < n ? in[bad].scenario : "?", name, sizeof name);
+        bench__sanitize_copy(bad < n ? in[bad].operation : "", op, sizeof op);
         snprintf(err, err_size, "the engine refused cell '%s' {%s} (error %d)", name, op, rc);
     }
     free(in);
@@ -635,7 +634,7 @@ int compare_main(int argc, char **argv)
             for (size_t r = 0; r < st.n_runs[s]; r++) {
                 char derr[COMPARE_ERROR_MAX], file[256];
                 if (compare_doc_load(st.opts.files[s][r], &st.docs[s][r], derr, sizeof derr) != 0) {
-                    compare_sanitize(st.opts.files[s][r], file, sizeof file);
+                    bench__sanitize_copy(st.opts.files[s][r], file, sizeof file);
                     fprintf(stderr, "error: %s: %s\n", file, derr);
                     goto done;
                 }

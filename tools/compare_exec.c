@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "compare_tool.h"
+#include "util/text.h"
 
 static volatile sig_atomic_t child_group; /* the running child's process group, 0 = none */
 static volatile sig_atomic_t interrupted; /* the signal that asked us to stop, 0 = none */
@@ -88,7 +89,7 @@ static void last_log_line(const char *log_path, char *buf, size_t size)
         tail[--n] = '\0';
     char *line = strrchr(tail, '\n');
     line = line ? line + 1 : tail;
-    compare_sanitize(line, buf, size);
+    bench__sanitize_copy(line, buf, size);
     size_t len = strlen(buf);
     if (strlen(line) >= size && size > 8) { /* cut: mark it, on a UTF-8 boundary */
         len = size - 4;

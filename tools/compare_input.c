@@ -14,41 +14,18 @@
 #include <jansson.h>
 
 #include "compare_tool.h"
+#include "util/text.h"
 
 #define SHOWN_MAX 96 /* characters of a name or key echoed in an error */
-
-void compare_sanitize(const char *s, char *buf, size_t size)
-{
-    if (size == 0)
-        return;
-    size_t i = 0;
-    for (; s[i] && i + 1 < size; i++)
-        buf[i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7F) ? '?' : s[i];
-    buf[i] = '\0';
-}
-
-/* Echo client text in a message: sanitized, and cut (on a UTF-8 boundary) with "...". */
-static void shown(const char *s, char *buf, size_t size)
-{
-    compare_sanitize(s, buf, size);
-    if (size < 8 || strlen(s) < size)
-        return;
-    size_t cut = size - 4;
-    while (cut > 0 && ((unsigned char)buf[cut] & 0xC0) == 0x80)
-        cut--;
-    memcpy(buf + cut, "...", 4);
-}
 
 __attribute__((format(printf, 3, 4))) static int fail(char *err, size_t size, const char *fmt, ...)
 {
     if (err && size > 0) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err, size, fmt, ap);
+        bench__vfmt(err, size, fmt, ap);
         va_end(ap);
-        for (char *c = err; *c; c++) /* the message stays on one line */
-            if ((unsigned char)*c < 0x20 || *c == 0x7F)
-                *c = '?';
+        bench__sanitize(err); /* the message stays on one line */
     }
     return -1;
 }
@@ -144,7 +121,7 @@ static int parse_row(const json_t *o, size_t i, struct compare_row *r, char *err
     json_object_foreach((json_t *)labels, lk, lv)
     {
         if (!json_is_string(lv)) {
-            shown(lk, buf, sizeof buf);
+            bench__sanitize_copy(lk, buf, sizeof buf);
             return fail(err, size, "rows[%zu].labels.%s: must be a string, not %s", i, buf,
                         type_name(lv));
         }
@@ -243,8 +220,8 @@ static int check_duplicates(const struct compare_doc *doc, char *err, size_t siz
         return 0;
     const struct compare_row *r = &doc->rows[later];
     char name[SHOWN_MAX], op[SHOWN_MAX];
-    shown(r->name, name, sizeof name);
-    shown(r->operation, op, sizeof op);
+    bench__sanitize_copy(r->name, name, sizeof name);
+    bench__sanitize_copy(r->operation, op, sizeof op);
     return fail(err, size, "rows[%zu]: the same cell as rows[%zu] ('%s' {%s})", later, first, name,
                 op);
 }

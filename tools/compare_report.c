@@ -15,9 +15,14 @@
 
 #include <jansson.h>
 
-#include "compare.h"
-#include "report/output.h"
+#include <bench/bench.h>
+
+#include "report/table.h"
+#include "stats/compare.h"
+#include "util/format.h"
+#include "util/atomic_file.h"
 #include "compare_tool.h"
+#include "util/text.h"
 
 #define EM_DASH "\xe2\x80\x94"
 
@@ -99,7 +104,7 @@ static char *shown_dup(const char *s)
     size_t n = strlen(s) + 1;
     char *buf = malloc(n);
     if (buf)
-        compare_sanitize(s, buf, n);
+        bench__sanitize_copy(s, buf, n);
     return buf;
 }
 
@@ -182,14 +187,14 @@ static void print_skips(FILE *out, const struct compare_report *rep)
                 else
                     snprintf(where, sizeof where, "%s run %zu (%s)", compare_subject_names[s],
                              r + 1, rep->opts->files[s][r]);
-                compare_sanitize(where, shown_where, sizeof shown_where);
-                compare_sanitize(whole ? whole : c->skips[s][r], why, sizeof why);
+                bench__sanitize_copy(where, shown_where, sizeof shown_where);
+                bench__sanitize_copy(whole ? whole : c->skips[s][r], why, sizeof why);
                 if (whole) {
                     fprintf(out, "  %s, every cell: %s\n", shown_where, why);
                     continue;
                 }
-                compare_sanitize(c->row->name, name, sizeof name);
-                compare_sanitize(c->row->operation, op, sizeof op);
+                bench__sanitize_copy(c->row->name, name, sizeof name);
+                bench__sanitize_copy(c->row->operation, op, sizeof op);
                 if (*op)
                     fprintf(out, "  %s, %s {%s}: %s\n", shown_where, name, op, why);
                 else
@@ -247,8 +252,8 @@ void compare_report_text(FILE *out, const struct compare_report *rep)
         if (c->state != BENCH__CMP_CLAIMED || !c->direction || strcmp(c->direction, "improvement"))
             continue;
         char name[256], op[256];
-        compare_sanitize(rep->cells[i].row->name, name, sizeof name);
-        compare_sanitize(rep->cells[i].row->operation, op, sizeof op);
+        bench__sanitize_copy(rep->cells[i].row->name, name, sizeof name);
+        bench__sanitize_copy(rep->cells[i].row->operation, op, sizeof op);
         fprintf(out, "claimed improvement: %s%s%s%s %+.2f%%\n", name, *op ? " {" : "", op,
                 *op ? "}" : "", c->rel_delta * 100.0);
     }
@@ -504,7 +509,7 @@ int compare_report_json(const struct compare_report *rep, const char *path, char
                         size_t err_size)
 {
     char shown[PATH_MAX];
-    compare_sanitize(path, shown, sizeof shown);
+    bench__sanitize_copy(path, shown, sizeof shown);
     json_t *doc = document(rep);
     struct bench__text b = {0};
     int rc =

@@ -43,8 +43,6 @@ int compare_doc_parse(const char *data, size_t len, struct compare_doc *doc, cha
 /* Read the file at path and parse it; a read failure is reported as "cannot read: ...". */
 int compare_doc_load(const char *path, struct compare_doc *doc, char *err, size_t err_size);
 void compare_doc_free(struct compare_doc *doc);
-/* A copy of s for one line of output: control characters become '?'. */
-void compare_sanitize(const char *s, char *buf, size_t size);
 
 /* ---- compare_exec.c: one subject invocation ------------------------------------------- */
 

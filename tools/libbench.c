@@ -7,6 +7,7 @@
 #include <bench/bench.h>
 
 #include "compare_tool.h"
+#include "util/text.h"
 
 static void usage(FILE *out)
 {
@@ -41,7 +42,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "compare"))
         return compare_main(argc - 1, argv + 1);
     char shown[128];
-    compare_sanitize(cmd, shown, sizeof shown);
+    bench__sanitize_copy(cmd, shown, sizeof shown);
     if (cmd[0] == '-')
         fprintf(stderr, "error: unknown option '%s' (see libbench --help)\n", shown);
     else

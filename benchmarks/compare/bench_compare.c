@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "compare.h"
+#include "stats/compare.h"
 
 #define CELLS 1000
 #define RUNS 10

@@ -8,5 +8,6 @@
 #include <bench/version.h>
 #include <bench/errors.h>
 #include <bench/core.h>
+#include <bench/catalog.h>
 
 #endif /* BENCH_BENCH_H */

@@ -6,11 +6,12 @@
 #ifndef BENCH_PLATFORM_OS_H
 #define BENCH_PLATFORM_OS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#include "../internal.h"
+#include "../util/hidden.h"
 
 struct perf_event_attr;
 struct stat;

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "../util/format.h"
+#include "bench_table.h"
 
 #define EM_DASH "\xe2\x80\x94"
 

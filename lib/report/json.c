@@ -4,7 +4,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +13,9 @@
 
 #include <jansson.h>
 
-#include "../internal.h"
-#include "../workload.h"
-#include "output.h"
+#include "../util/atomic_file.h"
+#include "../util/text.h"
+#include "json.h"
 
 #define SCHEMA_VERSION 2
 #define EXACT_INT_MAX 9007199254740992.0 /* 2^53: every integer up to here is a double */
@@ -415,13 +414,9 @@ char *bench__json_render(const struct bench__report *report)
 static int fail(const char *path, int e, char *err, size_t err_size)
 {
     if (err && err_size > 0) {
-        /* one line whatever the path holds */
-        char shown[PATH_MAX];
-        size_t i = 0;
-        for (; path[i] && i + 1 < sizeof shown; i++)
-            shown[i] = ((unsigned char)path[i] < 0x20 || path[i] == 0x7F) ? '?' : path[i];
-        shown[i] = '\0';
-        snprintf(err, err_size, "cannot write '%s': %s", shown, strerror(e));
+        char shown[400]; /* one line whatever the path holds; a longer one is cut, and marked */
+        bench__sanitize_copy(path, shown, sizeof shown);
+        bench__fmt(err, err_size, "cannot write '%s': %s", shown, strerror(e));
     }
     return -e;
 }

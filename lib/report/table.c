@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "table.h"
 
 #define NOTES_WRAP 48
 

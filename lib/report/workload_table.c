@@ -6,27 +6,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../workload.h"
-
-static char *xstrdup(const char *s)
-{
-    char *d = strdup(s ? s : "");
-    if (!d)
-        abort();
-    return d;
-}
+#include "../util/alloc.h"
+#include "../util/format.h"
+#include "../util/text.h"
+#include "workload_table.h"
 
 #define EM_DASH "\xe2\x80\x94"
 
 static char *ns_cell(double ns)
 {
-    char buf[32];
+    char buf[BENCH__NUMBER_MAX];
     bench__format_ns(ns, buf, sizeof buf);
-    return xstrdup(buf);
+    return bench__xstrdup(buf);
 }
 
 void bench__workloads_render(FILE *out, const struct bench__workloads *w,
-                             const struct bench__catalog *catalog,
+                             const struct bench__column_desc *const *cols, size_t n_cols,
                              struct bench__table_memory *memory)
 {
     if (w->n == 0)
@@ -38,16 +33,9 @@ void bench__workloads_render(FILE *out, const struct bench__workloads *w,
         notes |= w->windows[i].note[0] || w->windows[i].state != BENCH__ROW_OK ||
                  (w->windows[i].regime && w->windows[i].regime->note[0]);
     }
-    const struct bench__column_desc **cols =
-        calloc(bench__catalog_max_columns(catalog, 0) + 1, sizeof *cols);
-    if (!cols)
-        abort();
-    size_t n_cols = bench__catalog_columns(catalog, NULL, 0, BENCH__COLUMNS_TABLE, cols);
     size_t n_columns = 2 + (regime ? 1 : 0) + 5 + (io_stall ? 1 : 0) + n_cols + (notes ? 1 : 0);
-    struct bench__column *columns = calloc(n_columns, sizeof *columns);
-    char **cells = calloc(w->n * n_columns + 1, sizeof *cells);
-    if (!columns || !cells)
-        abort();
+    struct bench__column *columns = bench__xcalloc(n_columns, sizeof *columns);
+    char **cells = bench__xcalloc(w->n * n_columns + 1, sizeof *cells);
     size_t c = 0;
     columns[c++] = (struct bench__column){"workload", BENCH__LEFT};
     columns[c++] = (struct bench__column){"reps", BENCH__RIGHT};
@@ -67,10 +55,10 @@ void bench__workloads_render(FILE *out, const struct bench__workloads *w,
         char **cell = cells + r * n_columns;
         size_t k = 0;
         bool ok = win->state == BENCH__ROW_OK;
-        cell[k++] = xstrdup(win->name);
+        cell[k++] = bench__xstrdup(win->name);
         char buf[96];
         snprintf(buf, sizeof buf, "%u", win->reps);
-        cell[k++] = xstrdup(buf);
+        cell[k++] = bench__xstrdup(buf);
         if (regime) {
             if (!win->regime)
                 snprintf(buf, sizeof buf, EM_DASH);
@@ -80,7 +68,7 @@ void bench__workloads_render(FILE *out, const struct bench__workloads *w,
                 snprintf(buf, sizeof buf, "%s\xe2\x86\x92%s",
                          bench__regime_word(win->regime->requested),
                          bench__regime_word(win->regime->effective));
-            cell[k++] = xstrdup(buf);
+            cell[k++] = bench__xstrdup(buf);
         }
         const double parts[5] = {win->wall.wall_ns, win->wall.on_cpu_user_ns,
                                  win->wall.on_cpu_kernel_ns, win->wall.offcpu_runqueue_ns,
@@ -98,17 +86,17 @@ void bench__workloads_render(FILE *out, const struct bench__workloads *w,
                 bench__format_metric(m->value, cols[i]->format, m->estimate, buf, sizeof buf);
             else
                 snprintf(buf, sizeof buf, EM_DASH);
-            cell[k++] = xstrdup(buf);
+            cell[k++] = bench__xstrdup(buf);
         }
         if (notes) {
             char note[1200] = "";
             if (!ok)
                 snprintf(note, sizeof note, "%s", win->error);
             if (win->regime && win->regime->note[0])
-                bench__append_note(note, sizeof note, win->regime->note);
+                bench__note_append_once(note, sizeof note, win->regime->note);
             if (win->note[0])
-                bench__append_note(note, sizeof note, win->note);
-            cell[k++] = xstrdup(note);
+                bench__note_append_once(note, sizeof note, win->note);
+            cell[k++] = bench__xstrdup(note);
         }
     }
     struct bench__table table = {.title = "workloads",
@@ -121,5 +109,4 @@ void bench__workloads_render(FILE *out, const struct bench__workloads *w,
         free(cells[i]);
     free(cells);
     free(columns);
-    free(cols);
 }

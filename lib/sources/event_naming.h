@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../internal.h"
+#include "../util/hidden.h"
 
 #define BENCH__PFM_SONAME "libpfm.so.4"
 #define BENCH__PFM_NAME_MAX 255 /* longest pfm:<name> name resolved */

@@ -90,8 +90,8 @@ static void perf_status(const struct perf_state *st, char *status, size_t size)
              st->scaled_mode ? "; multiplexed — values are labeled estimates (--perf-scaled)" : "");
 }
 
-static void *perf_open(const struct bench__config *cfg, struct bench__caps *caps, char *status,
-                       size_t status_size)
+static void *perf_open(const struct bench__source_request *req, struct bench__caps *caps,
+                       char *status, size_t status_size)
 {
     char reason[BENCH__REASON_MAX];
     status[0] = '\0';
@@ -107,7 +107,7 @@ static void *perf_open(const struct bench__config *cfg, struct bench__caps *caps
     if (isnan(scale))
         return absent(st, caps, "reading the perf counter group failed during calibration");
     if (scale < CALIBRATION_MIN_SCALE) {
-        if (cfg->perf_scaled && scale > 0) {
+        if (req->scaled && scale > 0) {
             st->scaled_mode = true;
         } else {
             bench__perf_group_close(&st->group);
@@ -220,7 +220,9 @@ static void perf_edge_cost(void *state, unsigned *calls, uint64_t *bytes)
 
 const struct bench__source_ops bench__source_perf = {
     .name = "perf",
-    .request_flag = "--perf",
+    .flag = "perf",
+    .flag_help = "with --bench: open the perf_event counting pass",
+    .lead = "instr",
     .family = family,
     .n_family = M_N,
     .open = perf_open,

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../platform/os.h"
+#include "../util/clock.h"
 #include "perf_group.h"
 #include "rdpmc.h"
 
@@ -447,21 +447,14 @@ void bench__perf_group_run_end(struct bench__perf_group *g)
     group_ioctl(g, PERF_EVENT_IOC_DISABLE);
 }
 
-static int64_t monotonic_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 double bench__perf_group_calibrate(struct bench__perf_group *g)
 {
     volatile uint64_t sink = 0;
     bench__perf_group_pass_begin(g);
     for (int b = 0; b < CALIBRATION_BRACKETS; b++) {
         bench__perf_group_enable(g);
-        int64_t start = monotonic_ns();
-        while (monotonic_ns() - start < CALIBRATION_SPIN_NS)
+        int64_t start = bench__clock_ns();
+        while (bench__clock_ns() - start < CALIBRATION_SPIN_NS)
             sink = sink + 1;
         bench__perf_group_disable(g);
     }

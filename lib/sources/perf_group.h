@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../internal.h"
+#include "../util/hidden.h"
 
 /* Events per group: a leader, up to 62 named siblings (the syscall tier), and headroom. */
 #define BENCH__PERF_GROUP_MAX 64

@@ -27,10 +27,10 @@ static const struct bench__column_desc family[EV_N] = {
     {"cpu-migrations", "migr/iter", BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC, "perf-sw", false},
 };
 
-static void *sw_open(const struct bench__config *cfg, struct bench__caps *caps, char *status,
-                     size_t status_size)
+static void *sw_open(const struct bench__source_request *req, struct bench__caps *caps,
+                     char *status, size_t status_size)
 {
-    (void)cfg;
+    (void)req;
     char reason[BENCH__REASON_MAX];
     status[0] = '\0';
     struct bench__perf_group *g = calloc(1, sizeof *g);
@@ -122,7 +122,8 @@ static void sw_edge_cost(void *state, unsigned *calls, uint64_t *bytes)
 
 const struct bench__source_ops bench__source_perf_sw = {
     .name = "perf-sw",
-    .request_flag = "--perf",
+    .flag = "perf",
+    .flag_help = "with --bench: open the perf_event counting pass",
     .fallback_for = "perf",
     .family = family,
     .n_family = EV_N,

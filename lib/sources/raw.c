@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/alloc.h"
+#include "../util/text.h"
 #include "event_naming.h"
 #include "perf_group.h"
 #include "source.h"
@@ -15,116 +17,155 @@
 #define RAW_MAX 16                       /* raw + pfm events counted */
 #define ID_MAX (BENCH__PFM_NAME_MAX + 8) /* "pfm:" + name + NUL */
 
-/* The events of a configuration, in selector order: storage behind family_for. */
+/* The raw and pfm selectors of a request, deduplicated as written, in selector order, at most
+ * RAW_MAX of them: the family. Pure: nothing is resolved or opened. */
 struct raw_plan {
-    const struct bench__config *cfg; /* the configuration it was made for */
     size_t n;
-    char ids[RAW_MAX][ID_MAX];
-    struct bench__column_desc family[RAW_MAX];
-    struct bench__perf_event events[RAW_MAX];
-    uint8_t exclude[RAW_MAX]; /* BENCH__PERF_EXCLUDE_* from :u / :k */
-    uint64_t config12[RAW_MAX][2];
-    bool any_pfm; /* some pfm: selector was given (eventNaming is reported) */
+    size_t requested; /* distinct raw/pfm selectors asked for (> n when capped) */
+    const char *ids[RAW_MAX];
+    enum bench__selector_kind kind[RAW_MAX];
+    uint64_t config[RAW_MAX]; /* raw: the code */
+    bool any_pfm;             /* some pfm: selector was given (eventNaming is reported) */
 };
 
-static struct raw_plan plan;
-
 /* Was this selector seen earlier in the list (deduplicated by id as written)? */
-static bool seen_before(const struct bench__config *cfg, size_t i)
+static bool seen_before(const struct bench__source_request *req, size_t i)
 {
     for (size_t j = 0; j < i; j++)
-        if (!strcmp(cfg->metrics[j], cfg->metrics[i]))
+        if (!strcmp(req->selectors[j], req->selectors[i]))
             return true;
     return false;
 }
 
-/* Build the plan of cfg; warnings (the 16 cap, unresolved pfm names) go to err. */
-static void make_plan(const struct bench__config *cfg, FILE *err)
+static void make_plan(const struct bench__source_request *req, struct raw_plan *plan)
 {
-    memset(&plan, 0, sizeof plan);
-    plan.cfg = cfg;
-    size_t requested = 0;
-    for (size_t i = 0; i < cfg->n_metrics; i++) {
-        const char *sel = cfg->metrics[i];
+    memset(plan, 0, sizeof *plan);
+    for (size_t i = 0; i < req->n_selectors; i++) {
+        const char *sel = req->selectors[i];
         uint64_t config = 0;
         enum bench__selector_kind kind = bench__selector_parse(sel, &config);
         if (kind != BENCH__SELECTOR_RAW && kind != BENCH__SELECTOR_PFM)
             continue; /* another source's, or malformed (the unknown-selector warning) */
-        plan.any_pfm |= kind == BENCH__SELECTOR_PFM;
-        if (seen_before(cfg, i))
+        plan->any_pfm |= kind == BENCH__SELECTOR_PFM;
+        if (seen_before(req, i))
             continue;
-        requested++;
-        if (plan.n == RAW_MAX)
+        plan->requested++;
+        if (plan->n == RAW_MAX)
             continue;
-        struct bench__perf_event *ev = &plan.events[plan.n];
-        uint8_t exclude = 0;
-        if (kind == BENCH__SELECTOR_RAW) {
-            ev->type = PERF_TYPE_RAW;
-            ev->config = config;
-        } else {
-            struct bench__event_encoding enc;
-            char reason[BENCH__REASON_MAX];
-            if (bench__pfm_resolve(bench__selector_header(sel), &enc, reason, sizeof reason) < 0) {
-                if (err)
-                    fprintf(err, "--metrics: %s \xe2\x80\x94 %s\n", sel, reason);
-                continue;
-            }
-            ev->type = enc.type;
-            ev->config = enc.config;
-            plan.config12[plan.n][0] = enc.config1;
-            plan.config12[plan.n][1] = enc.config2;
-            exclude = (uint8_t)((enc.exclude_user ? BENCH__PERF_EXCLUDE_USER : 0) |
-                                (enc.exclude_kernel ? BENCH__PERF_EXCLUDE_KERNEL : 0));
-        }
-        char *id = plan.ids[plan.n];
-        snprintf(id, ID_MAX, "%s", sel);
-        ev->name = id;
-        plan.exclude[plan.n] = exclude;
-        plan.family[plan.n] = (struct bench__column_desc){
+        plan->ids[plan->n] = sel;
+        plan->kind[plan->n] = kind;
+        plan->config[plan->n] = config;
+        plan->n++;
+    }
+}
+
+/* Well-formed raw/pfm selectors are counted, or said at open why not (over the cap,
+ * unresolved); a malformed one is left to the unknown-selector warning. */
+static enum bench__claim raw_claim(const char *selector)
+{
+    switch (bench__selector_parse(selector, NULL)) {
+    case BENCH__SELECTOR_RAW:
+    case BENCH__SELECTOR_PFM: return BENCH__CLAIM_COUNTED;
+    case BENCH__SELECTOR_MALFORMED: return BENCH__CLAIM_RESERVED;
+    case BENCH__SELECTOR_OTHER: break;
+    }
+    return BENCH__CLAIM_NONE;
+}
+
+static size_t raw_family_for(const struct bench__source_request *req, struct bench__family *out)
+{
+    struct raw_plan plan;
+    make_plan(req, &plan);
+    memset(out, 0, sizeof *out);
+    if (plan.n == 0)
+        return 0;
+    size_t bytes = 0;
+    for (size_t i = 0; i < plan.n; i++)
+        bytes += strlen(plan.ids[i]) + 1;
+    out->columns = bench__xcalloc(plan.n, sizeof *out->columns);
+    out->strings = bench__xmalloc(bytes);
+    char *p = out->strings;
+    for (size_t i = 0; i < plan.n; i++) {
+        char *id = strcpy(p, plan.ids[i]);
+        p += strlen(id) + 1;
+        out->columns[i] = (struct bench__column_desc){
             .name = id,
             .header = bench__selector_header(id),
             .format = BENCH__FORMAT_COUNT,
             .cls = BENCH__DIAGNOSTIC,
-            .source = kind == BENCH__SELECTOR_RAW ? "raw" : "pfm",
+            .source = plan.kind[i] == BENCH__SELECTOR_RAW ? "raw" : "pfm",
             .is_default = true,
         };
-        plan.n++;
     }
-    if (requested > RAW_MAX && err)
-        fprintf(err, "--metrics: only the first %d raw/pfm events are counted (%zu requested)\n",
-                RAW_MAX, requested);
-}
-
-static const struct bench__column_desc *raw_family_for(const struct bench__config *cfg, size_t *n)
-{
-    make_plan(cfg, stderr);
-    *n = plan.n;
-    return plan.family;
+    out->n = plan.n;
+    return out->n;
 }
 
 /* ---- the group ----------------------------------------------------------------------- */
 
 struct raw_state {
     struct bench__perf_group group;
-    bool open;                  /* the group is open (some event was accepted) */
-    size_t n;                   /* events of the plan: the family */
-    size_t first;               /* plan index of the leader: events before it were refused */
-    int refused_errno[RAW_MAX]; /* why an event is not counted (0: it is) */
-    struct bench__perf_event events[RAW_MAX]; /* the plan's, from `first` (outlive the group) */
+    bool open; /* the group is open (some event was accepted) */
+    size_t n;  /* the family: every event of the plan */
+    char ids[RAW_MAX][ID_MAX];
+    /* the events that resolved, in plan order, and where each sits in the family */
+    size_t n_events;
+    size_t plan_of[RAW_MAX];
+    struct bench__perf_event resolved[RAW_MAX];
+    uint8_t resolved_exclude[RAW_MAX]; /* BENCH__PERF_EXCLUDE_* from :u / :k */
+    uint64_t resolved_config12[RAW_MAX][2];
+    size_t first;               /* resolved index of the leader: events before it were refused */
+    int refused_errno[RAW_MAX]; /* per resolved event: why it is not counted (0: it is) */
+    /* the group's events: the resolved ones from `first` (they outlive the group) */
+    struct bench__perf_event events[RAW_MAX];
     uint8_t exclude[RAW_MAX];
     uint64_t config12[RAW_MAX][2];
 };
 
-/* Open the plan's events as one group: the first event the kernel accepts leads; events
+/* Resolve the plan's events (pfm names through libpfm4); an unresolved name is said on stderr
+ * with its reason and its column reads NaN. */
+static void resolve_plan(struct raw_state *st, const struct raw_plan *plan)
+{
+    for (size_t i = 0; i < plan->n; i++) {
+        bench__fmt(st->ids[i], ID_MAX, "%s", plan->ids[i]);
+        struct bench__perf_event *ev = &st->resolved[st->n_events];
+        uint8_t exclude = 0;
+        if (plan->kind[i] == BENCH__SELECTOR_RAW) {
+            ev->type = PERF_TYPE_RAW;
+            ev->config = plan->config[i];
+            st->resolved_config12[st->n_events][0] = st->resolved_config12[st->n_events][1] = 0;
+        } else {
+            struct bench__event_encoding enc;
+            char reason[BENCH__REASON_MAX];
+            if (bench__pfm_resolve(bench__selector_header(plan->ids[i]), &enc, reason,
+                                   sizeof reason) < 0) {
+                fprintf(stderr, "--metrics: %s \xe2\x80\x94 %s\n", plan->ids[i], reason);
+                continue;
+            }
+            ev->type = enc.type;
+            ev->config = enc.config;
+            st->resolved_config12[st->n_events][0] = enc.config1;
+            st->resolved_config12[st->n_events][1] = enc.config2;
+            exclude = (uint8_t)((enc.exclude_user ? BENCH__PERF_EXCLUDE_USER : 0) |
+                                (enc.exclude_kernel ? BENCH__PERF_EXCLUDE_KERNEL : 0));
+        }
+        ev->name = st->ids[i];
+        st->resolved_exclude[st->n_events] = exclude;
+        st->plan_of[st->n_events] = i;
+        st->n_events++;
+    }
+}
+
+/* Open the resolved events as one group: the first event the kernel accepts leads; events
  * refused as leaders stay out (NaN). `first_reason` gets the first refusal. */
 static void open_group(struct raw_state *st, char *first_reason, size_t size)
 {
     first_reason[0] = '\0';
-    for (size_t lead = 0; lead < st->n; lead++) {
-        size_t n = st->n - lead;
-        memcpy(st->events, &plan.events[lead], n * sizeof st->events[0]);
-        memcpy(st->exclude, &plan.exclude[lead], n);
-        memcpy(st->config12, &plan.config12[lead], n * sizeof st->config12[0]);
+    for (size_t lead = 0; lead < st->n_events; lead++) {
+        size_t n = st->n_events - lead;
+        memcpy(st->events, &st->resolved[lead], n * sizeof st->events[0]);
+        memcpy(st->exclude, &st->resolved_exclude[lead], n);
+        memcpy(st->config12, &st->resolved_config12[lead], n * sizeof st->config12[0]);
         struct bench__perf_group_options options = {.exclude = st->exclude,
                                                     .config12 = (const uint64_t(*)[2])st->config12};
         char reason[BENCH__REASON_MAX];
@@ -141,30 +182,29 @@ static void open_group(struct raw_state *st, char *first_reason, size_t size)
         }
         st->refused_errno[lead] = -rc;
         if (!first_reason[0])
-            snprintf(first_reason, size, "%s", reason);
+            bench__fmt(first_reason, size, "%s", reason);
     }
-    st->first = st->n;
+    st->first = st->n_events;
 }
 
 /* "raw:r00c0 (ENOENT), pfm:cycles (EINVAL)" of the events that did not open. */
 static size_t refused_list(const struct raw_state *st, char *buf, size_t size)
 {
-    size_t refused = 0, len = 0;
+    size_t refused = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < st->n; i++) {
+    for (size_t i = 0; i < st->n_events; i++) {
         int err = st->refused_errno[i];
         if (!err)
             continue;
         const char *name = bench__perf_errno_name(err);
         char code[24];
         if (name)
-            snprintf(code, sizeof code, "%s", name);
+            bench__fmt(code, sizeof code, "%s", name);
         else
-            snprintf(code, sizeof code, "errno %d", err);
-        int w =
-            snprintf(buf + len, size - len, "%s%s (%s)", refused ? ", " : "", plan.ids[i], code);
-        if (w > 0 && (size_t)w < size - len)
-            len += (size_t)w;
+            bench__fmt(code, sizeof code, "errno %d", err);
+        size_t len = strlen(buf);
+        bench__fmt(buf + len, size - len, "%s%s (%s)", refused ? ", " : "", st->ids[st->plan_of[i]],
+                   code);
         refused++;
     }
     return refused;
@@ -195,12 +235,15 @@ static void *probe_only(struct bench__caps *caps)
     return NULL;
 }
 
-static void *raw_open(const struct bench__config *cfg, struct bench__caps *caps, char *status,
-                      size_t status_size)
+static void *raw_open(const struct bench__source_request *req, struct bench__caps *caps,
+                      char *status, size_t status_size)
 {
     status[0] = '\0';
-    if (plan.cfg != cfg)
-        make_plan(cfg, NULL); /* family_for was not asked for this configuration: quietly */
+    struct raw_plan plan;
+    make_plan(req, &plan);
+    if (plan.requested > RAW_MAX)
+        fprintf(stderr, "--metrics: only the first %d raw/pfm events are counted (%zu requested)\n",
+                RAW_MAX, plan.requested);
     if (plan.n == 0)
         return probe_only(caps);
     struct raw_state *st = calloc(1, sizeof *st);
@@ -209,6 +252,11 @@ static void *raw_open(const struct bench__config *cfg, struct bench__caps *caps,
         return NULL;
     }
     st->n = plan.n;
+    resolve_plan(st, &plan);
+    if (st->n_events == 0) { /* nothing resolved: each name was said with its reason */
+        free(st);
+        return probe_only(caps);
+    }
     char first_reason[BENCH__REASON_MAX];
     open_group(st, first_reason, sizeof first_reason);
 
@@ -222,16 +270,16 @@ static void *raw_open(const struct bench__config *cfg, struct bench__caps *caps,
         report_naming(caps);
 
     /* requested columns stay in every row (all NaN when nothing opened) */
-    if (n_refused == st->n)
-        snprintf(status, status_size, "events: none of %zu opened, their columns stay empty: %s",
-                 st->n, first_reason);
+    if (n_refused == st->n_events)
+        bench__fmt(status, status_size, "events: none of %zu opened, their columns stay empty: %s",
+                   st->n_events, first_reason);
     else if (n_refused)
-        snprintf(status, status_size, "events: %zu of %zu refused, their columns stay empty: %s",
-                 n_refused, st->n, refused);
+        bench__fmt(status, status_size, "events: %zu of %zu refused, their columns stay empty: %s",
+                   n_refused, st->n_events, refused);
     if (st->open && st->group.user_only) {
-        size_t len = strlen(status);
-        snprintf(status + len, status_size - len, "%sevents: %s", len ? "; " : "",
-                 bench__perf_group_mode(&st->group));
+        char mode[64];
+        bench__fmt(mode, sizeof mode, "events: %s", bench__perf_group_mode(&st->group));
+        bench__note_append(status, status_size, mode);
     }
     return st;
 }
@@ -277,9 +325,10 @@ static void raw_counts(const struct raw_state *st, const struct bench__perf_read
     }
     if (!r)
         return;
-    for (size_t i = st->first; i < st->n; i++) {
-        out->values[i] = r->values[i - st->first];
-        out->estimate[i] = r->estimate && !isnan(out->values[i]);
+    for (size_t e = st->first; e < st->n_events; e++) {
+        size_t f = st->plan_of[e];
+        out->values[f] = r->values[e - st->first];
+        out->estimate[f] = r->estimate && !isnan(out->values[f]);
     }
     out->scale = r->scale;
 }
@@ -336,8 +385,8 @@ static void raw_edge_cost(void *state, unsigned *calls, uint64_t *bytes)
 
 const struct bench__source_ops bench__source_raw = {
     .name = "raw",
-    .request_flag = "--metrics",
     .family_for = raw_family_for,
+    .claim = raw_claim,
     .open = raw_open,
     .close = raw_close,
     .pass_begin = raw_pass_begin,

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../internal.h"
+#include "../util/hidden.h"
 
 struct perf_event_mmap_page;
 

@@ -1,16 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* source.h: the one shape every counting source has (perf, perf-sw, tier0, syscall, raw
- * and pfm): a metric family, a probe that reports capabilities with reasons, a counting
- * bracket (benchmark passes) and cumulative edge reads (workload windows). Adding a source is one
- * file in lib/sources/ plus one line in the table in catalog.c; no renderer, JSON or CLI code
+/* source.h: the one shape every counting source has (perf, perf-sw, tier0, syscall, raw and
+ * pfm): a metric family, a probe that reports capabilities with reasons, a counting bracket
+ * (benchmark passes) and cumulative edge reads (workload windows). A source receives a small
+ * request (what to count, how), never the run configuration. Adding a source is one file in
+ * lib/sources/ plus one line in lib/sources/list.h; no renderer, JSON, CLI or build code
  * changes. */
 #ifndef BENCH_SOURCES_SOURCE_H
 #define BENCH_SOURCES_SOURCE_H
 
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
 
-#include "../internal.h"
-#include "../wall.h"
+#include "../model/row.h"
+#include "../util/hidden.h"
 
 /* ---- capabilities: flags plus ordered, reasoned absences --------------------------- */
 
@@ -46,7 +51,27 @@ BENCH__HIDDEN BENCH_PRINTF(3, 4) void bench__caps_absent(struct bench__caps *cap
 /* The reason recorded for an absent capability, or NULL. */
 BENCH__HIDDEN const char *bench__caps_reason(const struct bench__caps *caps, enum bench__cap cap);
 
-/* ---- the source shape -------------------------------------------------------------- */
+/* ---- what a source is asked ------------------------------------------------------------ */
+
+/* What to count and how, made by the catalog from the run configuration. */
+struct bench__source_request {
+    bool flag;                /* the source's own flag was given (--perf, --syscalls) */
+    char *const *flag_values; /* the flag's values (--syscalls=futex,write) */
+    size_t n_flag_values;
+    char *const *selectors; /* every --metrics selector, in order: a source takes its own */
+    size_t n_selectors;
+    bool scaled; /* --perf-scaled: keep a multiplexed group, its values labelled estimates */
+};
+
+/* A family made for one request: the columns and the text they point to, owned by the caller
+ * (free(columns), free(strings)). */
+struct bench__family {
+    struct bench__column_desc *columns;
+    size_t n;
+    char *strings;
+};
+
+/* ---- what a source reports ------------------------------------------------------------- */
 
 /* What one counting pass produces: one value per family entry (per iteration; NaN = not
  * measured, never 0) and whether it is a multiplex-scaled estimate. */
@@ -58,46 +83,71 @@ struct bench__counts {
     double scale;
 };
 
+/* What a workload window edge reads once for every source that wants it: the wall reading's
+ * getrusage(RUSAGE_SELF), whose process-wide fault and context-switch fields tier-0 reuses
+ * instead of a second system call. */
+struct bench__edge_shared {
+    bool self_ok;
+    struct rusage self;
+};
+
+/* What a source makes of a selector (see bench__source_ops.claim). */
+enum bench__claim { BENCH__CLAIM_NONE, BENCH__CLAIM_RESERVED, BENCH__CLAIM_COUNTED };
+
+/* ---- the source shape -------------------------------------------------------------- */
+
 struct bench__source_ops {
-    const char *name;         /* "perf", "perf-sw", "tier0": the capability block label */
-    const char *request_flag; /* the option that asks for it: "--perf", "--syscalls",
-                                 "--metrics" (only by naming its metrics) */
+    const char *name; /* "perf", "perf-sw", "tier0": the capability block label */
+    /* The long option that asks for it ("perf" for --perf), or NULL when only naming one of its
+     * metrics in --metrics does. Sources may share a flag (a fallback shares its primary's);
+     * the command line takes it from the first source that declares it. */
+    const char *flag;
+    const char *flag_value; /* "LIST": --flag=LIST adds values; NULL: a bare flag */
+    const char *flag_help;  /* its line in --help */
+    /* One value of the flag checked: 0, or -1 with the reason in err. NULL: any value. */
+    int (*flag_value_check)(const char *value, char *err, size_t err_size);
     /* Open only when this source was requested and `fallback_for` (if set) is absent. */
     const char *fallback_for;
+    /* The column of its family shown before every other metric column ("instr"), or NULL. */
+    const char *lead;
     /* The metric family in catalog order (static storage)... */
     const struct bench__column_desc *family;
     size_t n_family;
-    /* ...or, for a source whose columns depend on the command line (syscalls:<name>,
-     * raw:r<hex>, pfm:<name>), the family for this configuration: storage owned by the
-     * source, valid until the next call. NULL when the family is static. */
-    const struct bench__column_desc *(*family_for)(const struct bench__config *cfg, size_t *n);
-    /* Probe and open. Records every capability present or absent (with a reason naming
-     * the probe, the errno and what it likely means), and in `status` a degraded-but-
-     * available note for the bench header ("" when none). Returns the source state, or
-     * NULL when counting is unavailable. Never fails the run. */
-    void *(*open)(const struct bench__config *cfg, struct bench__caps *caps, char *status,
+    /* ...or, for a source whose columns depend on the request (syscalls:<name>, raw:r<hex>,
+     * pfm:<name>), the family made for it: no side effects (no output, no probe, no state).
+     * Returns the number of columns; 0 when the request asks for none. */
+    size_t (*family_for)(const struct bench__source_request *req, struct bench__family *out);
+    /* What this source makes of a --metrics selector or a metric name: NONE, a name of its form
+     * it cannot use (reserved, and warned as unknown), or one it makes a column from or says
+     * itself why not (counted). NULL: it claims nothing beyond its static family. */
+    enum bench__claim (*claim)(const char *selector);
+    /* Probe and open. Records every capability present or absent (with a reason naming the
+     * probe, the errno and what it likely means), and in `status` a degraded-but-available note
+     * for the bench header ("" when none). Returns the source state, or NULL when counting is
+     * unavailable. Never fails the run. */
+    void *(*open)(const struct bench__source_request *req, struct bench__caps *caps, char *status,
                   size_t status_size);
     void (*close)(void *state);
-    /* A counting pass: pass_begin once, then bracket_begin/bracket_end around each batch
-     * of counted calls, then pass_end with the number of counted calls and brackets. */
+    /* A counting pass: pass_begin once, then bracket_begin/bracket_end around each batch of
+     * counted calls, then pass_end with the number of counted calls and brackets. */
     void (*pass_begin)(void *state);
     void (*bracket_begin)(void *state);
     void (*bracket_end)(void *state);
     void (*pass_end)(void *state, uint64_t iterations, uint64_t brackets,
                      struct bench__counts *out);
-    /* Workload windows (inventory 2.7): the body is never re-run, so a source counts for a
-     * whole workload test (run_begin before it, run_end after: a perf group is reset and
-     * enabled once) and is read cumulatively at each window edge into a snapshot of
-     * edge_size bytes. window_counts turns a window's two snapshots (and the shared readings
-     * of its opening and closing edges) into totals. */
+    /* Workload windows: the body is never re-run, so a source counts for a whole workload test
+     * (run_begin before it, run_end after: a perf group is reset and enabled once) and is read
+     * cumulatively at each window edge into a snapshot of edge_size bytes. window_counts turns
+     * a window's two snapshots (and the shared readings of its opening and closing edges) into
+     * totals. */
     size_t edge_size;
     void (*run_begin)(void *state);
     void (*edge_read)(void *state, void *snapshot);
     void (*window_counts)(void *state, const void *open, const void *close,
                           const struct bench__edge_shared shared[2], struct bench__counts *out);
     void (*run_end)(void *state);
-    /* The floor a window discloses (inventory 2.7: "apparatus floor disclosed, never netted
-     * out"). edge_cost: the system calls one edge_read makes and the bytes it reads with them.
+    /* The floor a window discloses (its apparatus cost, disclosed and never netted out).
+     * edge_cost: the system calls one edge_read makes and the bytes it reads with them.
      * window_floor: the sentence for what this source's window totals include of the readings
      * nested inside its edges (`calls` and `bytes` of both edges together), "" when it counts
      * none of it. Either may be NULL. */
@@ -105,15 +155,21 @@ struct bench__source_ops {
     void (*window_floor)(void *state, unsigned calls, uint64_t bytes, char *text, size_t size);
 };
 
-/* The sources in counting-pass order (perf, perf-sw, tier0, ...); a test may point this
- * at its own table of fake sources. */
+/* ---- the sources ---------------------------------------------------------------------- */
+
+#define BENCH__MAX_SOURCES 16
+
+/* One declaration per line of list.h. */
+#define BENCH__SOURCE(id) BENCH__HIDDEN extern const struct bench__source_ops bench__source_##id;
+#include "list.h"
+#undef BENCH__SOURCE
+
+/* Every source of list.h, in its order (counting-pass and column order). */
+BENCH__HIDDEN extern const struct bench__source_ops *const bench__source_list[];
+BENCH__HIDDEN extern const size_t bench__source_list_count;
+
+/* The sources a run opens: bench__source_list, unless a test points these at its own table. */
 BENCH__HIDDEN extern const struct bench__source_ops *const *bench__sources;
 BENCH__HIDDEN extern size_t bench__n_sources;
-
-BENCH__HIDDEN extern const struct bench__source_ops bench__source_perf;
-BENCH__HIDDEN extern const struct bench__source_ops bench__source_perf_sw;
-BENCH__HIDDEN extern const struct bench__source_ops bench__source_syscalls;
-BENCH__HIDDEN extern const struct bench__source_ops bench__source_raw;
-BENCH__HIDDEN extern const struct bench__source_ops bench__source_tier0;
 
 #endif /* BENCH_SOURCES_SOURCE_H */

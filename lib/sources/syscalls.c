@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "../platform/os.h"
+#include "../util/alloc.h"
+#include "../util/text.h"
 #include "perf_group.h"
 #include "source.h"
 
@@ -71,27 +73,24 @@ static void want_name(struct wanted *w, const char *const *seen, size_t n_seen, 
 
 /* --syscalls=LIST first, then --metrics selectors. `seen` holds every candidate so that a
  * name is counted once even past the cap. */
-static void wanted_names(const struct bench__config *cfg, struct wanted *w)
+static void wanted_names(const struct bench__source_request *req, struct wanted *w)
 {
     memset(w, 0, sizeof *w);
-    w->any = cfg->syscalls;
-    size_t n_candidates = cfg->n_syscall_names + cfg->n_metrics;
-    const char **seen = calloc(n_candidates + 1, sizeof *seen);
-    if (!seen)
-        abort();
+    w->any = req->flag;
+    const char **seen = bench__xcalloc(req->n_flag_values + req->n_selectors + 1, sizeof *seen);
     size_t n_seen = 0;
-    for (size_t i = 0; i < cfg->n_syscall_names; i++) {
-        if (!is_syscall_name(cfg->syscall_names[i]))
-            continue; /* the CLI rejects these; never build a path from one */
-        want_name(w, seen, n_seen, cfg->syscall_names[i]);
-        seen[n_seen++] = cfg->syscall_names[i];
+    for (size_t i = 0; i < req->n_flag_values; i++) {
+        if (!is_syscall_name(req->flag_values[i]))
+            continue; /* the command line rejects these; never build a path from one */
+        want_name(w, seen, n_seen, req->flag_values[i]);
+        seen[n_seen++] = req->flag_values[i];
     }
-    for (size_t i = 0; i < cfg->n_metrics; i++) {
-        if (!strcmp(cfg->metrics[i], "syscalls")) {
+    for (size_t i = 0; i < req->n_selectors; i++) {
+        if (!strcmp(req->selectors[i], "syscalls")) {
             w->any = true;
             continue;
         }
-        const char *name = selector_name(cfg->metrics[i]);
+        const char *name = selector_name(req->selectors[i]);
         if (!name)
             continue;
         w->any = true;
@@ -101,42 +100,50 @@ static void wanted_names(const struct bench__config *cfg, struct wanted *w)
     free(seen);
 }
 
+static enum bench__claim sys_claim(const char *selector)
+{
+    if (!strcmp(selector, "syscalls") || selector_name(selector))
+        return BENCH__CLAIM_COUNTED;
+    if (!strncmp(selector, "syscalls:", 9) || !strncmp(selector, "sc:", 3))
+        return BENCH__CLAIM_RESERVED;
+    return BENCH__CLAIM_NONE;
+}
+
+static int sys_flag_value_check(const char *value, char *err, size_t err_size)
+{
+    if (is_syscall_name(value))
+        return 0;
+    bench__fmt(err, err_size, "'%s' is not a syscall name ([a-z0-9_]+)", value);
+    return -1;
+}
+
 /* ---- the family ------------------------------------------------------------------------ */
 
-static struct bench__column_desc *family_storage; /* valid until the next call */
-static char *family_strings;
-
-static const struct bench__column_desc *syscalls_family(const struct bench__config *cfg, size_t *n)
+static size_t syscalls_family(const struct bench__source_request *req, struct bench__family *out)
 {
-    free(family_storage);
-    free(family_strings);
-    family_storage = NULL;
-    family_strings = NULL;
     struct wanted w;
-    wanted_names(cfg, &w);
-    *n = 0;
+    wanted_names(req, &w);
+    memset(out, 0, sizeof *out);
     if (!w.any)
-        return NULL;
+        return 0;
     size_t bytes = 0;
     for (size_t i = 0; i < w.n; i++)
         bytes += 2 * strlen(w.names[i]) + sizeof "syscalls:" + sizeof "sc:";
-    family_storage = calloc(1 + w.n, sizeof *family_storage);
-    family_strings = malloc(bytes + 1);
-    if (!family_storage || !family_strings)
-        abort();
-    family_storage[0] = (struct bench__column_desc){
+    out->columns = bench__xcalloc(1 + w.n, sizeof *out->columns);
+    out->strings = bench__xmalloc(bytes + 1);
+    out->columns[0] = (struct bench__column_desc){
         "syscalls", "syscalls", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE, "syscall", true};
-    char *p = family_strings;
+    char *p = out->strings;
     for (size_t i = 0; i < w.n; i++) {
         char *name = p;
         p += sprintf(p, "syscalls:%s", w.names[i]) + 1;
         char *header = p;
         p += sprintf(p, "sc:%s", w.names[i]) + 1;
-        family_storage[1 + i] = (struct bench__column_desc){
+        out->columns[1 + i] = (struct bench__column_desc){
             name, header, BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE, "syscall", true};
     }
-    *n = 1 + w.n;
-    return family_storage;
+    out->n = 1 + w.n;
+    return out->n;
 }
 
 /* ---- tracefs ids ------------------------------------------------------------------------ */
@@ -146,22 +153,14 @@ static const struct bench__column_desc *syscalls_family(const struct bench__conf
 /* "  443\n" → 443. Leading blanks and a trailing newline are allowed; nothing else. */
 static bool parse_id(const char *text, size_t len, uint64_t *id)
 {
-    size_t i = 0;
-    while (i < len && (text[i] == ' ' || text[i] == '\t'))
-        i++;
-    if (i == len || text[i] < '0' || text[i] > '9')
+    const char *p = text, *end = text + len, *stop;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (bench__parse_digits(p, end, UINT64_MAX, id, &stop) != BENCH__DIGITS_OK)
         return false;
-    uint64_t value = 0;
-    for (; i < len && text[i] >= '0' && text[i] <= '9'; i++) {
-        unsigned digit = (unsigned)(text[i] - '0');
-        if (value > (UINT64_MAX - digit) / 10)
+    for (; stop < end; stop++)
+        if (*stop != '\n' && *stop != '\r' && *stop != ' ' && *stop != '\t')
             return false;
-        value = value * 10 + digit;
-    }
-    for (; i < len; i++)
-        if (text[i] != '\n' && text[i] != '\r' && text[i] != ' ' && text[i] != '\t')
-            return false;
-    *id = value;
     return true;
 }
 
@@ -336,14 +335,6 @@ static void *absent(struct sys_state *st, struct bench__caps *caps, bool countin
     return NULL;
 }
 
-static char *xstrdup_printf(const char *fmt, const char *arg)
-{
-    char *s = NULL;
-    if (asprintf(&s, fmt, arg) < 0)
-        abort();
-    return s;
-}
-
 /* The empty-bracket pass: what one bracket adds to the total by itself (its own ioctls).
  * NaN when the group could not be read. */
 static double empty_bracket_cost(struct sys_state *st)
@@ -358,13 +349,13 @@ static double empty_bracket_cost(struct sys_state *st)
     return r.values[0];
 }
 
-static void *sys_open(const struct bench__config *cfg, struct bench__caps *caps, char *status,
-                      size_t status_size)
+static void *sys_open(const struct bench__source_request *req, struct bench__caps *caps,
+                      char *status, size_t status_size)
 {
     status[0] = '\0';
-    const char *flag = cfg->syscalls ? "--syscalls" : "--metrics";
+    const char *flag = req->flag ? "--syscalls" : "--metrics";
     struct wanted w;
-    wanted_names(cfg, &w);
+    wanted_names(req, &w);
     if (w.requested > w.n)
         fprintf(stderr,
                 "--syscalls: only the first %d named tracepoints are counted (%zu requested)\n",
@@ -389,11 +380,9 @@ static void *sys_open(const struct bench__config *cfg, struct bench__caps *caps,
     st->event_of[0] = 0;
     size_t n_events = 1;
     /* why each named column will read NaN ("" = counted): warned only if the group opens */
-    char(*why)[BENCH__REASON_MAX] = calloc(w.n + 1, sizeof *why);
-    if (!why)
-        abort();
+    char(*why)[BENCH__REASON_MAX] = bench__xcalloc(w.n + 1, sizeof *why);
     for (size_t i = 0; i < w.n; i++) {
-        char *event = xstrdup_printf("sys_enter_%s", w.names[i]);
+        char *event = bench__xasprintf("sys_enter_%s", w.names[i]);
         uint64_t id = 0;
         rc = resolve_id("syscalls", event, &id);
         st->event_of[1 + i] = -1;
@@ -402,7 +391,7 @@ static void *sys_open(const struct bench__config *cfg, struct bench__caps *caps,
             free(event);
             continue;
         }
-        st->event_names[n_events] = xstrdup_printf("syscalls:%s", event);
+        st->event_names[n_events] = bench__xasprintf("syscalls:%s", event);
         free(event);
         st->events[n_events] = (struct bench__perf_event){
             .name = st->event_names[n_events], .type = PERF_TYPE_TRACEPOINT, .config = id};
@@ -539,8 +528,12 @@ static void sys_window_floor(void *state, unsigned calls, uint64_t bytes, char *
 
 const struct bench__source_ops bench__source_syscalls = {
     .name = "syscall",
-    .request_flag = "--syscalls",
+    .flag = "syscalls",
+    .flag_value = "LIST",
+    .flag_help = "with --bench: count syscalls (tracepoints); =futex,write adds one column each",
+    .flag_value_check = sys_flag_value_check,
     .family_for = syscalls_family,
+    .claim = sys_claim,
     .open = sys_open,
     .close = sys_close,
     .pass_begin = sys_pass_begin,

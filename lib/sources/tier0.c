@@ -4,6 +4,7 @@
  * %). It must never report 0 for a field it could not read. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,10 +220,10 @@ static void calibrate(struct tier0 *t)
 
 /* ---- the source ------------------------------------------------------------------------- */
 
-static void *tier0_open(const struct bench__config *cfg, struct bench__caps *caps, char *status,
-                        size_t status_size)
+static void *tier0_open(const struct bench__source_request *req, struct bench__caps *caps,
+                        char *status, size_t status_size)
 {
-    (void)cfg;
+    (void)req;
     status[0] = '\0';
     int64_t f[N_COUNTED];
     int ru_err = snap_ru(f);
@@ -421,8 +422,6 @@ static void tier0_window_floor(void *state, unsigned calls, uint64_t bytes, char
 
 const struct bench__source_ops bench__source_tier0 = {
     .name = "tier0",
-    .request_flag = "--metrics",
-    .fallback_for = NULL,
     .family = tier0_family,
     .n_family = F_COUNT,
     .open = tier0_open,

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../internal.h"
+#include "../util/hidden.h"
 
 /* Indices of bench__tier0_parse_io's output. */
 enum bench__tier0_io {

@@ -4,18 +4,15 @@
 #ifndef GOLDEN_SEAM_H
 #define GOLDEN_SEAM_H
 
-#include "internal.h"
 #include "platform/os.h"
+#include "util/clock.h"
 
-static inline void golden_seam_install(int64_t (*clock)(void),
-                                       int (*getrusage_fn)(int, struct rusage *),
-                                       int (*open_fn)(const char *, int),
-                                       ssize_t (*read_fn)(int, void *, size_t),
-                                       int (*close_fn)(int),
-                                       int (*perf_open)(struct perf_event_attr *, pid_t, int, int,
-                                                        unsigned long),
-                                       void *(*dlopen_fn)(const char *, int),
-                                       char *(*dlerror_fn)(void))
+static inline void
+golden_seam_install(int64_t (*clock)(void), int (*getrusage_fn)(int, struct rusage *),
+                    int (*open_fn)(const char *, int), ssize_t (*read_fn)(int, void *, size_t),
+                    int (*close_fn)(int),
+                    int (*perf_open)(struct perf_event_attr *, pid_t, int, int, unsigned long),
+                    void *(*dlopen_fn)(const char *, int), char *(*dlerror_fn)(void))
 {
     bench__clock_ns = clock;
     bench__os.getrusage = getrusage_fn;
@@ -29,6 +26,7 @@ static inline void golden_seam_install(int64_t (*clock)(void),
 
 static inline void golden_seam_reset(void)
 {
+    bench__clock_ns = bench__clock_monotonic_ns;
     bench__os_reset();
 }
 

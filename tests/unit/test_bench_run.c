@@ -16,8 +16,12 @@
 
 #include <bench/shim.h>
 
-#include "internal.h"
+#include "core/cli.h"
+#include "measure/run.h"
+#include "measure/sampler.h"
 #include "sources/source.h"
+#include "suite/registry.h"
+#include "util/clock.h"
 
 static int64_t fake_now;
 static uint64_t calls;
@@ -45,10 +49,10 @@ static const struct bench__column_desc fake_family[] = {
 
 static int fake_state_token;
 
-static void *fake_open(const struct bench__config *cfg, struct bench__caps *caps, char *status,
-                       size_t status_size)
+static void *fake_open(const struct bench__source_request *req, struct bench__caps *caps,
+                       char *status, size_t status_size)
 {
-    (void)cfg;
+    (void)req;
     (void)status_size;
     status[0] = '\0';
     bench__caps_present(caps, BENCH__CAP_COUNTING);
@@ -135,7 +139,7 @@ static void fake_run_end(void *state)
 
 static const struct bench__source_ops fake_source = {
     .name = "fake",
-    .request_flag = "--perf",
+    .flag = "perf",
     .family = fake_family,
     .n_family = 1,
     .open = fake_open,

@@ -8,7 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "cache_regime.h"
+#include "workload/cache_regime.h"
 #include "platform/os.h"
 
 #include <errno.h>

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include <bench/errors.h>
+
+#include "core/cli.h"
 
 #define MAX_ARGS 12
 #define MAX_ITEMS 6
@@ -261,7 +263,7 @@ static void test_malformed_table(void **state)
         assert_null(cfg.exclude_src);
         assert_null(cfg.metrics);
         assert_null(cfg.group_by);
-        assert_null(cfg.syscall_names);
+        assert_int_equal(cfg.n_source_flags, 0); /* with their values */
         assert_int_equal(cfg.n_metrics, 0);
     }
 }
@@ -343,7 +345,7 @@ static void test_null_argument(void **state)
     assert_string_equal(err, "argument 2 is NULL");
 }
 
-/* A small error buffer truncates the message and never overflows. */
+/* A small error buffer cuts the message, marks the cut (U+2026) and never overflows. */
 static void test_small_error_buffer(void **state)
 {
     (void)state;
@@ -351,15 +353,15 @@ static void test_small_error_buffer(void **state)
     struct bench__config cfg;
     char err[9];
     assert_int_equal(bench__config_parse(&cfg, 2, argv, err, sizeof err), BENCH_EINVAL);
-    assert_string_equal(err, "unknown ");
+    assert_string_equal(err, "unkno\xe2\x80\xa6");
     char one[1] = {'X'};
     assert_int_equal(bench__config_parse(&cfg, 2, argv, one, sizeof one), BENCH_EINVAL);
     assert_int_equal(one[0], '\0');
     /* truncation and the control-character rule together */
     char *nl[] = {(char *)"prog", (char *)"--", (char *)"\n\n\n\n", NULL};
-    char small[24];
+    char small[27];
     assert_int_equal(bench__config_parse(&cfg, 3, nl, small, sizeof small), BENCH_EINVAL);
-    assert_string_equal(small, "unexpected argument '?\?");
+    assert_string_equal(small, "unexpected argument '??\xe2\x80\xa6");
 }
 
 /* Without an error buffer (size 0) the message is dropped: nothing is written or read
@@ -495,6 +497,14 @@ static void check_string(const char *got, const char *want)
         assert_null(got);
 }
 
+/* Was the flag a counting source declares given (every source flag is in the config)? */
+static bool flag_given(const struct bench__config *cfg, const char *name)
+{
+    const struct bench__source_flag *flag = bench__config_flag(cfg, name);
+    assert_non_null(flag);
+    return flag->given;
+}
+
 static void test_valid_table(void **state)
 {
     (void)state;
@@ -521,7 +531,7 @@ static void test_valid_table(void **state)
         check_string(cfg.include_src, w->include);
         check_string(cfg.exclude_src, w->exclude);
         assert_int_equal(cfg.bench, w->bench);
-        assert_int_equal(cfg.perf, w->perf);
+        assert_int_equal(flag_given(&cfg, "perf"), w->perf);
         assert_int_equal(cfg.perf_scaled, w->perf_scaled);
         assert_int_equal(cfg.list_metrics, w->list_metrics);
         assert_int_equal(cfg.metrics_help, w->metrics_help);
@@ -529,8 +539,10 @@ static void test_valid_table(void **state)
         assert_int_equal(cfg.perf_batch, w->perf_batch);
         assert_int_equal(cfg.min_time_ms, w->min_time_ms);
         assert_int_equal(cfg.rounds, w->rounds);
-        assert_int_equal(cfg.syscalls, w->syscalls);
-        check_list("syscall_names", k, cfg.syscall_names, cfg.n_syscall_names, w->syscall_names);
+        assert_int_equal(flag_given(&cfg, "syscalls"), w->syscalls);
+        const struct bench__source_flag *sc = bench__config_flag(&cfg, "syscalls");
+        assert_non_null(sc);
+        check_list("syscall_names", k, sc->values, sc->n_values, w->syscall_names);
         check_list("metrics", k, cfg.metrics, cfg.n_metrics, w->metrics);
         check_string(cfg.sort_by, w->sort_by);
         check_list("group_by", k, cfg.group_by, cfg.n_group_by, w->group_by);

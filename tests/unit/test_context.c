@@ -7,7 +7,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "internal.h"
+#include "suite/context.h"
 
 #include <string.h>
 

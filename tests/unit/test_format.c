@@ -7,7 +7,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "internal.h"
+#include "util/format.h"
 
 #include <math.h>
 #include <regex.h>
@@ -143,9 +143,9 @@ static void test_shell_quote_table(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof quote_cases / sizeof quote_cases[0]; i++) {
-        char buf[128];
-        bench__shell_quote(quote_cases[i].word, buf, sizeof buf);
+        char *buf = bench__shell_quote(quote_cases[i].word);
         assert_string_equal(buf, quote_cases[i].want);
+        free(buf);
     }
 }
 
@@ -165,9 +165,10 @@ static void test_shell_quote_round_trips_through_sh(void **state)
         "{a,b}",      "x=y z",     "'quoted' \"both\"",
     };
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-        char quoted[256], cmd[300], out[256];
-        bench__shell_quote(words[i], quoted, sizeof quoted);
+        char cmd[300], out[256];
+        char *quoted = bench__shell_quote(words[i]);
         snprintf(cmd, sizeof cmd, "printf '%%s|' %s", quoted);
+        free(quoted);
         FILE *p = popen(cmd, "r");
         assert_non_null(p);
         size_t n = fread(out, 1, sizeof out - 1, p);
@@ -187,28 +188,31 @@ static void test_regex_escape_each_metacharacter(void **state)
     (void)state;
     static const char meta[] = ".[]{}()\\*+?|^$";
     for (const char *m = meta; *m; m++) {
-        char text[2] = {*m, '\0'}, buf[8], want[3] = {'\\', *m, '\0'};
-        bench__regex_escape(text, buf, sizeof buf);
+        char text[2] = {*m, '\0'}, want[3] = {'\\', *m, '\0'};
+        char *buf = bench__regex_escape(text);
         assert_string_equal(buf, want);
+        free(buf);
     }
 }
 
 static void test_regex_escape_plain_text_unchanged(void **state)
 {
     (void)state;
-    char buf[64];
-    bench__regex_escape("abc_DEF-012/x:y,z @%=", buf, sizeof buf);
+    char *buf = bench__regex_escape("abc_DEF-012/x:y,z @%=");
     assert_string_equal(buf, "abc_DEF-012/x:y,z @%=");
-    bench__regex_escape("", buf, sizeof buf);
+    free(buf);
+    buf = bench__regex_escape("");
     assert_string_equal(buf, "");
+    free(buf);
 }
 
 /* Compile ^<escaped>$ as an ERE and match it against `subject`. */
 static bool anchored_match(const char *text, const char *subject)
 {
-    char esc[512], pattern[520];
-    bench__regex_escape(text, esc, sizeof esc);
+    char pattern[520];
+    char *esc = bench__regex_escape(text);
     snprintf(pattern, sizeof pattern, "^%s$", esc);
+    free(esc);
     regex_t re;
     int rc = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
     if (rc != 0) {

@@ -8,7 +8,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "internal.h"
+#include "report/json.h"
+#include "suite/config.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -350,14 +350,11 @@ struct opened {
 
 static struct opened open_source(const struct bench__source_ops *src, bool perf_scaled)
 {
-    struct bench__config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.perf = true;
-    cfg.perf_scaled = perf_scaled;
+    struct bench__source_request req = {.flag = true, .scaled = perf_scaled};
     struct opened o;
     memset(&o, 0, sizeof o);
     strcpy(o.status, "untouched");
-    o.state = src->open(&cfg, &o.caps, o.status, sizeof o.status);
+    o.state = src->open(&req, &o.caps, o.status, sizeof o.status);
     return o;
 }
 
@@ -405,7 +402,8 @@ static void test_families(void **state)
     };
     const struct bench__source_ops *p = &bench__source_perf;
     assert_string_equal(p->name, "perf");
-    assert_string_equal(p->request_flag, "--perf");
+    assert_string_equal(p->flag, "perf");
+    assert_string_equal(p->lead, "instr");
     assert_null(p->fallback_for);
     assert_int_equal(p->n_family, M_N);
     for (size_t i = 0; i < M_N; i++) {
@@ -428,7 +426,7 @@ static void test_families(void **state)
     };
     const struct bench__source_ops *s = &bench__source_perf_sw;
     assert_string_equal(s->name, "perf-sw");
-    assert_string_equal(s->request_flag, "--perf");
+    assert_string_equal(s->flag, "perf");
     assert_string_equal(s->fallback_for, "perf");
     assert_int_equal(s->n_family, S_N);
     for (size_t i = 0; i < S_N; i++) {

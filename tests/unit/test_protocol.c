@@ -7,7 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "internal.h"
+#include "measure/sampler.h"
+#include "model/summary.h"
 
 #include <math.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "platform/os.h"
-#include "sources/psi.h"
+#include "workload/psi.h"
 
 #include <errno.h>
 #include <math.h>

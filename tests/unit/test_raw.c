@@ -8,7 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "catalog.h"
+#include "catalog/catalog.h"
 #include "platform/os.h"
 #include "sources/event_naming.h"
 #include "sources/source.h"
@@ -163,10 +163,21 @@ static int setup_fake(void **state)
     return 0;
 }
 
+/* The family of the last open_raw(), freed by the next one and by the teardown. */
+static struct bench__family last_family;
+
+static void free_last_family(void)
+{
+    free(last_family.columns);
+    free(last_family.strings);
+    memset(&last_family, 0, sizeof last_family);
+}
+
 static int teardown_os(void **state)
 {
     (void)state;
     bench__os_reset();
+    free_last_family();
     return 0;
 }
 
@@ -192,15 +203,25 @@ static void capture_stderr(void (*fn)(void *), void *arg, char *out, size_t size
 }
 
 struct family_call {
-    const struct bench__config *cfg;
-    const struct bench__column_desc *family;
+    const struct bench__source_request *req;
+    struct bench__family family;
     size_t n;
+    void *state;
 };
 
 static void call_family_for(void *arg)
 {
     struct family_call *c = arg;
-    c->family = bench__source_raw.family_for(c->cfg, &c->n);
+    c->n = bench__source_raw.family_for(c->req, &c->family);
+}
+
+static void call_open(void *arg)
+{
+    struct family_call *c = arg;
+    struct bench__caps caps;
+    memset(&caps, 0, sizeof caps);
+    char status[256];
+    c->state = bench__source_raw.open(c->req, &caps, status, sizeof status);
 }
 
 struct opened {
@@ -213,14 +234,13 @@ struct opened {
 
 static struct opened open_raw(char **metrics, size_t n_metrics)
 {
-    static struct bench__config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.metrics = metrics;
-    cfg.n_metrics = n_metrics;
+    struct bench__source_request req = {.selectors = metrics, .n_selectors = n_metrics};
     struct opened o;
     memset(&o, 0, sizeof o);
-    o.family = bench__source_raw.family_for(&cfg, &o.n);
-    o.state = bench__source_raw.open(&cfg, &o.caps, o.status, sizeof o.status);
+    free_last_family();
+    o.n = bench__source_raw.family_for(&req, &last_family);
+    o.family = last_family.columns;
+    o.state = bench__source_raw.open(&req, &o.caps, o.status, sizeof o.status);
     return o;
 }
 
@@ -262,27 +282,37 @@ static void test_family_for_and_cap(void **state)
             metrics[n++] = names[0]; /* a duplicate takes no slot */
     }
     metrics[n++] = "raw:R1"; /* malformed: not counted, not a slot */
-    struct bench__config cfg = {.metrics = metrics, .n_metrics = n};
-    struct family_call call = {.cfg = &cfg};
+    struct bench__source_request req = {.selectors = metrics, .n_selectors = n};
+    struct family_call call = {.req = &req};
     char err[1024];
     capture_stderr(call_family_for, &call, err, sizeof err);
+    assert_string_equal(err, ""); /* the family has no side effects: the open says it */
+    capture_stderr(call_open, &call, err, sizeof err);
     assert_string_equal(err,
                         "--metrics: only the first 16 raw/pfm events are counted (18 requested)\n");
+    bench__source_raw.close(call.state);
     assert_int_equal(call.n, 16);
     for (size_t i = 0; i < 16; i++) {
-        assert_string_equal(call.family[i].name, names[i]);
-        assert_string_equal(call.family[i].header, names[i] + 4);
-        assert_string_equal(call.family[i].source, "raw");
-        assert_int_equal(call.family[i].cls, BENCH__DIAGNOSTIC);
-        assert_int_equal(call.family[i].format, BENCH__FORMAT_COUNT);
-        assert_true(call.family[i].is_default);
+        assert_string_equal(call.family.columns[i].name, names[i]);
+        assert_string_equal(call.family.columns[i].header, names[i] + 4);
+        assert_string_equal(call.family.columns[i].source, "raw");
+        assert_int_equal(call.family.columns[i].cls, BENCH__DIAGNOSTIC);
+        assert_int_equal(call.family.columns[i].format, BENCH__FORMAT_COUNT);
+        assert_true(call.family.columns[i].is_default);
     }
 
+    free(call.family.columns);
+    free(call.family.strings);
+
     /* exactly 16, with duplicates: no warning */
-    cfg.n_metrics = 1 + 16 + 1;
+    req.n_selectors = 1 + 16 + 1;
     capture_stderr(call_family_for, &call, err, sizeof err);
-    assert_string_equal(err, "");
     assert_int_equal(call.n, 16);
+    capture_stderr(call_open, &call, err, sizeof err);
+    assert_string_equal(err, "");
+    bench__source_raw.close(call.state);
+    free(call.family.columns);
+    free(call.family.strings);
 }
 
 struct warn_call {
@@ -397,8 +427,7 @@ static void test_all_refused_keeps_nan_columns(void **state)
                        "\xe2\x80\x94 no hardware PMU exposed (a virtual machine?)";
     assert_string_equal(bench__caps_reason(&o.caps, BENCH__CAP_COUNTING_RAW), want);
     char status[300];
-    snprintf(status, sizeof status,
-             "events: none of 2 opened, their columns stay empty: %s", want);
+    snprintf(status, sizeof status, "events: none of 2 opened, their columns stay empty: %s", want);
     assert_string_equal(o.status, status);
     assert_int_equal(fake.n_attempts, 4); /* each tried as leader on both rungs */
     double v[2] = {1, 1};

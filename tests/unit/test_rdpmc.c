@@ -502,11 +502,11 @@ static void test_perf_source_self_monitoring(void **state)
     (void)state;
     for (size_t i = 4; i < 8; i++)
         maps.pages[i] = new_page();
-    struct bench__config cfg = {0};
+    struct bench__source_request req = {.flag = true};
     struct bench__caps caps;
     memset(&caps, 0, sizeof caps);
     char status[256];
-    void *st = bench__source_perf.open(&cfg, &caps, status, sizeof status);
+    void *st = bench__source_perf.open(&req, &caps, status, sizeof status);
     assert_non_null(st);
     assert_true(caps.present & (1u << BENCH__CAP_SELF_MONITORING));
     assert_null(bench__caps_reason(&caps, BENCH__CAP_SELF_MONITORING));

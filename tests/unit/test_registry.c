@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/cli.h"
+#include "suite/registry.h"
 
 static void body(bench_t *b)
 {

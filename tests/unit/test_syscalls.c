@@ -8,7 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "catalog.h"
+#include "catalog/catalog.h"
 #include "sources/perf_group.h"
 #include "sources/source.h"
 #include "platform/os.h"
@@ -367,19 +367,43 @@ struct cfg_spec {
     const char *metrics[MAX_ITEMS];
 };
 
+static size_t count_of(const char *const *items)
+{
+    size_t n = 0;
+    while (items[n])
+        n++;
+    return n;
+}
+
 /* A config as the CLI would leave it (the lists NULL-terminated; owned by the spec). */
 static struct bench__config make_cfg(struct cfg_spec *spec)
 {
     struct bench__config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.syscalls = spec->syscalls;
-    while (spec->names[cfg.n_syscall_names])
-        cfg.n_syscall_names++;
-    while (spec->metrics[cfg.n_metrics])
-        cfg.n_metrics++;
-    cfg.syscall_names = cfg.n_syscall_names ? (char **)spec->names : NULL;
+    size_t n_names = count_of(spec->names);
+    cfg.source_flags[0] = (struct bench__source_flag){
+        .name = "syscalls",
+        .given = spec->syscalls,
+        .values = n_names ? (char **)spec->names : NULL,
+        .n_values = n_names,
+    };
+    cfg.n_source_flags = 1;
+    cfg.n_metrics = count_of(spec->metrics);
     cfg.metrics = cfg.n_metrics ? (char **)spec->metrics : NULL;
     return cfg;
+}
+
+/* The request the catalog makes of that config for the syscall source. */
+static struct bench__source_request make_req(struct cfg_spec *spec)
+{
+    size_t n_names = count_of(spec->names), n_metrics = count_of(spec->metrics);
+    return (struct bench__source_request){
+        .flag = spec->syscalls,
+        .flag_values = n_names ? (char **)spec->names : NULL,
+        .n_flag_values = n_names,
+        .selectors = n_metrics ? (char **)spec->metrics : NULL,
+        .n_selectors = n_metrics,
+    };
 }
 
 struct opened {
@@ -409,7 +433,7 @@ static void capture_stderr(char *buf, size_t size, void (*fn)(void *), void *arg
 }
 
 struct open_call {
-    const struct bench__config *cfg;
+    const struct bench__source_request *req;
     struct opened *o;
 };
 
@@ -417,16 +441,16 @@ static void do_open(void *arg)
 {
     struct open_call *c = arg;
     c->o->state =
-        bench__source_syscalls.open(c->cfg, &c->o->caps, c->o->status, sizeof c->o->status);
+        bench__source_syscalls.open(c->req, &c->o->caps, c->o->status, sizeof c->o->status);
 }
 
 static struct opened open_with(struct cfg_spec spec)
 {
-    struct bench__config cfg = make_cfg(&spec);
+    struct bench__source_request req = make_req(&spec);
     struct opened o;
     memset(&o, 0, sizeof o);
     strcpy(o.status, "untouched");
-    struct open_call c = {&cfg, &o};
+    struct open_call c = {&req, &o};
     capture_stderr(o.err, sizeof o.err, do_open, &c);
     return o;
 }
@@ -475,7 +499,10 @@ static void test_ops(void **state)
     (void)state;
     const struct bench__source_ops *s = &bench__source_syscalls;
     assert_string_equal(s->name, "syscall");
-    assert_string_equal(s->request_flag, "--syscalls");
+    assert_string_equal(s->flag, "syscalls");
+    assert_string_equal(s->flag_value, "LIST");
+    assert_non_null(s->flag_value_check);
+    assert_non_null(s->claim);
     assert_null(s->fallback_for);
     assert_null(s->family);
     assert_int_equal(s->n_family, 0);
@@ -496,9 +523,10 @@ static void test_ops(void **state)
 
 static void expect_family(struct cfg_spec spec, const char *const *want)
 {
-    struct bench__config cfg = make_cfg(&spec);
-    size_t n = 99;
-    const struct bench__column_desc *f = bench__source_syscalls.family_for(&cfg, &n);
+    struct bench__source_request req = make_req(&spec);
+    struct bench__family family;
+    size_t n = bench__source_syscalls.family_for(&req, &family);
+    const struct bench__column_desc *f = family.columns;
     size_t n_want = 0;
     while (want[n_want])
         n_want++;
@@ -519,6 +547,8 @@ static void expect_family(struct cfg_spec spec, const char *const *want)
         assert_string_equal(f[i].source, "syscall");
         assert_true(f[i].is_default);
     }
+    free(family.columns);
+    free(family.strings);
 }
 
 #define WANT(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -556,12 +586,14 @@ static void test_family_caps_at_62(void **state)
     }
     spec.metrics[0] = "sc:n3"; /* a duplicate is not a new request */
     spec.metrics[1] = "sc:extra";
-    struct bench__config cfg = make_cfg(&spec);
-    size_t n = 0;
-    const struct bench__column_desc *f = bench__source_syscalls.family_for(&cfg, &n);
+    struct bench__source_request req = make_req(&spec);
+    struct bench__family family;
+    size_t n = bench__source_syscalls.family_for(&req, &family);
     assert_int_equal(n, 63);
-    assert_string_equal(f[1].name, "syscalls:n0");
-    assert_string_equal(f[62].header, "sc:n61");
+    assert_string_equal(family.columns[1].name, "syscalls:n0");
+    assert_string_equal(family.columns[62].header, "sc:n61");
+    free(family.columns);
+    free(family.strings);
 }
 
 /* ---- absence reasons -------------------------------------------------------------------- */

@@ -7,7 +7,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "internal.h"
+#include "report/table.h"
 
 #include <stdio.h>
 #include <stdlib.h>

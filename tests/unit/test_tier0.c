@@ -70,7 +70,7 @@ static void test_family_is_the_catalog_rows(void **state)
         {"cache-hit", "cache-hit", BENCH__FORMAT_PERCENT},
     };
     assert_string_equal(ops->name, "tier0");
-    assert_string_equal(ops->request_flag, "--metrics");
+    assert_null(ops->flag); /* asked for only by naming its metrics */
     assert_null(ops->fallback_for);
     assert_int_equal(ops->n_family, N_FAMILY);
     for (size_t i = 0; i < N_FAMILY; i++) {
@@ -351,11 +351,10 @@ struct opened {
 
 static void open_source(struct opened *o)
 {
-    struct bench__config cfg;
-    memset(&cfg, 0, sizeof cfg);
+    struct bench__source_request req = {0};
     memset(o, 0, sizeof *o);
     strcpy(o->status, "garbage");
-    o->st = ops->open(&cfg, &o->caps, o->status, sizeof o->status);
+    o->st = ops->open(&req, &o->caps, o->status, sizeof o->status);
 }
 
 /* One pass of `iters` calls in brackets of `batch`; returns the brackets taken. */

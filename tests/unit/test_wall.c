@@ -10,7 +10,7 @@
 
 #include "platform/os.h"
 #include "sources/source.h"
-#include "wall.h"
+#include "workload/wall.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: MIT */
+/* catalog.c: owns the catalog of a run: which sources of the list the configuration requests
+ * (their flags, --metrics, fallbacks), the request each receives, opening and closing them, the
+ * column order and visibility rules, and the bench-header lines about absent or degraded
+ * sources. It never measures and names no source. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/alloc.h"
+#include "../util/text.h"
+#include "catalog.h"
+
+/* ---- selectors ----------------------------------------------------------------------- */
+
+static bool selector_matches(const char *selector, const char *name)
+{
+    size_t len = strlen(selector);
+    if (len > 0 && selector[len - 1] == '*')
+        return strncmp(selector, name, len - 1) == 0;
+    return strcmp(selector, name) == 0;
+}
+
+static bool is_special(const char *selector)
+{
+    return !strcmp(selector, "all") || !strcmp(selector, "?") || !strcmp(selector, "help");
+}
+
+static bool wants_all(const struct bench__config *cfg)
+{
+    for (size_t i = 0; i < cfg->n_metrics; i++)
+        if (!strcmp(cfg->metrics[i], "all"))
+            return true;
+    return false;
+}
+
+/* Does some explicit selector name this column? */
+static bool selected(const struct bench__config *cfg, const char *name)
+{
+    for (size_t i = 0; i < cfg->n_metrics; i++)
+        if (!is_special(cfg->metrics[i]) && selector_matches(cfg->metrics[i], name))
+            return true;
+    return false;
+}
+
+static bool family_selected(const struct bench__config *cfg, const struct bench__column_desc *f,
+                            size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (selected(cfg, f[k].name) || selected(cfg, f[k].header))
+            return true;
+    return false;
+}
+
+/* ---- opening ------------------------------------------------------------------------- */
+
+/* What the configuration asks of one source: its flag and values, the selectors, how. */
+static struct bench__source_request request_for(const struct bench__config *cfg,
+                                                const struct bench__source_ops *ops)
+{
+    const struct bench__source_flag *flag = ops->flag ? bench__config_flag(cfg, ops->flag) : NULL;
+    return (struct bench__source_request){
+        .flag = flag && flag->given,
+        .flag_values = flag ? flag->values : NULL,
+        .n_flag_values = flag ? flag->n_values : 0,
+        .selectors = cfg->metrics,
+        .n_selectors = cfg->n_metrics,
+        .scaled = cfg->perf_scaled,
+    };
+}
+
+static struct bench__open_source *find(struct bench__catalog *c, const char *name)
+{
+    for (size_t i = 0; i < c->n_sources; i++)
+        if (!strcmp(c->sources[i].ops->name, name))
+            return &c->sources[i];
+    return NULL;
+}
+
+static void set_via(struct bench__open_source *s, bool by_flag)
+{
+    if (by_flag && s->ops->flag)
+        bench__fmt(s->via, sizeof s->via, "--%s", s->ops->flag);
+    else
+        bench__fmt(s->via, sizeof s->via, "--metrics");
+}
+
+void bench__catalog_open(struct bench__catalog *c, const struct bench__config *cfg, bool probe_all)
+{
+    memset(c, 0, sizeof *c);
+    c->cfg = cfg;
+    c->all = wants_all(cfg);
+    for (size_t i = 0; i < bench__n_sources && i < BENCH__MAX_SOURCES; i++) {
+        struct bench__open_source *s = &c->sources[c->n_sources++];
+        s->ops = bench__sources[i];
+        s->request = request_for(cfg, s->ops);
+        if (s->ops->family_for) {
+            s->n_family = s->ops->family_for(&s->request, &s->configured);
+            s->family = s->configured.columns;
+        } else {
+            s->family = s->ops->family;
+            s->n_family = s->ops->n_family;
+        }
+        bool by_flag = s->request.flag;
+        bool named = family_selected(cfg, s->family, s->n_family);
+        /* a configured family exists only because something asked for its columns */
+        bool configured = s->ops->family_for && s->n_family > 0 && !by_flag;
+        s->requested = probe_all || c->all || by_flag || named || configured;
+        set_via(s, by_flag);
+        if (s->ops->fallback_for && !named && !probe_all && !c->all) {
+            /* a fallback opens only when what it stands in for was asked for by its flag (not
+             * by naming one of its metrics) and is absent */
+            struct bench__open_source *primary = find(c, s->ops->fallback_for);
+            s->requested =
+                primary && primary->requested && !primary->state && primary->request.flag;
+            s->fallback = s->requested;
+            set_via(s, true);
+        }
+        if (!s->requested)
+            continue;
+        s->status[0] = '\0';
+        s->state = s->ops->open(&s->request, &s->caps, s->status, sizeof s->status);
+    }
+}
+
+void bench__catalog_close(struct bench__catalog *c)
+{
+    for (size_t i = 0; i < c->n_sources; i++) {
+        if (c->sources[i].state)
+            c->sources[i].ops->close(c->sources[i].state);
+        free(c->sources[i].configured.columns);
+        free(c->sources[i].configured.strings);
+    }
+    memset(c, 0, sizeof *c);
+}
+
+void bench__catalog_announce(const struct bench__catalog *c, FILE *err)
+{
+    for (size_t i = 0; i < c->n_sources; i++) {
+        const struct bench__open_source *s = &c->sources[i];
+        if (!s->requested)
+            continue;
+        if (!s->state) {
+            const char *reason = bench__caps_reason(&s->caps, BENCH__CAP_COUNTING);
+            if (reason)
+                fprintf(err, "%s: %s %s unavailable (%s)\n", s->via, s->ops->name,
+                        bench__cap_name(BENCH__CAP_COUNTING), reason);
+            continue;
+        }
+        if (s->fallback) {
+            fprintf(err, "%s: counting with %s instead (", s->via, s->ops->name);
+            for (size_t k = 0; k < s->n_family; k++)
+                fprintf(err, "%s%s", k ? ", " : "", s->family[k].name);
+            fprintf(err, ")\n");
+        }
+        if (s->status[0])
+            fprintf(err, "%s: %s %s\n", s->via, s->ops->name, s->status);
+    }
+}
+
+bool bench__catalog_reserved(const char *name)
+{
+    for (size_t i = 0; i < bench__n_sources; i++) {
+        const struct bench__source_ops *ops = bench__sources[i];
+        if (ops->claim && ops->claim(name) != BENCH__CLAIM_NONE)
+            return true;
+        for (size_t k = 0; k < ops->n_family; k++)
+            if (!strcmp(ops->family[k].name, name) || !strcmp(ops->family[k].header, name))
+                return true;
+    }
+    return false;
+}
+
+/* ---- columns --------------------------------------------------------------------------- */
+
+static bool visible(const struct bench__catalog *c, const struct bench__column_desc *d, bool open)
+{
+    const struct bench__config *cfg = c->cfg;
+    bool listed = cfg->n_metrics > 0 && !c->all;
+    if (listed) /* an explicit list shows what it names (by id or header), available or not */
+        return selected(cfg, d->name) || selected(cfg, d->header);
+    if (c->all)
+        return open;
+    return open && d->is_default;
+}
+
+static bool is_lead(const struct bench__catalog *c, const struct bench__column_desc *d)
+{
+    for (size_t i = 0; i < c->n_sources; i++)
+        if (c->sources[i].ops->lead && !strcmp(c->sources[i].ops->name, d->source) &&
+            !strcmp(c->sources[i].ops->lead, d->name))
+            return true;
+    return false;
+}
+
+size_t bench__catalog_columns(const struct bench__catalog *c,
+                              const struct bench__column_desc *const *client, size_t n_client,
+                              enum bench__column_set set, const struct bench__column_desc **out)
+{
+    bool table = set == BENCH__COLUMNS_TABLE;
+    size_t n = 0;
+    for (size_t i = 0; i < n_client; i++)
+        if (!table || visible(c, client[i], true))
+            out[n++] = client[i];
+    for (size_t i = 0; i < c->n_sources; i++) {
+        const struct bench__open_source *s = &c->sources[i];
+        bool open = s->state != NULL;
+        for (size_t k = 0; k < s->n_family; k++) {
+            const struct bench__column_desc *d = &s->family[k];
+            if (table ? visible(c, d, open) : open || visible(c, d, open))
+                out[n++] = d;
+        }
+    }
+    /* a source's lead column is hoisted to the front */
+    for (size_t i = 1; i < n; i++)
+        if (is_lead(c, out[i])) {
+            const struct bench__column_desc *lead = out[i];
+            memmove(&out[1], &out[0], i * sizeof *out);
+            out[0] = lead;
+            break;
+        }
+    return n;
+}
+
+size_t bench__catalog_max_columns(const struct bench__catalog *c, size_t n_client)
+{
+    size_t n = n_client;
+    for (size_t i = 0; i < c->n_sources; i++)
+        n += c->sources[i].n_family;
+    return n;
+}
+
+const struct bench__column_desc **
+bench__catalog_column_list(const struct bench__catalog *c,
+                           const struct bench__column_desc *const *client, size_t n_client,
+                           enum bench__column_set set, size_t *n)
+{
+    const struct bench__column_desc **cols =
+        bench__xcalloc(bench__catalog_max_columns(c, n_client) + 1, sizeof *cols);
+    *n = bench__catalog_columns(c, client, n_client, set, cols);
+    return cols;
+}
+
+/* Is this selector one a source makes columns from, or says itself why not? */
+static bool counted_by_a_source(const struct bench__catalog *c, const char *selector)
+{
+    for (size_t s = 0; s < c->n_sources; s++)
+        if (c->sources[s].ops->claim && c->sources[s].ops->claim(selector) == BENCH__CLAIM_COUNTED)
+            return true;
+    return false;
+}
+
+void bench__catalog_warn_unmatched(const struct bench__catalog *c,
+                                   const struct bench__column_desc *const *client, size_t n_client,
+                                   FILE *err)
+{
+    const struct bench__config *cfg = c->cfg;
+    for (size_t i = 0; i < cfg->n_metrics; i++) {
+        const char *sel = cfg->metrics[i];
+        if (is_special(sel))
+            continue;
+        bool any = false;
+        for (size_t k = 0; k < n_client && !any; k++)
+            any = selector_matches(sel, client[k]->name);
+        for (size_t s = 0; s < c->n_sources && !any; s++)
+            for (size_t k = 0; k < c->sources[s].n_family && !any; k++)
+                any = selector_matches(sel, c->sources[s].family[k].name) ||
+                      selector_matches(sel, c->sources[s].family[k].header);
+        if (!any && !counted_by_a_source(c, sel))
+            fprintf(err, "--metrics: no metric column matches '%s' — see --list-metrics\n", sel);
+    }
+}

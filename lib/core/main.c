@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/* main.c: owns the program entry points (bench_main, bench_dispatch), the order in which
+ * a run is decided (parse, help/version, load and filter the suite, list, bench, test),
+ * and the version and error-message queries. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../measure/run.h"
+#include "cli.h"
+#include "runner.h"
+
+unsigned bench_version(void)
+{
+    return BENCH_VERSION_NUMBER;
+}
+
+const char *bench_version_string(void)
+{
+    return BENCH_VERSION_STRING;
+}
+
+const char *bench_strerror(int code)
+{
+    switch (code) {
+    case BENCH_OK: return "success";
+    case BENCH_ENOENT: return "no such test, file or entry";
+    case BENCH_ENOMEM: return "out of memory";
+    case BENCH_EINVAL: return "invalid argument";
+    case BENCH_ENAME: return "a name or label is empty or contains the 0x1F separator";
+    case BENCH_ESTRUCT:
+        return "a size-prefixed struct is too small or has an unknown non-zero tail";
+    case BENCH_ESTATE: return "called where it has no meaning (no test is running)";
+    case BENCH_EDUP: return "a name is registered twice";
+    default: return "unknown libbench error";
+    }
+}
+
+int bench_main(int argc, char **argv)
+{
+    struct bench__config cfg;
+    char err[BENCH__ERROR_MAX];
+    if (bench__config_parse(&cfg, argc, argv, err, sizeof err) != 0) {
+        fprintf(stderr, "error: %s (see --help)\n", err);
+        return 2;
+    }
+    int status = 0;
+    if (cfg.help) {
+        bench__print_usage(stdout, cfg.argv0);
+        goto done;
+    }
+    if (cfg.version) {
+        printf("libbench %s\n", bench_version_string());
+        goto done;
+    }
+    struct bench__suite suite;
+    if (bench__suite_load(&suite, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "error: %s\n", err);
+        status = 2;
+        goto done;
+    }
+    bench__suite_filter(&suite, &cfg);
+    if (cfg.list)
+        status = bench__list_tests(&suite, stdout);
+    else if (cfg.bench || cfg.list_metrics || cfg.metrics_help)
+        status = bench__run_bench(&cfg, &suite);
+    else
+        status = bench__run_tests(&cfg, &suite);
+    bench__suite_free(&suite);
+done:
+    fflush(stdout);
+    bench__config_free(&cfg);
+    return status;
+}
+
+int bench_dispatch(int argc, char **argv)
+{
+    if (!bench__argv_wants_bench(argc, argv))
+        return -1;
+    return bench_main(argc, argv);
+}

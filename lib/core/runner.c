@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: MIT */
+/* runner.c: owns test mode: one forked worker process per test (at most --jobs at once),
+ * result lines streamed in suite order, the live progress line, the summary, the failure
+ * recap and the exit status. It does not parse options or measure anything. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../report/term.h"
+#include "../suite/context.h"
+#include "../util/clock.h"
+#include "../util/alloc.h"
+#include "../util/format.h"
+#include "../util/text.h"
+#include "runner.h"
+
+#define OUTPUT_CAP (1u << 20) /* captured output kept per test */
+#define PAINT_INTERVAL_NS 50000000LL
+
+#define SGR_GREEN "\033[32m"
+#define SGR_RED_BOLD "\033[1;31m"
+#define SGR_YELLOW "\033[33m"
+#define SGR_RESET "\033[0m"
+
+struct buffer {
+    char *data;
+    size_t len;
+    bool truncated;
+};
+
+struct result {
+    bool done;
+    enum bench__outcome outcome;
+    char detail[1200];  /* check message, bench_fail text, skip reason or death */
+    bool detail_inline; /* show detail in parentheses on the result line */
+    struct buffer output;
+    int64_t duration_ns;
+};
+
+struct slot {
+    pid_t pid; /* 0 = free */
+    size_t index;
+    int out_fd, res_fd; /* -1 once closed */
+    struct buffer res;
+    bool reaped;
+    int status;
+    int64_t start_ns;
+};
+
+struct run {
+    const struct bench__config *cfg;
+    const struct bench__suite *suite;
+    struct bench__term term;
+    size_t *tests; /* suite indices of BENCH_TEST entries */
+    size_t n_tests;
+    struct result *results;
+    struct slot *slots;
+    size_t n_slots;
+    size_t next_launch, next_print, done;
+    int64_t start_ns, last_paint_ns;
+    unsigned spinner;
+    bool progress_shown;
+};
+
+static void buffer_append(struct buffer *b, const char *data, size_t n, size_t cap)
+{
+    if (b->len + n > cap) {
+        b->truncated = true;
+        n = cap > b->len ? cap - b->len : 0;
+    }
+    if (n == 0)
+        return;
+    char *grown = realloc(b->data, b->len + n + 1);
+    if (!grown) {
+        b->truncated = true;
+        return;
+    }
+    b->data = grown;
+    memcpy(b->data + b->len, data, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+/* ---- the worker process ------------------------------------------------------------ */
+
+BENCH_NORETURN static void run_child(struct run *r, const struct bench__entry *e, int out_w,
+                                     int res_w)
+{
+    for (size_t i = 0; i < r->n_slots; i++) {
+        if (r->slots[i].pid == 0)
+            continue;
+        if (r->slots[i].out_fd >= 0)
+            close(r->slots[i].out_fd);
+        if (r->slots[i].res_fd >= 0)
+            close(r->slots[i].res_fd);
+    }
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) {
+        dup2(devnull, STDIN_FILENO);
+        close(devnull);
+    }
+    dup2(out_w, STDOUT_FILENO);
+    dup2(out_w, STDERR_FILENO);
+    close(out_w);
+    setvbuf(stdout, NULL, _IONBF, 0); /* nothing is lost when the test crashes */
+    signal(SIGPIPE, SIG_DFL);
+    struct bench_ctx ctx = {.entry = e, .result_fd = res_w};
+    bench__current = &ctx;
+    e->test->fn(&ctx);
+    ctx.message[0] = '\0';
+    bench__finish(&ctx, BENCH__PASSED);
+}
+
+static int launch(struct run *r, struct slot *s, size_t index)
+{
+    const struct bench__entry *e = &r->suite->entries[r->tests[index]];
+    int out[2], res[2];
+    if (pipe2(out, O_CLOEXEC) != 0)
+        return -errno;
+    if (pipe2(res, O_CLOEXEC) != 0) {
+        int err = -errno;
+        close(out[0]);
+        close(out[1]);
+        return err;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    int64_t start = bench__clock_ns();
+    pid_t pid = fork();
+    if (pid < 0) {
+        int err = -errno;
+        close(out[0]), close(out[1]), close(res[0]), close(res[1]);
+        return err;
+    }
+    if (pid == 0) {
+        close(out[0]);
+        close(res[0]);
+        run_child(r, e, out[1], res[1]);
+    }
+    close(out[1]);
+    close(res[1]);
+    fcntl(out[0], F_SETFL, O_NONBLOCK);
+    fcntl(res[0], F_SETFL, O_NONBLOCK);
+    *s = (struct slot){
+        .pid = pid, .index = index, .out_fd = out[0], .res_fd = res[0], .start_ns = start};
+    return 0;
+}
+
+/* Read what a pipe holds now; close it at end of file. */
+static void drain(int *fd, struct buffer *b, size_t cap)
+{
+    char chunk[8192];
+    while (*fd >= 0) {
+        ssize_t n = read(*fd, chunk, sizeof chunk);
+        if (n > 0) {
+            buffer_append(b, chunk, (size_t)n, cap);
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
+            close(*fd);
+            *fd = -1;
+        }
+        return;
+    }
+}
+
+static void describe_death(struct result *res, int status)
+{
+    res->outcome = BENCH__FAILED;
+    res->detail_inline = true;
+    if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        const char *abbrev = sigabbrev_np(sig);
+        const char *text = strsignal(sig);
+        if (abbrev)
+            snprintf(res->detail, sizeof res->detail, "killed by SIG%s: %s%s", abbrev,
+                     text ? text : "", WCOREDUMP(status) ? ", core dumped" : "");
+        else
+            snprintf(res->detail, sizeof res->detail, "killed by signal %d", sig);
+    } else {
+        snprintf(res->detail, sizeof res->detail, "exited with status %d before the test finished",
+                 WEXITSTATUS(status));
+    }
+}
+
+static void finish_slot(struct run *r, struct slot *s)
+{
+    struct result *res = &r->results[s->index];
+    res->duration_ns = bench__clock_ns() - s->start_ns;
+    if (s->out_fd >= 0)
+        close(s->out_fd);
+    if (s->res_fd >= 0)
+        close(s->res_fd);
+    enum bench__outcome outcome;
+    char message[sizeof res->detail];
+    bool reported = s->res.len > 0 && bench__outcome_decode(s->res.data, s->res.len, &outcome,
+                                                            message, sizeof message) == 0;
+    if (WIFSIGNALED(s->status) || !reported) {
+        describe_death(res, s->status);
+    } else {
+        res->outcome = outcome;
+        memcpy(res->detail, message, sizeof message);
+        res->detail_inline = outcome == BENCH__SKIPPED;
+    }
+    free(s->res.data);
+    res->done = true;
+    r->done++;
+    *s = (struct slot){.pid = 0, .out_fd = -1, .res_fd = -1};
+}
+
+/* ---- rendering ---------------------------------------------------------------------- */
+
+static void print_indented(FILE *out, const char *text, size_t len)
+{
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        fprintf(out, "    %.*s\n", (int)n, p);
+        p += n + (nl ? 1 : 0);
+    }
+}
+
+static void print_result(const struct run *r, FILE *out, size_t index, bool with_output)
+{
+    const struct result *res = &r->results[index];
+    const struct bench__entry *e = &r->suite->entries[r->tests[index]];
+    bool color = r->term.color;
+    static const char *const symbol[] = {"\xe2\x9c\x93", "\xe2\x9c\x97", "\xe2\x8a\x98"};
+    static const char *const sgr[] = {SGR_GREEN, SGR_RED_BOLD, SGR_YELLOW};
+    fprintf(out, " %s%s %s", color ? sgr[res->outcome] : "", symbol[res->outcome], e->full_name);
+    if (res->detail_inline)
+        fprintf(out, " (%s)", res->detail[0] ? res->detail : "skipped");
+    if (color)
+        fputs(SGR_RESET, out);
+    if (r->cfg->verbose) {
+        char dur[32];
+        bench__format_ns((double)res->duration_ns, dur, sizeof dur);
+        fprintf(out, " (%s) [%s:%u]", dur, e->test->file, e->test->line);
+    }
+    fputc('\n', out);
+    if (!res->detail_inline && res->detail[0])
+        print_indented(out, res->detail, strlen(res->detail));
+    if (with_output && res->output.len) {
+        fputs("    --- output ---\n", out);
+        print_indented(out, res->output.data, res->output.len);
+        if (res->output.truncated)
+            fputs("    [output truncated]\n", out);
+    }
+}
+
+static void erase_progress(struct run *r)
+{
+    if (r->progress_shown) {
+        fputs("\r\033[2K", stdout);
+        r->progress_shown = false;
+    }
+}
+
+static void paint_progress(struct run *r)
+{
+    static const char *const frames[] = {
+        "\xe2\xa0\x8b", "\xe2\xa0\x99", "\xe2\xa0\xb9", "\xe2\xa0\xb8", "\xe2\xa0\xbc",
+        "\xe2\xa0\xb4", "\xe2\xa0\xa6", "\xe2\xa0\xa7", "\xe2\xa0\x87", "\xe2\xa0\x8f"};
+    char elapsed[32];
+    int64_t now = bench__clock_ns();
+    bench__format_ns((double)(now - r->start_ns), elapsed, sizeof elapsed);
+    fputs("\033[?2026h", stdout);
+    erase_progress(r);
+    fprintf(stdout, "%s %zu/%zu (%s)", frames[r->spinner++ % 10], r->done, r->n_tests, elapsed);
+    fputs("\033[?2026l", stdout);
+    fflush(stdout);
+    r->progress_shown = true;
+    r->last_paint_ns = now;
+}
+
+/* Print every finished result that has no unfinished one before it. */
+static void stream_results(struct run *r)
+{
+    if (r->next_print >= r->n_tests || !r->results[r->next_print].done)
+        return;
+    if (r->term.animate)
+        fputs("\033[?2026h", stdout);
+    erase_progress(r);
+    while (r->next_print < r->n_tests && r->results[r->next_print].done) {
+        const struct result *res = &r->results[r->next_print];
+        print_result(r, stdout, r->next_print, res->outcome == BENCH__FAILED || r->cfg->verbose);
+        r->next_print++;
+    }
+    if (r->term.animate)
+        fputs("\033[?2026l", stdout);
+    fflush(stdout);
+    if (r->term.animate && r->done < r->n_tests)
+        paint_progress(r);
+}
+
+static int compare_failed(const void *pa, const void *pb, void *arg)
+{
+    const struct run *r = arg;
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    return strcmp(r->suite->entries[r->tests[a]].full_name,
+                  r->suite->entries[r->tests[b]].full_name);
+}
+
+static void print_recap(struct run *r, size_t failed)
+{
+    size_t *order = malloc(failed * sizeof *order);
+    if (!order)
+        return;
+    size_t k = 0;
+    for (size_t i = 0; i < r->n_tests; i++)
+        if (r->results[i].outcome == BENCH__FAILED)
+            order[k++] = i;
+    qsort_r(order, failed, sizeof *order, compare_failed, r);
+    printf("\nFailed tests (%zu):\n", failed);
+    for (size_t i = 0; i < failed; i++)
+        print_result(r, stdout, order[i], false);
+    char *argv0 = bench__shell_quote(r->cfg->argv0);
+    printf("\nTo rerun:\n");
+    for (size_t i = 0; i < failed; i++) {
+        char *escaped = bench__regex_escape(r->suite->entries[r->tests[order[i]]].full_name);
+        char *pattern = bench__xasprintf("^%s$", escaped);
+        char *quoted = bench__shell_quote(pattern);
+        printf("  %s -i %s\n", argv0, quoted);
+        free(quoted);
+        free(pattern);
+        free(escaped);
+    }
+    free(argv0);
+    free(order);
+}
+
+/* ---- the pool ----------------------------------------------------------------------- */
+
+static void pool_loop(struct run *r)
+{
+    struct pollfd *fds = calloc(2 * r->n_slots, sizeof *fds);
+    struct slot **owner = calloc(2 * r->n_slots, sizeof *owner);
+    while (r->done < r->n_tests) {
+        for (size_t i = 0; i < r->n_slots && r->next_launch < r->n_tests; i++) {
+            if (r->slots[i].pid != 0)
+                continue;
+            size_t index = r->next_launch++;
+            int rc = launch(r, &r->slots[i], index);
+            if (rc < 0) {
+                struct result *res = &r->results[index];
+                res->outcome = BENCH__FAILED;
+                res->detail_inline = true;
+                snprintf(res->detail, sizeof res->detail, "could not start a worker process: %s",
+                         strerror(-rc));
+                res->done = true;
+                r->done++;
+            }
+        }
+        stream_results(r);
+        if (r->done >= r->n_tests)
+            break;
+        size_t nfds = 0;
+        bool waiting_for_exit = false;
+        for (size_t i = 0; i < r->n_slots; i++) {
+            struct slot *s = &r->slots[i];
+            if (s->pid == 0)
+                continue;
+            if (s->out_fd >= 0)
+                fds[nfds] = (struct pollfd){.fd = s->out_fd, .events = POLLIN}, owner[nfds++] = s;
+            if (s->res_fd >= 0)
+                fds[nfds] = (struct pollfd){.fd = s->res_fd, .events = POLLIN}, owner[nfds++] = s;
+            if (s->out_fd < 0 && s->res_fd < 0)
+                waiting_for_exit = true;
+        }
+        int timeout = waiting_for_exit ? 1 : r->term.animate ? 50 : 200;
+        int ready = poll(fds, nfds, timeout);
+        if (ready < 0 && errno != EINTR)
+            break;
+        for (size_t i = 0; i < r->n_slots; i++) {
+            struct slot *s = &r->slots[i];
+            if (s->pid == 0)
+                continue;
+            drain(&s->out_fd, &r->results[s->index].output, OUTPUT_CAP);
+            drain(&s->res_fd, &s->res, 4096);
+            if (!s->reaped) {
+                pid_t got = waitpid(s->pid, &s->status, WNOHANG);
+                s->reaped = got == s->pid;
+            }
+            /* Done when the worker exited and its pipes are empty (a grandchild may keep
+             * them open: what is there now is all we take). */
+            if (s->reaped) {
+                drain(&s->out_fd, &r->results[s->index].output, OUTPUT_CAP);
+                drain(&s->res_fd, &s->res, 4096);
+                finish_slot(r, s);
+            }
+        }
+        if (r->term.animate && bench__clock_ns() - r->last_paint_ns >= PAINT_INTERVAL_NS)
+            paint_progress(r);
+    }
+    stream_results(r);
+    free(fds);
+    free(owner);
+}
+
+int bench__run_tests(const struct bench__config *cfg, const struct bench__suite *suite)
+{
+    struct run r = {
+        .cfg = cfg, .suite = suite, .term = bench__term_probe(STDOUT_FILENO, cfg->no_colors)};
+    size_t benchmarks = 0, workloads = 0;
+    r.tests = calloc(suite->count + 1, sizeof *r.tests);
+    if (!r.tests) {
+        fprintf(stderr, "error: out of memory\n");
+        return 2;
+    }
+    for (size_t i = 0; i < suite->count; i++) {
+        switch (suite->entries[i].test->kind) {
+        case BENCH_KIND_BENCHMARK: benchmarks++; break;
+        case BENCH_KIND_WORKLOAD: workloads++; break;
+        default: r.tests[r.n_tests++] = i; break;
+        }
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t jobs = cfg->jobs ? cfg->jobs : (cpus > 0 ? (size_t)cpus : 1);
+    r.n_slots = jobs < r.n_tests ? jobs : (r.n_tests ? r.n_tests : 1);
+    r.results = calloc(r.n_tests + 1, sizeof *r.results);
+    r.slots = calloc(r.n_slots, sizeof *r.slots);
+    if (!r.results || !r.slots) {
+        free(r.tests), free(r.results), free(r.slots);
+        fprintf(stderr, "error: out of memory\n");
+        return 2;
+    }
+    for (size_t i = 0; i < r.n_slots; i++)
+        r.slots[i].out_fd = r.slots[i].res_fd = -1;
+    r.start_ns = bench__clock_ns();
+    if (r.term.animate && r.n_tests)
+        paint_progress(&r);
+    pool_loop(&r);
+    int64_t elapsed = bench__clock_ns() - r.start_ns;
+    if (r.term.animate) {
+        erase_progress(&r);
+        fflush(stdout);
+    }
+
+    size_t passed = 0, failed = 0, skipped = 0;
+    for (size_t i = 0; i < r.n_tests; i++) {
+        switch (r.results[i].outcome) {
+        case BENCH__PASSED: passed++; break;
+        case BENCH__FAILED: failed++; break;
+        case BENCH__SKIPPED: skipped++; break;
+        }
+    }
+    char dur[32];
+    bench__format_ns((double)elapsed, dur, sizeof dur);
+    printf("\nSummary: %zu passed, %zu failed", passed, failed);
+    if (skipped)
+        printf(", %zu skipped", skipped);
+    if (benchmarks)
+        printf(", %zu benchmarks (run with --bench)", benchmarks);
+    if (workloads)
+        printf(", %zu workloads (run with --bench)", workloads);
+    printf(" in %s\n", dur);
+    if (failed)
+        print_recap(&r, failed);
+    fflush(stdout);
+    for (size_t i = 0; i < r.n_tests; i++)
+        free(r.results[i].output.data);
+    free(r.results);
+    free(r.slots);
+    free(r.tests);
+    return failed ? 1 : 0;
+}
+
+int bench__list_tests(const struct bench__suite *suite, FILE *out)
+{
+    for (size_t i = 0; i < suite->count; i++) {
+        const struct bench_test *t = suite->entries[i].test;
+        fprintf(out, "%s%s\n", suite->entries[i].full_name,
+                t->kind == BENCH_KIND_BENCHMARK  ? " @benchmark"
+                : t->kind == BENCH_KIND_WORKLOAD ? " @workload"
+                                                 : "");
+    }
+    return 0;
+}

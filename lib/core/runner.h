@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* runner.h: test mode: every BENCH_TEST in its own worker process, and the --list output. */
+#ifndef BENCH_CORE_RUNNER_H
+#define BENCH_CORE_RUNNER_H
+
+#include <stdio.h>
+
+#include "../suite/registry.h"
+
+BENCH__HIDDEN int bench__run_tests(const struct bench__config *cfg,
+                                   const struct bench__suite *suite);
+BENCH__HIDDEN int bench__list_tests(const struct bench__suite *suite, FILE *out);
+
+#endif /* BENCH_CORE_RUNNER_H */

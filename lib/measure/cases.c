@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: MIT */
+/* cases.c: owns bench_case: checking a definition, running it inertly outside --bench, and
+ * queueing it (state copied) to be measured after its body returns. BENCH_ENOMEM, not an abort,
+ * when the registration cannot be stored. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/text.h"
+#include "measure.h"
+
+/* ---- bench_case ------------------------------------------------------------------------- */
+
+static bool has_separator(const char *s)
+{
+    return s && strchr(s, '\x1f') != NULL;
+}
+
+static int compare_kv(const void *a, const void *b)
+{
+    return strcmp(((const struct bench__kv *)a)->key, ((const struct bench__kv *)b)->key);
+}
+
+/* Why a definition is refused, or NULL. */
+static const char *check_case(const struct bench_case_def *def, int *code)
+{
+    *code = BENCH_ESTRUCT;
+    if (def->size < sizeof(struct bench_case_def))
+        return "the case definition is smaller than this libbench's (use BENCH_CASE_DEF)";
+    for (size_t i = sizeof(struct bench_case_def); i < def->size; i++)
+        if (((const unsigned char *)def)[i])
+            return "the case definition has fields this libbench does not know";
+    *code = BENCH_ENAME;
+    if (!def->name || !*def->name)
+        return "a case needs a non-empty name";
+    if (has_separator(def->name))
+        return "the case name contains the 0x1F separator";
+    *code = BENCH_EINVAL;
+    if (!def->timed)
+        return "a case needs a timed function";
+    if ((def->n_labels && !def->labels) || (def->n_metrics && !def->metrics) ||
+        (def->state_size && !def->state))
+        return "a count is given with a NULL array";
+    *code = BENCH_ENAME;
+    for (size_t i = 0; i < def->n_labels; i++) {
+        const struct bench_label *l = &def->labels[i];
+        if (!l->key || !*l->key || !l->value)
+            return "a label has no key or no value";
+        if (has_separator(l->key) || has_separator(l->value))
+            return "a label contains the 0x1F separator";
+    }
+    *code = BENCH_EINVAL;
+    for (size_t i = 0; i < def->n_metrics; i++)
+        if (!def->metrics[i].unit || !*def->metrics[i].unit ||
+            (def->metrics[i].mode != BENCH_RATE && def->metrics[i].mode != BENCH_LEVEL))
+            return "a metric has no unit or an unknown mode";
+    *code = 0;
+    return NULL;
+}
+
+/* Outside --bench: setup, timed once, after, teardown, now; a failing after fails. */
+static int run_case_inert(bench_t *b, const struct bench_case_def *def)
+{
+    void *state = def->state_size ? malloc(def->state_size) : NULL;
+    if (def->state_size && !state)
+        return BENCH_ENOMEM;
+    if (state)
+        memcpy(state, def->state, def->state_size);
+    if (def->setup)
+        def->setup(state);
+    def->timed(state);
+    const char *message = NULL;
+    int failed = def->after ? def->after(state, &message) : 0;
+    if (def->teardown)
+        def->teardown(state);
+    free(state);
+    if (failed) {
+        char *line = bench__first_line(message, "after failed");
+        char text[512];
+        bench__fmt(text, sizeof text, "%s: %s", def->name, line);
+        free(line);
+        bench_fail(b, "%s", text);
+    }
+    return 0;
+}
+
+/* A copy of s with every 0x1F made printable ('?'); NULL when out of memory. */
+static char *printable_copy(const char *s)
+{
+    char *d = strdup(s);
+    for (char *c = d; c && *c; c++)
+        if (*c == '\x1f')
+            *c = '?';
+    return d;
+}
+
+/* Labels copied and sorted by key; labels without a key or a value are left out (a refused
+ * case keeps what it can). 0 or BENCH_ENOMEM. */
+static int copy_labels(struct bench__pending *p, const struct bench_label *labels, size_t n)
+{
+    p->labels = calloc(n + 1, sizeof *p->labels);
+    if (!p->labels)
+        return BENCH_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        if (!labels[i].key || !labels[i].value)
+            continue;
+        struct bench__kv *kv = &p->labels[p->n_labels++];
+        kv->key = printable_copy(labels[i].key);
+        kv->value = printable_copy(labels[i].value);
+        if (!kv->key || !kv->value)
+            return BENCH_ENOMEM;
+    }
+    qsort(p->labels, p->n_labels, sizeof *p->labels, compare_kv);
+    return 0;
+}
+
+/* A case refused at registration: it stays visible as an error row with the reason. */
+static int store_refused(struct bench__measure *m, struct bench__pending *p,
+                         const struct bench_case_def *def, const char *problem)
+{
+    p->name = printable_copy(def && def->name && *def->name ? def->name : m->entry->full_name);
+    if (asprintf(&p->refused, "registration: %s", problem) < 0)
+        p->refused = NULL;
+    if (!p->name || !p->refused)
+        return BENCH_ENOMEM;
+    if (def && def->size >= sizeof(struct bench_case_def) && def->labels)
+        return copy_labels(p, def->labels, def->n_labels);
+    return 0;
+}
+
+static int store_case(struct bench__measure *m, struct bench__pending *p,
+                      const struct bench_case_def *def)
+{
+    p->name = strdup(def->name);
+    p->metrics = calloc(def->n_metrics + 1, sizeof *p->metrics);
+    p->state = def->state_size ? malloc(def->state_size) : NULL;
+    if (!p->name || !p->metrics || (def->state_size && !p->state) ||
+        copy_labels(p, def->labels, def->n_labels) != 0)
+        return BENCH_ENOMEM;
+    if (def->state_size)
+        memcpy(p->state, def->state, def->state_size);
+    for (size_t i = 0; i < def->n_metrics; i++) {
+        const struct bench_metric *metric = &def->metrics[i];
+        const struct bench__column_desc *column =
+            bench__client_column(m, metric->unit, metric->mode);
+        if (!column)
+            return BENCH_ENOMEM;
+        p->metrics[i] = (struct bench__metric_def){column, metric->amount, metric->mode};
+    }
+    p->n_metrics = def->n_metrics;
+    p->setup = def->setup;
+    p->timed = def->timed;
+    p->after = def->after;
+    p->teardown = def->teardown;
+    p->iterations = def->iterations;
+    return 0;
+}
+
+int bench_case(bench_t *b, const struct bench_case_def *def)
+{
+    if (!b)
+        b = bench__current; /* like bench_fail and bench_skip: NULL is the running test */
+    struct bench__measure *m = b ? b->measure : NULL;
+    if (m && m->count.active)
+        return 0; /* a counting re-run of the body: the case is registered already */
+    int code = BENCH_EINVAL;
+    const char *problem = def ? check_case(def, &code) : "the case definition is NULL";
+    if (m && bench__rounds_early(m)) { /* per-call rows are measured in the last round only */
+        m->registered = true;
+        return problem ? code : 0;
+    }
+    if (!m) {
+        if (problem)
+            return code;
+        return run_case_inert(b, def);
+    }
+    m->registered = true;
+    if (m->n_pending == m->cap_pending) {
+        size_t cap = m->cap_pending ? 2 * m->cap_pending : 16;
+        struct bench__pending *grown = realloc(m->pending, cap * sizeof *grown);
+        if (!grown)
+            return BENCH_ENOMEM;
+        m->pending = grown;
+        m->cap_pending = cap;
+    }
+    struct bench__pending *p = &m->pending[m->n_pending];
+    memset(p, 0, sizeof *p);
+    p->entry = m->entry;
+    int stored = problem ? store_refused(m, p, def, problem) : store_case(m, p, def);
+    if (stored != 0) {
+        bench__pending_free(p);
+        return stored;
+    }
+    m->n_pending++;
+    return problem ? code : 0;
+}
+
+void bench__labels_free(struct bench__kv *labels, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(labels[i].key);
+        free(labels[i].value);
+    }
+    free(labels);
+}
+
+void bench__pending_free(struct bench__pending *p)
+{
+    free(p->name);
+    bench__labels_free(p->labels, p->n_labels);
+    free(p->metrics);
+    free(p->state);
+    free(p->refused);
+    free(p->group);
+}

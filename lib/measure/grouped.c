@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/* grouped.c: owns --group-by: the keys in force (given, or every label for "all"), --group-by=list,
+ * and the grouped run (every body first, then cases measured and tables streamed by key). */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/grouping.h"
+#include "../util/alloc.h"
+#include "measure.h"
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The --group-by keys in force: the given ones, or the sorted union for "all". */
+static char **group_keys(struct bench__measure *m, size_t *n_keys)
+{
+    const struct bench__config *cfg = m->cfg;
+    bool all = false;
+    for (size_t i = 0; i < cfg->n_group_by; i++)
+        all |= !strcmp(cfg->group_by[i], "all");
+    char **keys = NULL;
+    size_t n = 0, cap = 0;
+    if (!all) {
+        for (size_t i = 0; i < cfg->n_group_by; i++) {
+            keys = bench__grow(keys, &cap, n + 1, sizeof *keys);
+            keys[n++] = cfg->group_by[i];
+        }
+        *n_keys = n;
+        return keys;
+    }
+    for (size_t p = 0; p < m->n_pending; p++)
+        for (size_t l = 0; l < m->pending[p].n_labels; l++) {
+            char *k = m->pending[p].labels[l].key;
+            bool seen = false;
+            for (size_t i = 0; i < n && !seen; i++)
+                seen = !strcmp(keys[i], k);
+            if (!seen) {
+                keys = bench__grow(keys, &cap, n + 1, sizeof *keys);
+                keys[n++] = k;
+            }
+        }
+    if (n > 1)
+        qsort(keys, n, sizeof *keys, compare_strings);
+    *n_keys = n;
+    return keys;
+}
+
+bool bench__group_list_wanted(const struct bench__config *cfg)
+{
+    for (size_t i = 0; i < cfg->n_group_by; i++)
+        if (!strcmp(cfg->group_by[i], "list") || !strcmp(cfg->group_by[i], "help") ||
+            !strcmp(cfg->group_by[i], "?"))
+            return true;
+    return false;
+}
+
+int bench__group_list(struct bench__measure *m)
+{
+    size_t n = 0;
+    const struct bench__config saved = *m->cfg;
+    struct bench__config all = saved;
+    char *all_word[] = {(char *)"all", NULL};
+    all.group_by = all_word;
+    all.n_group_by = 1;
+    m->cfg = &all;
+    char **keys = group_keys(m, &n);
+    m->cfg = &saved;
+    if (n == 0)
+        printf("no benchmark labels to group by\n");
+    for (size_t i = 0; i < n; i++)
+        printf("%s\n", keys[i]);
+    free(keys);
+    int failures = 0;
+    for (size_t r = 0; r < m->n_rows; r++)
+        failures += m->rows[r].state == BENCH__ROW_ERROR;
+    for (size_t p = 0; p < m->n_pending; p++)
+        failures += m->pending[p].refused != NULL;
+    return failures ? 1 : 0;
+}
+
+/* With --group-by: every body first, then cases measured and tables streamed by key. */
+void bench__run_grouped(struct bench__measure *m, const struct bench__suite *suite,
+                        const size_t *order, size_t n_order, struct bench__table_memory *memory)
+{
+    for (size_t i = 0; i < n_order; i++)
+        bench__body_run(m, &suite->entries[order[i]]);
+    size_t n_keys = 0;
+    char **keys = group_keys(m, &n_keys);
+    for (size_t k = 0; k < n_keys; k++) {
+        bool found = false;
+        for (size_t p = 0; p < m->n_pending && !found; p++)
+            for (size_t l = 0; l < m->pending[p].n_labels && !found; l++)
+                found = !strcmp(m->pending[p].labels[l].key, keys[k]);
+        if (!found)
+            bench__ticker_note(&m->ticker, "--group-by: no benchmark case has label '%s'\n",
+                               keys[k]);
+    }
+    /* the key of every measured row and pending case */
+    size_t n_body_rows = m->n_rows;
+    char **row_keys = bench__xcalloc(n_body_rows + 1, sizeof *row_keys);
+    char **distinct = bench__xcalloc(n_body_rows + m->n_pending + 1, sizeof *distinct);
+    size_t n_distinct = 0;
+    for (size_t r = 0; r < n_body_rows; r++)
+        distinct[n_distinct++] = row_keys[r] = bench__group_key(&m->rows[r], keys, n_keys);
+    for (size_t p = 0; p < m->n_pending; p++) {
+        struct bench__row view = {.labels = m->pending[p].labels,
+                                  .n_labels = m->pending[p].n_labels};
+        distinct[n_distinct++] = m->pending[p].group = bench__group_key(&view, keys, n_keys);
+    }
+    if (n_distinct > 1)
+        qsort(distinct, n_distinct, sizeof *distinct, compare_strings);
+    size_t *indices = bench__xcalloc(n_body_rows + m->n_pending + 1, sizeof *indices);
+    for (size_t d = 0; d < n_distinct; d++) {
+        if (d > 0 && !strcmp(distinct[d], distinct[d - 1]))
+            continue;
+        size_t n = 0;
+        for (size_t r = 0; r < n_body_rows; r++)
+            if (!strcmp(row_keys[r], distinct[d]))
+                indices[n++] = r;
+        for (size_t p = 0; p < m->n_pending; p++)
+            if (!strcmp(m->pending[p].group, distinct[d])) {
+                bench__case_measure(m, &m->pending[p]);
+                indices[n++] = m->n_rows - 1;
+            }
+        char *title = bench__group_title(distinct[d]);
+        bench__rows_render(m, indices, n, keys, n_keys, title, memory);
+        free(title);
+    }
+    free(indices);
+    for (size_t r = 0; r < n_body_rows; r++)
+        free(row_keys[r]);
+    free(row_keys);
+    free(distinct);
+    free(keys);
+}

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: MIT */
+/* measure.h: the state of a --bench run of BENCHMARK bodies, shared by the files of measure/:
+ * the body dispatch (body.c), the iteration loop (iteration.c), bench_case registration and
+ * measurement (cases.c, case_run.c), counting passes (counting.c), sampling rounds (rounds.c),
+ * rows (rows.c) and the run (run.c). Not seen outside measure/. */
+#ifndef BENCH_MEASURE_MEASURE_H
+#define BENCH_MEASURE_MEASURE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../catalog/catalog.h"
+#include "../model/report.h"
+#include "../report/table.h"
+#include "../report/ticker.h"
+#include "../suite/context.h"
+#include "sampler.h"
+
+/* A client metric of a case, bound to its column. */
+struct bench__metric_def {
+    const struct bench__column_desc *column;
+    double amount;
+    enum bench_metric_mode mode;
+};
+
+/* What the earlier sampling rounds (--bench-rounds) left for one batched loop of a body: the
+ * iteration count found by doubling in the first round, and the samples taken so far. */
+struct bench__round_loop {
+    const struct bench__entry *entry;
+    unsigned ordinal; /* the loop's place in its body, 1-based; 0 = the whole body */
+    uint64_t count;
+    size_t n;
+    double samples[BENCH__SAMPLE_COUNT];
+};
+
+/* A bench_case registered by a body, measured after the body returns. */
+struct bench__pending {
+    char *name;
+    struct bench__kv *labels;
+    size_t n_labels;
+    void *state;
+    void (*setup)(void *);
+    void (*timed)(void *);
+    int (*after)(void *, const char **);
+    void (*teardown)(void *);
+    struct bench__metric_def *metrics;
+    size_t n_metrics;
+    uint64_t iterations;
+    const struct bench__entry *entry;
+    char *refused; /* a registration error: becomes an error row */
+    char *group;   /* --group-by key */
+};
+
+struct bench__measure {
+    const struct bench__config *cfg;
+    int64_t budget_ns;
+    bool register_only; /* --group-by=list: loops run once, nothing is measured */
+    /* sampling rounds: rounds 0 .. rounds-2 only take samples of batched loops (no rows, no
+     * cases, no counting); the last round is the ordinary run that finishes every row */
+    unsigned rounds, round;
+    struct bench__round_loop *round_loops;
+    size_t n_round_loops, cap_round_loops;
+    /* the body being run */
+    const struct bench__entry *entry;
+    uint64_t pin;
+    bool whole_body;
+    unsigned loops;
+    bool registered;
+    struct bench__sampler sampler;
+    int64_t t0;
+    bool loop_open;           /* a BENCH_ITER loop began and has not finished its row */
+    double clock_overhead_ns; /* NaN until the first per-call case */
+    /* results */
+    struct bench__row *rows;
+    size_t n_rows, cap_rows;
+    struct bench__pending *pending;
+    size_t n_pending, cap_pending;
+    struct bench__column_desc **columns; /* the catalog of this run: client columns */
+    size_t n_columns;
+    char **provenance;
+    size_t n_provenance;
+    /* per-call samples of the case being measured */
+    double *samples;
+    size_t n_samples, cap_samples;
+    /* counting passes */
+    struct bench__catalog catalog;
+    struct bench__workloads workloads;
+    struct {
+        bool active;   /* a body re-runs for a counting pass */
+        size_t source; /* index in catalog.sources */
+        bool inert;    /* this loop is not counted (its row failed): it runs once */
+        bool bracket_open;
+        size_t row;
+        uint64_t iterations, batch, done, current, brackets;
+    } count;
+    bool bracket_disclosed[BENCH__MAX_SOURCES]; /* the empty-bracket cost was reported */
+    size_t *loop_rows; /* row index of each BENCH_ITER loop of the current body */
+    size_t n_loop_rows, cap_loop_rows;
+    /* the live line: a stderr line redrawn at case boundaries, only on a terminal */
+    struct bench__ticker ticker;
+};
+
+/* ---- rows.c: rows and client columns ---------------------------------------------------- */
+
+/* A new row of the body being run, all numbers NaN until measured. */
+BENCH__HIDDEN struct bench__row *bench__row_new(struct bench__measure *m, const char *name);
+/* Turn a row into an error or skip row with the first line of the message; numbers dropped. */
+BENCH__HIDDEN void bench__row_fail(struct bench__row *r, enum bench__outcome outcome,
+                                   const char *message);
+/* Row name of the k-th loop of a body: the test's name, then "#2", "#3", ... (malloc'd). */
+BENCH__HIDDEN char *bench__loop_name(const struct bench__entry *e, unsigned ordinal);
+/* The column of a client metric (`<unit>/s` for a rate; "user." when the name is taken), made
+ * once per run; NULL when out of memory. */
+BENCH__HIDDEN const struct bench__column_desc *
+bench__client_column(struct bench__measure *m, const char *unit, enum bench_metric_mode mode);
+
+/* ---- counting.c: counting passes ------------------------------------------------------- */
+
+BENCH__HIDDEN void bench__count_pass_begin(struct bench__measure *m, size_t row,
+                                           uint64_t iterations, uint64_t batch);
+/* Read the pass and append the source's family as cells of the row. */
+BENCH__HIDDEN void bench__count_pass_end(struct bench__measure *m);
+BENCH__HIDDEN void bench__count_bracket_begin(struct bench__measure *m);
+BENCH__HIDDEN void bench__count_bracket_end(struct bench__measure *m);
+/* After a failure escaped a counted body: counters must not stay enabled. */
+BENCH__HIDDEN void bench__count_close_bracket(struct bench__measure *m);
+/* Calls in the next bracket of the pass. */
+BENCH__HIDDEN uint64_t bench__count_next_batch(const struct bench__measure *m);
+/* Per-call rows count one call per bracket: say once per source what an empty bracket reads. */
+BENCH__HIDDEN void bench__count_disclose_bracket(struct bench__measure *m, size_t source);
+
+/* ---- rounds.c: sampling rounds (--bench-rounds) ---------------------------------------- */
+
+/* An early round only samples; the last round is the ordinary run that finishes the rows. */
+BENCH__HIDDEN bool bench__rounds_early(const struct bench__measure *m);
+/* The ordinal of a body's marker "an early-round failure was said" (no loop has it). */
+#define BENCH__FAILURE_NOTED UINT_MAX
+BENCH__HIDDEN struct bench__round_loop *bench__rounds_loop(struct bench__measure *m,
+                                                           unsigned ordinal, bool create);
+/* Start the sampler of a batched loop (ordinal 0: the whole body), resuming its rounds. */
+BENCH__HIDDEN void bench__rounds_sampler_begin(struct bench__measure *m, unsigned ordinal);
+/* An early round's loop ended: keep its count and samples for the next round. */
+BENCH__HIDDEN void bench__rounds_keep(struct bench__measure *m, unsigned ordinal);
+
+/* ---- iteration.c: batched rows (BENCH_ITER, bench_iter, whole bodies) ------------------ */
+
+BENCH__HIDDEN void bench__whole_body_measure(struct bench__measure *m, bench_t *b);
+/* The counting passes of a whole-body row: the body is called in brackets. */
+BENCH__HIDDEN void bench__whole_body_count(struct bench__measure *m, bench_t *b, size_t row);
+/* The counting passes of a body's BENCH_ITER rows: the body runs again once per source. */
+BENCH__HIDDEN void bench__loops_count(struct bench__measure *m, bench_t *b);
+
+/* ---- cases.c, case_run.c: bench_case rows ---------------------------------------------- */
+
+BENCH__HIDDEN void bench__labels_free(struct bench__kv *labels, size_t n);
+BENCH__HIDDEN void bench__pending_free(struct bench__pending *p);
+/* Measure a registered case: setup, timed calls, counting passes, teardown; its row. */
+BENCH__HIDDEN void bench__case_measure(struct bench__measure *m, struct bench__pending *p);
+
+/* ---- body.c: BENCHMARK bodies ----------------------------------------------------------- */
+
+/* Run one BENCHMARK body: BENCH_ITER loops measure inside it and bench_case rows queue; a body
+ * that did neither is measured whole. A failure or skip becomes a row. */
+BENCH__HIDDEN void bench__body_run(struct bench__measure *m, const struct bench__entry *e);
+
+/* ---- output.c: tables and the document of rows ----------------------------------------- */
+
+/* The run's columns in `set` (client columns, then the catalog's), in a new array the caller
+ * frees; it has room for either set, so it can be refilled with the other. */
+BENCH__HIDDEN const struct bench__column_desc **
+bench__run_columns(const struct bench__measure *m, enum bench__column_set set, size_t *n);
+/* One table of the rows at `indices` (grouped by `keys` under `title`, or flat when NULL),
+ * sorted by --sort-by. */
+BENCH__HIDDEN void bench__rows_render(struct bench__measure *m, size_t *indices, size_t n,
+                                      char *const *keys, size_t n_keys, const char *title,
+                                      struct bench__table_memory *memory);
+/* The --bench-json document; 0, or the error said on stderr. */
+BENCH__HIDDEN int bench__rows_write_json(struct bench__measure *m, const struct bench__suite *suite,
+                                         uint64_t min_time_ms);
+
+/* ---- grouped.c: --group-by ---------------------------------------------------------------- */
+
+BENCH__HIDDEN bool bench__group_list_wanted(const struct bench__config *cfg);
+/* --group-by=list: print the label keys of the registered cases; 1 when a body failed. */
+BENCH__HIDDEN int bench__group_list(struct bench__measure *m);
+BENCH__HIDDEN void bench__run_grouped(struct bench__measure *m, const struct bench__suite *suite,
+                                      const size_t *order, size_t n_order,
+                                      struct bench__table_memory *memory);
+
+#endif /* BENCH_MEASURE_MEASURE_H */

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/* meta.h: facts about the host and the build that the JSON meta records. */
+#ifndef BENCH_MEASURE_META_H
+#define BENCH_MEASURE_META_H
+
+#include "../model/report.h"
+#include "../suite/registry.h"
+
+BENCH__HIDDEN void bench__meta_collect(struct bench__meta *meta, const struct bench__suite *suite,
+                                       uint64_t min_time_ms);
+BENCH__HIDDEN void bench__meta_free(struct bench__meta *meta);
+
+#endif /* BENCH_MEASURE_META_H */

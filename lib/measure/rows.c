@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/* rows.c: owns the rows of a --bench run: a new row, an error or skip row, loop row names, and
+ * the client columns bench_case metrics make (named once per run). It measures nothing. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/alloc.h"
+#include "../util/text.h"
+#include "measure.h"
+
+struct bench__row *bench__row_new(struct bench__measure *m, const char *name)
+{
+    m->rows = bench__grow(m->rows, &m->cap_rows, m->n_rows + 1, sizeof *m->rows);
+    struct bench__row *r = &m->rows[m->n_rows++];
+    memset(r, 0, sizeof *r);
+    r->name = bench__xstrdup(name);
+    r->source = bench__xstrdup(m->entry->full_name);
+    r->stats = (struct bench__summary){NAN, NAN, NAN, NAN};
+    r->error = bench__xstrdup("");
+    return r;
+}
+
+void bench__row_fail(struct bench__row *r, enum bench__outcome outcome, const char *message)
+{
+    r->state = outcome == BENCH__SKIPPED ? BENCH__ROW_SKIPPED : BENCH__ROW_ERROR;
+    free(r->error);
+    r->error = bench__first_line(message, outcome == BENCH__SKIPPED ? "skipped" : "failed");
+    r->stats = (struct bench__summary){NAN, NAN, NAN, NAN};
+    r->iterations = 0;
+    r->samples = 0;
+    free(r->cells);
+    r->cells = NULL;
+    r->n_cells = 0;
+}
+
+char *bench__loop_name(const struct bench__entry *e, unsigned ordinal)
+{
+    if (ordinal <= 1)
+        return bench__xstrdup(e->full_name);
+    return bench__xasprintf("%s#%u", e->full_name, ordinal);
+}
+
+/* ---- client metrics: the catalog's "client" family -------------------------------------- */
+
+/* Names a client metric may not take: the built-in catalog (every source's family and the
+ * names sources make columns from) and the table's own columns. */
+static bool reserved_name(const char *name)
+{
+    static const char *const table_words[] = {"name", "median/iter", "n",         "min",
+                                              "max",  "notes",       "benchmark", "implementation"};
+    for (size_t i = 0; i < sizeof table_words / sizeof table_words[0]; i++)
+        if (!strcmp(name, table_words[i]))
+            return true;
+    return bench__catalog_reserved(name);
+}
+
+/* Called while registering a case, so it reports a lack of memory instead of aborting. */
+const struct bench__column_desc *bench__client_column(struct bench__measure *m, const char *unit,
+                                                      enum bench_metric_mode mode)
+{
+    char *name = NULL;
+    if (asprintf(&name, "%s%s", unit, mode == BENCH_RATE ? "/s" : "") < 0)
+        return NULL;
+    if (reserved_name(name)) {
+        char *prefixed = NULL;
+        int n = asprintf(&prefixed, "user.%s", name);
+        free(name);
+        if (n < 0)
+            return NULL;
+        name = prefixed;
+    }
+    for (size_t i = 0; i < m->n_columns; i++)
+        if (!strcmp(m->columns[i]->name, name)) {
+            free(name);
+            return m->columns[i];
+        }
+    struct bench__column_desc **grown =
+        realloc(m->columns, (m->n_columns + 1) * sizeof *m->columns);
+    struct bench__column_desc *c = calloc(1, sizeof *c);
+    char *header = strdup(name);
+    if (grown)
+        m->columns = grown;
+    if (!grown || !c || !header) {
+        free(name);
+        free(c);
+        free(header);
+        return NULL;
+    }
+    *c = (struct bench__column_desc){.name = name,
+                                     .header = header,
+                                     .format = BENCH__FORMAT_COUNT,
+                                     .cls = BENCH__QUANTITATIVE,
+                                     .source = "client",
+                                     .is_default = true};
+    m->columns[m->n_columns++] = c;
+    return c;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* sampler.c: owns the timing rules of benchmark mode (see sampler.h). Pure functions: no clock,
+ * no I/O. */
+#include <math.h>
+#include <string.h>
+
+#include "sampler.h"
+
+void bench__sampler_start(struct bench__sampler *s, int64_t budget_ns, uint64_t pin)
+{
+    memset(s, 0, sizeof *s);
+    s->budget_ns = budget_ns;
+    s->count = pin ? pin : 1;
+    s->sampling = pin != 0; /* a pinned count is never scaled */
+    s->target = BENCH__SAMPLE_COUNT;
+}
+
+bool bench__sampler_step(struct bench__sampler *s, int64_t elapsed_ns)
+{
+    if (s->warmup) {
+        s->warmup = false;
+        return s->n < s->target; /* a round with nothing left to take stops here */
+    }
+    if (!s->sampling) {
+        if (elapsed_ns < s->budget_ns && s->count < BENCH__MAX_SCALED_ITERATIONS) {
+            s->count *= 2;
+            return true;
+        }
+        s->sampling = true; /* this scaling sample is discarded too */
+        return true;
+    }
+    if (s->n >= BENCH__SAMPLE_COUNT)
+        return false;
+    s->samples[s->n++] = (double)elapsed_ns / (double)s->count;
+    return s->n < s->target && s->n < BENCH__SAMPLE_COUNT;
+}
+
+bool bench__per_call_continue(size_t n, int64_t total_ns, int64_t budget_ns, uint64_t pin)
+{
+    if (pin)
+        return n < pin;
+    if (n >= BENCH__SAMPLE_COUNT && total_ns == 0)
+        return false;
+    return n < BENCH__SAMPLE_COUNT || total_ns < budget_ns;
+}
+
+uint64_t bench__count_iterations(uint64_t pinned, uint64_t timing_count)
+{
+    uint64_t n = pinned ? pinned : timing_count;
+    if (n > BENCH__MAX_COUNT_ITERATIONS)
+        n = BENCH__MAX_COUNT_ITERATIONS;
+    return n ? n : 1;
+}
+
+uint64_t bench__count_batch(uint64_t pinned, uint64_t iterations, double median_ns)
+{
+    if (pinned)
+        return pinned < iterations ? pinned : iterations;
+    if (!(median_ns > 0) || isnan(median_ns))
+        return 1;
+    double b = floor(BENCH__BRACKET_TARGET_NS / median_ns);
+    if (b < 1)
+        return 1;
+    return b >= (double)iterations ? iterations : (uint64_t)b;
+}

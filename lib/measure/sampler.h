@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* sampler.h: the timing rules of benchmark mode (pure): the batched sampler behind BENCH_ITER,
+ * the per-call stop rule of bench_case rows, and the size of counting passes and brackets. */
+#ifndef BENCH_MEASURE_SAMPLER_H
+#define BENCH_MEASURE_SAMPLER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../util/hidden.h"
+
+#define BENCH__SAMPLE_COUNT 32
+#define BENCH__DEFAULT_MIN_TIME_MS 5
+#define BENCH__MAX_SCALED_ITERATIONS (1ULL << 40)
+#define BENCH__MAX_COUNT_ITERATIONS 100000u /* a counting pass never runs more calls */
+#define BENCH__BRACKET_TARGET_NS 1e6        /* auto batch: one bracket spans about 1 ms */
+
+/* Calls in a counting pass: --perf-iters or the timing count, capped, at least 1. */
+BENCH__HIDDEN uint64_t bench__count_iterations(uint64_t pinned, uint64_t timing_count);
+/* Calls per bracket for a batched row: --perf-batch (clamped to the pass), else
+ * floor(1 ms / median ns per call) clamped to [1, iterations]; 1 when unknown. */
+BENCH__HIDDEN uint64_t bench__count_batch(uint64_t pinned, uint64_t iterations, double median_ns);
+
+/* The batched-timing state machine: feed it one timed sample (elapsed ns at the current
+ * count); it says whether to take another and at which count. The count doubles until a sample
+ * reaches the budget; that sample is discarded too; then BENCH__SAMPLE_COUNT samples are kept
+ * (docs/explanation/statistics.md). */
+struct bench__sampler {
+    int64_t budget_ns;
+    uint64_t count; /* iterations per sample */
+    bool sampling;  /* false while still doubling */
+    size_t n;       /* samples kept */
+    size_t target;  /* stop once n reaches it (BENCH__SAMPLE_COUNT, or a round's share) */
+    bool warmup;    /* discard the next sample: a round resumed with a known count */
+    double samples[BENCH__SAMPLE_COUNT];
+};
+BENCH__HIDDEN void bench__sampler_start(struct bench__sampler *s, int64_t budget_ns, uint64_t pin);
+BENCH__HIDDEN bool bench__sampler_step(struct bench__sampler *s, int64_t elapsed_ns);
+
+/* The per-call stop rule of bench_case rows: after n timed calls totalling total_ns, take
+ * another? Pinned: exactly `pin` calls. Otherwise at least 32 calls and at least the budget,
+ * but stop once 32 calls measured no time at all (a stalled coarse clock). */
+BENCH__HIDDEN bool bench__per_call_continue(size_t n, int64_t total_ns, int64_t budget_ns,
+                                            uint64_t pin);
+
+#endif /* BENCH_MEASURE_SAMPLER_H */

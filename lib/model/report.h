@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* report.h: everything a renderer needs of a run: facts about the host and the run (meta), the
+ * metric columns, the rows in measurement order and the workload windows. Types only. */
+#ifndef BENCH_MODEL_REPORT_H
+#define BENCH_MODEL_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "row.h"
+#include "window.h"
+
+struct bench__meta {
+    char date[16]; /* ISO day, local time */
+    char *hostname;
+    const char *os;   /* linux|macos|windows|posix|unknown */
+    const char *arch; /* x86_64|aarch64|x86|unknown */
+    char *compiler;   /* of the test binary, as its shim recorded it */
+    char *cpu;        /* /proc/cpuinfo model name, else "" */
+    uint64_t min_time_ms;
+    unsigned sample_count;
+    unsigned rounds;          /* --bench-rounds; written to JSON only when > 1 */
+    double clock_overhead_ns; /* NaN unless per-call rows were measured */
+    char **provenance;        /* deduplicated, first-seen order */
+    size_t n_provenance;
+};
+
+/* Rows in measurement order, the metric columns in catalog order (only available ones), and
+ * the workload windows (when workloads ran). */
+struct bench__report {
+    const struct bench__window *windows;
+    size_t n_windows;
+    bool has_windows; /* workloads ran: the document gets a "windows" array */
+    struct bench__meta meta;
+    const struct bench__column_desc *const *columns;
+    size_t n_columns;
+    const struct bench__row *rows;
+    size_t n_rows;
+};
+
+#endif /* BENCH_MODEL_REPORT_H */

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* row.h: what a --bench run measured, in the shape every renderer reads: metric columns, the
+ * cells of a row, labels, and the row itself. "Not measured" is a NaN cell or a row state, never
+ * a zero. Types only. */
+#ifndef BENCH_MODEL_ROW_H
+#define BENCH_MODEL_ROW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../util/format.h"
+#include "summary.h"
+
+/* The classes of a metric (the catalog's vocabulary). */
+enum bench__class { BENCH__QUANTITATIVE, BENCH__DIAGNOSTIC };
+
+/* One metric column: what the JSON "columns" array and the table headers describe. */
+struct bench__column_desc {
+    const char *name;   /* id: "B/s", "ipc", "user.items" */
+    const char *header; /* table header */
+    enum bench__format format;
+    enum bench__class cls;
+    const char *source; /* "client", "perf", ... (static string) */
+    bool is_default;    /* shown without --metrics when available */
+};
+
+/* One metric value of one row. NaN = not measured (em dash / null), never 0. */
+struct bench__cell {
+    const struct bench__column_desc *column;
+    double value;
+    bool estimate; /* multiplex-scaled: rendered with a leading U+2248 */
+};
+
+struct bench__kv {
+    char *key;
+    char *value;
+};
+
+enum bench__row_state { BENCH__ROW_OK, BENCH__ROW_ERROR, BENCH__ROW_SKIPPED };
+
+struct bench__row {
+    char *name;   /* case name, or the test's full name for BENCH_ITER/whole-body rows */
+    char *source; /* full name of the registering test (the default streaming key) */
+    struct bench__kv *labels; /* sorted by key */
+    size_t n_labels;
+    enum bench__row_state state;
+    uint64_t iterations; /* per sample (1 for per-call rows) */
+    size_t samples;
+    struct bench__summary stats; /* ns per iteration; all NaN unless state == OK */
+    struct bench__cell *cells;   /* row-cell order */
+    size_t n_cells;
+    uint64_t count_iterations; /* 0 = no counting pass ran */
+    char *error;               /* "" when ok; the reason for error and skip rows */
+};
+
+#endif /* BENCH_MODEL_ROW_H */

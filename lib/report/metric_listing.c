@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/* metric_listing.c: owns how the catalog looks in --list-metrics: one table row per metric and
+ * the capability block with each absence's reason. It reads only the public catalog API, the
+ * same a program uses, and probes nothing itself. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/alloc.h"
+#include "metric_listing.h"
+#include "table.h"
+
+void bench__metric_listing(FILE *out, const bench_catalog_t *cat)
+{
+    static const struct bench__column columns[] = {
+        {"metric", BENCH__LEFT}, {"column", BENCH__LEFT},    {"class", BENCH__LEFT},
+        {"source", BENCH__LEFT}, {"available", BENCH__LEFT},
+    };
+    size_t n_rows = bench_catalog_metric_count(cat);
+    const char **cells = bench__xcalloc(n_rows * 5 + 1, sizeof *cells);
+    for (size_t r = 0; r < n_rows; r++) {
+        struct bench_metric_info m = BENCH_METRIC_INFO_INIT;
+        bench_catalog_metric(cat, r, &m);
+        cells[r * 5 + 0] = m.name;
+        cells[r * 5 + 1] = m.column;
+        cells[r * 5 + 2] = m.klass;
+        cells[r * 5 + 3] = m.source;
+        cells[r * 5 + 4] = m.available ? "yes" : "no";
+    }
+    struct bench__table_memory memory = {0};
+    struct bench__table table = {
+        .columns = columns, .n_columns = 5, .cells = (char **)cells, .n_rows = n_rows};
+    bench__table_render(out, &table, &memory);
+    bench__table_memory_free(&memory);
+    free(cells);
+
+    size_t n_caps = bench_catalog_capability_count(cat), width = 0;
+    for (size_t i = 0; i < n_caps; i++) {
+        struct bench_capability_info c = BENCH_CAPABILITY_INFO_INIT;
+        bench_catalog_capability(cat, i, &c);
+        if (strlen(c.source) > width)
+            width = strlen(c.source);
+    }
+    fprintf(out, "\ncapabilities:\n");
+    const char *previous = NULL;
+    for (size_t i = 0; i < n_caps; i++) {
+        struct bench_capability_info c = BENCH_CAPABILITY_INFO_INIT;
+        bench_catalog_capability(cat, i, &c);
+        bool first = !previous || strcmp(previous, c.source) != 0;
+        previous = c.source;
+        fprintf(out, "  %-*s %s %s", (int)width, first ? c.source : "",
+                c.present ? "\xe2\x9c\x93" : "\xe2\x9c\x97", c.name);
+        if (!c.present)
+            fprintf(out, " \xe2\x80\x94 %s", c.reason);
+        fputc('\n', out);
+    }
+    fprintf(out, "\nClient metrics (bench_case .metrics) appear per benchmark as <unit>/s or "
+                 "<unit>.\n");
+}

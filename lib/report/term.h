@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* term.h: what an output stream is and how libbench may paint it (colour, a live line). */
+#ifndef BENCH_REPORT_TERM_H
+#define BENCH_REPORT_TERM_H
+
+#include <stdbool.h>
+
+#include "../util/hidden.h"
+
+struct bench__term {
+    bool color;   /* SGR colour allowed */
+    bool animate; /* live progress line allowed */
+    int width;    /* columns; 80 when unknown */
+};
+
+/* The one policy: colour and animation only on a TTY, never with --no-colors (no_colors), a
+ * non-empty NO_COLOR or TERM=dumb. */
+BENCH__HIDDEN struct bench__term bench__term_probe(int fd, bool no_colors);
+
+#endif /* BENCH_REPORT_TERM_H */

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/* compare.h: the statistical comparison engine of `libbench compare`: SplitMix64 streams, the
+ * percentile bootstrap, the A/A floor, the exact Mann-Whitney permutation p, Benjamini-Hochberg,
+ * cell states, runs_needed and the verdict (docs/explanation/statistics.md). Pure functions over
+ * numbers: no I/O. An internal static library the tools link (lib/stats/), not part of
+ * libbench.so: one implementation for every tool. */
+#ifndef BENCH_COMPARE_H
+#define BENCH_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../model/summary.h"
+#include "../util/hidden.h"
+
+#include <bench/errors.h>
+
+/* ---- primitives (each pinned by stats-vectors.json) ----------------------------------- */
+
+struct bench__rng {
+    uint64_t state;
+};
+BENCH__HIDDEN uint64_t bench__rng_next(struct bench__rng *rng);              /* SplitMix64 */
+BENCH__HIDDEN uint64_t bench__rng_below(struct bench__rng *rng, uint64_t n); /* unbiased [0, n) */
+BENCH__HIDDEN uint64_t bench__fnv1a64(const void *data, size_t len);
+/* global_seed XOR fnv1a64(subj_b 0x1F subj_x 0x1F scenario 0x1F operation) */
+BENCH__HIDDEN uint64_t bench__stream_seed(uint64_t global_seed, const char *subj_b,
+                                          const char *subj_x, const char *scenario,
+                                          const char *operation);
+/* Fisher-Yates shuffle of order[0..n) for one run (Step 10). */
+BENCH__HIDDEN void bench__shuffle(struct bench__rng *rng, size_t *order, size_t n);
+
+/* Mann-Whitney: 2·U of the candidate arm (ties score 1, i.e. ½ doubled). */
+BENCH__HIDDEN uint64_t bench__mw_two_u(const double *b, size_t nb, const double *c, size_t nc);
+/* The two-sided permutation p = #{|two_u* − nb·nc| ≥ |two_u − nb·nc|} / C(N, nc), as an exact
+ * fraction (numerator, denominator) by the doubled-mid-rank DP. Returns false when
+ * C(N, min(nb, nc)) > 2^63 (use the normal approximation). */
+BENCH__HIDDEN bool bench__mw_exact(const double *b, size_t nb, const double *c, size_t nc,
+                                   uint64_t *numerator, uint64_t *denominator);
+/* Normal approximation with tie and continuity correction: p = erfc(z/√2). */
+BENCH__HIDDEN double bench__mw_normal(const double *b, size_t nb, const double *c, size_t nc);
+
+/* Benjamini-Hochberg over p[0..m): rejected[i], adjusted q[i]; returns k* (0 = none). */
+BENCH__HIDDEN size_t bench__bh(const double *p, size_t m, double q, bool *rejected,
+                               double *q_adjusted);
+
+/* Percentile bootstrap CI of rel_delta = (med(C) − med(B)) / med(B) (Step 3): paired when
+ * the run-index sets are identical (pairs ordered by run index), unpaired otherwise
+ * (baseline indices first). k = floor(B·α/2); lo = d[k], hi = d[B−1−k]. */
+struct bench__arm {
+    const double *values; /* per-run medians, in ascending run-index order */
+    const uint64_t *runs; /* run indices, ascending, unique */
+    size_t n;
+};
+BENCH__HIDDEN void bench__bootstrap_ci(const struct bench__arm *base, const struct bench__arm *cand,
+                                       uint64_t seed, uint32_t resamples, double alpha, double *lo,
+                                       double *hi, bool *paired);
+
+/* p_min for n per arm and the runs_needed rule (Steps 5, 9). */
+BENCH__HIDDEN unsigned bench__runs_needed(size_t family_size, double q);
+
+/* ---- the engine ------------------------------------------------------------------------ */
+
+struct bench__cmp_params {
+    size_t min_runs;                      /* 3 */
+    double q;                             /* 0.05 */
+    double f_min;                         /* 0.03 */
+    double min_delta;                     /* 0, in the input unit (ns) */
+    uint32_t resamples;                   /* 10000 */
+    double alpha;                         /* 0.05 (ci_level 0.95) */
+    uint64_t global_seed;                 /* 0 */
+    const char *subj_b, *subj_c, *subj_a; /* subject names for the stream seeds */
+};
+BENCH__HIDDEN void bench__cmp_defaults(struct bench__cmp_params *p);
+
+struct bench__cmp_cell_in {
+    const char *scenario;  /* the row name */
+    const char *operation; /* the row's labels as "k=v,k2=v2" in key order, "" when none */
+    struct bench__arm base, cand, aa;
+};
+
+enum bench__cmp_state {
+    BENCH__CMP_CLAIMED,
+    BENCH__CMP_UNCONFIRMED,
+    BENCH__CMP_NO_CLAIM,
+    BENCH__CMP_UNMEASURED
+};
+
+/* Every per-cell field of §B.1; NaN for what was not computed (UNMEASURED cells). */
+struct bench__cmp_cell_out {
+    size_t n_baseline, n_candidate, n_aa;
+    double median_baseline, median_candidate, median_aa, rel_delta, abs_delta;
+    double ci_lo, ci_hi;
+    bool paired;
+    uint64_t seed;
+    double aa_ci_lo, aa_ci_hi;
+    uint64_t aa_seed;
+    double floor;
+    double p;
+    const char *p_method;                /* "exact" | "normal" | NULL */
+    uint64_t p_numerator, p_denominator; /* exact p as a fraction (0/0 otherwise) */
+    bool bh_rejected;
+    double q_adjusted;
+    enum bench__cmp_state state;
+    const char *direction; /* "regression" | "improvement" | NULL */
+    const char *reason;    /* "insufficient_runs", "no_aa_floor", "ci_includes_zero",
+                              "ci_within_floor", "below_min_delta", or NULL */
+    unsigned runs_needed;  /* UNCONFIRMED cells; 0 otherwise */
+    double aa_p;
+    bool aa_bh_rejected;
+    double aa_q_adjusted;
+    bool aa_confirmed_change;
+};
+
+struct bench__cmp_result {
+    size_t family_size;
+    const char *verdict;  /* "PASS" | "REGRESSION" | "UNMEASURED" */
+    int exit_code;        /* 0 | 1 | 2 */
+    const char *reason;   /* aa_control_changed, claimed_regression, unconfirmed_regression,
+                             unmeasured_cells, or NULL for PASS */
+    unsigned runs_needed; /* when an UNCONFIRMED regression decides the verdict; else 0 */
+};
+
+/* Steps 1–9 over n cells. Returns 0, or BENCH_EINVAL when an input value is not finite and
+ * > 0 or run indices are not ascending and unique (then `bad_cell` names the cell). */
+BENCH__HIDDEN int bench__compare(const struct bench__cmp_params *params,
+                                 const struct bench__cmp_cell_in *cells, size_t n,
+                                 struct bench__cmp_cell_out *out, struct bench__cmp_result *result,
+                                 size_t *bad_cell);
+BENCH__HIDDEN const char *bench__cmp_state_name(enum bench__cmp_state state);
+
+#endif /* BENCH_COMPARE_H */

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* config.h: the run configuration: what the command line asked for, parsed once (by
+ * core/cli.c) and immutable afterwards. The measuring layers read it; the counting sources never
+ * do (the catalog turns it into a small request per source). */
+#ifndef BENCH_SUITE_CONFIG_H
+#define BENCH_SUITE_CONFIG_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../util/hidden.h"
+
+#define BENCH__JOBS_MAX 1024u
+#define BENCH__MIN_TIME_MS_MAX 86400000u /* one day */
+#define BENCH__ERROR_MAX 512
+#define BENCH__SOURCE_FLAGS_MAX 8 /* distinct flags the counting sources may declare */
+
+/* One flag a counting source declared (--perf, --syscalls[=LIST]), as given. */
+struct bench__source_flag {
+    const char *name; /* the long option without "--": the source's own string */
+    bool given;
+    char **values; /* --syscalls=futex,write: NULL-terminated; NULL for a bare flag */
+    size_t n_values;
+};
+
+struct bench__config {
+    const char *argv0;
+    /* queries */
+    bool help;
+    bool version;
+    bool list;
+    /* test mode */
+    bool verbose;
+    bool no_colors;
+    unsigned jobs;           /* 0 = online CPUs */
+    const char *include_src; /* NULL when not given */
+    const char *exclude_src;
+    regex_t include_re;
+    regex_t exclude_re;
+    /* bench mode (validated here; the measurement layer reads them) */
+    bool bench;
+    bool perf_scaled; /* --perf-scaled: multiplexed counts kept as labelled estimates */
+    bool list_metrics;
+    bool metrics_help;    /* --metrics=? or --metrics=help */
+    uint64_t perf_iters;  /* 0 = follow the timing pass */
+    uint64_t perf_batch;  /* 0 = auto */
+    uint64_t min_time_ms; /* 0 = default (5 ms) */
+    unsigned rounds;      /* --bench-rounds: 0 or 1 = every row's samples in one go */
+    struct bench__source_flag source_flags[BENCH__SOURCE_FLAGS_MAX]; /* in source-list order */
+    size_t n_source_flags;
+    char **metrics; /* --metrics=LIST selectors, NULL when not given */
+    size_t n_metrics;
+    const char *sort_by; /* NULL = median/iter */
+    char **group_by;     /* accumulated --group-by keys */
+    size_t n_group_by;
+    const char *bench_json; /* NULL = no JSON document */
+};
+
+/* The flag named `name` ("perf"), or NULL when no source declares it. */
+BENCH__HIDDEN const struct bench__source_flag *bench__config_flag(const struct bench__config *cfg,
+                                                                  const char *name);
+
+#endif /* BENCH_SUITE_CONFIG_H */

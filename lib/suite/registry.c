@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/* registry.c: owns the list that registration constructors fill, and the validated,
+ * ordered, filtered snapshot (the suite) that the runners work on. Constructors only
+ * link a descriptor; every check happens here when the program starts. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "registry.h"
+
+static struct bench_test *registry_head;
+
+/* Descriptors too small to hold `next` are never written to: they are remembered here
+ * (no allocation) and reported when the program starts. */
+#define REJECTED_MAX 8
+static const struct bench_test *rejected[REJECTED_MAX];
+static size_t n_rejected;
+
+void bench_register(struct bench_test *test)
+{
+    if (test->size < sizeof(struct bench_test)) {
+        if (n_rejected < REJECTED_MAX)
+            rejected[n_rejected] = test;
+        n_rejected++;
+        return;
+    }
+    test->next = registry_head;
+    registry_head = test;
+}
+
+struct bench_test *bench__registry_head(void)
+{
+    return registry_head;
+}
+
+size_t bench__file_stem(const char *path, const char **stem)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    *stem = base;
+    return dot && dot != base ? (size_t)(dot - base) : strlen(base);
+}
+
+/* A size-prefixed struct the library knows up to `known` bytes: a newer shim may append
+ * fields, accepted only while they are zero (libpfm4's rule). */
+static bool size_ok(const void *p, uint32_t size, size_t known)
+{
+    if (size < known)
+        return false;
+    const unsigned char *tail = (const unsigned char *)p + known;
+    for (size_t i = 0; i < size - known; i++)
+        if (tail[i])
+            return false;
+    return true;
+}
+
+static int check_descriptor(const struct bench_test *t, char *err, size_t err_size)
+{
+    const char *where = t->file ? t->file : "?";
+    if (!size_ok(t, t->size, sizeof(struct bench_test))) {
+        snprintf(err, err_size,
+                 "test '%s' (%s:%u) was compiled against an incompatible "
+                 "<bench/shim.h> (descriptor size %u, this libbench knows %zu)",
+                 t->name ? t->name : "?", where, t->line, t->size, sizeof(struct bench_test));
+        return BENCH_ESTRUCT;
+    }
+    if (!t->name || !*t->name || !t->file || !t->fn) {
+        snprintf(err, err_size, "a test registered at %s:%u has no name, file or body", where,
+                 t->line);
+        return BENCH_EINVAL;
+    }
+    const char *kind_problem = NULL;
+    if (t->benchmark && t->workload)
+        kind_problem = "has both benchmark and workload options";
+    else if (t->kind == BENCH_KIND_TEST && (t->benchmark || t->workload))
+        kind_problem = "is a plain test with benchmark or workload options";
+    else if (t->kind == BENCH_KIND_BENCHMARK && !t->benchmark)
+        kind_problem = "is a benchmark without benchmark options";
+    else if (t->kind == BENCH_KIND_WORKLOAD && !t->workload)
+        kind_problem = "is a workload without workload options";
+    else if (t->kind < BENCH_KIND_TEST || t->kind > BENCH_KIND_WORKLOAD)
+        kind_problem = "has an unknown kind";
+    if (kind_problem) {
+        snprintf(err, err_size, "test '%s' (%s:%u) %s", t->name, where, t->line, kind_problem);
+        return BENCH_EINVAL;
+    }
+    if ((t->benchmark &&
+         !size_ok(t->benchmark, t->benchmark->size, sizeof(struct bench_benchmark_opts))) ||
+        (t->workload &&
+         !size_ok(t->workload, t->workload->size, sizeof(struct bench_workload_opts)))) {
+        snprintf(err, err_size,
+                 "test '%s' (%s:%u) has options from an incompatible "
+                 "<bench/shim.h>",
+                 t->name, where, t->line);
+        return BENCH_ESTRUCT;
+    }
+    const char *stem;
+    if (bench__file_stem(t->file, &stem) == 0) {
+        snprintf(err, err_size, "test '%s' (%s:%u) has no file stem to name it by", t->name, where,
+                 t->line);
+        return BENCH_EINVAL;
+    }
+    if (t->workload && (unsigned)t->workload->regime > BENCH_CACHE_COLD) {
+        snprintf(err, err_size, "workload '%s' (%s:%u) has an unknown cache regime %d", t->name,
+                 where, t->line, (int)t->workload->regime);
+        return BENCH_EINVAL;
+    }
+    return 0;
+}
+
+/* Definition order within a file, files by stem then path: stable across link orders. */
+static int compare_entries(const void *pa, const void *pb)
+{
+    const struct bench__entry *a = pa, *b = pb;
+    const char *sa, *sb;
+    size_t la = bench__file_stem(a->test->file, &sa), lb = bench__file_stem(b->test->file, &sb);
+    size_t common = la < lb ? la : lb;
+    int c = strncmp(sa, sb, common);
+    if (c == 0 && la != lb)
+        c = la < lb ? -1 : 1;
+    if (c == 0)
+        c = strcmp(a->test->file, b->test->file);
+    if (c == 0)
+        c = a->test->line < b->test->line ? -1 : a->test->line > b->test->line;
+    if (c == 0)
+        c = strcmp(a->test->name, b->test->name);
+    return c;
+}
+
+/* By full name, ties in suite order, so a duplicate is reported the same way everywhere. */
+static int compare_full_names(const void *pa, const void *pb)
+{
+    const struct bench__entry *const *a = pa, *const *b = pb;
+    int c = strcmp((*a)->full_name, (*b)->full_name);
+    return c ? c : (*a < *b ? -1 : *a > *b);
+}
+
+static int find_duplicate(const struct bench__suite *suite, char *err, size_t err_size)
+{
+    if (suite->count < 2)
+        return 0;
+    const struct bench__entry **by_name = malloc(suite->count * sizeof *by_name);
+    if (!by_name)
+        return BENCH_ENOMEM;
+    for (size_t i = 0; i < suite->count; i++)
+        by_name[i] = &suite->entries[i];
+    qsort(by_name, suite->count, sizeof *by_name, compare_full_names);
+    int rc = 0;
+    for (size_t i = 1; i < suite->count && !rc; i++)
+        if (!strcmp(by_name[i - 1]->full_name, by_name[i]->full_name)) {
+            snprintf(err, err_size, "test name '%s' is registered twice (%s:%u and %s:%u)",
+                     by_name[i]->full_name, by_name[i - 1]->test->file, by_name[i - 1]->test->line,
+                     by_name[i]->test->file, by_name[i]->test->line);
+            rc = BENCH_EDUP;
+        }
+    free(by_name);
+    return rc;
+}
+
+int bench__suite_load(struct bench__suite *suite, struct bench_test *head, char *err,
+                      size_t err_size)
+{
+    memset(suite, 0, sizeof *suite);
+    if (!head && n_rejected) {
+        const struct bench_test *t = rejected[0];
+        snprintf(err, err_size,
+                 "%zu test(s) were compiled against an incompatible "
+                 "<bench/shim.h>, the first at %s:%u (descriptor size %u, this libbench needs "
+                 "at least %zu)",
+                 n_rejected, t->file ? t->file : "?", t->line, t->size, sizeof(struct bench_test));
+        return BENCH_ESTRUCT;
+    }
+    if (!head)
+        head = registry_head;
+    size_t n = 0;
+    for (struct bench_test *t = head; t; t = t->next)
+        n++;
+    suite->entries = calloc(n ? n : 1, sizeof *suite->entries);
+    if (!suite->entries) {
+        snprintf(err, err_size, "out of memory");
+        return BENCH_ENOMEM;
+    }
+    for (struct bench_test *t = head; t; t = t->next) {
+        int rc = check_descriptor(t, err, err_size);
+        if (rc) {
+            bench__suite_free(suite);
+            return rc;
+        }
+        const char *stem;
+        size_t stem_len = bench__file_stem(t->file, &stem);
+        struct bench__entry *e = &suite->entries[suite->count++];
+        e->test = t;
+        if (asprintf(&e->full_name, "%.*s.%s", (int)stem_len, stem, t->name) < 0) {
+            e->full_name = NULL;
+            bench__suite_free(suite);
+            snprintf(err, err_size, "out of memory");
+            return BENCH_ENOMEM;
+        }
+    }
+    qsort(suite->entries, suite->count, sizeof *suite->entries, compare_entries);
+    int rc = find_duplicate(suite, err, err_size);
+    if (rc) {
+        if (rc == BENCH_ENOMEM)
+            snprintf(err, err_size, "out of memory");
+        bench__suite_free(suite);
+    }
+    return rc;
+}
+
+void bench__suite_free(struct bench__suite *suite)
+{
+    for (size_t i = 0; i < suite->count; i++)
+        free(suite->entries[i].full_name);
+    free(suite->entries);
+    memset(suite, 0, sizeof *suite);
+}
+
+bool bench__filter_match(const struct bench__config *cfg, const char *full_name)
+{
+    if (cfg->include_src && regexec(&cfg->include_re, full_name, 0, NULL, 0) != 0)
+        return false;
+    if (cfg->exclude_src && regexec(&cfg->exclude_re, full_name, 0, NULL, 0) == 0)
+        return false;
+    return true;
+}
+
+void bench__suite_filter(struct bench__suite *suite, const struct bench__config *cfg)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < suite->count; i++) {
+        if (bench__filter_match(cfg, suite->entries[i].full_name))
+            suite->entries[kept++] = suite->entries[i];
+        else
+            free(suite->entries[i].full_name);
+    }
+    suite->count = kept;
+}

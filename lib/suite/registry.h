@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* registry.h: the tests that registration constructors linked, and the validated, ordered and
+ * filtered snapshot of them (the suite) that every mode works on. */
+#ifndef BENCH_SUITE_REGISTRY_H
+#define BENCH_SUITE_REGISTRY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <bench/bench.h>
+
+#include "config.h"
+
+struct bench__entry {
+    const struct bench_test *test;
+    char *full_name; /* "<file-stem>.<name>" */
+};
+
+struct bench__suite {
+    struct bench__entry *entries; /* by file stem, then path, then line */
+    size_t count;
+};
+
+/* Snapshot the registry (or an explicit list, for tests: `head` may be NULL for the global
+ * registry). On a bad descriptor returns a negative code and a message in err. */
+BENCH__HIDDEN int bench__suite_load(struct bench__suite *suite, struct bench_test *head, char *err,
+                                    size_t err_size);
+BENCH__HIDDEN void bench__suite_free(struct bench__suite *suite);
+BENCH__HIDDEN struct bench_test *bench__registry_head(void);
+/* Keep the entries whose full name matches --include and not --exclude. */
+BENCH__HIDDEN void bench__suite_filter(struct bench__suite *suite, const struct bench__config *cfg);
+BENCH__HIDDEN bool bench__filter_match(const struct bench__config *cfg, const char *full_name);
+/* "<stem>" of a __FILE__ path: the last component without its last extension. */
+BENCH__HIDDEN size_t bench__file_stem(const char *path, const char **stem);
+
+#endif /* BENCH_SUITE_REGISTRY_H */

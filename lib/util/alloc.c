@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/* alloc.c: owns the one place where libbench aborts for lack of memory (the policy is in
+ * alloc.h). Nothing else in lib/ calls abort() for an allocation. */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+
+void bench__out_of_memory(void)
+{
+    fputs("libbench: out of memory\n", stderr);
+    abort();
+}
+
+void *bench__xmalloc(size_t size)
+{
+    void *p = malloc(size ? size : 1);
+    if (!p)
+        bench__out_of_memory();
+    return p;
+}
+
+void *bench__xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        bench__out_of_memory();
+    return p;
+}
+
+void *bench__xrealloc(void *p, size_t size)
+{
+    void *q = realloc(p, size ? size : 1);
+    if (!q)
+        bench__out_of_memory();
+    return q;
+}
+
+char *bench__xstrdup(const char *s)
+{
+    char *d = strdup(s ? s : "");
+    if (!d)
+        bench__out_of_memory();
+    return d;
+}
+
+char *bench__xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    int n = vasprintf(&s, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        bench__out_of_memory();
+    return s;
+}
+
+void *bench__grow(void *array, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return array;
+    size_t cap2 = *cap ? *cap * 2 : 16;
+    while (cap2 < need)
+        cap2 *= 2;
+    if (elem && cap2 > (size_t)-1 / elem)
+        bench__out_of_memory();
+    void *p = bench__xrealloc(array, cap2 * elem);
+    *cap = cap2;
+    return p;
+}

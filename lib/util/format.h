@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* format.h: how numbers look in every table and line libbench prints: durations, metric values
+ * in their format (count, ratio, percent), shell-quoted words and escaped patterns. Pure. */
+#ifndef BENCH_UTIL_FORMAT_H
+#define BENCH_UTIL_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hidden.h"
+
+/* The formats of a metric value. */
+enum bench__format { BENCH__FORMAT_COUNT, BENCH__FORMAT_RATIO, BENCH__FORMAT_PERCENT };
+
+/* A buffer that holds any formatted number (a longer one is cut and marked). */
+#define BENCH__NUMBER_MAX 32
+
+/* A duration in ns as "11.48ns", "1.5ms", "2.0s"; NaN or negative → em dash. */
+BENCH__HIDDEN void bench__format_ns(double ns, char *buf, size_t size);
+/* A metric value in its format: count (SI-scaled: 1.25G, 118.40k, 233, 3.37), ratio
+ * (%.2f), percent (%.2f%); NaN → em dash; an estimate gets a leading U+2248. */
+BENCH__HIDDEN void bench__format_metric(double value, enum bench__format format, bool estimate,
+                                        char *buf, size_t size);
+/* The word quoted for a POSIX shell when it needs quoting (malloc'd). */
+BENCH__HIDDEN char *bench__shell_quote(const char *word);
+/* The text with ERE metacharacters escaped so it matches itself (malloc'd). */
+BENCH__HIDDEN char *bench__regex_escape(const char *text);
+
+#endif /* BENCH_UTIL_FORMAT_H */

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* text.h: the text helpers every layer shares: checked formatting into a fixed buffer (a cut is
+ * always marked), "; "-joined notes, the first line of a message, control-character
+ * sanitising, and the overflow-checked decimal digit run. Pure functions. */
+#ifndef BENCH_UTIL_TEXT_H
+#define BENCH_UTIL_TEXT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <bench/export.h>
+
+#include "hidden.h"
+
+/* U+2026, the mark of a text cut to fit. */
+#define BENCH__ELLIPSIS "\xe2\x80\xa6"
+
+/* printf into buf (size bytes). True when the whole text fit; otherwise the text is cut at a
+ * UTF-8 character boundary and ends with U+2026, so a truncation is never silent. */
+BENCH__HIDDEN BENCH_PRINTF(3, 4) bool bench__fmt(char *buf, size_t size, const char *fmt, ...);
+BENCH__HIDDEN bool bench__vfmt(char *buf, size_t size, const char *fmt, va_list ap);
+
+/* The longest prefix of s, at most max bytes, that ends on a UTF-8 character boundary. */
+BENCH__HIDDEN size_t bench__utf8_cut(const char *s, size_t max);
+
+/* Append text to a NUL-terminated note (capacity size), "; "-joined; a text that does not fit
+ * is cut at a character boundary and marked with U+2026. The _once form does nothing when the
+ * note already holds the text. */
+BENCH__HIDDEN void bench__note_append(char *note, size_t size, const char *text);
+BENCH__HIDDEN void bench__note_append_once(char *note, size_t size, const char *text);
+
+/* The first line of message (malloc'd), with " …" when more lines followed; `fallback` when
+ * message is NULL or empty. */
+BENCH__HIDDEN char *bench__first_line(const char *message, const char *fallback);
+
+/* Control characters (below 0x20, and 0x7F) become '?', so an echoed value stays on one line.
+ * In place, or into buf (cut, and marked, to fit). */
+BENCH__HIDDEN void bench__sanitize(char *s);
+BENCH__HIDDEN void bench__sanitize_copy(const char *s, char *buf, size_t size);
+
+/* The decimal digit run at the start of [p, end): OK with its value in *value when the run is
+ * not empty and its value at most max; *stop (when not NULL) is the first byte after the run. */
+enum bench__digits { BENCH__DIGITS_OK, BENCH__DIGITS_NONE, BENCH__DIGITS_TOO_LARGE };
+BENCH__HIDDEN enum bench__digits bench__parse_digits(const char *p, const char *end, uint64_t max,
+                                                     uint64_t *value, const char **stop);
+
+#endif /* BENCH_UTIL_TEXT_H */
