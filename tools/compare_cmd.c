@@ -492,7 +492,7 @@ static int run_binaries(struct state *st, char *err, size_t err_size)
     }
     compare_exec_on_interrupt(remove_tmpdir, st);
 
-    /* Step 10: one stream; each run shuffles a fresh copy of the declared subject list. */
+    /* One stream; each run shuffles a fresh copy of the declared subject list. */
     struct bench__rng rng = {st->opts.seed ^ bench__fnv1a64("schedule", 8)};
     int rc = 0;
     for (size_t r = 0; r < st->opts.runs && rc == 0; r++) {

@@ -181,13 +181,13 @@ static void describe_death(struct result *res, int status)
         const char *abbrev = sigabbrev_np(sig);
         const char *text = strsignal(sig);
         if (abbrev)
-            snprintf(res->detail, sizeof res->detail, "killed by SIG%s: %s%s", abbrev,
-                     text ? text : "", WCOREDUMP(status) ? ", core dumped" : "");
+            bench__fmt(res->detail, sizeof res->detail, "killed by SIG%s: %s%s", abbrev,
+                       text ? text : "", WCOREDUMP(status) ? ", core dumped" : "");
         else
-            snprintf(res->detail, sizeof res->detail, "killed by signal %d", sig);
+            bench__fmt(res->detail, sizeof res->detail, "killed by signal %d", sig);
     } else {
-        snprintf(res->detail, sizeof res->detail, "exited with status %d before the test finished",
-                 WEXITSTATUS(status));
+        bench__fmt(res->detail, sizeof res->detail,
+                   "exited with status %d before the test finished", WEXITSTATUS(status));
     }
 }
 
@@ -354,8 +354,8 @@ static void pool_loop(struct run *r)
                 struct result *res = &r->results[index];
                 res->outcome = BENCH__FAILED;
                 res->detail_inline = true;
-                snprintf(res->detail, sizeof res->detail, "could not start a worker process: %s",
-                         strerror(-rc));
+                bench__fmt(res->detail, sizeof res->detail, "could not start a worker process: %s",
+                           strerror(-rc));
                 res->done = true;
                 r->done++;
             }

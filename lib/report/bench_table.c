@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/text.h"
 #include "../util/format.h"
 #include "bench_table.h"
 
@@ -127,12 +128,12 @@ void bench__bench_table_render(FILE *out, const struct bench__row *const *rows, 
             cell[k++] = strdup(row->name);
         char buf[64], med[32], mad[32];
         if (ok && row->iterations > 1)
-            snprintf(buf, sizeof buf, "%zu\xc3\x97%llu", row->samples,
-                     (unsigned long long)row->iterations);
+            bench__fmt(buf, sizeof buf, "%zu\xc3\x97%llu", row->samples,
+                       (unsigned long long)row->iterations);
         else if (ok && row->samples)
-            snprintf(buf, sizeof buf, "%zu", row->samples);
+            bench__fmt(buf, sizeof buf, "%zu", row->samples);
         else
-            snprintf(buf, sizeof buf, EM_DASH);
+            bench__fmt(buf, sizeof buf, EM_DASH);
         cell[k++] = strdup(buf);
         if (ok) {
             bench__format_ns(row->stats.median, med, sizeof med);
@@ -161,7 +162,7 @@ void bench__bench_table_render(FILE *out, const struct bench__row *const *rows, 
             goto done; /* out of memory: print nothing rather than a broken table */
     char heading[600];
     if (grouped)
-        snprintf(heading, sizeof heading, "benchmark: %s", title);
+        bench__fmt(heading, sizeof heading, "benchmark: %s", title);
     struct bench__table table = {.title = grouped ? heading : NULL,
                                  .columns = columns,
                                  .n_columns = n_columns,

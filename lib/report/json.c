@@ -27,9 +27,9 @@
 
 /* ---- values -------------------------------------------------------------------------- */
 
-/* The number rules of inventory 4.3: not finite -> null; integral with |v| <= 2^53 -> an
- * integer; otherwise "%.6g", which is an integer when it printed only digits (123456.7 ->
- * 123457) and a real with six significant digits otherwise. */
+/* The number rules of docs/reference/bench-json.md ("Numbers"): not finite -> null; integral with
+ * |v| <= 2^53 -> an integer; otherwise "%.6g", which is an integer when it printed only digits
+ * (123456.7 -> 123457) and a real with six significant digits otherwise. */
 static json_t *number(double v)
 {
     if (!isfinite(v))
@@ -37,7 +37,7 @@ static json_t *number(double v)
     if (v == trunc(v) && fabs(v) <= EXACT_INT_MAX)
         return json_integer((json_int_t)v); /* -0.0 becomes 0 */
     char text[32];
-    snprintf(text, sizeof text, "%.6g", v);
+    bench__fmt(text, sizeof text, "%.6g", v);
     /* Only digits after an optional sign: the test is locale-proof, unlike looking for '.'. */
     const char *p = text + (text[0] == '-');
     bool digits = *p != '\0';

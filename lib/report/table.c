@@ -33,10 +33,13 @@ static size_t byte_offset(const char *s, size_t cells)
     return i;
 }
 
-static void split_decimal(const char *cell, size_t *left, size_t *right)
+/* The display widths left of the last '.' of cell[0..len) and from it on. */
+static void split_decimal(const char *cell, size_t len, size_t *left, size_t *right)
 {
-    const char *dot = strrchr(cell, '.');
-    size_t len = strlen(cell);
+    const char *dot = NULL;
+    for (size_t i = len; i-- > 0 && !dot;)
+        if (cell[i] == '.')
+            dot = cell + i;
     if (!dot) {
         *left = bench__display_width(cell, len);
         *right = 0;
@@ -138,9 +141,7 @@ static void print_cell(FILE *out, const struct bench__column *col, const char *t
         break;
     case BENCH__DECIMAL: {
         size_t l, r;
-        char tmp[256];
-        snprintf(tmp, sizeof tmp, "%.*s", (int)len, text);
-        split_decimal(tmp, &l, &r);
+        split_decimal(text, len, &l, &r);
         if (len == 0)
             l = r = 0;
         repeat(out, " ", width - (left_w + right_w) + (left_w - l));
@@ -200,7 +201,7 @@ void bench__table_render(FILE *out, const struct bench__table *t, struct bench__
             const char *cell = t->cells[r * n + c];
             size_t l, rt;
             if (t->columns[c].align == BENCH__DECIMAL) {
-                split_decimal(cell, &l, &rt);
+                split_decimal(cell, strlen(cell), &l, &rt);
             } else {
                 l = bench__display_width(cell, strlen(cell));
                 rt = 0;

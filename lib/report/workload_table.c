@@ -57,17 +57,17 @@ void bench__workloads_render(FILE *out, const struct bench__workloads *w,
         bool ok = win->state == BENCH__ROW_OK;
         cell[k++] = bench__xstrdup(win->name);
         char buf[96];
-        snprintf(buf, sizeof buf, "%u", win->reps);
+        bench__fmt(buf, sizeof buf, "%u", win->reps);
         cell[k++] = bench__xstrdup(buf);
         if (regime) {
             if (!win->regime)
-                snprintf(buf, sizeof buf, EM_DASH);
+                bench__fmt(buf, sizeof buf, EM_DASH);
             else if (win->regime->requested == win->regime->effective)
-                snprintf(buf, sizeof buf, "%s", bench__regime_word(win->regime->effective));
+                bench__fmt(buf, sizeof buf, "%s", bench__regime_word(win->regime->effective));
             else
-                snprintf(buf, sizeof buf, "%s\xe2\x86\x92%s",
-                         bench__regime_word(win->regime->requested),
-                         bench__regime_word(win->regime->effective));
+                bench__fmt(buf, sizeof buf, "%s\xe2\x86\x92%s",
+                           bench__regime_word(win->regime->requested),
+                           bench__regime_word(win->regime->effective));
             cell[k++] = bench__xstrdup(buf);
         }
         const double parts[5] = {win->wall.wall_ns, win->wall.on_cpu_user_ns,
@@ -85,13 +85,13 @@ void bench__workloads_render(FILE *out, const struct bench__workloads *w,
             if (m)
                 bench__format_metric(m->value, cols[i]->format, m->estimate, buf, sizeof buf);
             else
-                snprintf(buf, sizeof buf, EM_DASH);
+                bench__fmt(buf, sizeof buf, EM_DASH);
             cell[k++] = bench__xstrdup(buf);
         }
         if (notes) {
             char note[1200] = "";
             if (!ok)
-                snprintf(note, sizeof note, "%s", win->error);
+                bench__fmt(note, sizeof note, "%s", win->error);
             if (win->regime && win->regime->note[0])
                 bench__note_append_once(note, sizeof note, win->regime->note);
             if (win->note[0])

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../util/text.h"
 #include "source.h"
 
 const char *bench__cap_name(enum bench__cap cap)
@@ -42,7 +43,7 @@ void bench__caps_absent(struct bench__caps *caps, enum bench__cap cap, const cha
     caps->absent[i].cap = cap;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(caps->absent[i].reason, sizeof caps->absent[i].reason, fmt, ap);
+    bench__vfmt(caps->absent[i].reason, sizeof caps->absent[i].reason, fmt, ap);
     va_end(ap);
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/text.h"
 #include "../platform/os.h"
 #include "event_naming.h"
 #include "source.h"
@@ -191,8 +192,8 @@ static bool resolve_symbols(void)
     for (size_t i = 0; i < 4; i++) {
         sym[i] = bench__os.dlsym(pfm.handle, names[i]);
         if (!sym[i]) {
-            snprintf(pfm.reason, sizeof pfm.reason, "%s has no %s (%s)", BENCH__PFM_SONAME,
-                     names[i], dl_error());
+            bench__fmt(pfm.reason, sizeof pfm.reason, "%s has no %s (%s)", BENCH__PFM_SONAME,
+                       names[i], dl_error());
             return false;
         }
     }
@@ -211,11 +212,11 @@ bool bench__pfm_load(char *reason, size_t reason_size)
         pfm.handle = bench__os.dlopen(BENCH__PFM_SONAME, RTLD_NOW | RTLD_LOCAL);
         if (!pfm.handle) {
             char first[160];
-            snprintf(first, sizeof first, "%s", dl_error());
+            bench__fmt(first, sizeof first, "%s", dl_error());
             pfm.handle = bench__os.dlopen("libpfm.so", RTLD_NOW | RTLD_LOCAL);
             if (!pfm.handle)
-                snprintf(pfm.reason, sizeof pfm.reason, "libpfm4 not loaded: dlopen(%s) failed: %s",
-                         BENCH__PFM_SONAME, first);
+                bench__fmt(pfm.reason, sizeof pfm.reason,
+                           "libpfm4 not loaded: dlopen(%s) failed: %s", BENCH__PFM_SONAME, first);
         }
         if (pfm.handle && resolve_symbols()) {
             /* encode events of PMUs the kernel does not expose (a VM): names still resolve */
@@ -224,8 +225,8 @@ bool bench__pfm_load(char *reason, size_t reason_size)
             if (rc == PFMABI_SUCCESS)
                 pfm.ready = true;
             else
-                snprintf(pfm.reason, sizeof pfm.reason, "pfm_initialize failed: %s",
-                         pfm.error_text(rc));
+                bench__fmt(pfm.reason, sizeof pfm.reason, "pfm_initialize failed: %s",
+                           pfm.error_text(rc));
         }
         if (!pfm.ready && pfm.handle) {
             bench__os.dlclose(pfm.handle);
@@ -233,7 +234,7 @@ bool bench__pfm_load(char *reason, size_t reason_size)
         }
     }
     if (!pfm.ready && reason && reason_size)
-        snprintf(reason, reason_size, "%s", pfm.reason);
+        bench__fmt(reason, reason_size, "%s", pfm.reason);
     return pfm.ready;
 }
 
@@ -267,7 +268,7 @@ static int encode(const char *name, struct bench__event_encoding *out)
         out->config2 = attr.config2;
         out->exclude_user = attr.exclude_user;
         out->exclude_kernel = attr.exclude_kernel;
-        snprintf(out->fstr, sizeof out->fstr, "%s", fstr ? fstr : name);
+        bench__fmt(out->fstr, sizeof out->fstr, "%s", fstr ? fstr : name);
     }
     free(fstr); /* malloc'd by libpfm4 */
     return rc;
@@ -288,7 +289,7 @@ int bench__pfm_resolve(const char *name, struct bench__event_encoding *out, char
                        size_t reason_size)
 {
     if (strlen(name) > BENCH__PFM_NAME_MAX) {
-        snprintf(reason, reason_size, "name longer than %d characters", BENCH__PFM_NAME_MAX);
+        bench__fmt(reason, reason_size, "name longer than %d characters", BENCH__PFM_NAME_MAX);
         return -1;
     }
     if (!bench__pfm_load(reason, reason_size))
@@ -299,13 +300,13 @@ int bench__pfm_resolve(const char *name, struct bench__event_encoding *out, char
     const char *table = strstr(name, "::") ? NULL : cpu_table();
     if (table) {
         char qualified[BENCH__PFM_NAME_MAX + 64];
-        snprintf(qualified, sizeof qualified, "%s::%s", table, name);
+        bench__fmt(qualified, sizeof qualified, "%s::%s", table, name);
         if (encode(qualified, out) == PFMABI_SUCCESS)
             return 0;
-        snprintf(reason, reason_size, "libpfm4: %s (also as %s::%s)", pfm.error_text(rc), table,
-                 name);
+        bench__fmt(reason, reason_size, "libpfm4: %s (also as %s::%s)", pfm.error_text(rc), table,
+                   name);
         return -1;
     }
-    snprintf(reason, reason_size, "libpfm4: %s", pfm.error_text(rc));
+    bench__fmt(reason, reason_size, "libpfm4: %s", pfm.error_text(rc));
     return -1;
 }

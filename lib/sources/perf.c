@@ -7,11 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/text.h"
 #include "perf_group.h"
 #include "rdpmc.h"
 #include "source.h"
 
-/* Events, leader first, in the order of inventory 2.2. */
+/* Events, leader first; the family below is derived from them. */
 enum { EV_CYCLES, EV_INSTR, EV_BRANCHES, EV_BR_MISSES, EV_LLC_REFS, EV_LLC_MISSES, EV_PGFLT, EV_N };
 
 static const struct bench__perf_event events[EV_N] = {
@@ -83,11 +84,12 @@ static void perf_status(const struct perf_state *st, char *status, size_t size)
     status[0] = '\0';
     if (!st->group.user_only && !st->cache_dropped && !st->scaled_mode)
         return;
-    snprintf(status, size, "%s%s%s", bench__perf_group_mode(&st->group),
-             st->cache_dropped ? "; LLC events dropped (would multiplex — NMI watchdog holds a "
-                                 "counter?)"
-                               : "",
-             st->scaled_mode ? "; multiplexed — values are labeled estimates (--perf-scaled)" : "");
+    bench__fmt(status, size, "%s%s%s", bench__perf_group_mode(&st->group),
+               st->cache_dropped ? "; LLC events dropped (would multiplex — NMI watchdog holds a "
+                                   "counter?)"
+                                 : "",
+               st->scaled_mode ? "; multiplexed — values are labeled estimates (--perf-scaled)"
+                               : "");
 }
 
 static void *perf_open(const struct bench__source_request *req, struct bench__caps *caps,

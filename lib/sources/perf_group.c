@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/text.h"
 #include "../platform/os.h"
 #include "../util/clock.h"
 #include "perf_group.h"
@@ -58,9 +59,9 @@ static void paranoid_setting(char *buf, size_t size)
 {
     long level;
     if (bench__perf_paranoid(&level))
-        snprintf(buf, size, "perf_event_paranoid=%ld", level);
+        bench__fmt(buf, size, "perf_event_paranoid=%ld", level);
     else
-        snprintf(buf, size, "perf_event_paranoid unreadable");
+        bench__fmt(buf, size, "perf_event_paranoid unreadable");
 }
 
 static void explain_failure(const char *event, int err, char *reason, size_t size)
@@ -68,28 +69,28 @@ static void explain_failure(const char *event, int err, char *reason, size_t siz
     char name[32];
     const char *known = bench__perf_errno_name(err);
     if (known)
-        snprintf(name, sizeof name, "%s", known);
+        bench__fmt(name, sizeof name, "%s", known);
     else
-        snprintf(name, sizeof name, "errno %d", err);
+        bench__fmt(name, sizeof name, "errno %d", err);
 
     char meaning[128] = "";
     switch (err) {
     case ENOENT:
     case EOPNOTSUPP:
-        snprintf(meaning, sizeof meaning, " — no hardware PMU exposed (a virtual machine?)");
+        bench__fmt(meaning, sizeof meaning, " — no hardware PMU exposed (a virtual machine?)");
         break;
     case EACCES:
     case EPERM: {
         char paranoid[48];
         paranoid_setting(paranoid, sizeof paranoid);
-        snprintf(meaning, sizeof meaning, " — %s — lower it or grant CAP_PERFMON", paranoid);
+        bench__fmt(meaning, sizeof meaning, " — %s — lower it or grant CAP_PERFMON", paranoid);
         break;
     }
-    case EMFILE: snprintf(meaning, sizeof meaning, " — out of file descriptors"); break;
+    case EMFILE: bench__fmt(meaning, sizeof meaning, " — out of file descriptors"); break;
     default: break; /* the errno text says all we know */
     }
-    snprintf(reason, size, "perf_event_open(%s) failed: %s (%s)%s", event, name, strerror(err),
-             meaning);
+    bench__fmt(reason, size, "perf_event_open(%s) failed: %s (%s)%s", event, name, strerror(err),
+               meaning);
 }
 
 static void unmap_pages(struct bench__perf_group *g)
@@ -173,13 +174,13 @@ static void map_pages(struct bench__perf_group *g)
 {
     g->rdpmc = false;
     if (g->inherit) {
-        snprintf(g->rdpmc_reason, sizeof g->rdpmc_reason,
-                 "an inheriting group is read with read(2) (rdpmc sees one thread)");
+        bench__fmt(g->rdpmc_reason, sizeof g->rdpmc_reason,
+                   "an inheriting group is read with read(2) (rdpmc sees one thread)");
         return;
     }
     if (!has_counter(g->events[0].type)) {
-        snprintf(g->rdpmc_reason, sizeof g->rdpmc_reason,
-                 "no hardware counter to map (a software leader)");
+        bench__fmt(g->rdpmc_reason, sizeof g->rdpmc_reason,
+                   "no hardware counter to map (a software leader)");
         return;
     }
     g->page[0] = bench__rdpmc_map(g->fd[0], g->rdpmc_reason, sizeof g->rdpmc_reason);
@@ -198,8 +199,8 @@ bool bench__perf_group_self_monitoring(const struct bench__perf_group *g, char *
                                        size_t reason_size)
 {
     if (!g->rdpmc && reason && reason_size)
-        snprintf(reason, reason_size, "%s",
-                 g->rdpmc_reason[0] ? g->rdpmc_reason : "no hardware counter to map");
+        bench__fmt(reason, reason_size, "%s",
+                   g->rdpmc_reason[0] ? g->rdpmc_reason : "no hardware counter to map");
     return g->rdpmc;
 }
 
@@ -212,7 +213,7 @@ int bench__perf_group_open_with(struct bench__perf_group *g, const struct bench_
     for (size_t i = 0; i < BENCH__PERF_GROUP_MAX; i++)
         g->fd[i] = -1;
     if (n == 0 || n > BENCH__PERF_GROUP_MAX || (omit & 1u)) {
-        snprintf(reason, reason_size, "internal error: bad perf event group");
+        bench__fmt(reason, reason_size, "internal error: bad perf event group");
         return -EINVAL;
     }
     g->events = events;

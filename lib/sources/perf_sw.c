@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../util/text.h"
 #include "perf_group.h"
 #include "source.h"
 
@@ -45,7 +46,7 @@ static void *sw_open(const struct bench__source_request *req, struct bench__caps
     }
     bench__caps_present(caps, BENCH__CAP_COUNTING);
     if (g->user_only)
-        snprintf(status, status_size, "%s", bench__perf_group_mode(g));
+        bench__fmt(status, status_size, "%s", bench__perf_group_mode(g));
     return g;
 }
 

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../util/text.h"
 #include "../platform/os.h"
 #include "rdpmc.h"
 
@@ -70,20 +71,20 @@ static size_t page_size(void)
 struct perf_event_mmap_page *bench__rdpmc_map(int fd, char *reason, size_t reason_size)
 {
     if (!bench__rdpmc_insn) {
-        snprintf(reason, reason_size, "rdpmc is implemented for x86-64 only");
+        bench__fmt(reason, reason_size, "rdpmc is implemented for x86-64 only");
         return NULL;
     }
     void *addr = bench__os.mmap(NULL, page_size(), PROT_READ, MAP_SHARED, fd, 0);
     if (addr == MAP_FAILED) {
         int err = errno;
-        snprintf(reason, reason_size, "mmap of the counter page failed: %s", strerror(err));
+        bench__fmt(reason, reason_size, "mmap of the counter page failed: %s", strerror(err));
         return NULL;
     }
     struct perf_event_mmap_page *page = addr;
     if (!((const volatile struct perf_event_mmap_page *)page)->cap_user_rdpmc) {
-        snprintf(reason, reason_size,
-                 "cap_user_rdpmc is 0 (a virtual machine, or "
-                 "/sys/bus/event_source/devices/cpu/rdpmc is 0)");
+        bench__fmt(reason, reason_size,
+                   "cap_user_rdpmc is 0 (a virtual machine, or "
+                   "/sys/bus/event_source/devices/cpu/rdpmc is 0)");
         bench__os.munmap(addr, page_size());
         return NULL;
     }

@@ -211,7 +211,7 @@ static bool tracefs_mounted(void)
 {
     for (size_t r = 0; r < N_ROOTS; r++) {
         char path[128];
-        snprintf(path, sizeof path, "%s/events", tracefs_roots[r]);
+        bench__fmt(path, sizeof path, "%s/events", tracefs_roots[r]);
         int fd = bench__os.open(path, O_RDONLY | O_DIRECTORY);
         if (fd >= 0) {
             bench__os.close(fd);
@@ -227,9 +227,9 @@ static const char *errno_text(int err, char *buf, size_t size)
 {
     const char *name = bench__perf_errno_name(err);
     if (name)
-        snprintf(buf, size, "%s (%s)", name, strerror(err));
+        bench__fmt(buf, size, "%s (%s)", name, strerror(err));
     else
-        snprintf(buf, size, "errno %d (%s)", err, strerror(err));
+        bench__fmt(buf, size, "errno %d (%s)", err, strerror(err));
     return buf;
 }
 
@@ -239,18 +239,18 @@ static void explain_leader_id(int rc, char *reason, size_t size)
     char err[96];
     if (rc == -ENOENT || rc == -ENOTDIR) {
         if (!tracefs_mounted())
-            snprintf(reason, size, "tracefs not mounted (" MOUNT_HINT ")");
+            bench__fmt(reason, size, "tracefs not mounted (" MOUNT_HINT ")");
         else
-            snprintf(reason, size,
-                     "tracefs has no " LEADER_NAME " event (a kernel without "
-                     "CONFIG_FTRACE_SYSCALLS?)");
+            bench__fmt(reason, size,
+                       "tracefs has no " LEADER_NAME " event (a kernel without "
+                       "CONFIG_FTRACE_SYSCALLS?)");
     } else if (rc == -EACCES || rc == -EPERM) {
-        snprintf(reason, size, "tracefs event ids unreadable — usually root");
+        bench__fmt(reason, size, "tracefs event ids unreadable — usually root");
     } else if (rc == ID_GARBAGE) {
-        snprintf(reason, size, "tracefs event id of " LEADER_NAME " is not a number");
+        bench__fmt(reason, size, "tracefs event id of " LEADER_NAME " is not a number");
     } else {
-        snprintf(reason, size, "tracefs event ids unreadable (" LEADER_NAME ": %s)",
-                 errno_text(-rc, err, sizeof err));
+        bench__fmt(reason, size, "tracefs event ids unreadable (" LEADER_NAME ": %s)",
+                   errno_text(-rc, err, sizeof err));
     }
 }
 
@@ -259,14 +259,15 @@ static void explain_named_id(int rc, const char *event, char *reason, size_t siz
 {
     char err[96];
     if (rc == -ENOENT || rc == -ENOTDIR)
-        snprintf(reason, size, "no tracepoint syscalls:%s — not a syscall of this kernel?", event);
+        bench__fmt(reason, size, "no tracepoint syscalls:%s — not a syscall of this kernel?",
+                   event);
     else if (rc == -EACCES || rc == -EPERM)
-        snprintf(reason, size, "the tracefs id of syscalls:%s is unreadable", event);
+        bench__fmt(reason, size, "the tracefs id of syscalls:%s is unreadable", event);
     else if (rc == ID_GARBAGE)
-        snprintf(reason, size, "the tracefs id of syscalls:%s is not a number", event);
+        bench__fmt(reason, size, "the tracefs id of syscalls:%s is not a number", event);
     else
-        snprintf(reason, size, "the tracefs id of syscalls:%s: %s", event,
-                 errno_text(-rc, err, sizeof err));
+        bench__fmt(reason, size, "the tracefs id of syscalls:%s: %s", event,
+                   errno_text(-rc, err, sizeof err));
 }
 
 /* Why perf_event_open refused the leader. */
@@ -277,20 +278,20 @@ static void explain_leader_open(int err, char *reason, size_t size)
         long level;
         const char *name = bench__perf_errno_name(err);
         if (!bench__perf_paranoid(&level))
-            snprintf(reason, size,
-                     "perf_event_open(" LEADER_NAME ") refused: %s — perf_event_paranoid "
-                     "unreadable",
-                     name);
+            bench__fmt(reason, size,
+                       "perf_event_open(" LEADER_NAME ") refused: %s — perf_event_paranoid "
+                       "unreadable",
+                       name);
         else if (level > 1)
-            snprintf(reason, size,
-                     "perf_event_open(" LEADER_NAME ") refused: %s — perf_event_paranoid=%ld "
-                     "(needs ≤ 1)",
-                     name, level);
+            bench__fmt(reason, size,
+                       "perf_event_open(" LEADER_NAME ") refused: %s — perf_event_paranoid=%ld "
+                       "(needs ≤ 1)",
+                       name, level);
         else
-            snprintf(reason, size,
-                     "perf_event_open(" LEADER_NAME ") refused: %s — seccomp or kernel policy "
-                     "(perf_event_paranoid=%ld allows it)",
-                     name, level);
+            bench__fmt(reason, size,
+                       "perf_event_open(" LEADER_NAME ") refused: %s — seccomp or kernel policy "
+                       "(perf_event_paranoid=%ld allows it)",
+                       name, level);
         return;
     }
     const char *meaning = "";
@@ -300,8 +301,8 @@ static void explain_leader_open(int err, char *reason, size_t size)
         meaning = " — no perf_event_open in this kernel or sandbox";
     else if (err == ENOENT || err == EINVAL)
         meaning = " — the kernel rejected the tracepoint id";
-    snprintf(reason, size, "perf_event_open(" LEADER_NAME ") failed: %s%s",
-             errno_text(err, text, sizeof text), meaning);
+    bench__fmt(reason, size, "perf_event_open(" LEADER_NAME ") failed: %s%s",
+               errno_text(err, text, sizeof text), meaning);
 }
 
 /* ---- the source ------------------------------------------------------------------------ */
@@ -413,8 +414,8 @@ static void *sys_open(const struct bench__source_request *req, struct bench__cap
         int ev = st->event_of[1 + i];
         if (ev >= 0 && st->group.fd[ev] < 0) {
             char err[96];
-            snprintf(why[i], sizeof why[i], "perf_event_open(%s) failed: %s", st->events[ev].name,
-                     errno_text(st->group.open_errno[ev], err, sizeof err));
+            bench__fmt(why[i], sizeof why[i], "perf_event_open(%s) failed: %s", st->events[ev].name,
+                       errno_text(st->group.open_errno[ev], err, sizeof err));
         }
         if (why[i][0])
             fprintf(stderr, "%s: sc:%s not counted (%s)\n", flag, w.names[i], why[i]);
@@ -434,9 +435,9 @@ static void *sys_open(const struct bench__source_request *req, struct bench__cap
     char text[32];
     bench__format_metric(cost, BENCH__FORMAT_COUNT, false, text, sizeof text);
     /* the catalog prints it after the source name: "--syscalls: syscall brackets each ..." */
-    snprintf(status, status_size,
-             "brackets each add %s syscall%s of their own to `syscalls` (not subtracted)", text,
-             cost == 1 ? "" : "s");
+    bench__fmt(status, status_size,
+               "brackets each add %s syscall%s of their own to `syscalls` (not subtracted)", text,
+               cost == 1 ? "" : "s");
     return st;
 }
 
@@ -520,10 +521,10 @@ static void sys_window_floor(void *state, unsigned calls, uint64_t bytes, char *
 {
     (void)state;
     (void)bytes;
-    snprintf(text, size,
-             "`syscalls` of each window include %u system call%s of the edge readings "
-             "(not subtracted)",
-             calls + 1, calls + 1 == 1 ? "" : "s");
+    bench__fmt(text, size,
+               "`syscalls` of each window include %u system call%s of the edge readings "
+               "(not subtracted)",
+               calls + 1, calls + 1 == 1 ? "" : "s");
 }
 
 const struct bench__source_ops bench__source_syscalls = {

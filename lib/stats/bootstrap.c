@@ -13,7 +13,7 @@
 #include "engine.h"
 #include "draw.h"
 
-/* ---- percentile bootstrap (Step 3) ---------------------------------------------------- */
+/* ---- percentile bootstrap -------------------------------------------------------------- */
 
 void bench__boot_ws_free(struct bench__boot_ws *ws)
 {
@@ -187,8 +187,8 @@ static bool same_runs(const struct bench__arm *a, const struct bench__arm *b)
     return true;
 }
 
-/* The draws of one resample, in the spec's order: paired, n indices shared by both arms;
- * unpaired, n_B baseline indices first, then n_C candidate indices. */
+/* The draws of one resample, in a fixed order (it is part of what a seed reproduces): paired, n
+ * indices shared by both arms; unpaired, n_B baseline indices first, then n_C candidate indices. */
 void bench__boot_core(const struct bench__arm *base, const struct bench__arm *cand, uint64_t seed,
                       uint32_t resamples, size_t k, struct bench__boot_ws *ws, double *lo,
                       double *hi, bool *paired)

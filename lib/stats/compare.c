@@ -15,7 +15,7 @@
 #include "compare.h"
 #include "engine.h"
 
-/* ---- the engine (Steps 1–9) ------------------------------------------------------------ */
+/* ---- the engine ------------------------------------------------------------------------ */
 
 void bench__cmp_defaults(struct bench__cmp_params *p)
 {
@@ -91,7 +91,7 @@ static void cell_unmeasured(struct bench__cmp_cell_out *o, const struct bench__c
     };
 }
 
-/* p of B vs X (Step 5): exact when C(N, n_small) ≤ 2^63, else the normal approximation. */
+/* p of B vs X: exact when C(N, n_small) ≤ 2^63, else the normal approximation. */
 static int cell_p(const struct bench__arm *base, const struct bench__arm *x, double *p,
                   const char **method, uint64_t *num, uint64_t *den)
 {
@@ -114,7 +114,8 @@ static bool ci_beyond(double lo, double hi, double floor)
     return lo > floor || hi < -floor;
 }
 
-/* Steps 1–5 for one cell: everything that does not depend on the other cells. */
+/* One cell alone: medians, the CI and its A/A floor, the p values: everything that does not
+ * depend on the other cells. */
 static int cell_measure(const struct bench__cmp_params *params, const struct bench__cmp_cell_in *in,
                         struct bench__cmp_cell_out *o, size_t k, struct bench__boot_ws *ws)
 {
@@ -245,7 +246,7 @@ int bench__compare(const struct bench__cmp_params *params, const struct bench__c
         }
     }
 
-    /* Steps 1–5 per cell. */
+    /* Each cell alone. */
     size_t k = bench__ci_k(params->resamples, params->alpha);
     int rc = measure_cells(params, cells, n, out, cap, k);
     if (rc != 0)
@@ -272,12 +273,12 @@ int bench__compare(const struct bench__cmp_params *params, const struct bench__c
         m++;
     }
 
-    /* Step 6 and the A/A family of Step 8. */
+    /* Benjamini-Hochberg over the family, and over the A/A family. */
     bench__bh_core(p, m, params->q, rej, q_adj, order);
     bench__bh_core(aa_p, m, params->q, aa_rej, aa_q_adj, order);
     unsigned runs_needed = bench__runs_needed(m, params->q);
 
-    /* Steps 7–8 per tested cell. */
+    /* The state of each tested cell. */
     bool aa_changed = false, claimed_regression = false, unconfirmed_regression = false;
     for (size_t t = 0; t < m; t++) {
         struct bench__cmp_cell_out *o = &out[tested[t]];
@@ -314,7 +315,7 @@ int bench__compare(const struct bench__cmp_params *params, const struct bench__c
         aa_changed |= o->aa_confirmed_change;
     }
 
-    /* Step 9: the first matching row wins. */
+    /* The verdict: the first matching row of the table in docs/explanation/statistics.md wins. */
     *result = (struct bench__cmp_result){.family_size = m};
     if (aa_changed) {
         result->verdict = "UNMEASURED";

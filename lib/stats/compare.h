@@ -28,7 +28,7 @@ BENCH__HIDDEN uint64_t bench__fnv1a64(const void *data, size_t len);
 BENCH__HIDDEN uint64_t bench__stream_seed(uint64_t global_seed, const char *subj_b,
                                           const char *subj_x, const char *scenario,
                                           const char *operation);
-/* Fisher-Yates shuffle of order[0..n) for one run (Step 10). */
+/* Fisher-Yates shuffle of order[0..n): the subject order of one run. */
 BENCH__HIDDEN void bench__shuffle(struct bench__rng *rng, size_t *order, size_t n);
 
 /* Mann-Whitney: 2·U of the candidate arm (ties score 1, i.e. ½ doubled). */
@@ -45,7 +45,7 @@ BENCH__HIDDEN double bench__mw_normal(const double *b, size_t nb, const double *
 BENCH__HIDDEN size_t bench__bh(const double *p, size_t m, double q, bool *rejected,
                                double *q_adjusted);
 
-/* Percentile bootstrap CI of rel_delta = (med(C) − med(B)) / med(B) (Step 3): paired when
+/* Percentile bootstrap CI of rel_delta = (med(C) − med(B)) / med(B): paired when
  * the run-index sets are identical (pairs ordered by run index), unpaired otherwise
  * (baseline indices first). k = floor(B·α/2); lo = d[k], hi = d[B−1−k]. */
 struct bench__arm {
@@ -57,7 +57,8 @@ BENCH__HIDDEN void bench__bootstrap_ci(const struct bench__arm *base, const stru
                                        uint64_t seed, uint32_t resamples, double alpha, double *lo,
                                        double *hi, bool *paired);
 
-/* p_min for n per arm and the runs_needed rule (Steps 5, 9). */
+/* The runs per arm a family of family_size cells needs before an exact p can pass
+ * Benjamini-Hochberg at q (docs/explanation/statistics.md, "runs_needed"). */
 BENCH__HIDDEN unsigned bench__runs_needed(size_t family_size, double q);
 
 /* ---- the engine ------------------------------------------------------------------------ */
@@ -87,7 +88,8 @@ enum bench__cmp_state {
     BENCH__CMP_UNMEASURED
 };
 
-/* Every per-cell field of §B.1; NaN for what was not computed (UNMEASURED cells). */
+/* Every per-cell field of the report (docs/explanation/statistics.md); NaN for what was not
+ * computed (UNMEASURED cells). */
 struct bench__cmp_cell_out {
     size_t n_baseline, n_candidate, n_aa;
     double median_baseline, median_candidate, median_aa, rel_delta, abs_delta;
@@ -122,8 +124,9 @@ struct bench__cmp_result {
     unsigned runs_needed; /* when an UNCONFIRMED regression decides the verdict; else 0 */
 };
 
-/* Steps 1–9 over n cells. Returns 0, or BENCH_EINVAL when an input value is not finite and
- * > 0 or run indices are not ascending and unique (then `bad_cell` names the cell). */
+/* The whole comparison of n cells (medians, intervals, p values, BH, states, verdict). Returns 0,
+ * or BENCH_EINVAL when an input value is not finite and > 0 or run indices are not ascending and
+ * unique (then `bad_cell` names the cell). */
 BENCH__HIDDEN int bench__compare(const struct bench__cmp_params *params,
                                  const struct bench__cmp_cell_in *cells, size_t n,
                                  struct bench__cmp_cell_out *out, struct bench__cmp_result *result,

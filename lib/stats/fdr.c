@@ -11,7 +11,7 @@
 #include "compare.h"
 #include "engine.h"
 
-/* ---- Benjamini–Hochberg (Step 6) ------------------------------------------------------- */
+/* ---- Benjamini–Hochberg ---------------------------------------------------------------- */
 
 int bench__p_at_compare(const void *pa, const void *pb)
 {

@@ -14,7 +14,7 @@
 
 #define TWO_POW_63 (UINT64_C(1) << 63)
 
-/* ---- Mann–Whitney (Step 5) ------------------------------------------------------------- */
+/* ---- Mann–Whitney ---------------------------------------------------------------------- */
 
 uint64_t bench__mw_two_u(const double *b, size_t nb, const double *c, size_t nc)
 {
@@ -221,7 +221,7 @@ double bench__mw_normal(const double *b, size_t nb, const double *c, size_t nc)
     return bench__mw_normal_core(b, nb, c, nc, &p) == 0 ? p : NAN;
 }
 
-/* ---- runs needed (Steps 5, 9) ---------------------------------------------------------- */
+/* ---- runs needed ----------------------------------------------------------------------- */
 
 unsigned bench__runs_needed(size_t family_size, double q)
 {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../util/text.h"
 #include "context.h"
 
 struct bench_ctx *bench__current;
@@ -70,7 +71,7 @@ void bench_check_failed(const char *file, int line, const char *expr)
 {
     struct bench_ctx *ctx = bench__current;
     char message[sizeof ctx->message];
-    snprintf(message, sizeof message, "%s:%d: check failed: %s", file, line, expr);
+    bench__fmt(message, sizeof message, "%s:%d: check failed: %s", file, line, expr);
     if (!ctx)
         orphan("BENCH_CHECK failed", message);
     memcpy(ctx->message, message, sizeof message);
@@ -79,7 +80,7 @@ void bench_check_failed(const char *file, int line, const char *expr)
 
 static void format_into(char *dst, size_t size, const char *fmt, va_list ap)
 {
-    vsnprintf(dst, size, fmt ? fmt : "", ap);
+    bench__vfmt(dst, size, fmt ? fmt : "", ap);
 }
 
 void bench_fail(bench_t *b, const char *fmt, ...)

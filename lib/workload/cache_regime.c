@@ -39,9 +39,9 @@ static void set_reason(char *reason, size_t size, const char *path, const char *
         dots = "\u2026";
     }
     if (err != 0)
-        snprintf(reason, size, "%s%s: %s: %s", dots, shown, what, strerror(err));
+        bench__fmt(reason, size, "%s%s: %s: %s", dots, shown, what, strerror(err));
     else
-        snprintf(reason, size, "%s%s: %s", dots, shown, what);
+        bench__fmt(reason, size, "%s%s: %s", dots, shown, what);
 }
 
 /* ---- filesystem kind ----------------------------------------------------------------------- */
@@ -192,8 +192,8 @@ void bench__regime_policy(enum bench_cache_regime requested, bool prep_ok, const
         static const char tail[] = ") \u2014 ran steady-state";
         const char *why = prep_reason && prep_reason[0] ? prep_reason : "prep failed";
         size_t max = sizeof buf - sizeof "cold unavailable (" - (sizeof tail - 1);
-        snprintf(buf, sizeof buf, "%s unavailable (%.*s%s", cold ? "cold" : "warm",
-                 (int)bench__utf8_cut(why, max), why, tail);
+        bench__fmt(buf, sizeof buf, "%s unavailable (%.*s%s", cold ? "cold" : "warm",
+                   (int)bench__utf8_cut(why, max), why, tail);
         bench__note_append(note, size, buf);
         goto mixed;
     }
@@ -226,17 +226,17 @@ void bench__regime_policy(enum bench_cache_regime requested, bool prep_ok, const
         bench__note_append(note, size, "residency unverified (mincore unavailable)");
     } else if (cold && after > BENCH__COLD_RESIDENT_MAX) {
         out->effective = BENCH_CACHE_STEADY;
-        snprintf(buf, sizeof buf,
-                 "posix_fadvise did not evict (%lld%% resident \u2014 another process's "
-                 "mapping?) \u2014 ran steady-state",
-                 percent_of(after));
+        bench__fmt(buf, sizeof buf,
+                   "posix_fadvise did not evict (%lld%% resident \u2014 another process's "
+                   "mapping?) \u2014 ran steady-state",
+                   percent_of(after));
         bench__note_append(note, size, buf);
     } else if (!cold && after < BENCH__WARM_RESIDENT_MIN) {
         out->effective = BENCH_CACHE_STEADY;
-        snprintf(buf, sizeof buf,
-                 "preload did not stick (%lld%% resident) \u2014 memory pressure or file > "
-                 "RAM?",
-                 percent_of(after));
+        bench__fmt(buf, sizeof buf,
+                   "preload did not stick (%lld%% resident) \u2014 memory pressure or file > "
+                   "RAM?",
+                   percent_of(after));
         bench__note_append(note, size, buf);
     }
     if (fs == BENCH__FS_UNKNOWN)
@@ -344,7 +344,7 @@ void bench__regime_prepare(enum bench_cache_regime regime, const char *const *pa
     if (active && prep_ok) {
         unsigned char *buf = regime == BENCH_CACHE_WARM ? malloc(WARM_CHUNK) : NULL;
         if (regime == BENCH_CACHE_WARM && buf == NULL)
-            snprintf(reason, sizeof reason, "out of memory");
+            bench__fmt(reason, sizeof reason, "out of memory");
         for (size_t i = 0; i < n && reason[0] == '\0'; i++) {
             if (regime == BENCH_CACHE_COLD)
                 prep_cold(fds[i], paths[i], reason, sizeof reason);
