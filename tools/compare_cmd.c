@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* compare_cmd.c: owns the `libbench compare` command: its options, the interleaved runs of
- * the subjects (or the documents on disk), the cells and the engine call. No statistics. */
+/* compare_cmd.c: owns the `libbench compare` command: its options, the order of its steps (runs
+ * or documents, cells, the engine call, the report) and its exit status. No statistics. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
@@ -252,270 +252,9 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
     return 0;
 }
 
-/* ---- cells --------------------------------------------------------------------------------- */
-
-struct state {
-    struct compare_options opts;
-    size_t n_runs[N_SUBJECTS];
-    struct compare_doc *docs[N_SUBJECTS]; /* per run; empty when the run failed */
-    char **run_fail[N_SUBJECTS];          /* per run: why it gave nothing, or NULL */
-    size_t *schedule;                     /* binary mode: runs × N_SUBJECTS */
-    char *tmpdir;
-    struct compare_cell *cells;
-    size_t n_cells, cap_cells;
-    size_t *slots; /* open-addressing hash of cell keys: index + 1, 0 = empty */
-    size_t n_slots;
-};
-
-static size_t find_cell(const struct state *st, const char *key, size_t *slot)
-{
-    size_t mask = st->n_slots - 1;
-    size_t h = (size_t)bench__fnv1a64(key, strlen(key)) & mask;
-    while (st->slots[h] != 0) {
-        if (strcmp(st->cells[st->slots[h] - 1].row->key, key) == 0)
-            break;
-        h = (h + 1) & mask;
-    }
-    *slot = h;
-    return st->slots[h];
-}
-
-static int grow_slots(struct state *st)
-{
-    size_t n = st->n_slots ? st->n_slots * 2 : 64;
-    size_t *slots = calloc(n, sizeof *slots);
-    if (!slots)
-        return -1;
-    free(st->slots);
-    st->slots = slots;
-    st->n_slots = n;
-    for (size_t i = 0; i < st->n_cells; i++) {
-        size_t slot;
-        find_cell(st, st->cells[i].row->key, &slot);
-        st->slots[slot] = i + 1;
-    }
-    return 0;
-}
-
-static struct compare_cell *add_cell(struct state *st, const struct compare_row *row, size_t s,
-                                     size_t r)
-{
-    if ((st->n_cells + 1) * 2 > st->n_slots && grow_slots(st) != 0)
-        return NULL;
-    size_t slot;
-    size_t found = find_cell(st, row->key, &slot);
-    if (found)
-        return &st->cells[found - 1];
-    if (st->n_cells == st->cap_cells) {
-        size_t cap = st->cap_cells ? st->cap_cells * 2 : 16;
-        struct compare_cell *grown = realloc(st->cells, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        st->cells = grown;
-        st->cap_cells = cap;
-    }
-    struct compare_cell *c = &st->cells[st->n_cells];
-    memset(c, 0, sizeof *c);
-    c->row = row;
-    c->first_subject = s;
-    c->first_run = r;
-    for (size_t k = 0; k < N_SUBJECTS; k++) {
-        size_t n = st->n_runs[k] ? st->n_runs[k] : 1;
-        c->values[k] = malloc(n * sizeof *c->values[k]);
-        c->skips[k] = calloc(n, sizeof *c->skips[k]);
-        if (!c->values[k] || !c->skips[k]) {
-            for (size_t j = 0; j <= k; j++) {
-                free(c->values[j]);
-                free(c->skips[j]);
-            }
-            return NULL;
-        }
-        for (size_t j = 0; j < n; j++)
-            c->values[k][j] = NAN;
-    }
-    st->slots[slot] = ++st->n_cells;
-    return c;
-}
-
-static const char *source_name(const struct state *st, size_t s, size_t r, char *buf, size_t size)
-{
-    if (st->opts.binary_mode)
-        snprintf(buf, size, "%s run %zu", compare_subject_names[s], r + 1);
-    else
-        bench__sanitize_copy(st->opts.files[s][r], buf, size);
-    return buf;
-}
-
-/* Every document into the cell table, then the gaps: a failed run, a missing row. File
- * mode: a cell missing from a document is an input error (one line in err). */
-static int assemble(struct state *st, char *err, size_t err_size)
-{
-    for (size_t s = 0; s < N_SUBJECTS; s++)
-        for (size_t r = 0; r < st->n_runs[s]; r++) {
-            const struct compare_doc *d = &st->docs[s][r];
-            for (size_t i = 0; i < d->n_rows; i++) {
-                const struct compare_row *row = &d->rows[i];
-                struct compare_cell *c = add_cell(st, row, s, r);
-                if (!c) {
-                    snprintf(err, err_size, "out of memory");
-                    return -1;
-                }
-                c->values[s][r] = row->median_ns;
-                if (row->skip && !(c->skips[s][r] = strdup(row->skip))) {
-                    snprintf(err, err_size, "out of memory");
-                    return -1;
-                }
-            }
-        }
-    for (size_t i = 0; i < st->n_cells; i++) {
-        struct compare_cell *c = &st->cells[i];
-        for (size_t s = 0; s < N_SUBJECTS; s++)
-            for (size_t r = 0; r < st->n_runs[s]; r++) {
-                if (!isnan(c->values[s][r]) || c->skips[s][r])
-                    continue;
-                const char *why = st->run_fail[s][r];
-                if (!why && !st->opts.binary_mode) {
-                    char file[256], first[256], name[128], op[128];
-                    bench__sanitize_copy(st->opts.files[s][r], file, sizeof file);
-                    source_name(st, c->first_subject, c->first_run, first, sizeof first);
-                    bench__sanitize_copy(c->row->name, name, sizeof name);
-                    bench__sanitize_copy(c->row->operation, op, sizeof op);
-                    snprintf(err, err_size, "%s: rows: no row for cell '%s' {%s} (it is in %s)",
-                             file, name, op, first);
-                    return -1;
-                }
-                c->skips[s][r] = strdup(why ? why : "no row for this cell in the run's document");
-                if (!c->skips[s][r]) {
-                    snprintf(err, err_size, "out of memory");
-                    return -1;
-                }
-            }
-    }
-    return 0;
-}
-
-/* ---- binary mode ---------------------------------------------------------------------- */
-
-static void remove_tmpdir(void *data)
-{
-    struct state *st = data;
-    if (!st->tmpdir)
-        return;
-    for (size_t s = 0; s < N_SUBJECTS; s++)
-        for (size_t r = 0; r < st->opts.runs; r++) {
-            char path[4096];
-            static const char *const ext[] = {"json", "log"};
-            for (size_t k = 0; k < 2; k++) {
-                snprintf(path, sizeof path, "%s/%s-%zu.%s", st->tmpdir, compare_subject_names[s],
-                         r + 1, ext[k]);
-                unlink(path);
-            }
-        }
-    rmdir(st->tmpdir);
-}
-
-static bool doc_has_error_row(const struct compare_doc *d)
-{
-    for (size_t i = 0; i < d->n_rows; i++)
-        if (d->rows[i].skip && isnan(d->rows[i].median_ns))
-            return true;
-    return false;
-}
-
-/* One invocation: the document on success; otherwise the reason in run_fail. An exit
- * status of 1 with error rows in a readable document is a completed run whose failed rows
- * are skips (libbench exits 1 when a benchmark errors). */
-static int run_subject(struct state *st, size_t s, size_t r)
-{
-    char json[4096], log[4096], opt[4200], why[COMPARE_ERROR_MAX + 64], derr[COMPARE_ERROR_MAX];
-    snprintf(json, sizeof json, "%s/%s-%zu.json", st->tmpdir, compare_subject_names[s], r + 1);
-    snprintf(log, sizeof log, "%s/%s-%zu.log", st->tmpdir, compare_subject_names[s], r + 1);
-    snprintf(opt, sizeof opt, "--bench-json=%s", json);
-    size_t n = 3 + st->opts.n_args;
-    char **argv = calloc(n + 1, sizeof *argv);
-    if (!argv)
-        return -1;
-    argv[0] = (char *)st->opts.bin[s == SUBJ_CANDIDATE ? 1 : 0];
-    argv[1] = "--bench";
-    argv[2] = opt;
-    for (size_t a = 0; a < st->opts.n_args; a++)
-        argv[3 + a] = st->opts.args[a];
-    why[0] = '\0';
-    int status = compare_exec(argv, log, why, sizeof why);
-    free(argv);
-    struct compare_doc *d = &st->docs[s][r];
-    if (status == 0 || status == 1) {
-        if (compare_doc_load(json, d, derr, sizeof derr) != 0) {
-            if (status == 0)
-                snprintf(why, sizeof why, "no readable --bench-json document: %s", derr);
-        } else if (status == 1 && !doc_has_error_row(d)) {
-            compare_doc_free(d);
-        } else {
-            status = 0;
-        }
-    }
-    unlink(json);
-    unlink(log);
-    if (status != 0) {
-        st->run_fail[s][r] = strdup(why[0] ? why : "failed");
-        if (!st->run_fail[s][r])
-            return -1;
-        fprintf(stderr, "libbench compare: %s run %zu gave no values: %s\n",
-                compare_subject_names[s], r + 1, st->run_fail[s][r]);
-    }
-    return 0;
-}
-
-static int run_binaries(struct state *st, char *err, size_t err_size)
-{
-    for (size_t b = 0; b < 2; b++)
-        if (strchr(st->opts.bin[b], '/') && access(st->opts.bin[b], X_OK) != 0) {
-            char shown[256];
-            bench__sanitize_copy(st->opts.bin[b], shown, sizeof shown);
-            snprintf(err, err_size, "%s: cannot execute: %s", shown, strerror(errno));
-            return -1;
-        }
-    const char *base = getenv("TMPDIR");
-    size_t len = strlen(base && *base ? base : "/tmp") + sizeof "/libbench-compare.XXXXXX";
-    st->tmpdir = malloc(len);
-    if (!st->tmpdir) {
-        snprintf(err, err_size, "out of memory");
-        return -1;
-    }
-    snprintf(st->tmpdir, len, "%s/libbench-compare.XXXXXX", base && *base ? base : "/tmp");
-    if (!mkdtemp(st->tmpdir)) {
-        snprintf(err, err_size, "cannot create a temporary directory in %s: %s",
-                 base && *base ? base : "/tmp", strerror(errno));
-        free(st->tmpdir);
-        st->tmpdir = NULL;
-        return -1;
-    }
-    compare_exec_on_interrupt(remove_tmpdir, st);
-
-    /* One stream; each run shuffles a fresh copy of the declared subject list. */
-    struct bench__rng rng = {st->opts.seed ^ bench__fnv1a64("schedule", 8)};
-    int rc = 0;
-    for (size_t r = 0; r < st->opts.runs && rc == 0; r++) {
-        size_t *order = &st->schedule[r * N_SUBJECTS];
-        for (size_t s = 0; s < N_SUBJECTS; s++)
-            order[s] = s;
-        bench__shuffle(&rng, order, N_SUBJECTS);
-        fprintf(stderr, "libbench compare: run %zu/%u: %s, %s, %s\n", r + 1, st->opts.runs,
-                compare_subject_names[order[0]], compare_subject_names[order[1]],
-                compare_subject_names[order[2]]);
-        for (size_t k = 0; k < N_SUBJECTS && rc == 0; k++)
-            rc = run_subject(st, order[k], r);
-    }
-    remove_tmpdir(st);
-    compare_exec_on_interrupt(NULL, NULL);
-    if (rc != 0)
-        snprintf(err, err_size, "out of memory");
-    return rc;
-}
-
 /* ---- the command ------------------------------------------------------------------------ */
 
-static void state_free(struct state *st)
+static void state_free(struct compare_state *st)
 {
     for (size_t i = 0; i < st->n_cells; i++)
         for (size_t s = 0; s < N_SUBJECTS; s++) {
@@ -542,7 +281,7 @@ static void state_free(struct state *st)
 }
 
 /* The engine's input arms of every cell: present runs only, ascending run numbers. */
-static int analyse(struct state *st, const struct bench__cmp_params *params,
+static int analyse(struct compare_state *st, const struct bench__cmp_params *params,
                    struct bench__cmp_cell_out *out, struct bench__cmp_result *result, char *err,
                    size_t err_size)
 {
@@ -596,7 +335,7 @@ static int analyse(struct state *st, const struct bench__cmp_params *params,
 
 int compare_main(int argc, char **argv)
 {
-    struct state st;
+    struct compare_state st;
     memset(&st, 0, sizeof st);
     struct cmd_error ue;
     bool help = false;
@@ -625,7 +364,7 @@ int compare_main(int argc, char **argv)
     }
     if (st.opts.binary_mode) {
         st.schedule = calloc((size_t)st.opts.runs * N_SUBJECTS, sizeof *st.schedule);
-        if (!st.schedule || run_binaries(&st, err, sizeof err) != 0) {
+        if (!st.schedule || compare_run_binaries(&st, err, sizeof err) != 0) {
             fprintf(stderr, "error: %s\n", st.schedule ? err : "out of memory");
             goto done;
         }
@@ -640,7 +379,7 @@ int compare_main(int argc, char **argv)
                 }
             }
     }
-    if (assemble(&st, err, sizeof err) != 0) {
+    if (compare_assemble(&st, err, sizeof err) != 0) {
         fprintf(stderr, "error: %s\n", err);
         goto done;
     }

@@ -85,6 +85,25 @@ struct compare_options {
     size_t n_files[N_SUBJECTS];
 };
 
+/* The state of one comparison: the options, every run's document, the cells. */
+struct compare_state {
+    struct compare_options opts;
+    size_t n_runs[N_SUBJECTS];
+    struct compare_doc *docs[N_SUBJECTS]; /* per run; empty when the run failed */
+    char **run_fail[N_SUBJECTS];          /* per run: why it gave nothing, or NULL */
+    size_t *schedule;                     /* binary mode: runs × N_SUBJECTS */
+    char *tmpdir;
+    struct compare_cell *cells;
+    size_t n_cells, cap_cells;
+    size_t *slots; /* open-addressing hash of cell keys: index + 1, 0 = empty */
+    size_t n_slots;
+};
+
+/* compare_cells.c: group every document's rows into cells; -1 with err on a bad input. */
+int compare_assemble(struct compare_state *st, char *err, size_t err_size);
+/* compare_runs.c: run the subjects in the schedule (binary mode); -1 with err. */
+int compare_run_binaries(struct compare_state *st, char *err, size_t err_size);
+
 int compare_main(int argc, char **argv);
 void compare_usage(FILE *out);
 

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/* compare_cells.c: owns the cells of a comparison: every row of every subject's documents
+ * grouped by its key (name and labels) into one cell with a value (or the reason there is none)
+ * per subject and run. No statistics. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stats/compare.h"
+#include "compare_tool.h"
+#include "util/text.h"
+
+/* ---- cells --------------------------------------------------------------------------------- */
+
+static size_t find_cell(const struct compare_state *st, const char *key, size_t *slot)
+{
+    size_t mask = st->n_slots - 1;
+    size_t h = (size_t)bench__fnv1a64(key, strlen(key)) & mask;
+    while (st->slots[h] != 0) {
+        if (strcmp(st->cells[st->slots[h] - 1].row->key, key) == 0)
+            break;
+        h = (h + 1) & mask;
+    }
+    *slot = h;
+    return st->slots[h];
+}
+
+static int grow_slots(struct compare_state *st)
+{
+    size_t n = st->n_slots ? st->n_slots * 2 : 64;
+    size_t *slots = calloc(n, sizeof *slots);
+    if (!slots)
+        return -1;
+    free(st->slots);
+    st->slots = slots;
+    st->n_slots = n;
+    for (size_t i = 0; i < st->n_cells; i++) {
+        size_t slot;
+        find_cell(st, st->cells[i].row->key, &slot);
+        st->slots[slot] = i + 1;
+    }
+    return 0;
+}
+
+static struct compare_cell *add_cell(struct compare_state *st, const struct compare_row *row,
+                                     size_t s, size_t r)
+{
+    if ((st->n_cells + 1) * 2 > st->n_slots && grow_slots(st) != 0)
+        return NULL;
+    size_t slot;
+    size_t found = find_cell(st, row->key, &slot);
+    if (found)
+        return &st->cells[found - 1];
+    if (st->n_cells == st->cap_cells) {
+        size_t cap = st->cap_cells ? st->cap_cells * 2 : 16;
+        struct compare_cell *grown = realloc(st->cells, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        st->cells = grown;
+        st->cap_cells = cap;
+    }
+    struct compare_cell *c = &st->cells[st->n_cells];
+    memset(c, 0, sizeof *c);
+    c->row = row;
+    c->first_subject = s;
+    c->first_run = r;
+    for (size_t k = 0; k < N_SUBJECTS; k++) {
+        size_t n = st->n_runs[k] ? st->n_runs[k] : 1;
+        c->values[k] = malloc(n * sizeof *c->values[k]);
+        c->skips[k] = calloc(n, sizeof *c->skips[k]);
+        if (!c->values[k] || !c->skips[k]) {
+            for (size_t j = 0; j <= k; j++) {
+                free(c->values[j]);
+                free(c->skips[j]);
+            }
+            return NULL;
+        }
+        for (size_t j = 0; j < n; j++)
+            c->values[k][j] = NAN;
+    }
+    st->slots[slot] = ++st->n_cells;
+    return c;
+}
+
+static const char *source_name(const struct compare_state *st, size_t s, size_t r, char *buf,
+                               size_t size)
+{
+    if (st->opts.binary_mode)
+        snprintf(buf, size, "%s run %zu", compare_subject_names[s], r + 1);
+    else
+        bench__sanitize_copy(st->opts.files[s][r], buf, size);
+    return buf;
+}
+
+/* Every document into the cell table, then the gaps: a failed run, a missing row. File
+ * mode: a cell missing from a document is an input error (one line in err). */
+int compare_assemble(struct compare_state *st, char *err, size_t err_size)
+{
+    for (size_t s = 0; s < N_SUBJECTS; s++)
+        for (size_t r = 0; r < st->n_runs[s]; r++) {
+            const struct compare_doc *d = &st->docs[s][r];
+            for (size_t i = 0; i < d->n_rows; i++) {
+                const struct compare_row *row = &d->rows[i];
+                struct compare_cell *c = add_cell(st, row, s, r);
+                if (!c) {
+                    snprintf(err, err_size, "out of memory");
+                    return -1;
+                }
+                c->values[s][r] = row->median_ns;
+                if (row->skip && !(c->skips[s][r] = strdup(row->skip))) {
+                    snprintf(err, err_size, "out of memory");
+                    return -1;
+                }
+            }
+        }
+    for (size_t i = 0; i < st->n_cells; i++) {
+        struct compare_cell *c = &st->cells[i];
+        for (size_t s = 0; s < N_SUBJECTS; s++)
+            for (size_t r = 0; r < st->n_runs[s]; r++) {
+                if (!isnan(c->values[s][r]) || c->skips[s][r])
+                    continue;
+                const char *why = st->run_fail[s][r];
+                if (!why && !st->opts.binary_mode) {
+                    char file[256], first[256], name[128], op[128];
+                    bench__sanitize_copy(st->opts.files[s][r], file, sizeof file);
+                    source_name(st, c->first_subject, c->first_run, first, sizeof first);
+                    bench__sanitize_copy(c->row->name, name, sizeof name);
+                    bench__sanitize_copy(c->row->operation, op, sizeof op);
+                    snprintf(err, err_size, "%s: rows: no row for cell '%s' {%s} (it is in %s)",
+                             file, name, op, first);
+                    return -1;
+                }
+                c->skips[s][r] = strdup(why ? why : "no row for this cell in the run's document");
+                if (!c->skips[s][r]) {
+                    snprintf(err, err_size, "out of memory");
+                    return -1;
+                }
+            }
+    }
+    return 0;
+}

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/* compare_runs.c: owns binary mode's runs: each subject's test binary run once per run in the
+ * interleaved schedule, its --bench-json document kept (or why the run gave none), and the
+ * temporary directory removed on exit or interrupt. No statistics. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stats/compare.h"
+#include "compare_tool.h"
+#include "util/text.h"
+
+static void remove_tmpdir(void *data)
+{
+    struct compare_state *st = data;
+    if (!st->tmpdir)
+        return;
+    for (size_t s = 0; s < N_SUBJECTS; s++)
+        for (size_t r = 0; r < st->opts.runs; r++) {
+            char path[4096];
+            static const char *const ext[] = {"json", "log"};
+            for (size_t k = 0; k < 2; k++) {
+                snprintf(path, sizeof path, "%s/%s-%zu.%s", st->tmpdir, compare_subject_names[s],
+                         r + 1, ext[k]);
+                unlink(path);
+            }
+        }
+    rmdir(st->tmpdir);
+}
+
+static bool doc_has_error_row(const struct compare_doc *d)
+{
+    for (size_t i = 0; i < d->n_rows; i++)
+        if (d->rows[i].skip && isnan(d->rows[i].median_ns))
+            return true;
+    return false;
+}
+
+/* One invocation: the document on success; otherwise the reason in run_fail. An exit
+ * status of 1 with error rows in a readable document is a completed run whose failed rows
+ * are skips (libbench exits 1 when a benchmark errors). */
+static int run_subject(struct compare_state *st, size_t s, size_t r)
+{
+    char json[4096], log[4096], opt[4200], why[COMPARE_ERROR_MAX + 64], derr[COMPARE_ERROR_MAX];
+    snprintf(json, sizeof json, "%s/%s-%zu.json", st->tmpdir, compare_subject_names[s], r + 1);
+    snprintf(log, sizeof log, "%s/%s-%zu.log", st->tmpdir, compare_subject_names[s], r + 1);
+    snprintf(opt, sizeof opt, "--bench-json=%s", json);
+    size_t n = 3 + st->opts.n_args;
+    char **argv = calloc(n + 1, sizeof *argv);
+    if (!argv)
+        return -1;
+    argv[0] = (char *)st->opts.bin[s == SUBJ_CANDIDATE ? 1 : 0];
+    argv[1] = "--bench";
+    argv[2] = opt;
+    for (size_t a = 0; a < st->opts.n_args; a++)
+        argv[3 + a] = st->opts.args[a];
+    why[0] = '\0';
+    int status = compare_exec(argv, log, why, sizeof why);
+    free(argv);
+    struct compare_doc *d = &st->docs[s][r];
+    if (status == 0 || status == 1) {
+        if (compare_doc_load(json, d, derr, sizeof derr) != 0) {
+            if (status == 0)
+                snprintf(why, sizeof why, "no readable --bench-json document: %s", derr);
+        } else if (status == 1 && !doc_has_error_row(d)) {
+            compare_doc_free(d);
+        } else {
+            status = 0;
+        }
+    }
+    unlink(json);
+    unlink(log);
+    if (status != 0) {
+        st->run_fail[s][r] = strdup(why[0] ? why : "failed");
+        if (!st->run_fail[s][r])
+            return -1;
+        fprintf(stderr, "libbench compare: %s run %zu gave no values: %s\n",
+                compare_subject_names[s], r + 1, st->run_fail[s][r]);
+    }
+    return 0;
+}
+
+int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
+{
+    for (size_t b = 0; b < 2; b++)
+        if (strchr(st->opts.bin[b], '/') && access(st->opts.bin[b], X_OK) != 0) {
+            char shown[256];
+            bench__sanitize_copy(st->opts.bin[b], shown, sizeof shown);
+            snprintf(err, err_size, "%s: cannot execute: %s", shown, strerror(errno));
+            return -1;
+        }
+    const char *base = getenv("TMPDIR");
+    size_t len = strlen(base && *base ? base : "/tmp") + sizeof "/libbench-compare.XXXXXX";
+    st->tmpdir = malloc(len);
+    if (!st->tmpdir) {
+        snprintf(err, err_size, "out of memory");
+        return -1;
+    }
+    snprintf(st->tmpdir, len, "%s/libbench-compare.XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(st->tmpdir)) {
+        snprintf(err, err_size, "cannot create a temporary directory in %s: %s",
+                 base && *base ? base : "/tmp", strerror(errno));
+        free(st->tmpdir);
+        st->tmpdir = NULL;
+        return -1;
+    }
+    compare_exec_on_interrupt(remove_tmpdir, st);
+
+    /* One stream; each run shuffles a fresh copy of the declared subject list. */
+    struct bench__rng rng = {st->opts.seed ^ bench__fnv1a64("schedule", 8)};
+    int rc = 0;
+    for (size_t r = 0; r < st->opts.runs && rc == 0; r++) {
+        size_t *order = &st->schedule[r * N_SUBJECTS];
+        for (size_t s = 0; s < N_SUBJECTS; s++)
+            order[s] = s;
+        bench__shuffle(&rng, order, N_SUBJECTS);
+        fprintf(stderr, "libbench compare: run %zu/%u: %s, %s, %s\n", r + 1, st->opts.runs,
+                compare_subject_names[order[0]], compare_subject_names[order[1]],
+                compare_subject_names[order[2]]);
+        for (size_t k = 0; k < N_SUBJECTS && rc == 0; k++)
+            rc = run_subject(st, order[k], r);
+    }
+    remove_tmpdir(st);
+    compare_exec_on_interrupt(NULL, NULL);
+    if (rc != 0)
+        snprintf(err, err_size, "out of memory");
+    return rc;
+}
