@@ -39,16 +39,6 @@ static const char *keep(struct bench_catalog *cat, const char *s)
     return copy;
 }
 
-static const char *format_word(enum bench__format f)
-{
-    switch (f) {
-    case BENCH__FORMAT_COUNT: return "count";
-    case BENCH__FORMAT_RATIO: return "ratio";
-    case BENCH__FORMAT_PERCENT: return "percent";
-    }
-    return "count";
-}
-
 /* Why a source's metrics are not measurable: its counting (or raw counting) absence, else the
  * first absence it reported. */
 static const char *absence_reason(const struct bench__open_source *s)
@@ -84,8 +74,8 @@ static int fill(struct bench_catalog *cat, const struct bench__catalog *c)
                 .size = sizeof *m,
                 .name = keep(cat, d->name),
                 .column = keep(cat, d->header),
-                .format = format_word(d->format),
-                .klass = d->cls == BENCH__QUANTITATIVE ? "quantitative" : "diagnostic",
+                .format = bench__format_name(d->format),
+                .klass = bench__class_name(d->cls),
                 .source = keep(cat, d->source),
                 .available = available,
                 .is_default = d->is_default,

@@ -15,6 +15,9 @@
 /* The classes of a metric (the catalog's vocabulary). */
 enum bench__class { BENCH__QUANTITATIVE, BENCH__DIAGNOSTIC };
 
+/* The class's word in JSON and the catalog: "quantitative" or "diagnostic". */
+BENCH__HIDDEN const char *bench__class_name(enum bench__class cls);
+
 /* One metric column: what the JSON "columns" array and the table headers describe. */
 struct bench__column_desc {
     const char *name;   /* id: "B/s", "ipc", "user.items" */

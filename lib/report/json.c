@@ -188,29 +188,14 @@ static json_t *meta_json(const struct bench__meta *m)
     return o;
 }
 
-static const char *format_word(enum bench__format f)
-{
-    switch (f) {
-    case BENCH__FORMAT_COUNT: return "count";
-    case BENCH__FORMAT_RATIO: return "ratio";
-    case BENCH__FORMAT_PERCENT: return "percent";
-    }
-    return "count";
-}
-
-static const char *class_word(enum bench__class c)
-{
-    return c == BENCH__DIAGNOSTIC ? "diagnostic" : "quantitative";
-}
-
 static json_t *column_json(const struct bench__column_desc *c)
 {
     json_t *o = json_object();
     if (!o)
         return NULL;
     if (!(put(o, "name", text(c->name)) && put(o, "header", text(c->header)) &&
-          put(o, "format", text(format_word(c->format))) &&
-          put(o, "class", text(class_word(c->cls))) && put(o, "source", text(c->source)))) {
+          put(o, "format", text(bench__format_name(c->format))) &&
+          put(o, "class", text(bench__class_name(c->cls))) && put(o, "source", text(c->source)))) {
         json_decref(o);
         return NULL;
     }

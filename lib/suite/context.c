@@ -78,35 +78,35 @@ void bench_check_failed(const char *file, int line, const char *expr)
     bench__finish(ctx, BENCH__FAILED);
 }
 
-static void format_into(char *dst, size_t size, const char *fmt, va_list ap)
+#define MESSAGE_MAX sizeof(((struct bench_ctx *)0)->message)
+
+/* bench_fail and bench_skip: leave the body with the outcome and the formatted message. */
+BENCH_NORETURN static void leave(bench_t *b, enum bench__outcome outcome, const char *what,
+                                 const char *message)
 {
-    bench__vfmt(dst, size, fmt ? fmt : "", ap);
+    struct bench_ctx *ctx = b ? b : bench__current;
+    if (!ctx)
+        orphan(what, message);
+    memcpy(ctx->message, message, sizeof ctx->message);
+    bench__finish(ctx, outcome);
 }
 
 void bench_fail(bench_t *b, const char *fmt, ...)
 {
-    struct bench_ctx *ctx = b ? b : bench__current;
-    char message[sizeof ctx->message];
+    char message[MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    format_into(message, sizeof message, fmt, ap);
+    bench__vfmt(message, sizeof message, fmt ? fmt : "", ap);
     va_end(ap);
-    if (!ctx)
-        orphan("bench_fail", message);
-    memcpy(ctx->message, message, sizeof message);
-    bench__finish(ctx, BENCH__FAILED);
+    leave(b, BENCH__FAILED, "bench_fail", message);
 }
 
 void bench_skip(bench_t *b, const char *fmt, ...)
 {
-    struct bench_ctx *ctx = b ? b : bench__current;
-    char message[sizeof ctx->message];
+    char message[MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    format_into(message, sizeof message, fmt, ap);
+    bench__vfmt(message, sizeof message, fmt ? fmt : "", ap);
     va_end(ap);
-    if (!ctx)
-        orphan("bench_skip", message);
-    memcpy(ctx->message, message, sizeof message);
-    bench__finish(ctx, BENCH__SKIPPED);
+    leave(b, BENCH__SKIPPED, "bench_skip", message);
 }

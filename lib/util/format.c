@@ -10,6 +10,16 @@
 
 #define EM_DASH "\xe2\x80\x94"
 
+const char *bench__format_name(enum bench__format format)
+{
+    switch (format) {
+    case BENCH__FORMAT_COUNT: return "count";
+    case BENCH__FORMAT_RATIO: return "ratio";
+    case BENCH__FORMAT_PERCENT: return "percent";
+    }
+    return "count";
+}
+
 void bench__format_ns(double ns, char *buf, size_t size)
 {
     if (!isfinite(ns) || ns < 0) {

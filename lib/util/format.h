@@ -12,6 +12,9 @@
 /* The formats of a metric value. */
 enum bench__format { BENCH__FORMAT_COUNT, BENCH__FORMAT_RATIO, BENCH__FORMAT_PERCENT };
 
+/* The format's word in JSON and the catalog: "count", "ratio", "percent". */
+BENCH__HIDDEN const char *bench__format_name(enum bench__format format);
+
 /* A buffer that holds any formatted number (a longer one is cut and marked). */
 #define BENCH__NUMBER_MAX 32
 
