@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* capability.c: owns the capability vocabulary (flag names in a fixed order) and the
+/* caps.c: owns the capability vocabulary (flag names in a fixed order) and the
  * report each source fills: flags present plus ordered absences, each with its reason. */
 #include <stdio.h>
 #include <string.h>
