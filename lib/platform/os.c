@@ -1,21 +1,24 @@
 /* SPDX-License-Identifier: MIT */
-/* os.c: owns the real OS calls behind the fault-injection seam (see os.h). Nothing else in
- * lib/ calls perf_event_open, ioctl on counters, dlopen or mmap; /proc files a source reads
- * go through bench__os_read_file (meta.c reads /proc/cpuinfo itself: nothing to inject). */
+/* os.c: owns the real OS calls behind the fault-injection seam (see os.h) and the reading of
+ * small files: one-off (bench__os_read_file) or through a kept handle (struct bench__os_file).
+ * Nothing else in lib/ calls perf_event_open, ioctl on counters, dlopen or mmap; /proc files a
+ * source reads go through these (meta.c reads /proc/cpuinfo itself: nothing to inject). It
+ * knows no source's files: which file is kept is its owner's choice. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
-#include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
+#include "../util/alloc.h"
 #include "os.h"
 
 static int real_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
@@ -52,64 +55,16 @@ void bench__os_reset(void)
     bench__os = real_os;
 }
 
-/* Files read at every window edge (the PSI files, /proc/self/io, schedstat) stay open
- * and are re-read with one pread at offset 0: a quarter of the system calls of an
- * open/read/read/close per edge. Only while the seam holds the real calls, so a test that
- * injects open/read/close failures always reaches them. */
-#define KEPT_FILES 8
-static struct {
-    char path[64];
-    int fd;
-} kept[KEPT_FILES];
-static size_t n_kept;
-
 static bool seam_is_real(void)
 {
     return bench__os.open == real_os.open && bench__os.read == real_os.read &&
            bench__os.close == real_os.close;
 }
 
-/* Only the files read at every edge are kept; one-off reads (tracefs ids, the paranoid
- * level) must not take the slots. */
-static bool worth_keeping(const char *path)
-{
-    static const char *const prefixes[] = {"/proc/pressure/", "/proc/self/io",
-                                           "/proc/thread-self/schedstat", "/proc/self/schedstat"};
-    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-        if (!strncmp(path, prefixes[i], strlen(prefixes[i])))
-            return true;
-    return false;
-}
-
-static int kept_fd(const char *path)
-{
-    if (!worth_keeping(path))
-        return -1;
-    for (size_t i = 0; i < n_kept; i++)
-        if (!strcmp(kept[i].path, path))
-            return kept[i].fd;
-    if (n_kept == KEPT_FILES || strlen(path) >= sizeof kept[0].path)
-        return -1;
-    int fd = real_open(path, O_RDONLY);
-    if (fd < 0)
-        return -1;
-    snprintf(kept[n_kept].path, sizeof kept[n_kept].path, "%s", path);
-    kept[n_kept++].fd = fd;
-    return fd;
-}
-
 ssize_t bench__os_read_file(const char *path, char *buf, size_t size)
 {
     if (size == 0)
         return -EINVAL;
-    if (seam_is_real()) {
-        int kfd = kept_fd(path);
-        ssize_t n = kfd >= 0 ? pread(kfd, buf, size - 1, 0) : -1;
-        if (n >= 0) {
-            buf[n] = '\0';
-            return n;
-        }
-    }
     int fd = bench__os.open(path, O_RDONLY);
     if (fd < 0)
         return -errno;
@@ -130,4 +85,81 @@ ssize_t bench__os_read_file(const char *path, char *buf, size_t size)
     buf[len] = '\0';
     bench__os.close(fd);
     return (ssize_t)len;
+}
+
+/* ---- kept files (see struct bench__os_file in os.h) ---------------------------------------- */
+
+/* The calling task, asked of the kernel once per thread: getpid and gettid are system calls,
+ * and a read must cost one pread, not three. A thread starts with zeros (asks again); a fork
+ * child's only thread forgets the parent's answer in the atfork handler, registered before
+ * any thread first asks. */
+static _Thread_local pid_t task_pid, task_tid;
+static pthread_once_t fork_watch = PTHREAD_ONCE_INIT;
+
+static void forget_task(void)
+{
+    task_pid = task_tid = 0;
+}
+
+static void watch_forks(void)
+{
+    pthread_atfork(NULL, NULL, forget_task);
+}
+
+static void current_task(pid_t *pid, pid_t *tid)
+{
+    if (task_tid == 0) {
+        pthread_once(&fork_watch, watch_forks);
+        task_pid = getpid();
+        task_tid = (pid_t)syscall(SYS_gettid);
+    }
+    *pid = task_pid;
+    *tid = task_tid;
+}
+
+void bench__os_file_open(struct bench__os_file *f, const char *path)
+{
+    f->path = bench__xstrdup(path);
+    f->fd = -1;
+    current_task(&f->pid, &f->tid);
+}
+
+ssize_t bench__os_file_read(struct bench__os_file *f, char *buf, size_t size)
+{
+    if (size == 0)
+        return -EINVAL;
+    if (!f->path)
+        return -EBADF;
+    pid_t pid, tid;
+    current_task(&pid, &tid);
+    if (pid != f->pid || tid != f->tid || !seam_is_real())
+        return bench__os_read_file(f->path, buf, size);
+    if (f->fd < 0) {
+        f->fd = real_open(f->path, O_RDONLY);
+        if (f->fd < 0)
+            return -errno;
+    }
+    ssize_t n;
+    do
+        n = pread(f->fd, buf, size - 1, 0);
+    while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        int err = errno;
+        close(f->fd);
+        f->fd = -1;
+        return -err;
+    }
+    buf[n] = '\0';
+    return n;
+}
+
+void bench__os_file_close(struct bench__os_file *f)
+{
+    if (!f->path)
+        return;
+    if (f->fd >= 0)
+        close(f->fd);
+    free(f->path);
+    f->path = NULL;
+    f->fd = -1;
 }

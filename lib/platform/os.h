@@ -48,8 +48,45 @@ struct bench__os {
 BENCH__HIDDEN extern struct bench__os bench__os;
 BENCH__HIDDEN void bench__os_reset(void);
 
-/* Read a small file whole with raw open/read (/proc files report size 0), through the
- * seam. Returns the number of bytes read (the buffer is NUL-terminated) or -errno. */
+/* Read a small file whole with raw open/read/close (/proc files report size 0), through the
+ * seam: a one-off read that keeps nothing open. Returns the number of bytes read (the buffer
+ * is NUL-terminated) or -errno; size 0 is -EINVAL. */
 BENCH__HIDDEN ssize_t bench__os_read_file(const char *path, char *buf, size_t size);
+
+/* A small file its owner reads again and again (a /proc file at every window edge). The handle
+ * keeps one fd open and re-reads it with a single pread at offset 0: one system call per read
+ * where a one-off read takes four (open, read, the read that sees the end, close).
+ *
+ * The fd belongs to the task (thread of a process) that opened the handle, recorded as its
+ * pid and tid: /proc/self and /proc/thread-self name the task that opens them, so an fd
+ * opened by one task reads that task's numbers forever. A read from any other task (another
+ * thread, a forked child) never touches the fd: it is a one-off bench__os_read_file of the
+ * path, which resolves the path for the reader. A read never changes the handle except in its
+ * own task, so other threads may read it while the owner does.
+ *
+ * The fd is opened, and used, only while the seam holds the real open, read and close: under
+ * an injected one every read is a one-off read through the seam, so the injected failures and
+ * texts are always reached (and a kept fd is used again once the seam is reset). The fd is
+ * opened at the first such read of the owner; a read that fails drops it.
+ *
+ * Limits: the task is recognised through fork() (a pthread_atfork handler) and thread
+ * creation; a child made by a raw clone() system call is not. A file longer than one pread
+ * returns (a /proc file larger than a page) is read in part, as one read would be. */
+struct bench__os_file {
+    char *path; /* a copy; NULL while the handle is closed */
+    int fd;     /* the kept fd, or -1 */
+    pid_t pid;  /* the task that opened the handle */
+    pid_t tid;
+};
+
+/* Open a handle on path (no system call is made here; the first read opens the fd). A handle
+ * that is all zero bytes is closed. */
+BENCH__HIDDEN void bench__os_file_open(struct bench__os_file *f, const char *path);
+/* Read the file whole (see above): the number of bytes read (the buffer is NUL-terminated) or
+ * -errno, as bench__os_read_file; a closed handle reads -EBADF. */
+BENCH__HIDDEN ssize_t bench__os_file_read(struct bench__os_file *f, char *buf, size_t size);
+/* Close the handle and its kept fd (with the real close: it came from the real open); closing
+ * a closed handle does nothing. In a forked child this closes the child's copy of the fd. */
+BENCH__HIDDEN void bench__os_file_close(struct bench__os_file *f);
 
 #endif /* BENCH_PLATFORM_OS_H */

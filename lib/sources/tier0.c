@@ -4,17 +4,17 @@
  * %). It must never report 0 for a field it could not read. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
 #include "../platform/os.h"
+#include "../util/text.h"
 #include "source.h"
 #include "tier0.h"
 
-/* The family, in catalog order (inventory 3). */
+/* The family, in catalog order. */
 enum {
     F_SYSCR,
     F_SYSCW,
@@ -106,9 +106,10 @@ void bench__tier0_parse_io(const char *text, size_t len, int64_t out[6])
 /* ---- snapshots -------------------------------------------------------------------------- */
 
 struct tier0 {
-    bool have_io;           /* /proc/self/io gave syscr and rchar at open */
-    bool have_ru;           /* getrusage worked at open */
-    double cost[N_COUNTED]; /* self-cost of one snapshot pair, family order (0 elsewhere) */
+    struct bench__os_file io; /* /proc/self/io, kept open from open to close */
+    bool have_io;             /* /proc/self/io gave syscr and rchar at open */
+    bool have_ru;             /* getrusage worked at open */
+    double cost[N_COUNTED];   /* self-cost of one snapshot pair, family order (0 elsewhere) */
     int64_t begin[N_COUNTED];
     /* the pass */
     int64_t total[N_COUNTED];
@@ -121,11 +122,11 @@ struct tier0 {
 };
 
 /* Read /proc/self/io into the family slots; returns 0 or the errno of the failed read. */
-static int snap_io(int64_t f[N_COUNTED], ssize_t *text_bytes)
+static int snap_io(struct tier0 *t, int64_t f[N_COUNTED], ssize_t *text_bytes)
 {
     char buf[IO_BUF];
     int64_t io[BENCH__TIER0_N_IO];
-    ssize_t n = bench__os_read_file(IO_PATH, buf, sizeof buf);
+    ssize_t n = bench__os_file_read(&t->io, buf, sizeof buf);
     if (text_bytes)
         *text_bytes = n;
     if (n >= 0)
@@ -169,7 +170,7 @@ static void snap_unknown(int64_t f[N_COUNTED], const size_t *fields, size_t n)
 static void snap_begin(struct tier0 *t, int64_t f[N_COUNTED])
 {
     if (t->have_io)
-        snap_io(f, &t->last_text_bytes);
+        snap_io(t, f, &t->last_text_bytes);
     else
         snap_unknown(f, io_field, BENCH__TIER0_N_IO);
     if (t->have_ru)
@@ -185,7 +186,7 @@ static void snap_end(struct tier0 *t, int64_t f[N_COUNTED])
     else
         snap_unknown(f, ru_field, 4);
     if (t->have_io)
-        snap_io(f, NULL);
+        snap_io(t, f, NULL);
     else
         snap_unknown(f, io_field, BENCH__TIER0_N_IO);
 }
@@ -225,34 +226,39 @@ static void *tier0_open(const struct bench__source_request *req, struct bench__c
 {
     (void)req;
     status[0] = '\0';
-    int64_t f[N_COUNTED];
-    int ru_err = snap_ru(f);
-    int io_err = snap_io(f, NULL);
-
-    char ru_why[96] = "", io_why[128] = "";
-    if (ru_err)
-        snprintf(ru_why, sizeof ru_why, "getrusage(RUSAGE_SELF) failed (%s)", strerror(ru_err));
-    if (io_err)
-        snprintf(io_why, sizeof io_why, IO_PATH " unreadable (%s)", strerror(io_err));
-    else if (f[F_SYSCR] < 0 || f[F_RCHAR] < 0)
-        snprintf(io_why, sizeof io_why, IO_PATH " has no parsable syscr/rchar lines");
-
-    if (ru_why[0] && io_why[0]) {
-        bench__caps_absent(caps, BENCH__CAP_COUNTING, "%s and %s — no tier-0 field is readable",
-                           ru_why, io_why);
-        return NULL;
-    }
     struct tier0 *t = calloc(1, sizeof *t);
     if (!t) {
         bench__caps_absent(caps, BENCH__CAP_COUNTING, "out of memory opening tier-0");
         return NULL;
     }
+    bench__os_file_open(&t->io, IO_PATH);
+    int64_t f[N_COUNTED];
+    int ru_err = snap_ru(f);
+    int io_err = snap_io(t, f, NULL);
+
+    char ru_why[96] = "", io_why[128] = "";
+    if (ru_err)
+        bench__fmt(ru_why, sizeof ru_why, "getrusage(RUSAGE_SELF) failed (%s)", strerror(ru_err));
+    if (io_err)
+        bench__fmt(io_why, sizeof io_why, IO_PATH " unreadable (%s)", strerror(io_err));
+    else if (f[F_SYSCR] < 0 || f[F_RCHAR] < 0)
+        bench__fmt(io_why, sizeof io_why, IO_PATH " has no parsable syscr/rchar lines");
+
+    if (ru_why[0] && io_why[0]) {
+        bench__caps_absent(caps, BENCH__CAP_COUNTING, "%s and %s — no tier-0 field is readable",
+                           ru_why, io_why);
+        bench__os_file_close(&t->io);
+        free(t);
+        return NULL;
+    }
     t->have_ru = !ru_why[0];
     t->have_io = !io_why[0];
+    if (!t->have_io)
+        bench__os_file_close(&t->io); /* never read again */
     if (io_why[0])
-        snprintf(status, status_size, "%s — I/O columns are null", io_why);
+        bench__fmt(status, status_size, "%s — I/O columns are null", io_why);
     else if (ru_why[0])
-        snprintf(status, status_size, "%s — fault and context-switch columns are null", ru_why);
+        bench__fmt(status, status_size, "%s — fault and context-switch columns are null", ru_why);
     calibrate(t);
     bench__caps_present(caps, BENCH__CAP_COUNTING);
     return t;
@@ -266,7 +272,9 @@ double bench__tier0_self_cost(const void *state, size_t field)
 
 static void tier0_close(void *state)
 {
-    free(state);
+    struct tier0 *t = state;
+    bench__os_file_close(&t->io);
+    free(t);
 }
 
 static void tier0_pass_begin(void *state)
@@ -358,7 +366,7 @@ static void tier0_edge_read(void *state, void *snapshot)
     struct tier0_edge *e = snapshot;
     e->text_bytes = 0;
     if (t->have_io)
-        snap_io(e->f, &e->text_bytes);
+        snap_io(t, e->f, &e->text_bytes);
     else
         snap_unknown(e->f, io_field, BENCH__TIER0_N_IO);
 }
@@ -414,10 +422,10 @@ static void tier0_window_floor(void *state, unsigned calls, uint64_t bytes, char
             text[0] = '\0';
         return;
     }
-    snprintf(text, size,
-             "`syscr` and `rchar` of each window include %u and %llu of the readings nested "
-             "inside tier-0's edges (not subtracted)",
-             calls, (unsigned long long)bytes);
+    bench__fmt(text, size,
+               "`syscr` and `rchar` of each window include %u and %llu of the readings nested "
+               "inside tier-0's edges (not subtracted)",
+               calls, (unsigned long long)bytes);
 }
 
 const struct bench__source_ops bench__source_tier0 = {

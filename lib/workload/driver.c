@@ -157,4 +157,6 @@ void bench__workloads_run(const struct bench__config *cfg, const struct bench__s
     free(w.snapshot_close);
     free(w.values);
     free(w.estimate);
+    bench__wall_close(&w.wall);
+    bench__psi_close(&w.psi);
 }

@@ -5,7 +5,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "../platform/os.h"
@@ -89,12 +88,13 @@ invalid:
 
 /* ---- the source ------------------------------------------------------------------------- */
 
-/* Read and parse one pressure file; on failure both totals are -1 and, when `why` is given,
- * it says what went wrong. */
-static bool read_one(const char *path, int64_t *some, int64_t *full, char *why, size_t why_size)
+/* Read and parse one pressure file through its handle; on failure both totals are -1 and,
+ * when `why` is given, it says what went wrong. */
+static bool read_one(struct bench__os_file *file, const char *path, int64_t *some, int64_t *full,
+                     char *why, size_t why_size)
 {
     char buf[PSI_BUF];
-    ssize_t n = bench__os_read_file(path, buf, sizeof buf);
+    ssize_t n = bench__os_file_read(file, buf, sizeof buf);
     *some = *full = -1;
     if (n < 0) {
         if (why) {
@@ -102,20 +102,21 @@ static bool read_one(const char *path, int64_t *some, int64_t *full, char *why, 
             const char *hint = err == ENOENT                   ? " — CONFIG_PSI=n or psi=0 boot"
                                : err == EACCES || err == EPERM ? " — hardened /proc or a sandbox"
                                                                : "";
-            snprintf(why, why_size, "%s unreadable (%s%s)", path, strerror(err), hint);
+            bench__fmt(why, why_size, "%s unreadable (%s%s)", path, strerror(err), hint);
         }
         return false;
     }
     if ((size_t)n >= sizeof buf - 1) {
         if (why)
-            snprintf(why, why_size, "%s unparsable (longer than %zu bytes)", path, sizeof buf - 2);
+            bench__fmt(why, why_size, "%s unparsable (longer than %zu bytes)", path,
+                       sizeof buf - 2);
         return false;
     }
     if (bench__psi_parse(buf, (size_t)n, some, full) != 0) {
         if (why)
-            snprintf(why, why_size,
-                     "%s unparsable (no `some` total, or a torn or malformed `some`/`full` line)",
-                     path);
+            bench__fmt(why, why_size,
+                       "%s unparsable (no `some` total, or a torn or malformed `some`/`full` line)",
+                       path);
         return false;
     }
     return true;
@@ -127,37 +128,48 @@ bool bench__psi_open(struct bench__psi *p, char *reason, size_t reason_size)
     bool ok[3];
     int64_t some, full;
     memset(p, 0, sizeof *p);
+    for (size_t f = 0; f < 3; f++) {
+        bench__os_file_open(&p->file[f], psi_path[f]);
+        ok[f] = read_one(&p->file[f], psi_path[f], &some, &full, why[f], sizeof why[f]);
+    }
+    /* the files the edges will not read are closed now */
     for (size_t f = 0; f < 3; f++)
-        ok[f] = read_one(psi_path[f], &some, &full, why[f], sizeof why[f]);
+        if (!ok[0] || !ok[f])
+            bench__os_file_close(&p->file[f]);
     if (reason_size)
         reason[0] = '\0';
     if (!ok[0]) {
-        if (reason_size)
-            snprintf(reason, reason_size, "%s", why[0]);
-        snprintf(p->status, sizeof p->status, "unavailable (%s)", why[0]);
+        bench__fmt(reason, reason_size, "%s", why[0]);
+        bench__fmt(p->status, sizeof p->status, "unavailable (%s)", why[0]);
         return false;
     }
     p->available = true;
     p->memory = ok[1];
     p->cpu = ok[2];
-    snprintf(p->status, sizeof p->status,
-             "system-wide stall integrals (/proc/pressure)%s%s%s%s%s%s",
-             ok[1] ? "" : "; memory masked (", ok[1] ? "" : why[1], ok[1] ? "" : ")",
-             ok[2] ? "" : "; cpu masked (", ok[2] ? "" : why[2], ok[2] ? "" : ")");
+    bench__fmt(p->status, sizeof p->status,
+               "system-wide stall integrals (/proc/pressure)%s%s%s%s%s%s",
+               ok[1] ? "" : "; memory masked (", ok[1] ? "" : why[1], ok[1] ? "" : ")",
+               ok[2] ? "" : "; cpu masked (", ok[2] ? "" : why[2], ok[2] ? "" : ")");
     return true;
 }
 
-void bench__psi_read(const struct bench__psi *p, struct bench__psi_snapshot *s)
+void bench__psi_close(struct bench__psi *p)
+{
+    for (size_t f = 0; f < 3; f++)
+        bench__os_file_close(&p->file[f]);
+}
+
+void bench__psi_read(struct bench__psi *p, struct bench__psi_snapshot *s)
 {
     int64_t unused;
     s->io_some = s->io_full = s->mem_some = s->mem_full = s->cpu_some = -1;
     if (!p->available)
         return;
-    read_one(psi_path[0], &s->io_some, &s->io_full, NULL, 0);
+    read_one(&p->file[0], psi_path[0], &s->io_some, &s->io_full, NULL, 0);
     if (p->memory)
-        read_one(psi_path[1], &s->mem_some, &s->mem_full, NULL, 0);
-    if (p->cpu)
-        read_one(psi_path[2], &s->cpu_some, &unused, NULL, 0); /* no cpu full: 0 system-wide */
+        read_one(&p->file[1], psi_path[1], &s->mem_some, &s->mem_full, NULL, 0);
+    if (p->cpu) /* no cpu full: 0 system-wide */
+        read_one(&p->file[2], psi_path[2], &s->cpu_some, &unused, NULL, 0);
 }
 
 /* b − a in integer µs, then ns; NaN when either edge is unknown or the total went back. */

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../platform/os.h"
 #include "../util/hidden.h"
 
 /* Parse the text of one pressure file (len bytes; need not be NUL-terminated). Only the
@@ -24,15 +25,19 @@ BENCH__HIDDEN int bench__psi_parse(const char *text, size_t len, int64_t *some_t
 /* What open found: io decides availability; memory and cpu are probed separately and a
  * masked one reads -1 (NaN deltas) and is named in `status`. */
 struct bench__psi {
-    bool available; /* /proc/pressure/io parsed at open */
-    bool memory;    /* /proc/pressure/memory parsed at open */
-    bool cpu;       /* /proc/pressure/cpu parsed at open */
+    bool available;                /* /proc/pressure/io parsed at open */
+    bool memory;                   /* /proc/pressure/memory parsed at open */
+    bool cpu;                      /* /proc/pressure/cpu parsed at open */
+    struct bench__os_file file[3]; /* io, memory, cpu: open while the edges read them */
     char status[448];
 };
 
 /* Probe the three files through the os seam. True iff /proc/pressure/io parses; otherwise
- * `reason` says why (naming the errno and what it likely means) and p->status repeats it. */
+ * `reason` says why (naming the errno and what it likely means) and p->status repeats it.
+ * The files the edges read stay open until bench__psi_close (called whatever open returned). */
 BENCH__HIDDEN bool bench__psi_open(struct bench__psi *p, char *reason, size_t reason_size);
+/* Close what open kept open. */
+BENCH__HIDDEN void bench__psi_close(struct bench__psi *p);
 
 /* One edge reading, totals in µs; -1 = unknown (masked, unreadable, unparsable, no line). */
 struct bench__psi_snapshot {
@@ -40,7 +45,7 @@ struct bench__psi_snapshot {
 };
 
 /* Read the files open found usable; everything -1 when the source is unavailable. */
-BENCH__HIDDEN void bench__psi_read(const struct bench__psi *p, struct bench__psi_snapshot *s);
+BENCH__HIDDEN void bench__psi_read(struct bench__psi *p, struct bench__psi_snapshot *s);
 
 /* Indices of bench__psi_delta's output. */
 enum {

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -48,23 +47,36 @@ invalid:
     return -1;
 }
 
-/* Read one schedstat file: the run-queue wait, or -1 with `why` (when given) saying why. */
-static int64_t read_sched(const char *path, char *why, size_t why_size, int *err)
+/* Read one schedstat file: the run-queue wait, or -1 with `why` saying why. */
+static int64_t read_sched(struct bench__os_file *f, const char *path, char *why, size_t why_size,
+                          int *err)
 {
     char buf[SCHED_BUF];
     int64_t rq;
-    ssize_t n = bench__os_read_file(path, buf, sizeof buf);
+    ssize_t n = bench__os_file_read(f, buf, sizeof buf);
     *err = 0;
     if (n < 0) {
         *err = (int)-n;
-        snprintf(why, why_size, "%s: %s", path, strerror(*err));
+        bench__fmt(why, why_size, "%s: %s", path, strerror(*err));
         return -1;
     }
     if (bench__schedstat_parse(buf, (size_t)n, &rq) != 0) {
-        snprintf(why, why_size, "%s: unparsable", path);
+        bench__fmt(why, why_size, "%s: unparsable", path);
         return -1;
     }
     return rq;
+}
+
+/* Open the handle on path and probe it: true when it parses (the handle stays open), false
+ * with `why` and *err (the handle closed). */
+static bool probe_sched(struct bench__wall *w, const char *path, char *why, size_t why_size,
+                        int *err)
+{
+    bench__os_file_open(&w->sched, path);
+    if (read_sched(&w->sched, path, why, why_size, err) >= 0)
+        return true;
+    bench__os_file_close(&w->sched);
+    return false;
 }
 
 /* ---- the source --------------------------------------------------------------------------- */
@@ -79,39 +91,44 @@ void bench__wall_open(struct bench__wall *w)
         w->thread_scope = true;
     } else {
         int err = errno;
-        snprintf(w->rusage_reason, sizeof w->rusage_reason, "getrusage(RUSAGE_THREAD): %s",
-                 err ? strerror(err) : "refused");
+        bench__fmt(w->rusage_reason, sizeof w->rusage_reason, "getrusage(RUSAGE_THREAD): %s",
+                   err ? strerror(err) : "refused");
     }
 
     char why_thread[80], why_self[80];
     int err_thread, err_self;
-    if (read_sched(SCHED_THREAD, why_thread, sizeof why_thread, &err_thread) >= 0) {
+    if (probe_sched(w, SCHED_THREAD, why_thread, sizeof why_thread, &err_thread)) {
         w->sched_path = SCHED_THREAD;
-    } else if (read_sched(SCHED_SELF, why_self, sizeof why_self, &err_self) >= 0) {
+    } else if (probe_sched(w, SCHED_SELF, why_self, sizeof why_self, &err_self)) {
         w->sched_path = SCHED_SELF;
     } else {
         int err = err_self ? err_self : err_thread;
         const char *hint = err == ENOENT                   ? " — CONFIG_SCHED_INFO=n?"
                            : err == EACCES || err == EPERM ? " — hardened /proc or a sandbox"
                                                            : "";
-        snprintf(w->sched_reason, sizeof w->sched_reason, "%s; %s%s", why_thread, why_self, hint);
+        bench__fmt(w->sched_reason, sizeof w->sched_reason, "%s; %s%s", why_thread, why_self, hint);
     }
+}
+
+void bench__wall_close(struct bench__wall *w)
+{
+    bench__os_file_close(&w->sched);
 }
 
 void bench__wall_status(const struct bench__wall *w, char *buf, size_t size)
 {
     char scope[BENCH__WALL_REASON_MAX + 64];
     if (w->thread_scope)
-        snprintf(scope, sizeof scope, "thread-scoped getrusage");
+        bench__fmt(scope, sizeof scope, "thread-scoped getrusage");
     else
-        snprintf(scope, sizeof scope, "process-scoped getrusage (RUSAGE_THREAD refused: %s)",
-                 w->rusage_reason);
+        bench__fmt(scope, sizeof scope, "process-scoped getrusage (RUSAGE_THREAD refused: %s)",
+                   w->rusage_reason);
     if (!w->sched_path)
-        snprintf(buf, size, "%s; runqueue unattributed (%s)", scope, w->sched_reason);
+        bench__fmt(buf, size, "%s; runqueue unattributed (%s)", scope, w->sched_reason);
     else if (strcmp(w->sched_path, SCHED_SELF) == 0)
-        snprintf(buf, size, "%s + schedstat (%s: the main thread's)", scope, SCHED_SELF);
+        bench__fmt(buf, size, "%s + schedstat (%s: the main thread's)", scope, SCHED_SELF);
     else
-        snprintf(buf, size, "%s + schedstat", scope);
+        bench__fmt(buf, size, "%s + schedstat", scope);
 }
 
 bool bench__wall_runqueue_disclosure(const struct bench__wall *w, char *buf, size_t size)
@@ -121,8 +138,8 @@ bool bench__wall_runqueue_disclosure(const struct bench__wall *w, char *buf, siz
             buf[0] = '\0';
         return false;
     }
-    snprintf(buf, size, "workload: runqueue wait unattributable (%s) — its time lands in `other`",
-             w->sched_reason);
+    bench__fmt(buf, size, "workload: runqueue wait unattributable (%s) — its time lands in `other`",
+               w->sched_reason);
     return true;
 }
 
@@ -131,7 +148,7 @@ static int64_t tv_us(struct timeval tv)
     return (int64_t)tv.tv_sec * 1000000 + (int64_t)tv.tv_usec;
 }
 
-void bench__wall_read(const struct bench__wall *w, struct bench__wall_snapshot *s,
+void bench__wall_read(struct bench__wall *w, struct bench__wall_snapshot *s,
                       struct bench__edge_shared *shared)
 {
     struct rusage self, ru;
@@ -158,7 +175,7 @@ void bench__wall_read(const struct bench__wall *w, struct bench__wall_snapshot *
         s->sys_us = tv_us(ru.ru_stime);
     }
     if (w->sched_path)
-        s->runqueue_ns = read_sched(w->sched_path, why, sizeof why, &err);
+        s->runqueue_ns = read_sched(&w->sched, w->sched_path, why, sizeof why, &err);
 }
 
 /* ---- the decomposition (pure) ------------------------------------------------------------- */
@@ -180,7 +197,7 @@ void bench__decompose(int64_t wall_ns, const struct bench__wall *w,
     d->wall_ns = (double)wall_ns;
     d->on_cpu_user_ns = d->on_cpu_kernel_ns = NAN;
     d->offcpu_runqueue_ns = NAN;
-    d->offcpu_disk_ns = NAN; /* system-wide PSI cannot attribute to the thread (M8) */
+    d->offcpu_disk_ns = NAN; /* system-wide PSI cannot attribute to the thread */
     d->offcpu_other_ns = NAN;
     d->scope = w->thread_scope ? "thread" : "process";
     d->note[0] = '\0';

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
+#include "../platform/os.h"
 #include "../sources/source.h"
 
 #define BENCH__WALL_REASON_MAX 200
@@ -19,13 +20,18 @@
 struct bench__wall {
     bool thread_scope; /* getrusage(RUSAGE_THREAD) accepted: scope "thread", else "process" */
     char rusage_reason[BENCH__WALL_REASON_MAX]; /* why RUSAGE_THREAD was refused, "" if not */
-    const char *sched_path; /* the schedstat file read at edges; NULL when none parses */
+    const char *sched_path;      /* the schedstat file read at edges; NULL when none parses */
+    struct bench__os_file sched; /* open on sched_path (kept by the task that opened it) */
     char sched_reason[BENCH__WALL_REASON_MAX]; /* why schedstat is unreadable, "" if readable */
 };
 
 /* Probe RUSAGE_THREAD (refused → RUSAGE_SELF, scope "process") and the schedstat paths
- * (/proc/thread-self/schedstat, then /proc/self/schedstat), remembering the reasons. */
+ * (/proc/thread-self/schedstat, then /proc/self/schedstat), remembering the reasons. The
+ * schedstat file stays open until bench__wall_close: the edges are read by the thread that
+ * opened the source (another thread reads its own file, at the cost of a one-off read). */
 BENCH__HIDDEN void bench__wall_open(struct bench__wall *w);
+/* Close what open kept open. */
+BENCH__HIDDEN void bench__wall_close(struct bench__wall *w);
 
 /* The source's availability for a report header: "thread-scoped getrusage + schedstat",
  * "process-scoped getrusage (RUSAGE_THREAD refused: ...)", "...; runqueue unattributed (...)". */
@@ -46,7 +52,7 @@ struct bench__wall_snapshot {
 
 /* Take one edge reading (getrusage, then schedstat, through the seam). The getrusage
  * (RUSAGE_SELF) reading is also left in `shared` (when not NULL) for the counting sources. */
-BENCH__HIDDEN void bench__wall_read(const struct bench__wall *w, struct bench__wall_snapshot *s,
+BENCH__HIDDEN void bench__wall_read(struct bench__wall *w, struct bench__wall_snapshot *s,
                                     struct bench__edge_shared *shared);
 
 /* Field 2 (run-queue wait ns) of a schedstat text "<on-cpu ns> <wait ns> <slices>\n" (len
@@ -62,7 +68,7 @@ struct bench__decomposition {
     double on_cpu_user_ns;
     double on_cpu_kernel_ns;
     double offcpu_runqueue_ns;
-    double offcpu_disk_ns;           /* always NaN: system-wide PSI cannot attribute (M8) */
+    double offcpu_disk_ns;           /* always NaN: system-wide PSI cannot attribute */
     double offcpu_other_ns;          /* wall − the non-NaN parts, clamped at 0 */
     const char *scope;               /* "thread" or "process" */
     char note[BENCH__WALL_NOTE_MAX]; /* "" or "; "-joined disclosures */

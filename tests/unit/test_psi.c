@@ -13,8 +13,11 @@
 
 #include <errno.h>
 #include <math.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define NA (-1)
 
@@ -299,6 +302,7 @@ static void test_open_healthy(void **state)
     assert_int_equal(s.mem_full, 0);
     assert_int_equal(s.cpu_some, 766163993);
     assert_null(fk.open_text); /* every file closed */
+    bench__psi_close(&p);
 }
 
 static void test_open_io_enoent_unavailable(void **state)
@@ -322,6 +326,7 @@ static void test_open_io_enoent_unavailable(void **state)
     assert_int_equal(s.io_some, NA);
     assert_int_equal(s.mem_some, NA);
     assert_int_equal(s.cpu_some, NA);
+    bench__psi_close(&p);
 }
 
 static void test_open_io_unparsable_unavailable(void **state)
@@ -332,6 +337,7 @@ static void test_open_io_unparsable_unavailable(void **state)
     char reason[256];
     assert_false(bench__psi_open(&p, reason, sizeof reason));
     assert_non_null(strstr(reason, "/proc/pressure/io unparsable"));
+    bench__psi_close(&p);
 }
 
 static void test_open_io_eacces_unavailable(void **state)
@@ -344,6 +350,7 @@ static void test_open_io_eacces_unavailable(void **state)
     assert_false(bench__psi_open(&p, reason, sizeof reason));
     assert_non_null(strstr(reason, strerror(EACCES)));
     assert_non_null(strstr(reason, "hardened /proc or a sandbox"));
+    bench__psi_close(&p);
 }
 
 static void test_masked_memory_and_cpu_disclosed(void **state)
@@ -378,6 +385,7 @@ static void test_masked_memory_and_cpu_disclosed(void **state)
     assert_true(ns[BENCH__PSI_IO_SOME] == 0.0);
     assert_nan(ns[BENCH__PSI_MEM_SOME]);
     assert_nan(ns[BENCH__PSI_CPU_SOME]);
+    bench__psi_close(&p);
 }
 
 static void test_pre_5_13_cpu_through_the_seam(void **state)
@@ -391,6 +399,7 @@ static void test_pre_5_13_cpu_through_the_seam(void **state)
     struct bench__psi_snapshot s;
     bench__psi_read(&p, &s);
     assert_int_equal(s.cpu_some, 1843212);
+    bench__psi_close(&p);
 }
 
 static void test_read_fails_after_open(void **state)
@@ -414,6 +423,7 @@ static void test_read_fails_after_open(void **state)
     assert_nan(ns[BENCH__PSI_IO_FULL]);
     assert_nan(ns[BENCH__PSI_MEM_SOME]);
     assert_true(ns[BENCH__PSI_CPU_SOME] == 0.0);
+    bench__psi_close(&p);
 }
 
 /* ---- the real kernel ---------------------------------------------------------------------- */
@@ -444,6 +454,37 @@ static void test_real_kernel(void **state)
     print_message("psi window: ioSome %.0f ns, ioFull %.0f, memSome %.0f, memFull %.0f, cpuSome "
                   "%.0f\n",
                   ns[0], ns[1], ns[2], ns[3], ns[4]);
+    bench__psi_close(&p);
+}
+
+/* The edges read the files open kept open (each fd re-read in place), and close closes them:
+ * a text planted under the io file's fd is what the next edge reads. */
+static void test_real_edges_read_the_kept_files(void **state)
+{
+    (void)state;
+    bench__os_reset();
+    struct bench__psi p;
+    char reason[256];
+    if (!bench__psi_open(&p, reason, sizeof reason)) {
+        print_message("skipping: %s\n", reason);
+        skip();
+    }
+    struct bench__psi_snapshot s;
+    bench__psi_read(&p, &s);
+    assert_true(s.io_some >= 0);
+    int kept = p.file[0].fd;
+    assert_true(kept >= 0);
+    static const char text[] = "some avg10=0.00 avg60=0.00 avg300=0.00 total=77\n";
+    int mfd = memfd_create("pressure", MFD_CLOEXEC);
+    assert_true(mfd >= 0);
+    assert_int_equal(write(mfd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    assert_int_equal(dup2(mfd, kept), kept);
+    close(mfd);
+    bench__psi_read(&p, &s);
+    assert_int_equal(s.io_some, 77);
+    assert_int_equal(s.io_full, NA);
+    bench__psi_close(&p);
+    assert_int_equal(fcntl(kept, F_GETFD), -1);
 }
 
 int main(void)
@@ -466,6 +507,7 @@ int main(void)
                                         fake_teardown),
         cmocka_unit_test_setup_teardown(test_read_fails_after_open, fake_setup, fake_teardown),
         cmocka_unit_test(test_real_kernel),
+        cmocka_unit_test(test_real_edges_read_the_kept_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define N_FAMILY 11
@@ -1007,6 +1008,75 @@ static void test_real_kernel_counts_dev_zero_reads(void **state)
     ops->close(o.st);
 }
 
+/* The edges read the /proc/self/io that open kept open (the fd, re-read in place), and close
+ * closes it: texts planted under that fd are what the edges read. */
+static int kept_io_fd(void)
+{
+    char want[64];
+    snprintf(want, sizeof want, "/proc/%d/io", (int)getpid());
+    int found = -1;
+    for (int fd = 0; fd < 1024; fd++) {
+        char link[64], target[128];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        ssize_t n = readlink(link, target, sizeof target - 1);
+        if (n <= 0)
+            continue;
+        target[n] = '\0';
+        if (strcmp(target, want) == 0) {
+            assert_int_equal(found, -1); /* one kept fd, not one per read */
+            found = fd;
+        }
+    }
+    return found;
+}
+
+static void plant_io(int fd, long long read_bytes)
+{
+    char text[256];
+    int len = snprintf(text, sizeof text,
+                       "rchar: 1000\nwchar: 10\nsyscr: 10\nsyscw: 1\nread_bytes: %lld\n"
+                       "write_bytes: 0\ncancelled_write_bytes: 0\n",
+                       read_bytes);
+    int mfd = memfd_create("io", MFD_CLOEXEC);
+    assert_true(mfd >= 0);
+    assert_int_equal(write(mfd, text, (size_t)len), len);
+    assert_int_equal(dup2(mfd, fd), fd);
+    close(mfd);
+}
+
+static void test_real_edges_read_the_kept_file(void **state)
+{
+    (void)state;
+    bench__os_reset();
+    assert_int_equal(kept_io_fd(), -1);
+    struct opened o;
+    open_source(&o);
+    if (!o.st || o.status[0]) {
+        print_message("skipped: /proc/self/io unusable here (%s)\n", o.status);
+        if (o.st)
+            ops->close(o.st);
+        skip();
+    }
+    int kept = kept_io_fd();
+    assert_true(kept >= 0);
+    struct window w = window_new();
+    ops->run_begin(o.st);
+    plant_io(kept, 4096);
+    ops->edge_read(o.st, w.open);
+    plant_io(kept, 3 * 4096);
+    ops->edge_read(o.st, w.close);
+    ops->run_end(o.st);
+    struct bench__edge_shared sh[2] = {shared_ru(1000, 10, 100, 100),
+                                       shared_ru(1007, 13, 111, 113)};
+    double v[N_FAMILY];
+    window_counts(o.st, &w, sh, v);
+    assert_near(v[fam("rd-bytes")], 2 * 4096, 0);
+    window_free(&w);
+    ops->close(o.st);
+    assert_int_equal(kept_io_fd(), -1);
+    assert_int_equal(fcntl(kept, F_GETFD), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1050,6 +1120,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_window_rusage_absent_since_open, fake_setup,
                                         fake_teardown),
         cmocka_unit_test(test_real_kernel_counts_dev_zero_reads),
+        cmocka_unit_test(test_real_edges_read_the_kept_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

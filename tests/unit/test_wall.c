@@ -13,12 +13,15 @@
 #include "workload/wall.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sched.h>
 #include <time.h>
+#include <unistd.h>
 
 #define NA (-1)
 #define MS INT64_C(1000000) /* ns */
@@ -428,6 +431,7 @@ static void test_seam_healthy(void **state)
     assert_dbl(d.offcpu_runqueue_ns, 7e6);
     assert_dbl(d.offcpu_other_ns, 993e6);
     assert_string_equal(d.note, "");
+    bench__wall_close(&w);
 }
 
 static void test_seam_rusage_thread_refused(void **state)
@@ -461,6 +465,7 @@ static void test_seam_rusage_thread_refused(void **state)
     assert_dbl(d.offcpu_runqueue_ns, 0.0);
     assert_dbl(d.offcpu_other_ns, 60e6);
     assert_string_equal(d.note, "");
+    bench__wall_close(&w);
 }
 
 static void test_seam_schedstat_unreadable(void **state)
@@ -500,6 +505,7 @@ static void test_seam_schedstat_unreadable(void **state)
     assert_dbl(d.offcpu_other_ns, 60e6);
     snprintf(expect, sizeof expect, "runqueue wait unattributed (%s) — included in other", want);
     assert_string_equal(d.note, expect);
+    bench__wall_close(&w);
 }
 
 static void test_seam_schedstat_enoent_hint(void **state)
@@ -511,6 +517,7 @@ static void test_seam_schedstat_enoent_hint(void **state)
     bench__wall_open(&w);
     assert_null(w.sched_path);
     assert_non_null(strstr(w.sched_reason, "CONFIG_SCHED_INFO=n?"));
+    bench__wall_close(&w);
 }
 
 static void test_seam_schedstat_fallback_to_self(void **state)
@@ -528,6 +535,7 @@ static void test_seam_schedstat_fallback_to_self(void **state)
     struct bench__wall_snapshot s;
     bench__wall_read(&w, &s, NULL);
     assert_int_equal(s.runqueue_ns, 2000);
+    bench__wall_close(&w);
 }
 
 static void test_seam_schedstat_unparsable(void **state)
@@ -539,6 +547,7 @@ static void test_seam_schedstat_unparsable(void **state)
     bench__wall_open(&w);
     assert_null(w.sched_path);
     assert_string_equal(w.sched_reason, THREAD_SELF ": unparsable; " SELF ": unparsable");
+    bench__wall_close(&w);
 }
 
 static void test_seam_schedstat_torn_at_an_edge(void **state)
@@ -557,6 +566,7 @@ static void test_seam_schedstat_torn_at_an_edge(void **state)
     assert_nan(d.offcpu_runqueue_ns);
     assert_dbl(d.offcpu_other_ns, 9e6);
     assert_non_null(strstr(d.note, "unreadable at a window edge"));
+    bench__wall_close(&w);
 }
 
 /* ---- the real kernel ---------------------------------------------------------------------- */
@@ -567,7 +577,7 @@ static int64_t tv_us_of(struct timeval t)
 }
 
 /* One edge: exactly one RUSAGE_SELF call, whose reading is both proc_cpu_us and `shared`. */
-static void read_edge_sharing(const struct bench__wall *w, struct bench__wall_snapshot *s,
+static void read_edge_sharing(struct bench__wall *w, struct bench__wall_snapshot *s,
                               struct bench__edge_shared *sh)
 {
     unsigned self = fk.ru_self;
@@ -600,6 +610,7 @@ static void test_seam_read_shares_rusage_self(void **state)
     read_edge_sharing(&w, &b, &sh[1]);
     assert_int_equal(b.proc_cpu_us, 1370);
     assert_int_equal(fk.ru_thread, thread + 2); /* one RUSAGE_THREAD per edge */
+    bench__wall_close(&w);
 }
 
 static void test_seam_read_shares_rusage_self_process_scope(void **state)
@@ -619,6 +630,7 @@ static void test_seam_read_shares_rusage_self_process_scope(void **state)
     assert_int_equal(a.user_us, 1000); /* from the same RUSAGE_SELF reading */
     assert_int_equal(a.sys_us, 200);
     assert_int_equal(fk.ru_thread, thread);
+    bench__wall_close(&w);
 }
 
 static void test_seam_read_rusage_self_fails(void **state)
@@ -653,6 +665,7 @@ static void test_seam_read_rusage_self_fails(void **state)
         bench__wall_read(&w, &a, &sh);
         assert_true(sh.self_ok);
         assert_int_equal(a.proc_cpu_us, 370);
+        bench__wall_close(&w);
     }
 }
 
@@ -664,7 +677,7 @@ static int64_t now_ns(void)
 }
 
 /* Edges in the driver's order: wall clock outside, the wall source inside. */
-static void real_window(const struct bench__wall *w, bool spin, struct bench__decomposition *d)
+static void real_window(struct bench__wall *w, bool spin, struct bench__decomposition *d)
 {
     struct bench__wall_snapshot a, b;
     int64_t t0 = now_ns();
@@ -745,6 +758,7 @@ static void test_real_spin_is_on_cpu_user(void **state)
         explained = explained && rq >= 0.1 * d.wall_ns;
     }
     unboost(&old);
+    bench__wall_close(&w);
     if (!ok && explained) {
         print_message("skipping the strict figure: every window waited >= 10%% of wall on the "
                       "run queue (a contended host)\n");
@@ -773,7 +787,36 @@ static void test_real_sleep_is_other(void **state)
         ok = d.offcpu_other_ns >= 0.9 * d.wall_ns && d.offcpu_runqueue_ns < 0.05 * d.wall_ns;
     }
     unboost(&old);
+    bench__wall_close(&w);
     assert_true(ok);
+}
+
+/* The edges read the schedstat file open kept open (the fd, re-read in place), and close
+ * closes it: a text planted under that fd is what the next edge reads. */
+static void test_real_edges_read_the_kept_file(void **state)
+{
+    (void)state;
+    bench__os_reset();
+    struct bench__wall w;
+    bench__wall_open(&w);
+    if (!w.sched_path) {
+        print_message("skipping: runqueue wait unattributable (%s)\n", w.sched_reason);
+        skip();
+    }
+    struct bench__wall_snapshot s;
+    bench__wall_read(&w, &s, NULL);
+    assert_true(s.runqueue_ns >= 0);
+    int kept = w.sched.fd;
+    assert_true(kept >= 0);
+    int mfd = memfd_create("schedstat", MFD_CLOEXEC);
+    assert_true(mfd >= 0);
+    assert_int_equal(write(mfd, "10 20 30\n", 9), 9);
+    assert_int_equal(dup2(mfd, kept), kept);
+    close(mfd);
+    bench__wall_read(&w, &s, NULL);
+    assert_int_equal(s.runqueue_ns, 20);
+    bench__wall_close(&w);
+    assert_int_equal(fcntl(kept, F_GETFD), -1);
 }
 
 int main(void)
@@ -807,6 +850,7 @@ int main(void)
                                         fake_teardown),
         cmocka_unit_test(test_real_spin_is_on_cpu_user),
         cmocka_unit_test(test_real_sleep_is_other),
+        cmocka_unit_test(test_real_edges_read_the_kept_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
