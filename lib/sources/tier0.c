@@ -63,20 +63,14 @@ static int64_t parse_value(const char *p, const char *end)
 {
     while (p < end && (*p == ' ' || *p == '\t'))
         p++;
-    if (p == end || *p < '0' || *p > '9')
-        return -1;
-    int64_t v = 0;
-    while (p < end && *p >= '0' && *p <= '9') {
-        int d = *p - '0';
-        if (v > (INT64_MAX - d) / 10)
-            return -1; /* beyond INT64_MAX */
-        v = v * 10 + d;
-        p++;
-    }
+    uint64_t v;
+    const char *stop;
+    if (bench__parse_digits(p, end, INT64_MAX, &v, &stop) != BENCH__DIGITS_OK)
+        return -1; /* no digits, or beyond INT64_MAX */
     /* a digit run cut off by the end of the buffer may be a torn read */
-    if (p == end || *p != '\n')
+    if (stop == end || *stop != '\n')
         return -1;
-    return v;
+    return (int64_t)v;
 }
 
 void bench__tier0_parse_io(const char *text, size_t len, int64_t out[6])
