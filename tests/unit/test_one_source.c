@@ -337,6 +337,30 @@ static void test_list_has_the_fake_last(void **state)
     assert_string_equal(bench__sources[bench__n_sources - 1]->name, "fake");
 }
 
+/* What the catalog relies on of every source of the list, the fake included: one name per
+ * source, a static family whose columns name their source, and column names and headers that
+ * no other source uses (they key the JSON rows and --metrics). */
+static void test_every_source_of_the_list_is_distinct(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < bench__source_list_count; i++) {
+        const struct bench__source_ops *a = bench__source_list[i];
+        assert_non_null(a->name);
+        assert_non_null(a->open);
+        for (size_t k = 0; k < a->n_family; k++)
+            assert_string_equal(a->family[k].source, a->name);
+        for (size_t j = i + 1; j < bench__source_list_count; j++) {
+            const struct bench__source_ops *b = bench__source_list[j];
+            assert_string_not_equal(a->name, b->name);
+            for (size_t k = 0; k < a->n_family; k++)
+                for (size_t l = 0; l < b->n_family; l++) {
+                    assert_string_not_equal(a->family[k].name, b->family[l].name);
+                    assert_string_not_equal(a->family[k].header, b->family[l].header);
+                }
+        }
+    }
+}
+
 /* ---- a counting pass ---------------------------------------------------------------------- */
 
 /* --fake opens it; a pass of 1000 calls in brackets of 250 counts 3 ticks per call (not the
@@ -550,6 +574,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_list_has_the_fake_last),
+        cmocka_unit_test(test_every_source_of_the_list_is_distinct),
         cmocka_unit_test(test_counting_pass_through_the_brackets),
         cmocka_unit_test(test_flag_values_reach_the_source),
         cmocka_unit_test(test_window_counts_between_edges),
