@@ -1,0 +1,1 @@
+BENCH__SOURCE(fake)
