@@ -33,6 +33,12 @@ enum bench_cache_regime {
 #define BENCH_BUILD_NDEBUG 0x1u    /* NDEBUG was defined */
 #define BENCH_BUILD_OPTIMIZED 0x2u /* __OPTIMIZE__ was defined */
 
+/* Size-prefixed structs (bench_benchmark_opts, bench_workload_opts, bench_test,
+ * bench_case_def): `size` is sizeof the struct as the caller compiled it. Fields are only
+ * appended. The library accepts any size from the struct's first released size up (the
+ * BENCH_*_SIZE_V1 constants), reads a field beyond the caller's size as zero, and accepts a size
+ * larger than its own only when the unknown tail is zero (BENCH_ESTRUCT otherwise). */
+
 /* Options of BENCHMARK(name, ...). Size-prefixed: the shim fills `size`. */
 struct bench_benchmark_opts {
     uint32_t size;
@@ -48,8 +54,8 @@ struct bench_workload_opts {
 
 /* One registered test. The shim defines one per BENCH_TEST / BENCHMARK / WORKLOAD in
  * static storage and hands it to bench_register() from a constructor. The library links
- * descriptors through `next` and never copies or frees them. Fields may only be appended;
- * the library accepts a larger `size` only when the unknown tail is zero. */
+ * descriptors through `next` (inside the first released size) and works on its own copy of
+ * each descriptor and its options, taken when the program starts; it never frees them. */
 struct bench_test {
     uint32_t size;          /* sizeof(struct bench_test) as the caller compiled it */
     uint32_t kind;          /* enum bench_kind */
@@ -64,8 +70,17 @@ struct bench_test {
     struct bench_test *next;                      /* owned by the library: the registry link */
 };
 
-/* Add a descriptor to the registry: O(1), never allocates, never fails. Problems with a
- * descriptor (duplicate name, bad size) are reported when bench_main starts. */
+/* The first released sizes (libbench 0.1.0): the library accepts any size from these up. */
+#define BENCH_BENCHMARK_OPTS_SIZE_V1                                                               \
+    ((uint32_t)(offsetof(struct bench_benchmark_opts, iterations) + sizeof(uint64_t)))
+#define BENCH_WORKLOAD_OPTS_SIZE_V1                                                                \
+    ((uint32_t)(offsetof(struct bench_workload_opts, regime) + sizeof(enum bench_cache_regime)))
+#define BENCH_TEST_SIZE_V1                                                                         \
+    ((uint32_t)(offsetof(struct bench_test, next) + sizeof(struct bench_test *)))
+
+/* Add a descriptor to the registry: O(1), never allocates, never fails. A descriptor smaller
+ * than BENCH_TEST_SIZE_V1 is not written to. Problems with a descriptor (duplicate name, bad
+ * size) are reported when bench_main starts. */
 BENCH_API void bench_register(struct bench_test *test);
 
 /* Run the program: parse the command line once, then list, run the tests, or measure.
@@ -104,7 +119,8 @@ struct bench_metric {
     enum bench_metric_mode mode;
 };
 
-/* One row of a matrix benchmark. Size-prefixed: build it with BENCH_CASE_DEF. */
+/* One row of a matrix benchmark. Size-prefixed (from BENCH_CASE_DEF_SIZE_V1 up): build it
+ * with BENCH_CASE_DEF. */
 struct bench_case_def {
     uint32_t size;
     const char *name;
@@ -120,6 +136,10 @@ struct bench_case_def {
     size_t n_metrics;
     uint64_t iterations; /* pinned number of timed calls; 0 = auto */
 };
+
+/* The first released size of struct bench_case_def (libbench 0.1.0). */
+#define BENCH_CASE_DEF_SIZE_V1                                                                     \
+    ((uint32_t)(offsetof(struct bench_case_def, iterations) + sizeof(uint64_t)))
 
 /* bench_case(b, BENCH_CASE_DEF(.name = "decode", .timed = run, .state = &s,
  *                               .state_size = sizeof s)); (C only: a compound literal) */

@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* cases.c: owns bench_case: checking a definition, running it inertly outside --bench, and
- * queueing it (state copied) to be measured after its body returns. BENCH_ENOMEM, not an abort,
- * when the registration cannot be stored. */
+/* cases.c: owns bench_case: checking a definition (on a normalized copy: a field beyond the
+ * caller's size reads as zero), running it inertly outside --bench, and queueing it (state
+ * copied) to be measured after its body returns. BENCH_ENOMEM, not an abort, when the
+ * registration cannot be stored. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/abi.h"
 #include "../util/text.h"
 #include "measure.h"
+
+/* The first released size is today's layout; a field appended later changes sizeof only. */
+_Static_assert(BENCH_CASE_DEF_SIZE_V1 == sizeof(struct bench_case_def), "bench_case_def v1 size");
 
 /* ---- bench_case ------------------------------------------------------------------------- */
 
@@ -21,15 +26,21 @@ static int compare_kv(const void *a, const void *b)
     return strcmp(((const struct bench__kv *)a)->key, ((const struct bench__kv *)b)->key);
 }
 
-/* Why a definition is refused, or NULL. */
-static const char *check_case(const struct bench_case_def *def, int *code)
+/* Why a definition is refused, or NULL. `raw` is the caller's definition; when its size is
+ * accepted, `def` receives the normalized copy (its size set to this library's sizeof), which
+ * every later check, and the caller, reads; otherwise `def` is not written. */
+static const char *check_case(const struct bench_case_def *raw, struct bench_case_def *def,
+                              int *code)
 {
     *code = BENCH_ESTRUCT;
-    if (def->size < sizeof(struct bench_case_def))
-        return "the case definition is smaller than this libbench's (use BENCH_CASE_DEF)";
-    for (size_t i = sizeof(struct bench_case_def); i < def->size; i++)
-        if (((const unsigned char *)def)[i])
-            return "the case definition has fields this libbench does not know";
+    switch (bench__abi_normalize(raw, raw->size, BENCH_CASE_DEF_SIZE_V1, sizeof *def, def)) {
+    case BENCH__ABI_TOO_SMALL:
+        return "the case definition is smaller than the first released one (use BENCH_CASE_DEF)";
+    case BENCH__ABI_UNKNOWN_TAIL:
+        return "the case definition has fields this libbench does not know";
+    case BENCH__ABI_ACCEPTED: break;
+    }
+    def->size = sizeof *def;
     *code = BENCH_ENAME;
     if (!def->name || !*def->name)
         return "a case needs a non-empty name";
@@ -123,7 +134,7 @@ static int store_refused(struct bench__measure *m, struct bench__pending *p,
         p->refused = NULL;
     if (!p->name || !p->refused)
         return BENCH_ENOMEM;
-    if (def && def->size >= sizeof(struct bench_case_def) && def->labels)
+    if (def && def->size >= BENCH_CASE_DEF_SIZE_V1 && def->labels)
         return copy_labels(p, def->labels, def->n_labels);
     return 0;
 }
@@ -164,7 +175,11 @@ int bench_case(bench_t *b, const struct bench_case_def *def)
     if (m && m->count.active)
         return 0; /* a counting re-run of the body: the case is registered already */
     int code = BENCH_EINVAL;
-    const char *problem = def ? check_case(def, &code) : "the case definition is NULL";
+    /* The normalized definition; its size stays 0 unless check_case accepted the caller's. */
+    struct bench_case_def copy = {.size = 0};
+    const char *problem = def ? check_case(def, &copy, &code) : "the case definition is NULL";
+    if (copy.size)
+        def = &copy;
     if (m && bench__rounds_early(m)) { /* per-call rows are measured in the last round only */
         m->registered = true;
         return problem ? code : 0;

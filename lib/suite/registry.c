@@ -1,25 +1,39 @@
 /* SPDX-License-Identifier: MIT */
 /* registry.c: owns the list that registration constructors fill, and the validated,
- * ordered, filtered snapshot (the suite) that the runners work on. Constructors only
- * link a descriptor; every check happens here when the program starts. */
+ * ordered, filtered snapshot (the suite) of normalized descriptor copies that the runners work
+ * on. Constructors only link a descriptor; every check and copy happens here when the program
+ * starts. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/abi.h"
 #include "registry.h"
+
+/* The first released sizes are today's layouts; a field appended later changes sizeof, never
+ * these (docs/explanation/abi-policy.md). */
+_Static_assert(BENCH_TEST_SIZE_V1 == sizeof(struct bench_test), "bench_test v1 size");
+_Static_assert(BENCH_BENCHMARK_OPTS_SIZE_V1 == sizeof(struct bench_benchmark_opts),
+               "bench_benchmark_opts v1 size");
+_Static_assert(BENCH_WORKLOAD_OPTS_SIZE_V1 == sizeof(struct bench_workload_opts),
+               "bench_workload_opts v1 size");
+/* bench_register writes `next` into descriptors of any accepted size. */
+_Static_assert(offsetof(struct bench_test, next) + sizeof(struct bench_test *) <=
+                   BENCH_TEST_SIZE_V1,
+               "next lies inside the first released descriptor");
 
 static struct bench_test *registry_head;
 
-/* Descriptors too small to hold `next` are never written to: they are remembered here
- * (no allocation) and reported when the program starts. */
+/* Descriptors below the first released size (too small to hold `next`) are never written to:
+ * they are remembered here (no allocation) and reported when the program starts. */
 #define REJECTED_MAX 8
 static const struct bench_test *rejected[REJECTED_MAX];
 static size_t n_rejected;
 
 void bench_register(struct bench_test *test)
 {
-    if (test->size < sizeof(struct bench_test)) {
+    if (test->size < BENCH_TEST_SIZE_V1) {
         if (n_rejected < REJECTED_MAX)
             rejected[n_rejected] = test;
         n_rejected++;
@@ -43,29 +57,33 @@ size_t bench__file_stem(const char *path, const char **stem)
     return dot && dot != base ? (size_t)(dot - base) : strlen(base);
 }
 
-/* A size-prefixed struct the library knows up to `known` bytes: a newer shim may append
- * fields, accepted only while they are zero (libpfm4's rule). */
-static bool size_ok(const void *p, uint32_t size, size_t known)
+/* Check the caller's descriptor `raw` and fill `d` with its normalized copy (and of its
+ * options); the checks after the size read the copy. 0, or a code and a message in err. */
+static int check_descriptor(const struct bench_test *raw, struct bench__descriptor *d, char *err,
+                            size_t err_size)
 {
-    if (size < known)
-        return false;
-    const unsigned char *tail = (const unsigned char *)p + known;
-    for (size_t i = 0; i < size - known; i++)
-        if (tail[i])
-            return false;
-    return true;
-}
-
-static int check_descriptor(const struct bench_test *t, char *err, size_t err_size)
-{
-    const char *where = t->file ? t->file : "?";
-    if (!size_ok(t, t->size, sizeof(struct bench_test))) {
+    const char *where = raw->file ? raw->file : "?";
+    enum bench__abi_verdict verdict =
+        bench__abi_normalize(raw, raw->size, BENCH_TEST_SIZE_V1, sizeof d->test, &d->test);
+    if (verdict == BENCH__ABI_TOO_SMALL) {
+        snprintf(err, err_size,
+                 "test '%s' (%s:%u) was compiled against an incompatible "
+                 "<bench/shim.h> (descriptor size %u, this libbench needs at least %u)",
+                 raw->name ? raw->name : "?", where, raw->line, raw->size,
+                 (unsigned)BENCH_TEST_SIZE_V1);
+        return BENCH_ESTRUCT;
+    }
+    if (verdict != BENCH__ABI_ACCEPTED) {
         snprintf(err, err_size,
                  "test '%s' (%s:%u) was compiled against an incompatible "
                  "<bench/shim.h> (descriptor size %u, this libbench knows %zu)",
-                 t->name ? t->name : "?", where, t->line, t->size, sizeof(struct bench_test));
+                 raw->name ? raw->name : "?", where, raw->line, raw->size,
+                 sizeof(struct bench_test));
         return BENCH_ESTRUCT;
     }
+    struct bench_test *t = &d->test;
+    t->size = sizeof *t;
+    t->next = NULL;
     if (!t->name || !*t->name || !t->file || !t->fn) {
         snprintf(err, err_size, "a test registered at %s:%u has no name, file or body", where,
                  t->line);
@@ -87,14 +105,24 @@ static int check_descriptor(const struct bench_test *t, char *err, size_t err_si
         return BENCH_EINVAL;
     }
     if ((t->benchmark &&
-         !size_ok(t->benchmark, t->benchmark->size, sizeof(struct bench_benchmark_opts))) ||
+         bench__abi_normalize(t->benchmark, t->benchmark->size, BENCH_BENCHMARK_OPTS_SIZE_V1,
+                              sizeof d->benchmark, &d->benchmark) != BENCH__ABI_ACCEPTED) ||
         (t->workload &&
-         !size_ok(t->workload, t->workload->size, sizeof(struct bench_workload_opts)))) {
+         bench__abi_normalize(t->workload, t->workload->size, BENCH_WORKLOAD_OPTS_SIZE_V1,
+                              sizeof d->workload, &d->workload) != BENCH__ABI_ACCEPTED)) {
         snprintf(err, err_size,
                  "test '%s' (%s:%u) has options from an incompatible "
                  "<bench/shim.h>",
                  t->name, where, t->line);
         return BENCH_ESTRUCT;
+    }
+    if (t->benchmark) {
+        d->benchmark.size = sizeof d->benchmark;
+        t->benchmark = &d->benchmark;
+    }
+    if (t->workload) {
+        d->workload.size = sizeof d->workload;
+        t->workload = &d->workload;
     }
     const char *stem;
     if (bench__file_stem(t->file, &stem) == 0) {
@@ -168,8 +196,9 @@ int bench__suite_load(struct bench__suite *suite, struct bench_test *head, char 
         snprintf(err, err_size,
                  "%zu test(s) were compiled against an incompatible "
                  "<bench/shim.h>, the first at %s:%u (descriptor size %u, this libbench needs "
-                 "at least %zu)",
-                 n_rejected, t->file ? t->file : "?", t->line, t->size, sizeof(struct bench_test));
+                 "at least %u)",
+                 n_rejected, t->file ? t->file : "?", t->line, t->size,
+                 (unsigned)BENCH_TEST_SIZE_V1);
         return BENCH_ESTRUCT;
     }
     if (!head)
@@ -178,16 +207,20 @@ int bench__suite_load(struct bench__suite *suite, struct bench_test *head, char 
     for (struct bench_test *t = head; t; t = t->next)
         n++;
     suite->entries = calloc(n ? n : 1, sizeof *suite->entries);
-    if (!suite->entries) {
+    suite->descriptors = calloc(n ? n : 1, sizeof *suite->descriptors);
+    if (!suite->entries || !suite->descriptors) {
+        bench__suite_free(suite);
         snprintf(err, err_size, "out of memory");
         return BENCH_ENOMEM;
     }
-    for (struct bench_test *t = head; t; t = t->next) {
-        int rc = check_descriptor(t, err, err_size);
+    for (const struct bench_test *raw = head; raw; raw = raw->next) {
+        struct bench__descriptor *d = &suite->descriptors[suite->count];
+        int rc = check_descriptor(raw, d, err, err_size);
         if (rc) {
             bench__suite_free(suite);
             return rc;
         }
+        const struct bench_test *t = &d->test;
         const char *stem;
         size_t stem_len = bench__file_stem(t->file, &stem);
         struct bench__entry *e = &suite->entries[suite->count++];
@@ -214,6 +247,7 @@ void bench__suite_free(struct bench__suite *suite)
     for (size_t i = 0; i < suite->count; i++)
         free(suite->entries[i].full_name);
     free(suite->entries);
+    free(suite->descriptors);
     memset(suite, 0, sizeof *suite);
 }
 

@@ -11,14 +11,25 @@
 
 #include "config.h"
 
+/* A descriptor as this library knows it: a copy of the caller's, taken when the suite is
+ * loaded, in which every field beyond the caller's size reads as zero; `test.benchmark` and
+ * `test.workload` point at the normalized copies of the options here (or are NULL), `test.size`
+ * is this library's sizeof and `test.next` is NULL. */
+struct bench__descriptor {
+    struct bench_test test;
+    struct bench_benchmark_opts benchmark;
+    struct bench_workload_opts workload;
+};
+
 struct bench__entry {
-    const struct bench_test *test;
-    char *full_name; /* "<file-stem>.<name>" */
+    const struct bench_test *test; /* the normalized copy (in the suite's descriptors) */
+    char *full_name;               /* "<file-stem>.<name>" */
 };
 
 struct bench__suite {
     struct bench__entry *entries; /* by file stem, then path, then line */
     size_t count;
+    struct bench__descriptor *descriptors; /* owned; entries point into it (never moved) */
 };
 
 /* Snapshot the registry (or an explicit list, for tests: `head` may be NULL for the global

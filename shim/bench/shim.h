@@ -33,7 +33,11 @@
 #endif
 
 /* The descriptor, its constructor and the body's prototype for one registered test.
- * `bench_opts` / `workload_opts` are pointers to option structs or NULL. */
+ * `bench_opts` / `workload_opts` are pointers to option structs or NULL. Every size-prefixed
+ * struct the shim fills gets this header's sizeof; a later libbench accepts it, since it takes
+ * any size from the first released one up (BENCH_TEST_SIZE_V1, BENCH_BENCHMARK_OPTS_SIZE_V1,
+ * BENCH_WORKLOAD_OPTS_SIZE_V1; BENCH_CASE_DEF_SIZE_V1 for BENCH_CASE_DEF) and reads a field
+ * this header does not have as zero. */
 #define BENCH__REGISTER(name, kind, bench_opts, workload_opts)                                     \
     static void bench__fn_##name(bench_t *b BENCH__UNUSED);                                        \
     static struct bench_test bench__test_##name = {sizeof(struct bench_test),                      \

@@ -58,4 +58,18 @@ WORKLOAD(cold_window, .reps = 2, .regime = BENCH_CACHE_COLD)
     bench_clobber_memory();
 }
 
+/* The first released sizes are constants of the size fields' type, in C and in C++. */
+BENCH_TEST(first_released_sizes)
+{
+    uint32_t sizes[] = {BENCH_TEST_SIZE_V1,          BENCH_BENCHMARK_OPTS_SIZE_V1,
+                        BENCH_WORKLOAD_OPTS_SIZE_V1, BENCH_CASE_DEF_SIZE_V1,
+                        BENCH_METRIC_INFO_SIZE_V1,   BENCH_CAPABILITY_INFO_SIZE_V1};
+    BENCH_CHECK(sizes[0] <= sizeof(struct bench_test));
+    BENCH_CHECK(sizes[1] <= sizeof(struct bench_benchmark_opts));
+    BENCH_CHECK(sizes[2] <= sizeof(struct bench_workload_opts));
+    BENCH_CHECK(sizes[3] <= sizeof(struct bench_case_def));
+    BENCH_CHECK(sizes[4] <= sizeof(struct bench_metric_info));
+    BENCH_CHECK(sizes[5] <= sizeof(struct bench_capability_info));
+}
+
 BENCH_MAIN()

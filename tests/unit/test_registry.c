@@ -74,6 +74,24 @@ static void assert_names(const struct bench__suite *suite, const char *const *wa
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
+/* An entry's descriptor is the library's normalized copy of the caller's: the same fields, its
+ * own storage, this library's size, no registry link. */
+static void assert_copy_of(const struct bench_test *copy, const struct bench_test *orig)
+{
+    assert_ptr_not_equal(copy, orig);
+    assert_int_equal(copy->size, sizeof(struct bench_test));
+    assert_int_equal(copy->kind, orig->kind);
+    assert_ptr_equal(copy->name, orig->name);
+    assert_ptr_equal(copy->file, orig->file);
+    assert_int_equal(copy->line, orig->line);
+    assert_int_equal(copy->build, orig->build);
+    assert_ptr_equal(copy->compiler, orig->compiler);
+    assert_ptr_equal(copy->fn, orig->fn);
+    assert_true(!copy->benchmark == !orig->benchmark);
+    assert_true(!copy->workload == !orig->workload);
+    assert_null(copy->next);
+}
+
 /* ---- full names and order ------------------------------------------------------ */
 
 static void test_full_names(void **state)
@@ -89,10 +107,13 @@ static void test_full_names(void **state)
     assert_int_equal(load(&suite, t, N(t), err, sizeof err), 0);
     static const char *const want[] = {"c.test.x", "foo.alpha", "noext.y"};
     assert_names(&suite, want, N(want));
-    /* entries point at the caller's descriptors (never copies) */
-    assert_ptr_equal(suite.entries[0].test, &t[1]);
-    assert_ptr_equal(suite.entries[1].test, &t[0]);
-    assert_ptr_equal(suite.entries[2].test, &t[2]);
+    /* entries hold the library's copies of the caller's descriptors, which stay as they were
+     * apart from the registry link */
+    assert_copy_of(suite.entries[0].test, &t[1]);
+    assert_copy_of(suite.entries[1].test, &t[0]);
+    assert_copy_of(suite.entries[2].test, &t[2]);
+    assert_ptr_equal(t[0].next, &t[1]);
+    assert_int_equal(t[0].size, sizeof(struct bench_test));
     bench__suite_free(&suite);
     assert_null(suite.entries);
     assert_int_equal(suite.count, 0);
@@ -254,17 +275,22 @@ static void test_size_too_small(void **state)
     assert_int_equal(load(&suite, t, N(t), err, sizeof err), BENCH_ESTRUCT);
     snprintf(want, sizeof want,
              "test 'small' (s.c:4) was compiled against an incompatible <bench/shim.h> "
-             "(descriptor size %zu, this libbench knows %zu)",
-             sizeof(struct bench_test) - 1, sizeof(struct bench_test));
+             "(descriptor size %zu, this libbench needs at least %u)",
+             sizeof(struct bench_test) - 1, (unsigned)BENCH_TEST_SIZE_V1);
     assert_string_equal(err, want);
 
     t[1].size = 0;
     assert_int_equal(load(&suite, t, N(t), err, sizeof err), BENCH_ESTRUCT);
     snprintf(want, sizeof want,
              "test 'small' (s.c:4) was compiled against an incompatible <bench/shim.h> "
-             "(descriptor size 0, this libbench knows %zu)",
-             sizeof(struct bench_test));
+             "(descriptor size 0, this libbench needs at least %u)",
+             (unsigned)BENCH_TEST_SIZE_V1);
     assert_string_equal(err, want);
+
+    /* the first released size is accepted */
+    t[1].size = BENCH_TEST_SIZE_V1;
+    assert_int_equal(load(&suite, t, N(t), err, sizeof err), 0);
+    bench__suite_free(&suite);
 }
 
 /* A newer, larger descriptor: copied into a bigger zeroed buffer. */
@@ -292,7 +318,8 @@ static void test_size_larger_zero_tail_accepted(void **state)
     assert_int_equal(bench__suite_load(&suite, big, err, sizeof err), 0);
     static const char *const want[] = {"new.big", "old.plain"};
     assert_names(&suite, want, N(want));
-    assert_ptr_equal(suite.entries[0].test, big);
+    assert_copy_of(suite.entries[0].test, big);
+    assert_copy_of(suite.entries[1].test, &plain);
     bench__suite_free(&suite);
     free(big);
 }
@@ -470,8 +497,15 @@ static void test_options_larger_zero_tail_accepted(void **state)
     assert_int_equal(load(&suite, t, N(t), err, sizeof err), 0);
     static const char *const want[] = {"o.bm", "o.wl"};
     assert_names(&suite, want, N(want));
-    assert_ptr_equal(suite.entries[0].test->benchmark, big_bm);
+    /* the options are copied too, with this library's size */
+    assert_ptr_not_equal(suite.entries[0].test->benchmark, big_bm);
+    assert_int_equal(suite.entries[0].test->benchmark->size, sizeof(struct bench_benchmark_opts));
     assert_int_equal(suite.entries[0].test->benchmark->iterations, 10);
+    assert_null(suite.entries[0].test->workload);
+    assert_ptr_not_equal(suite.entries[1].test->workload, big_wl);
+    assert_int_equal(suite.entries[1].test->workload->size, sizeof(struct bench_workload_opts));
+    assert_int_equal(suite.entries[1].test->workload->regime, BENCH_CACHE_COLD);
+    assert_null(suite.entries[1].test->benchmark);
     bench__suite_free(&suite);
 
     /* the known fields are still checked */
@@ -620,8 +654,8 @@ static void test_register_global(void **state)
     assert_int_equal(bench__suite_load(&suite, NULL, err, sizeof err), BENCH_ESTRUCT);
     snprintf(want, sizeof want,
              "1 test(s) were compiled against an incompatible <bench/shim.h>, the first at "
-             "s.c:4 (descriptor size %zu, this libbench needs at least %zu)",
-             offsetof(struct bench_test, next), sizeof(struct bench_test));
+             "s.c:4 (descriptor size %zu, this libbench needs at least %u)",
+             offsetof(struct bench_test, next), (unsigned)BENCH_TEST_SIZE_V1);
     assert_string_equal(err, want);
     assert_null(suite.entries);
     assert_int_equal(suite.count, 0);
@@ -642,8 +676,8 @@ static void test_register_global(void **state)
     assert_int_equal(bench__suite_load(&suite, NULL, err, sizeof err), BENCH_ESTRUCT);
     snprintf(want, sizeof want,
              "13 test(s) were compiled against an incompatible <bench/shim.h>, the first at "
-             "s.c:4 (descriptor size %zu, this libbench needs at least %zu)",
-             offsetof(struct bench_test, next), sizeof(struct bench_test));
+             "s.c:4 (descriptor size %zu, this libbench needs at least %u)",
+             offsetof(struct bench_test, next), (unsigned)BENCH_TEST_SIZE_V1);
     assert_string_equal(err, want);
     assert_ptr_equal(bench__registry_head(), &one);
 }
@@ -765,7 +799,7 @@ static void test_filter(void **state)
     }
 }
 
-/* Filtering twice narrows further and keeps the order; entries keep their descriptor. */
+/* Filtering twice narrows further and keeps the order; entries keep their descriptor's copy. */
 static void test_filter_twice(void **state)
 {
     (void)state;
@@ -781,8 +815,8 @@ static void test_filter_twice(void **state)
     bench__config_free(&cfg);
     static const char *const want[] = {"cli.parse", "cli.parse_long"};
     assert_names(&suite, want, N(want));
-    assert_ptr_equal(suite.entries[0].test, &filter_tests[0]);
-    assert_ptr_equal(suite.entries[1].test, &filter_tests[1]);
+    assert_copy_of(suite.entries[0].test, &filter_tests[0]);
+    assert_copy_of(suite.entries[1].test, &filter_tests[1]);
     bench__suite_free(&suite);
 }
 

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# run_abi.py: the ABI rules end to end, on real binaries. `grown`: structs one field larger than
+# this libbench's (grown.c) are accepted, run and measured with a zero tail and refused with a
+# non-zero one. `frozen`: a program compiled only against the frozen 0.1.0 headers (v0.1/) runs
+# its tests and its --bench measurement on the libbench being built.
+# usage: run_abi.py grown|frozen (paths come from the environment, see tests/abi/meson.build)
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def run(argv, **extra):
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TERM", "GROWN_TAIL")}
+    env.update(extra)
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       stdin=subprocess.DEVNULL, env=env, timeout=120)
+    return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
+
+
+def bench_json(argv, **extra):
+    """Run a --bench command with a temporary JSON document; (rc, out, err, doc)."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "doc.json")
+        rc, out, err = run(argv + ["--bench", "--bench-min-time=1", "--bench-json=" + path],
+                           **extra)
+        doc = json.load(open(path, encoding="utf-8")) if os.path.exists(path) else {}
+    return rc, out, err, doc
+
+
+def by_name(doc, key):
+    return {r["name"]: r for r in doc.get(key, [])}
+
+
+def measured(row):
+    return isinstance(row.get("medianNs"), (int, float)) and row.get("error") == ""
+
+
+# ---- grown: one field larger than today ---------------------------------------------------
+
+def case_grown():
+    exe = os.environ["ABI_GROWN"]
+
+    # every appended field zero: accepted; the test passes (its case ran inertly)
+    rc, out, err = run([exe])
+    check(rc == 0, f"grown: test mode exit {rc}\n{out}{err}")
+    check("✓ grown.plain" in out, f"grown: the plain test did not pass\n{out}")
+    check("Summary: 1 passed, 0 failed, 2 benchmarks (run with --bench), 1 workloads" in out,
+          f"grown: summary\n{out}")
+
+    # ... and measured
+    rc, out, err, doc = bench_json([exe])
+    check(rc == 0, f"grown: --bench exit {rc}\n{out}{err}")
+    rows, windows = by_name(doc, "rows"), by_name(doc, "windows")
+    loop = rows.get("grown.measured", {})
+    check(measured(loop) and loop.get("iterations") == 64,
+          f"grown: the pinned loop (64 iterations) {loop} of {list(rows)}")
+    case = rows.get("grown_case", {})
+    check(measured(case) and case.get("samples") == 16 and  # .iterations: pinned timed calls
+          case.get("labels") == {"abi": "grown"} and "items/s" in case.get("metrics", {}),
+          f"grown: the case row {case}")
+    step = windows.get("grown.window/step", {})
+    check(step.get("reps") == 3 and isinstance(step.get("wallNs"), (int, float)) and
+          not step.get("error"), f"grown: the window {step} of {list(windows)}")
+
+    # a non-zero appended field in a descriptor or an option struct: refused at start
+    start = re.compile(r"error: test '(\w+)' \(\S*grown\.c:\d+\) (.*)\n")
+    for tail, name, problem in (
+            ("test", "plain", r"was compiled against an incompatible <bench/shim\.h> "
+                              r"\(descriptor size (\d+), this libbench knows (\d+)\)"),
+            ("benchmark", "measured", r"has options from an incompatible <bench/shim\.h>"),
+            ("workload", "window", r"has options from an incompatible <bench/shim\.h>")):
+        for argv in ([exe], [exe, "--bench"]):
+            rc, out, err = run(argv, GROWN_TAIL=tail)
+            m = start.search(err)
+            check(rc == 2 and m is not None and m.group(1) == name and
+                  re.fullmatch(problem, m.group(2)) is not None,
+                  f"grown: tail in {tail} ({' '.join(argv[1:])}): exit {rc}\n{out}{err}")
+            if m and tail == "test":
+                sizes = re.fullmatch(problem, m.group(2))
+                check(sizes and int(sizes.group(1)) > int(sizes.group(2)),
+                      f"grown: the sizes named {m.group(2)}")
+
+    # a non-zero appended field in a case definition: bench_case returns BENCH_ESTRUCT (the
+    # test checks it), and under --bench the case is an error row that fails the run
+    rc, out, err = run([exe], GROWN_TAIL="case")
+    check(rc == 0 and "✓ grown.plain" in out, f"grown: refused case, test mode {rc}\n{out}{err}")
+    rc, out, err, doc = bench_json([exe], GROWN_TAIL="case")
+    case = by_name(doc, "rows").get("grown_case", {})
+    check(rc == 1, f"grown: refused case, --bench exit {rc}\n{out}{err}")
+    check(case.get("error") == "registration: the case definition has fields this libbench does "
+          "not know" and case.get("medianNs", 0) is None, f"grown: refused case row {case}")
+    check(measured(by_name(doc, "rows").get("grown.measured", {})),
+          "grown: the other benchmarks are still measured")
+
+
+# ---- frozen: a 0.1.0 program on this library ----------------------------------------------
+
+def include_paths(args, directory):
+    """The directories (and forced-include files) a compile command searches, absolute."""
+    flags = ("-isystem", "-iquote", "-idirafter", "-include", "-I")
+    paths, i = [], 0
+    while i < len(args):
+        for flag in flags:
+            if args[i] == flag and i + 1 < len(args):
+                paths.append(args[i + 1])
+                i += 1
+                break
+            if args[i].startswith(flag) and len(args[i]) > len(flag):
+                paths.append(args[i][len(flag):])
+                break
+        i += 1
+    return [os.path.realpath(os.path.join(directory, p)) for p in paths]
+
+
+def case_frozen():
+    exe = os.environ["ABI_CONSUMER"]
+    frozen = os.path.realpath(os.environ["ABI_FROZEN_DIR"])
+    build_root = os.environ["ABI_BUILD_ROOT"]
+
+    # compiled against the frozen headers only: every include directory of its compile command
+    # is inside v0.1/ or is the target's private object directory
+    commands = json.load(open(os.path.join(build_root, "compile_commands.json")))
+    mine = [c for c in commands if os.path.realpath(os.path.join(c["directory"], c["file"])) ==
+            os.path.join(frozen, "consumer.c")]
+    check(len(mine) == 1, f"frozen: {len(mine)} compile commands for consumer.c")
+    for c in mine:
+        args = c["arguments"] if "arguments" in c else shlex.split(c["command"])
+        dirs = include_paths(args, c["directory"])
+        check(any(d == os.path.join(frozen, "include") for d in dirs) and
+              any(d == os.path.join(frozen, "shim") for d in dirs),
+              f"frozen: the frozen include directories are missing from {dirs}")
+        for d in dirs:
+            check(d.startswith(frozen + os.sep) or d.endswith(".p"),
+                  f"frozen: consumer.c is compiled with include directory {d}")
+
+    # an 0.1.0 binary needs only the LIBBENCH_0.1 node
+    dyn = subprocess.run(["objdump", "-T", exe], stdout=subprocess.PIPE, check=True
+                         ).stdout.decode()
+    needed = re.findall(r"\*UND\*\s+\S+\s+\(?([\w.]+)\)?\s+(bench_\w+)", dyn)
+    check(len(needed) >= 10, f"frozen: bench_ symbols the consumer needs: {needed}")
+    for node, name in needed:
+        check(node == "LIBBENCH_0.1", f"frozen: the consumer needs {name}@{node}")
+
+    # the library loaded is the one being built, not 0.1.0
+    rc, out, err = run([exe, "--version"])
+    check(rc == 0 and os.environ["ABI_VERSION"] in out, f"frozen: --version {rc} {out!r}")
+
+    # test mode: the tests pass, the benchmarks and the workload are counted
+    rc, out, err = run([exe])
+    check(rc == 0, f"frozen: test mode exit {rc}\n{out}{err}")
+    for line in ("✓ consumer.arithmetic", "✓ consumer.runtime_version",
+                 "⊘ consumer.skips (skipped on purpose)"):
+        check(line in out, f"frozen: {line!r} missing\n{out}")
+    check("Summary: 2 passed, 0 failed, 1 skipped, 2 benchmarks (run with --bench), 1 workloads"
+          in out, f"frozen: summary\n{out}")
+
+    # --bench: every row measured, the JSON document written, exit 0
+    rc, out, err, doc = bench_json([exe])
+    check(rc == 0, f"frozen: --bench exit {rc}\n{out}{err}")
+    rows, windows = by_name(doc, "rows"), by_name(doc, "windows")
+    check(set(rows) == {"consumer.pinned_loop", "parse"}, f"frozen: rows {list(rows)}")
+    loop = rows.get("consumer.pinned_loop", {})
+    check(measured(loop) and loop.get("iterations") == 128, f"frozen: the pinned loop {loop}")
+    parse = rows.get("parse", {})
+    check(measured(parse) and parse.get("labels") == {"impl": "old", "input": "tiny"} and
+          parse.get("metrics", {}).get("depth") == 2 and "items/s" in parse.get("metrics", {}),
+          f"frozen: the case row {parse}")
+    step = windows.get("consumer.phases/step", {})
+    check(step.get("reps") == 2 and isinstance(step.get("wallNs"), (int, float)) and
+          not step.get("error"), f"frozen: the window {step} of {list(windows)}")
+    check("consumer.pinned_loop" in out and "parse" in out and "consumer.phases/step" in out,
+          f"frozen: the tables\n{out}")
+
+
+CASES = {"grown": case_grown, "frozen": case_frozen}
+
+if __name__ == "__main__":
+    CASES[sys.argv[1]]()
+    for f in failures:
+        print("FAIL:", f)
+    if not failures:
+        print("ok")
+    sys.exit(1 if failures else 0)
