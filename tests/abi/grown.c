@@ -3,8 +3,10 @@
  * libbench's, as a program built against a later header passes them, through the real entry
  * points (bench_register, bench_main, bench_case). GROWN_TAIL names the struct whose appended
  * field is set non-zero (test, benchmark, workload or case); unset, every appended field is zero
- * and everything must be accepted, run and measured. Driven by run_abi.py. */
+ * and everything must be accepted, run and measured. With GROWN_SMOKE=<name>, the program
+ * prints what bench_smoke(<name>) returns instead. Driven by run_abi.py. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,4 +165,14 @@ __attribute__((constructor)) static void register_grown(void)
     bench_register(&window.now);
 }
 
-BENCH_MAIN()
+int main(int argc, char **argv)
+{
+    const char *smoke = getenv("GROWN_SMOKE");
+    if (smoke) {
+        int rc = bench_smoke(smoke);
+        printf("bench_smoke(%s) = %d%s\n", smoke, rc,
+               rc == BENCH_ESTRUCT ? " (BENCH_ESTRUCT)" : "");
+        return 0;
+    }
+    return bench_main(argc, argv);
+}

@@ -22,7 +22,8 @@ def check(cond, what):
 
 
 def run(argv, **extra):
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TERM", "GROWN_TAIL")}
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("NO_COLOR", "TERM", "GROWN_TAIL", "GROWN_SMOKE")}
     env.update(extra)
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        stdin=subprocess.DEVNULL, env=env, timeout=120)
@@ -63,6 +64,7 @@ def case_grown():
     rc, out, err, doc = bench_json([exe])
     check(rc == 0, f"grown: --bench exit {rc}\n{out}{err}")
     rows, windows = by_name(doc, "rows"), by_name(doc, "windows")
+    check(set(rows) == {"grown.measured", "grown_case"}, f"grown: rows {list(rows)}")
     loop = rows.get("grown.measured", {})
     check(measured(loop) and loop.get("iterations") == 64,
           f"grown: the pinned loop (64 iterations) {loop} of {list(rows)}")
@@ -73,6 +75,11 @@ def case_grown():
     step = windows.get("grown.window/step", {})
     check(step.get("reps") == 3 and isinstance(step.get("wallNs"), (int, float)) and
           not step.get("error"), f"grown: the window {step} of {list(windows)}")
+
+    # bench_smoke runs a body once from the library's copies
+    for name in ("measured", "matrix", "window"):
+        rc, out, err = run([exe], GROWN_SMOKE=name)
+        check(rc == 0 and out == f"bench_smoke({name}) = 0\n", f"grown: smoke {name}: {out}{err}")
 
     # a non-zero appended field in a descriptor or an option struct: refused at start
     start = re.compile(r"error: test '(\w+)' \(\S*grown\.c:\d+\) (.*)\n")
@@ -91,14 +98,22 @@ def case_grown():
                 sizes = re.fullmatch(problem, m.group(2))
                 check(sizes and int(sizes.group(1)) > int(sizes.group(2)),
                       f"grown: the sizes named {m.group(2)}")
+        # bench_smoke returns the registry's code, whichever test is asked for
+        rc, out, err = run([exe], GROWN_TAIL=tail, GROWN_SMOKE="matrix")
+        check(out.endswith(" (BENCH_ESTRUCT)\n") and
+              re.search(rf"^bench_smoke: test '{name}' \(\S*grown\.c:\d+\) ", err) is not None,
+              f"grown: smoke with a tail in {tail}: {out}{err}")
 
     # a non-zero appended field in a case definition: bench_case returns BENCH_ESTRUCT (the
     # test checks it), and under --bench the case is an error row that fails the run
     rc, out, err = run([exe], GROWN_TAIL="case")
     check(rc == 0 and "✓ grown.plain" in out, f"grown: refused case, test mode {rc}\n{out}{err}")
     rc, out, err, doc = bench_json([exe], GROWN_TAIL="case")
-    case = by_name(doc, "rows").get("grown_case", {})
+    rows = by_name(doc, "rows")
+    case = rows.get("grown_case", {})
     check(rc == 1, f"grown: refused case, --bench exit {rc}\n{out}{err}")
+    # no error row for the matrix body: its check that bench_case returned BENCH_ESTRUCT held
+    check(set(rows) == {"grown.measured", "grown_case"}, f"grown: refused case, rows {list(rows)}")
     check(case.get("error") == "registration: the case definition has fields this libbench does "
           "not know" and case.get("medianNs", 0) is None, f"grown: refused case row {case}")
     check(measured(by_name(doc, "rows").get("grown.measured", {})),
