@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* shim_usage.c: every macro and inline helper of <bench/shim.h> used the way a test
- * binary uses them; compiled by check_headers.py as C11 and C++20, warnings as errors. */
+ * binary uses them, and the catalog API of <bench/catalog.h> with its initializers; compiled by
+ * check_headers.py as C11 and C++20, warnings as errors. */
 #include <bench/shim.h>
 
 struct pair {
@@ -70,6 +71,37 @@ BENCH_TEST(first_released_sizes)
     BENCH_CHECK(sizes[3] <= sizeof(struct bench_case_def));
     BENCH_CHECK(sizes[4] <= sizeof(struct bench_metric_info));
     BENCH_CHECK(sizes[5] <= sizeof(struct bench_capability_info));
+}
+
+/* The catalog as a program reads it: how many things are absent, each with its reason. */
+static int count_absences(void)
+{
+    bench_catalog_t *cat = NULL;
+    int rc = bench_catalog_open(&cat);
+    if (rc != 0)
+        return rc;
+    int absent = 0;
+    for (size_t i = 0; i < bench_catalog_metric_count(cat); i++) {
+        struct bench_metric_info m = BENCH_METRIC_INFO_INIT;
+        if (bench_catalog_metric(cat, i, &m) == 0 && m.size >= BENCH_METRIC_INFO_SIZE_V1 &&
+            !m.available && m.reason)
+            absent++;
+    }
+    for (size_t i = 0; i < bench_catalog_capability_count(cat); i++) {
+        struct bench_capability_info c = BENCH_CAPABILITY_INFO_INIT;
+        if (bench_catalog_capability(cat, i, &c) == 0 && c.size >= BENCH_CAPABILITY_INFO_SIZE_V1 &&
+            !c.present && c.reason)
+            absent++;
+    }
+    bench_catalog_close(cat);
+    return absent;
+}
+
+BENCH_TEST(catalog)
+{
+    int absent = count_absences();
+    if (absent < 0)
+        bench_fail(b, "bench_catalog_open: %s", bench_strerror(absent));
 }
 
 BENCH_MAIN()

@@ -15,6 +15,7 @@ EMPTY = os.environ.get("E2E_EMPTY", "")
 BENCH_ONLY = os.environ.get("E2E_BENCH_ONLY", "")
 CMOCKA = os.environ.get("E2E_CMOCKA", "")
 QUICKSTART = os.environ.get("E2E_QUICKSTART", "")
+CAPABILITIES = os.environ.get("E2E_CAPABILITIES", "")
 CASES = os.environ.get("E2E_CASES", "")
 COUNTING = os.environ.get("E2E_COUNTING", "")
 WORKLOADS = os.environ.get("E2E_WORKLOADS", "")
@@ -314,6 +315,76 @@ def case_quickstart():
     rc, out, err = run([QUICKSTART, "--bench"])
     check(rc == 0 and re.search(r"│ quickstart\.fnv1a_1k +│ +32×\d+ │", out) is not None,
           f"quickstart --bench: {rc} {out!r} {err!r}")
+
+
+def list_metrics_catalog():
+    """--list-metrics of the counting binary: {metric: available} and the capability lines as
+    (source, name, present, reason or None), in order."""
+    rc, out, err = run([COUNTING, "--list-metrics"])
+    check(rc == 0 and err == "", f"capabilities: --list-metrics {rc} {err!r}")
+    rows = table_rows(out)
+    metrics = {r[0]: r[4] == "yes" for r in rows[1:] if len(r) == 5}
+    caps, source = [], None
+    block = out.split("\ncapabilities:\n", 1)[1] if "\ncapabilities:\n" in out else ""
+    for line in block.split("\n\n", 1)[0].splitlines():
+        m = re.match(r"^  (\S*) +([✓✗]) (\S+)(?: — (.*))?$", line)
+        check(m is not None, f"capabilities: unparsed --list-metrics line {line!r}")
+        if m:
+            source = m.group(1) or source
+            caps.append((source, m.group(3), m.group(2) == "✓", m.group(4)))
+    return metrics, caps
+
+
+def case_capabilities():
+    """examples/capabilities.c against --list-metrics: the same metrics, the same verdicts,
+    the same capabilities, and a reason on every line about something absent. perf is absent
+    on a VM, tracefs may or may not be there: both are fine, as long as the two agree."""
+    if not CAPABILITIES:
+        print("SKIP: examples are not built")
+        sys.exit(77)
+    rc, out, err = run([CAPABILITIES])
+    check(rc == 0, f"capabilities: exit {rc}")
+    check(err == "", f"capabilities: stderr not empty: {err!r}")
+    sections, current = {}, None
+    for line in out.splitlines():
+        if not line.startswith("  "):
+            check(line in ("measurable on this host:", "not measurable on this host:",
+                           "capabilities:"), f"capabilities: unexpected heading {line!r}")
+            current = line.rstrip(":")
+            sections[current] = []
+        elif current is not None and line != "  (none)":
+            sections[current].append(line)
+    measurable = {}
+    for line in sections.get("measurable on this host", []):
+        m = re.match(r"^  (\S+) +(\S+) +(\S+) +(default|on request)$", line)
+        check(m is not None, f"capabilities: measurable line {line!r}")
+        if m:
+            measurable[m.group(1)] = True
+    for line in sections.get("not measurable on this host", []):
+        m = re.match(r"^  (\S+) +(\S+) +(\S+) +— (\S.*)$", line)
+        check(m is not None, f"capabilities: absent metric without a reason {line!r}")
+        if m:
+            measurable[m.group(1)] = False
+    caps = []
+    for line in sections.get("capabilities", []):
+        m = re.match(r"^  (\S+) +(\S+) +(present|absent — (\S.*))$", line)
+        check(m is not None, f"capabilities: capability line {line!r}")
+        if m:
+            caps.append((m.group(1), m.group(2), m.group(3) == "present", m.group(4)))
+    listed, listed_caps = list_metrics_catalog()
+    check(len(listed) > 0 and len(listed_caps) > 0, "capabilities: --list-metrics parsed empty")
+    for name, available in listed.items():
+        check(name in measurable, f"capabilities: {name} of --list-metrics missing")
+        check(measurable.get(name, available) == available,
+              f"capabilities: {name} available={measurable.get(name)}, --list-metrics says "
+              f"{available}")
+    check(set(measurable) == set(listed),
+          f"capabilities: metrics not in --list-metrics {sorted(set(measurable) - set(listed))}")
+    check(caps == listed_caps, f"capabilities: {caps} != --list-metrics {listed_caps}")
+    # what every host has: tier0 counts; on these VMs perf has no PMU, which must say why
+    check(("tier0", "counting", True, None) in caps, f"capabilities: tier0 counting {caps}")
+    perf = [c for c in caps if c[:2] == ("perf", "counting")]
+    check(len(perf) == 1 and (perf[0][2] or perf[0][3]), f"capabilities: perf counting {perf}")
 
 
 def without_debug_warning(err):
