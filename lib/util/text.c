@@ -109,24 +109,37 @@ void bench__sanitize_copy(const char *s, char *buf, size_t size)
     bench__sanitize(buf);
 }
 
+/* The exact value of a digit run longer than 19 digits (rare: an overflow or leading zeros). */
+static bool long_run(const char *p, const char *q, uint64_t max, uint64_t *value)
+{
+    const uint64_t limit = max / 10, last = max % 10; /* v * 10 + digit <= max */
+    uint64_t v = 0;
+    for (; p < q; p++) {
+        unsigned digit = (unsigned)(*p - '0');
+        if (v > limit || (v == limit && digit > last))
+            return false;
+        v = v * 10 + digit;
+    }
+    *value = v;
+    return true;
+}
+
 enum bench__digits bench__parse_digits(const char *p, const char *end, uint64_t max,
                                        uint64_t *value, const char **stop)
 {
+    /* 19 digits never overflow 64 bits: the common run is summed without a check per digit */
     const char *q = p;
     uint64_t v = 0;
-    bool too_large = false;
-    for (; q < end && *q >= '0' && *q <= '9'; q++) {
-        unsigned digit = (unsigned)(*q - '0');
-        if (too_large || v > max / 10 || (v == max / 10 && digit > max % 10))
-            too_large = true;
-        else
-            v = v * 10 + digit;
-    }
+    for (; q < end && (unsigned)(*q - '0') < 10; q++)
+        if (q - p < 19)
+            v = v * 10 + (unsigned)(*q - '0');
     if (stop)
         *stop = q;
     if (q == p)
         return BENCH__DIGITS_NONE;
-    if (too_large)
+    if (q - p > 19 && !long_run(p, q, max, &v))
+        return BENCH__DIGITS_TOO_LARGE;
+    if (v > max)
         return BENCH__DIGITS_TOO_LARGE;
     *value = v;
     return BENCH__DIGITS_OK;

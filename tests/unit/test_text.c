@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/* test_text.c: the shared text helpers of lib/util/text.c: a cut is always marked, notes join
+ * once, the first line of a message, control characters made printable, and the one decimal
+ * digit run with its overflow edge. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/text.h"
+
+#define ELLIPSIS "\xe2\x80\xa6"
+
+static void test_fmt_fits_or_marks_the_cut(void **state)
+{
+    (void)state;
+    char buf[16];
+    assert_true(bench__fmt(buf, sizeof buf, "%s=%d", "abc", 42));
+    assert_string_equal(buf, "abc=42");
+    /* 15 bytes of room: 12 kept, then the 3-byte mark */
+    assert_false(bench__fmt(buf, sizeof buf, "%s", "0123456789abcdefghij"));
+    assert_string_equal(buf, "0123456789ab" ELLIPSIS);
+    /* never cut inside a character: "é" is 2 bytes */
+    assert_false(bench__fmt(buf, sizeof buf, "%s", "0123456789a\xc3\xa9\xc3\xa9xyz"));
+    assert_string_equal(buf, "0123456789a" ELLIPSIS);
+    /* too small for the mark: cut on a boundary, unmarked, still terminated */
+    char tiny[3];
+    assert_false(bench__fmt(tiny, sizeof tiny, "%s", "\xc3\xa9\xc3\xa9"));
+    assert_string_equal(tiny, "\xc3\xa9");
+    char none[1] = {'X'};
+    assert_false(bench__fmt(none, 0, "%s", "x"));
+    assert_int_equal(none[0], 'X'); /* size 0: nothing written */
+}
+
+static void test_note_append(void **state)
+{
+    (void)state;
+    char note[32] = "";
+    bench__note_append(note, sizeof note, "one");
+    bench__note_append(note, sizeof note, "two");
+    assert_string_equal(note, "one; two");
+    bench__note_append_once(note, sizeof note, "two");
+    assert_string_equal(note, "one; two");
+    bench__note_append_once(note, sizeof note, "three");
+    assert_string_equal(note, "one; two; three");
+    /* what does not fit is cut and marked */
+    bench__note_append(note, sizeof note, "a long fourth note");
+    assert_int_equal(strlen(note), sizeof note - 1);
+    assert_string_equal(note + strlen(note) - 3, ELLIPSIS);
+    assert_memory_equal(note, "one; two; three; a long", 23);
+}
+
+static void test_first_line(void **state)
+{
+    (void)state;
+    char *s = bench__first_line("first\nsecond", "x");
+    assert_string_equal(s, "first " ELLIPSIS);
+    free(s);
+    s = bench__first_line("only", "x");
+    assert_string_equal(s, "only");
+    free(s);
+    s = bench__first_line("", "fallback");
+    assert_string_equal(s, "fallback");
+    free(s);
+    s = bench__first_line(NULL, "fallback");
+    assert_string_equal(s, "fallback");
+    free(s);
+}
+
+static void test_sanitize(void **state)
+{
+    (void)state;
+    char s[] = "a\tb\nc\x7f\x01z";
+    bench__sanitize(s);
+    assert_string_equal(s, "a?b?c??z");
+    char buf[8];
+    bench__sanitize_copy("x\ny", buf, sizeof buf);
+    assert_string_equal(buf, "x?y");
+    bench__sanitize_copy("0123456789\n", buf, sizeof buf);
+    assert_string_equal(buf, "0123" ELLIPSIS);
+}
+
+/* Parse all of text; the digit verdict, and the value when OK. */
+static enum bench__digits digits(const char *text, uint64_t max, uint64_t *value, size_t *consumed)
+{
+    const char *stop = NULL;
+    *value = 12345; /* untouched unless OK */
+    enum bench__digits got = bench__parse_digits(text, text + strlen(text), max, value, &stop);
+    *consumed = (size_t)(stop - text);
+    return got;
+}
+
+static void test_parse_digits(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        uint64_t max;
+        enum bench__digits want;
+        uint64_t value;
+        size_t consumed;
+    } cases[] = {
+        {"0", UINT64_MAX, BENCH__DIGITS_OK, 0, 1},
+        {"42\n", UINT64_MAX, BENCH__DIGITS_OK, 42, 2},
+        {"", UINT64_MAX, BENCH__DIGITS_NONE, 12345, 0},
+        {"x1", UINT64_MAX, BENCH__DIGITS_NONE, 12345, 0},
+        {"-1", UINT64_MAX, BENCH__DIGITS_NONE, 12345, 0},
+        {"1x", UINT64_MAX, BENCH__DIGITS_OK, 1, 1},
+        /* the edges of the 64-bit range, 20 digits */
+        {"18446744073709551615", UINT64_MAX, BENCH__DIGITS_OK, UINT64_MAX, 20},
+        {"18446744073709551616", UINT64_MAX, BENCH__DIGITS_TOO_LARGE, 12345, 20},
+        {"99999999999999999999", UINT64_MAX, BENCH__DIGITS_TOO_LARGE, 12345, 20},
+        {"999999999999999999999999", UINT64_MAX, BENCH__DIGITS_TOO_LARGE, 12345, 24},
+        /* leading zeros make a long run with a small value */
+        {"0000000000000000000000001", UINT64_MAX, BENCH__DIGITS_OK, 1, 25},
+        /* 19 digits, the fast path, against a smaller max */
+        {"9223372036854775807", INT64_MAX, BENCH__DIGITS_OK, INT64_MAX, 19},
+        {"9223372036854775808", INT64_MAX, BENCH__DIGITS_TOO_LARGE, 12345, 19},
+        {"1000", 999, BENCH__DIGITS_TOO_LARGE, 12345, 4},
+        {"999", 999, BENCH__DIGITS_OK, 999, 3},
+        {"7", 5, BENCH__DIGITS_TOO_LARGE, 12345, 1},
+        {"0", 0, BENCH__DIGITS_OK, 0, 1},
+        {"1", 0, BENCH__DIGITS_TOO_LARGE, 12345, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint64_t value;
+        size_t consumed;
+        enum bench__digits got = digits(cases[i].text, cases[i].max, &value, &consumed);
+        if (got != cases[i].want || value != cases[i].value || consumed != cases[i].consumed)
+            print_error("\"%s\" (max %llu): got %d value %llu consumed %zu\n", cases[i].text,
+                        (unsigned long long)cases[i].max, (int)got, (unsigned long long)value,
+                        consumed);
+        assert_int_equal(got, cases[i].want);
+        assert_true(value == cases[i].value);
+        assert_int_equal(consumed, cases[i].consumed);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fmt_fits_or_marks_the_cut),
+        cmocka_unit_test(test_note_append),
+        cmocka_unit_test(test_first_line),
+        cmocka_unit_test(test_sanitize),
+        cmocka_unit_test(test_parse_digits),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
