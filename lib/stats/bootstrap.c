@@ -202,9 +202,9 @@ void bench__boot_core(const struct bench__arm *base, const struct bench__arm *ca
     const double *sorted_b = ws->sorted_b, *sorted_c = ws->sorted_c;
     struct kheap low = {ws->low, 0, k + 1}, high = {ws->high, 0, k + 1};
     uint64_t state = seed;
-    struct below draw_b, draw_c;
-    below_init(&draw_b, nb);
-    below_init(&draw_c, nc);
+    struct bench__below draw_b, draw_c;
+    bench__below_init(&draw_b, nb);
+    bench__below_init(&draw_c, nc);
 
     if (nb <= SWAR_MAX_N && nc <= SWAR_MAX_N) {
         uint64_t inc_b[SWAR_MAX_N], inc_c[SWAR_MAX_N];
@@ -216,15 +216,15 @@ void bench__boot_core(const struct bench__arm *base, const struct bench__arm *ca
             uint64_t count_b = 0, count_c = 0;
             if (pair) {
                 for (size_t i = 0; i < nb; i++) {
-                    size_t j = (size_t)below_draw(&state, &draw_b);
+                    size_t j = (size_t)bench__below_draw(&state, &draw_b);
                     count_b += inc_b[j];
                     count_c += inc_c[j];
                 }
             } else {
                 for (size_t i = 0; i < nb; i++)
-                    count_b += inc_b[below_draw(&state, &draw_b)];
+                    count_b += inc_b[bench__below_draw(&state, &draw_b)];
                 for (size_t i = 0; i < nc; i++)
-                    count_c += inc_c[below_draw(&state, &draw_c)];
+                    count_c += inc_c[bench__below_draw(&state, &draw_c)];
             }
             double mb = nibble_median(count_b, sorted_b, nb);
             double mc = nibble_median(count_c, sorted_c, nc);
@@ -239,15 +239,15 @@ void bench__boot_core(const struct bench__arm *base, const struct bench__arm *ca
             memset(count_c, 0, nc * sizeof *count_c);
             if (pair) {
                 for (size_t i = 0; i < nb; i++) {
-                    size_t j = (size_t)below_draw(&state, &draw_b);
+                    size_t j = (size_t)bench__below_draw(&state, &draw_b);
                     count_b[rank_b[j]]++;
                     count_c[rank_c[j]]++;
                 }
             } else {
                 for (size_t i = 0; i < nb; i++)
-                    count_b[rank_b[below_draw(&state, &draw_b)]]++;
+                    count_b[rank_b[bench__below_draw(&state, &draw_b)]]++;
                 for (size_t i = 0; i < nc; i++)
-                    count_c[rank_c[below_draw(&state, &draw_c)]]++;
+                    count_c[rank_c[bench__below_draw(&state, &draw_c)]]++;
             }
             double mb = counted_median(count_b, sorted_b, nb);
             double mc = counted_median(count_c, sorted_c, nc);

@@ -12,7 +12,7 @@ __extension__ typedef unsigned __int128 u128;
 #define HAVE_U128 1
 #endif
 
-static inline uint64_t splitmix64(uint64_t *state)
+static inline uint64_t bench__splitmix64(uint64_t *state)
 {
     uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
     z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
@@ -22,14 +22,14 @@ static inline uint64_t splitmix64(uint64_t *state)
 
 /* below(n) for a fixed n, with the threshold and the remainder's reciprocal computed once:
  * the same draws and results as bench__rng_below, without a division per draw. */
-struct below {
+struct bench__below {
     uint64_t n, t;
 #ifdef HAVE_U128
     uint64_t inv; /* floor((2^64 − 1) / n): the quotient is exact or one too small */
 #endif
 };
 
-static inline void below_init(struct below *b, uint64_t n)
+static inline void bench__below_init(struct bench__below *b, uint64_t n)
 {
     b->n = n;
     b->t = (0 - n) % n;
@@ -38,10 +38,10 @@ static inline void below_init(struct below *b, uint64_t n)
 #endif
 }
 
-static inline uint64_t below_draw(uint64_t *state, const struct below *b)
+static inline uint64_t bench__below_draw(uint64_t *state, const struct bench__below *b)
 {
     for (;;) {
-        uint64_t x = splitmix64(state);
+        uint64_t x = bench__splitmix64(state);
         if (x < b->t)
             continue;
 #ifdef HAVE_U128

@@ -11,7 +11,7 @@
 
 uint64_t bench__rng_next(struct bench__rng *rng)
 {
-    return splitmix64(&rng->state);
+    return bench__splitmix64(&rng->state);
 }
 
 uint64_t bench__rng_below(struct bench__rng *rng, uint64_t n)
@@ -20,7 +20,7 @@ uint64_t bench__rng_below(struct bench__rng *rng, uint64_t n)
         return 0; /* [0, 0) is empty: nothing to draw, and no state is consumed */
     uint64_t t = (0 - n) % n;
     for (;;) {
-        uint64_t x = splitmix64(&rng->state);
+        uint64_t x = bench__splitmix64(&rng->state);
         if (x >= t)
             return x % n;
     }

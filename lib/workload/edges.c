@@ -17,7 +17,7 @@
 
 /* Counting sources, outer → inner: the reverse of the source table (perf innermost). Each is
  * read cumulatively (its run began with the workload test): one snapshot per edge. */
-void bench__wl_open_edges(struct bench__wl *w, struct edges *e)
+void bench__wl_open_edges(struct bench__wl *w, struct bench__edges *e)
 {
     if (w->psi_ok)
         bench__psi_read(&w->psi, &e->psi0);
@@ -70,8 +70,8 @@ static char *resolve_name(struct bench__wl *w, const char *name);
  * numbers; without, the readings are thrown away and NULL returned. The record is made only
  * after the closing reads, so none of the library's own allocations (or their page faults)
  * falls inside a window. */
-struct bench__window *bench__wl_close_edges(struct bench__wl *w, struct edges *e, const char *name,
-                                            bool record)
+struct bench__window *bench__wl_close_edges(struct bench__wl *w, struct bench__edges *e,
+                                            const char *name, bool record)
 {
     for (size_t i = 0; i < w->catalog->n_sources; i++)
         if (w->catalog->sources[i].state)
@@ -134,14 +134,14 @@ static char *resolve_name(struct bench__wl *w, const char *name)
 {
     char *base = name && *name ? bench__xasprintf("%s/%s", w->entry->full_name, name)
                                : bench__xstrdup(w->entry->full_name);
-    struct name_count *known = NULL;
+    struct bench__name_count *known = NULL;
     for (size_t i = 0; i < w->n_names && !known; i++)
         if (!strcmp(w->names[i].base, base))
             known = &w->names[i];
     if (!known) {
         w->names = bench__xrealloc(w->names, (w->n_names + 1) * sizeof *w->names);
         known = &w->names[w->n_names++];
-        *known = (struct name_count){bench__xstrdup(base), 0};
+        *known = (struct bench__name_count){bench__xstrdup(base), 0};
     }
     unsigned seen = known->count++;
     if (seen == 0)

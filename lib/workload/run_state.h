@@ -14,7 +14,7 @@
 #include "wall.h"
 
 /* The edges of an open window. */
-struct edges {
+struct bench__edges {
     bool open;
     struct bench__psi_snapshot psi0;
     int64_t t0;
@@ -23,7 +23,7 @@ struct edges {
 };
 
 /* A resolved window name and how many windows of this test have had it. */
-struct name_count {
+struct bench__name_count {
     char *base;
     unsigned count;
 };
@@ -46,7 +46,7 @@ struct bench__wl {
     bool fallback_reps;  /* running reps 2+ of a body inside the candidate */
     size_t windows_made; /* in-body windows measured for this test */
     unsigned files_calls_before_window;
-    struct edges edges;
+    struct bench__edges edges;
     /* the inline window */
     const char *inline_name;
     uint32_t inline_left;
@@ -55,7 +55,7 @@ struct bench__wl {
     struct bench__regime_stamp pending_stamp;
     char pending_note[512];
     uint32_t window_reps_done;
-    struct name_count *names; /* this test's distinct window names, for "#2", "#3" */
+    struct bench__name_count *names; /* this test's distinct window names, for "#2", "#3" */
     size_t n_names;
     /* per open source (catalog order): the snapshots of the open window's two edges */
     void **snapshot_open, **snapshot_close;
@@ -66,12 +66,12 @@ struct bench__wl {
 
 /* Open a window's edges: PSI, the clock, the wall reading, then every open source outer to
  * inner (perf innermost). */
-BENCH__HIDDEN void bench__wl_open_edges(struct bench__wl *w, struct edges *e);
+BENCH__HIDDEN void bench__wl_open_edges(struct bench__wl *w, struct bench__edges *e);
 /* Close the edges (inner to outer; PSI's closing read after the wall clock stopped) and, with
  * `record`, make the window's record named after `name` and fill in its numbers (NULL
  * without). */
-BENCH__HIDDEN struct bench__window *bench__wl_close_edges(struct bench__wl *w, struct edges *e,
-                                                          const char *name, bool record);
+BENCH__HIDDEN struct bench__window *
+bench__wl_close_edges(struct bench__wl *w, struct bench__edges *e, const char *name, bool record);
 /* Fold the decomposition's own note into the window's. */
 BENCH__HIDDEN void bench__wl_finish_window(struct bench__wl *w, struct bench__window *win);
 /* Turn a window into an error or skip window: its numbers are dropped. */
