@@ -90,7 +90,7 @@ static const char *source_name(const struct compare_state *st, size_t s, size_t 
                                size_t size)
 {
     if (st->opts.binary_mode)
-        snprintf(buf, size, "%s run %zu", compare_subject_names[s], r + 1);
+        bench__fmt(buf, size, "%s run %zu", compare_subject_names[s], r + 1);
     else
         bench__sanitize_copy(st->opts.files[s][r], buf, size);
     return buf;
@@ -107,12 +107,12 @@ int compare_assemble(struct compare_state *st, char *err, size_t err_size)
                 const struct compare_row *row = &d->rows[i];
                 struct compare_cell *c = add_cell(st, row, s, r);
                 if (!c) {
-                    snprintf(err, err_size, "out of memory");
+                    bench__fmt(err, err_size, "out of memory");
                     return -1;
                 }
                 c->values[s][r] = row->median_ns;
                 if (row->skip && !(c->skips[s][r] = strdup(row->skip))) {
-                    snprintf(err, err_size, "out of memory");
+                    bench__fmt(err, err_size, "out of memory");
                     return -1;
                 }
             }
@@ -130,13 +130,13 @@ int compare_assemble(struct compare_state *st, char *err, size_t err_size)
                     source_name(st, c->first_subject, c->first_run, first, sizeof first);
                     bench__sanitize_copy(c->row->name, name, sizeof name);
                     bench__sanitize_copy(c->row->operation, op, sizeof op);
-                    snprintf(err, err_size, "%s: rows: no row for cell '%s' {%s} (it is in %s)",
-                             file, name, op, first);
+                    bench__fmt(err, err_size, "%s: rows: no row for cell '%s' {%s} (it is in %s)",
+                               file, name, op, first);
                     return -1;
                 }
                 c->skips[s][r] = strdup(why ? why : "no row for this cell in the run's document");
                 if (!c->skips[s][r]) {
-                    snprintf(err, err_size, "out of memory");
+                    bench__fmt(err, err_size, "out of memory");
                     return -1;
                 }
             }

@@ -296,7 +296,7 @@ static int analyse(struct compare_state *st, const struct bench__cmp_params *par
         free(in);
         free(values);
         free(runs);
-        snprintf(err, err_size, "out of memory");
+        bench__fmt(err, err_size, "out of memory");
         return -1;
     }
     size_t used = 0;
@@ -325,7 +325,7 @@ static int analyse(struct compare_state *st, const struct bench__cmp_params *par
         char name[128], op[128];
         bench__sanitize_copy(bad < n ? in[bad].scenario : "?", name, sizeof name);
         bench__sanitize_copy(bad < n ? in[bad].operation : "", op, sizeof op);
-        snprintf(err, err_size, "the engine refused cell '%s' {%s} (error %d)", name, op, rc);
+        bench__fmt(err, err_size, "the engine refused cell '%s' {%s} (error %d)", name, op, rc);
     }
     free(in);
     free(values);

@@ -106,17 +106,17 @@ static void describe_status(int status, const char *log_path, char *why, size_t 
         const char *abbrev = sigabbrev_np(sig);
         const char *text = strsignal(sig);
         if (abbrev)
-            snprintf(why, size, "killed by SIG%s: %s", abbrev, text ? text : "");
+            bench__fmt(why, size, "killed by SIG%s: %s", abbrev, text ? text : "");
         else
-            snprintf(why, size, "killed by signal %d", sig);
+            bench__fmt(why, size, "killed by signal %d", sig);
         return;
     }
     char line[200];
     last_log_line(log_path, line, sizeof line);
     if (line[0])
-        snprintf(why, size, "exited with status %d: %s", WEXITSTATUS(status), line);
+        bench__fmt(why, size, "exited with status %d: %s", WEXITSTATUS(status), line);
     else
-        snprintf(why, size, "exited with status %d", WEXITSTATUS(status));
+        bench__fmt(why, size, "exited with status %d", WEXITSTATUS(status));
 }
 
 int compare_exec(char *const argv[], const char *log_path, char *why, size_t why_size)
@@ -125,12 +125,12 @@ int compare_exec(char *const argv[], const char *log_path, char *why, size_t why
     honour_interrupt();
     int log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (log_fd < 0) {
-        snprintf(why, why_size, "cannot create the log file: %s", strerror(errno));
+        bench__fmt(why, why_size, "cannot create the log file: %s", strerror(errno));
         return -1;
     }
     int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (null_fd < 0) {
-        snprintf(why, why_size, "cannot open /dev/null: %s", strerror(errno));
+        bench__fmt(why, why_size, "cannot open /dev/null: %s", strerror(errno));
         close(log_fd);
         return -1;
     }
@@ -162,7 +162,7 @@ int compare_exec(char *const argv[], const char *log_path, char *why, size_t why
     close(log_fd);
     close(null_fd);
     if (pid < 0) {
-        snprintf(why, why_size, "cannot start: %s", strerror(fork_errno));
+        bench__fmt(why, why_size, "cannot start: %s", strerror(fork_errno));
         return -1;
     }
 
@@ -177,7 +177,7 @@ int compare_exec(char *const argv[], const char *log_path, char *why, size_t why
     child_group = 0;
     honour_interrupt();
     if (status == -1) {
-        snprintf(why, why_size, "cannot wait for it: %s", strerror(errno));
+        bench__fmt(why, why_size, "cannot wait for it: %s", strerror(errno));
         return -1;
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)

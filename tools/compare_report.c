@@ -82,11 +82,11 @@ static char *reason_text(const struct compare_report *rep, size_t i)
     const char *reason = o->reason ? o->reason : "";
     char needed[48] = "";
     if (o->state == BENCH__CMP_UNCONFIRMED && o->runs_needed > 0)
-        snprintf(needed, sizeof needed, "runs needed: %u", o->runs_needed);
+        bench__fmt(needed, sizeof needed, "runs needed: %u", o->runs_needed);
     size_t skipped = cell_skips(rep, &rep->cells[i]);
     char skips[48] = "";
     if (skipped)
-        snprintf(skips, sizeof skips, "%zu run%s skipped", skipped, skipped == 1 ? "" : "s");
+        bench__fmt(skips, sizeof skips, "%zu run%s skipped", skipped, skipped == 1 ? "" : "s");
     const char *parts[3] = {reason, needed, skips};
     char *out = strdup("");
     for (size_t k = 0; k < 3 && out; k++) {
@@ -183,10 +183,10 @@ static void print_skips(FILE *out, const struct compare_report *rep)
                 }
                 char where[512], shown_where[512], why[1024], name[256], op[256];
                 if (rep->opts->binary_mode)
-                    snprintf(where, sizeof where, "%s run %zu", compare_subject_names[s], r + 1);
+                    bench__fmt(where, sizeof where, "%s run %zu", compare_subject_names[s], r + 1);
                 else
-                    snprintf(where, sizeof where, "%s run %zu (%s)", compare_subject_names[s],
-                             r + 1, rep->opts->files[s][r]);
+                    bench__fmt(where, sizeof where, "%s run %zu (%s)", compare_subject_names[s],
+                               r + 1, rep->opts->files[s][r]);
                 bench__sanitize_copy(where, shown_where, sizeof shown_where);
                 bench__sanitize_copy(whole ? whole : c->skips[s][r], why, sizeof why);
                 if (whole) {
@@ -274,7 +274,7 @@ static json_t *string_or_null(const char *s)
 static json_t *seed_string(uint64_t v)
 {
     char buf[32];
-    snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
+    bench__fmt(buf, sizeof buf, "%llu", (unsigned long long)v);
     return json_string(buf);
 }
 
@@ -300,8 +300,8 @@ static json_t *cell_json(const struct compare_report *rep, size_t i)
     for (size_t k = 0; ok && k < c->row->n_labels; k++)
         ok = put(labels, c->row->labels[k].key, json_string(c->row->labels[k].value));
     char frac[64];
-    snprintf(frac, sizeof frac, "%llu/%llu", (unsigned long long)o->p_numerator,
-             (unsigned long long)o->p_denominator);
+    bench__fmt(frac, sizeof frac, "%llu/%llu", (unsigned long long)o->p_numerator,
+               (unsigned long long)o->p_denominator);
     ok = ok && put(j, "operation", json_string(c->row->operation)) &&
          put(j, "state", json_string(bench__cmp_state_name(o->state))) &&
          put(j, "direction", string_or_null(o->direction)) &&
@@ -441,7 +441,7 @@ static json_t *document(const struct compare_report *rep)
 static void shortest_real(double v, char *buf, size_t size)
 {
     for (int precision = 1; precision <= 17; precision++) {
-        snprintf(buf, size, "%.*g", precision, v);
+        bench__fmt(buf, size, "%.*g", precision, v);
         if (strtod(buf, NULL) == v)
             break;
     }
@@ -519,13 +519,13 @@ int compare_report_json(const struct compare_report *rep, const char *path, char
     json_decref(doc);
     if (rc != 0 || shorten_reals(&b) != 0 || bench__text_append("\n", 1, &b) != 0) {
         free(b.data);
-        snprintf(err, err_size, "cannot write '%s': out of memory", shown);
+        bench__fmt(err, err_size, "cannot write '%s': out of memory", shown);
         return -1;
     }
     int e = bench__write_file(path, b.data, b.len);
     free(b.data);
     if (e != 0) {
-        snprintf(err, err_size, "cannot write '%s': %s", shown, strerror(e));
+        bench__fmt(err, err_size, "cannot write '%s': %s", shown, strerror(e));
         return -1;
     }
     return 0;

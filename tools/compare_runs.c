@@ -24,8 +24,8 @@ static void remove_tmpdir(void *data)
             char path[4096];
             static const char *const ext[] = {"json", "log"};
             for (size_t k = 0; k < 2; k++) {
-                snprintf(path, sizeof path, "%s/%s-%zu.%s", st->tmpdir, compare_subject_names[s],
-                         r + 1, ext[k]);
+                bench__fmt(path, sizeof path, "%s/%s-%zu.%s", st->tmpdir, compare_subject_names[s],
+                           r + 1, ext[k]);
                 unlink(path);
             }
         }
@@ -46,9 +46,9 @@ static bool doc_has_error_row(const struct compare_doc *d)
 static int run_subject(struct compare_state *st, size_t s, size_t r)
 {
     char json[4096], log[4096], opt[4200], why[COMPARE_ERROR_MAX + 64], derr[COMPARE_ERROR_MAX];
-    snprintf(json, sizeof json, "%s/%s-%zu.json", st->tmpdir, compare_subject_names[s], r + 1);
-    snprintf(log, sizeof log, "%s/%s-%zu.log", st->tmpdir, compare_subject_names[s], r + 1);
-    snprintf(opt, sizeof opt, "--bench-json=%s", json);
+    bench__fmt(json, sizeof json, "%s/%s-%zu.json", st->tmpdir, compare_subject_names[s], r + 1);
+    bench__fmt(log, sizeof log, "%s/%s-%zu.log", st->tmpdir, compare_subject_names[s], r + 1);
+    bench__fmt(opt, sizeof opt, "--bench-json=%s", json);
     size_t n = 3 + st->opts.n_args;
     char **argv = calloc(n + 1, sizeof *argv);
     if (!argv)
@@ -65,7 +65,7 @@ static int run_subject(struct compare_state *st, size_t s, size_t r)
     if (status == 0 || status == 1) {
         if (compare_doc_load(json, d, derr, sizeof derr) != 0) {
             if (status == 0)
-                snprintf(why, sizeof why, "no readable --bench-json document: %s", derr);
+                bench__fmt(why, sizeof why, "no readable --bench-json document: %s", derr);
         } else if (status == 1 && !doc_has_error_row(d)) {
             compare_doc_free(d);
         } else {
@@ -90,20 +90,20 @@ int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
         if (strchr(st->opts.bin[b], '/') && access(st->opts.bin[b], X_OK) != 0) {
             char shown[256];
             bench__sanitize_copy(st->opts.bin[b], shown, sizeof shown);
-            snprintf(err, err_size, "%s: cannot execute: %s", shown, strerror(errno));
+            bench__fmt(err, err_size, "%s: cannot execute: %s", shown, strerror(errno));
             return -1;
         }
     const char *base = getenv("TMPDIR");
     size_t len = strlen(base && *base ? base : "/tmp") + sizeof "/libbench-compare.XXXXXX";
     st->tmpdir = malloc(len);
     if (!st->tmpdir) {
-        snprintf(err, err_size, "out of memory");
+        bench__fmt(err, err_size, "out of memory");
         return -1;
     }
-    snprintf(st->tmpdir, len, "%s/libbench-compare.XXXXXX", base && *base ? base : "/tmp");
+    bench__fmt(st->tmpdir, len, "%s/libbench-compare.XXXXXX", base && *base ? base : "/tmp");
     if (!mkdtemp(st->tmpdir)) {
-        snprintf(err, err_size, "cannot create a temporary directory in %s: %s",
-                 base && *base ? base : "/tmp", strerror(errno));
+        bench__fmt(err, err_size, "cannot create a temporary directory in %s: %s",
+                   base && *base ? base : "/tmp", strerror(errno));
         free(st->tmpdir);
         st->tmpdir = NULL;
         return -1;
@@ -127,6 +127,6 @@ int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
     remove_tmpdir(st);
     compare_exec_on_interrupt(NULL, NULL);
     if (rc != 0)
-        snprintf(err, err_size, "out of memory");
+        bench__fmt(err, err_size, "out of memory");
     return rc;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../util/abi.h"
+#include "../util/text.h"
 #include "registry.h"
 
 /* The first released sizes are today's layouts; a field appended later changes sizeof, never
@@ -66,27 +67,27 @@ static int check_descriptor(const struct bench_test *raw, struct bench__descript
     enum bench__abi_verdict verdict =
         bench__abi_normalize(raw, raw->size, BENCH_TEST_SIZE_V1, sizeof d->test, &d->test);
     if (verdict == BENCH__ABI_TOO_SMALL) {
-        snprintf(err, err_size,
-                 "test '%s' (%s:%u) was compiled against an incompatible "
-                 "<bench/shim.h> (descriptor size %u, this libbench needs at least %u)",
-                 raw->name ? raw->name : "?", where, raw->line, raw->size,
-                 (unsigned)BENCH_TEST_SIZE_V1);
+        bench__fmt(err, err_size,
+                   "test '%s' (%s:%u) was compiled against an incompatible "
+                   "<bench/shim.h> (descriptor size %u, this libbench needs at least %u)",
+                   raw->name ? raw->name : "?", where, raw->line, raw->size,
+                   (unsigned)BENCH_TEST_SIZE_V1);
         return BENCH_ESTRUCT;
     }
     if (verdict != BENCH__ABI_ACCEPTED) {
-        snprintf(err, err_size,
-                 "test '%s' (%s:%u) was compiled against an incompatible "
-                 "<bench/shim.h> (descriptor size %u, this libbench knows %zu)",
-                 raw->name ? raw->name : "?", where, raw->line, raw->size,
-                 sizeof(struct bench_test));
+        bench__fmt(err, err_size,
+                   "test '%s' (%s:%u) was compiled against an incompatible "
+                   "<bench/shim.h> (descriptor size %u, this libbench knows %zu)",
+                   raw->name ? raw->name : "?", where, raw->line, raw->size,
+                   sizeof(struct bench_test));
         return BENCH_ESTRUCT;
     }
     struct bench_test *t = &d->test;
     t->size = sizeof *t;
     t->next = NULL;
     if (!t->name || !*t->name || !t->file || !t->fn) {
-        snprintf(err, err_size, "a test registered at %s:%u has no name, file or body", where,
-                 t->line);
+        bench__fmt(err, err_size, "a test registered at %s:%u has no name, file or body", where,
+                   t->line);
         return BENCH_EINVAL;
     }
     const char *kind_problem = NULL;
@@ -101,7 +102,7 @@ static int check_descriptor(const struct bench_test *raw, struct bench__descript
     else if (t->kind < BENCH_KIND_TEST || t->kind > BENCH_KIND_WORKLOAD)
         kind_problem = "has an unknown kind";
     if (kind_problem) {
-        snprintf(err, err_size, "test '%s' (%s:%u) %s", t->name, where, t->line, kind_problem);
+        bench__fmt(err, err_size, "test '%s' (%s:%u) %s", t->name, where, t->line, kind_problem);
         return BENCH_EINVAL;
     }
     if ((t->benchmark &&
@@ -110,10 +111,10 @@ static int check_descriptor(const struct bench_test *raw, struct bench__descript
         (t->workload &&
          bench__abi_normalize(t->workload, t->workload->size, BENCH_WORKLOAD_OPTS_SIZE_V1,
                               sizeof d->workload, &d->workload) != BENCH__ABI_ACCEPTED)) {
-        snprintf(err, err_size,
-                 "test '%s' (%s:%u) has options from an incompatible "
-                 "<bench/shim.h>",
-                 t->name, where, t->line);
+        bench__fmt(err, err_size,
+                   "test '%s' (%s:%u) has options from an incompatible "
+                   "<bench/shim.h>",
+                   t->name, where, t->line);
         return BENCH_ESTRUCT;
     }
     if (t->benchmark) {
@@ -126,13 +127,13 @@ static int check_descriptor(const struct bench_test *raw, struct bench__descript
     }
     const char *stem;
     if (bench__file_stem(t->file, &stem) == 0) {
-        snprintf(err, err_size, "test '%s' (%s:%u) has no file stem to name it by", t->name, where,
-                 t->line);
+        bench__fmt(err, err_size, "test '%s' (%s:%u) has no file stem to name it by", t->name,
+                   where, t->line);
         return BENCH_EINVAL;
     }
     if (t->workload && (unsigned)t->workload->regime > BENCH_CACHE_COLD) {
-        snprintf(err, err_size, "workload '%s' (%s:%u) has an unknown cache regime %d", t->name,
-                 where, t->line, (int)t->workload->regime);
+        bench__fmt(err, err_size, "workload '%s' (%s:%u) has an unknown cache regime %d", t->name,
+                   where, t->line, (int)t->workload->regime);
         return BENCH_EINVAL;
     }
     return 0;
@@ -178,9 +179,9 @@ static int find_duplicate(const struct bench__suite *suite, char *err, size_t er
     int rc = 0;
     for (size_t i = 1; i < suite->count && !rc; i++)
         if (!strcmp(by_name[i - 1]->full_name, by_name[i]->full_name)) {
-            snprintf(err, err_size, "test name '%s' is registered twice (%s:%u and %s:%u)",
-                     by_name[i]->full_name, by_name[i - 1]->test->file, by_name[i - 1]->test->line,
-                     by_name[i]->test->file, by_name[i]->test->line);
+            bench__fmt(err, err_size, "test name '%s' is registered twice (%s:%u and %s:%u)",
+                       by_name[i]->full_name, by_name[i - 1]->test->file,
+                       by_name[i - 1]->test->line, by_name[i]->test->file, by_name[i]->test->line);
             rc = BENCH_EDUP;
         }
     free(by_name);
@@ -193,12 +194,12 @@ int bench__suite_load(struct bench__suite *suite, struct bench_test *head, char 
     memset(suite, 0, sizeof *suite);
     if (!head && n_rejected) {
         const struct bench_test *t = rejected[0];
-        snprintf(err, err_size,
-                 "%zu test(s) were compiled against an incompatible "
-                 "<bench/shim.h>, the first at %s:%u (descriptor size %u, this libbench needs "
-                 "at least %u)",
-                 n_rejected, t->file ? t->file : "?", t->line, t->size,
-                 (unsigned)BENCH_TEST_SIZE_V1);
+        bench__fmt(err, err_size,
+                   "%zu test(s) were compiled against an incompatible "
+                   "<bench/shim.h>, the first at %s:%u (descriptor size %u, this libbench needs "
+                   "at least %u)",
+                   n_rejected, t->file ? t->file : "?", t->line, t->size,
+                   (unsigned)BENCH_TEST_SIZE_V1);
         return BENCH_ESTRUCT;
     }
     if (!head)
@@ -210,7 +211,7 @@ int bench__suite_load(struct bench__suite *suite, struct bench_test *head, char 
     suite->descriptors = calloc(n ? n : 1, sizeof *suite->descriptors);
     if (!suite->entries || !suite->descriptors) {
         bench__suite_free(suite);
-        snprintf(err, err_size, "out of memory");
+        bench__fmt(err, err_size, "out of memory");
         return BENCH_ENOMEM;
     }
     for (const struct bench_test *raw = head; raw; raw = raw->next) {
@@ -228,7 +229,7 @@ int bench__suite_load(struct bench__suite *suite, struct bench_test *head, char 
         if (asprintf(&e->full_name, "%.*s.%s", (int)stem_len, stem, t->name) < 0) {
             e->full_name = NULL;
             bench__suite_free(suite);
-            snprintf(err, err_size, "out of memory");
+            bench__fmt(err, err_size, "out of memory");
             return BENCH_ENOMEM;
         }
     }
@@ -236,7 +237,7 @@ int bench__suite_load(struct bench__suite *suite, struct bench_test *head, char 
     int rc = find_duplicate(suite, err, err_size);
     if (rc) {
         if (rc == BENCH_ENOMEM)
-            snprintf(err, err_size, "out of memory");
+            bench__fmt(err, err_size, "out of memory");
         bench__suite_free(suite);
     }
     return rc;
