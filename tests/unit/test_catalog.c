@@ -19,6 +19,7 @@
 
 #include <bench/bench.h>
 
+#include "fake_host.h"
 #include "platform/os.h"
 #include "report/metric_listing.h"
 #include "sources/event_naming.h"
@@ -26,82 +27,15 @@
 
 /* ---- the fake host: perf refused (paranoid 2), /proc/self/io readable, nothing else ------ */
 
-struct fake_file {
-    bool used;
-    char text[512];
-    size_t len, pos;
-};
-static struct fake_file files[8];
-
-static int fake_open(const char *path, int flags)
+static const char *fake_content(const char *path, char *text, size_t size)
 {
-    (void)flags;
-    const char *text;
+    (void)text, (void)size;
     if (!strcmp(path, "/proc/self/io"))
-        text = "rchar: 1000\nwchar: 500\nsyscr: 40\nsyscw: 20\nread_bytes: 0\n"
+        return "rchar: 1000\nwchar: 500\nsyscr: 40\nsyscw: 20\nread_bytes: 0\n"
                "write_bytes: 0\ncancelled_write_bytes: 0\n";
-    else if (!strcmp(path, "/proc/sys/kernel/perf_event_paranoid"))
-        text = "2\n";
-    else {
-        errno = ENOENT; /* no tracefs, no other file */
-        return -1;
-    }
-    for (int i = 0; i < 8; i++)
-        if (!files[i].used) {
-            files[i].used = true;
-            snprintf(files[i].text, sizeof files[i].text, "%s", text);
-            files[i].len = strlen(files[i].text);
-            files[i].pos = 0;
-            return 1000 + i;
-        }
-    errno = EMFILE;
-    return -1;
-}
-
-static struct fake_file *file_of(int fd)
-{
-    return fd >= 1000 && fd < 1008 && files[fd - 1000].used ? &files[fd - 1000] : NULL;
-}
-
-static ssize_t fake_read(int fd, void *buf, size_t count)
-{
-    struct fake_file *f = file_of(fd);
-    if (!f) {
-        errno = EBADF;
-        return -1;
-    }
-    size_t n = f->len - f->pos < count ? f->len - f->pos : count;
-    memcpy(buf, f->text + f->pos, n);
-    f->pos += n;
-    return (ssize_t)n;
-}
-
-static int fake_close(int fd)
-{
-    struct fake_file *f = file_of(fd);
-    if (f)
-        f->used = false;
-    return 0;
-}
-
-static int fake_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
-                                unsigned long flags)
-{
-    (void)attr, (void)pid, (void)cpu, (void)group_fd, (void)flags;
-    errno = EACCES;
-    return -1;
-}
-
-static void *fake_dlopen(const char *file, int mode)
-{
-    (void)file, (void)mode;
-    return NULL;
-}
-
-static char *fake_dlerror(void)
-{
-    static char text[] = "libpfm.so.4: cannot open shared object file: No such file or directory";
-    return text;
+    if (!strcmp(path, "/proc/sys/kernel/perf_event_paranoid"))
+        return "2\n";
+    return NULL; /* no tracefs, no other file */
 }
 
 /* libpfm4, once loaded by an earlier probe, stays loaded for the process: unload it around the
@@ -110,13 +44,8 @@ static int install_fake_host(void **state)
 {
     (void)state;
     bench__pfm_unload();
-    memset(files, 0, sizeof files);
-    bench__os.open = fake_open;
-    bench__os.read = fake_read;
-    bench__os.close = fake_close;
-    bench__os.perf_event_open = fake_perf_event_open;
-    bench__os.dlopen = fake_dlopen;
-    bench__os.dlerror = fake_dlerror;
+    fake_host_files(fake_content);
+    fake_host_refuse("libpfm.so.4: cannot open shared object file: No such file or directory");
     return 0;
 }
 
@@ -443,29 +372,28 @@ static void test_capabilities_on_the_fake_host(void **state)
 
 /* ---- the same data as --list-metrics --------------------------------------------------- */
 
+static int call_list_metrics(void *arg)
+{
+    (void)arg;
+    char *argv[] = {(char *)"test_catalog", (char *)"--list-metrics", NULL};
+    return bench_main(2, argv);
+}
+
 /* bench_main(--list-metrics) with stdout captured; returns what it printed (malloc'd). */
 static char *list_metrics_output(void)
 {
-    char path[] = "/tmp/test_catalog.XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    fflush(stdout);
-    int saved = dup(STDOUT_FILENO);
-    assert_true(saved >= 0);
-    dup2(fd, STDOUT_FILENO);
-    char *argv[] = {(char *)"test_catalog", (char *)"--list-metrics", NULL};
-    int status = bench_main(2, argv);
-    fflush(stdout);
-    dup2(saved, STDOUT_FILENO);
-    close(saved);
-    assert_int_equal(status, 0);
-    off_t len = lseek(fd, 0, SEEK_END);
-    assert_true(len > 0);
-    char *text = calloc((size_t)len + 1, 1);
+    char dir[] = "/tmp/test_catalog.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char out[64], err[64];
+    snprintf(out, sizeof out, "%s/stdout", dir);
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    assert_int_equal(fake_host_captured(call_list_metrics, NULL, out, err), 0);
+    char *text = fake_host_slurp(out, NULL);
     assert_non_null(text);
-    assert_int_equal(pread(fd, text, (size_t)len, 0), len);
-    close(fd);
-    unlink(path);
+    assert_true(text[0] != '\0');
+    unlink(out);
+    unlink(err);
+    rmdir(dir);
     return text;
 }
 

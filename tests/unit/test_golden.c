@@ -21,6 +21,7 @@
 
 #include <bench/shim.h>
 
+#include "fake_host.h"
 #include "golden_seam.h"
 
 #ifndef GOLDEN_DIR
@@ -60,20 +61,12 @@ static int fake_getrusage(int who, struct rusage *ru)
     return 0;
 }
 
-struct fake_file {
-    bool used;
-    char text[512];
-    size_t len, pos;
-};
-static struct fake_file files[16];
-
-static int fake_open(const char *path, int flags)
+/* The text of the fake /proc files, computed at each open: counters advance with every read. */
+static const char *fake_content(const char *path, char *text, size_t size)
 {
-    (void)flags;
-    char text[512];
     if (!strcmp(path, "/proc/self/io")) {
         uint64_t k = ++io_reads;
-        snprintf(text, sizeof text,
+        snprintf(text, size,
                  "rchar: %llu\nwchar: %llu\nsyscr: %llu\nsyscw: %llu\nread_bytes: %llu\n"
                  "write_bytes: %llu\ncancelled_write_bytes: 0\n",
                  (unsigned long long)(1000 + 160 * k), (unsigned long long)(500 + 8 * k),
@@ -81,84 +74,28 @@ static int fake_open(const char *path, int flags)
                  (unsigned long long)(4096 * (k / 4)), (unsigned long long)(512 * (k / 2)));
     } else if (!strcmp(path, "/proc/thread-self/schedstat")) {
         uint64_t k = ++sched_reads;
-        snprintf(text, sizeof text, "%llu %llu %llu\n", (unsigned long long)(1000000 + 900 * k),
+        snprintf(text, size, "%llu %llu %llu\n", (unsigned long long)(1000000 + 900 * k),
                  (unsigned long long)(250 * k), (unsigned long long)(10 + k));
     } else if (!strncmp(path, "/proc/pressure/", 15)) {
         uint64_t k = ++psi_reads;
         bool cpu = !strcmp(path + 15, "cpu");
-        snprintf(text, sizeof text, "some avg10=0.00 avg60=0.00 avg300=0.00 total=%llu\n%s",
+        snprintf(text, size, "some avg10=0.00 avg60=0.00 avg300=0.00 total=%llu\n%s",
                  (unsigned long long)(7000 + 3 * k),
                  cpu ? "" : "full avg10=0.00 avg60=0.00 avg300=0.00 total=900\n");
     } else if (!strcmp(path, "/proc/sys/kernel/perf_event_paranoid")) {
-        snprintf(text, sizeof text, "2\n");
+        snprintf(text, size, "2\n");
     } else {
-        errno = ENOENT; /* no tracefs, no other /proc file */
-        return -1;
+        return NULL; /* no tracefs, no other /proc file */
     }
-    for (int i = 0; i < 16; i++)
-        if (!files[i].used) {
-            files[i].used = true;
-            snprintf(files[i].text, sizeof files[i].text, "%s", text);
-            files[i].len = strlen(files[i].text);
-            files[i].pos = 0;
-            return 1000 + i;
-        }
-    errno = EMFILE;
-    return -1;
-}
-
-static struct fake_file *file_of(int fd)
-{
-    return fd >= 1000 && fd < 1016 && files[fd - 1000].used ? &files[fd - 1000] : NULL;
-}
-
-static ssize_t fake_read(int fd, void *buf, size_t count)
-{
-    struct fake_file *f = file_of(fd);
-    if (!f) {
-        errno = EBADF;
-        return -1;
-    }
-    size_t n = f->len - f->pos < count ? f->len - f->pos : count;
-    memcpy(buf, f->text + f->pos, n);
-    f->pos += n;
-    return (ssize_t)n;
-}
-
-static int fake_close(int fd)
-{
-    struct fake_file *f = file_of(fd);
-    if (f)
-        f->used = false;
-    return 0;
-}
-
-static int fake_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
-                                unsigned long flags)
-{
-    (void)attr, (void)pid, (void)cpu, (void)group_fd, (void)flags;
-    errno = EACCES;
-    return -1;
-}
-
-static void *fake_dlopen(const char *file, int mode)
-{
-    (void)file, (void)mode;
-    return NULL;
-}
-
-static char *fake_dlerror(void)
-{
-    static char text[] = "libpfm.so.4: cannot open shared object file: No such file or directory";
     return text;
 }
 
 static void install_fake_host(void)
 {
     rusage_calls = io_reads = sched_reads = psi_reads = 0;
-    memset(files, 0, sizeof files);
-    golden_seam_install(fake_clock, fake_getrusage, fake_open, fake_read, fake_close,
-                        fake_perf_event_open, fake_dlopen, fake_dlerror);
+    golden_seam_install(fake_clock, fake_getrusage);
+    fake_host_files(fake_content);
+    fake_host_refuse("libpfm.so.4: cannot open shared object file: No such file or directory");
 }
 
 /* ---- the suite: every kind of row and window --------------------------------------------- */
@@ -296,33 +233,6 @@ WORKLOAD(fails)
 
 /* ---- running and comparing ---------------------------------------------------------------- */
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *data = malloc(cap);
-    size_t got;
-    while (data && (got = fread(data + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (cap - n < 2) {
-            char *grown = realloc(data, cap * 2);
-            if (!grown) {
-                free(data);
-                data = NULL;
-            }
-            data = grown;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (data)
-        data[n] = '\0';
-    *len = n;
-    return data;
-}
-
 /* Drop or mask the lines that describe the host rather than the run. */
 static char *normalise(const char *text)
 {
@@ -359,7 +269,7 @@ static int failures;
 static void compare_with(const char *name, const char *suffix, const char *produced_path)
 {
     size_t len;
-    char *raw = slurp(produced_path, &len);
+    char *raw = fake_host_slurp(produced_path, &len);
     if (!raw)
         raw = strdup("(no file)\n");
     char *got = normalise(raw);
@@ -375,7 +285,7 @@ static void compare_with(const char *name, const char *suffix, const char *produ
         free(got);
         return;
     }
-    char *want = slurp(golden, &len);
+    char *want = fake_host_slurp(golden, &len);
     if (!want || strcmp(want, got) != 0) {
         char kept[1100];
         snprintf(kept, sizeof kept, "%s.%s.%s", produced_path, name, suffix);
@@ -390,6 +300,17 @@ static void compare_with(const char *name, const char *suffix, const char *produ
     }
     free(want);
     free(got);
+}
+
+struct main_call {
+    int argc;
+    char **argv;
+};
+
+static int call_main(void *arg)
+{
+    struct main_call *c = arg;
+    return bench_main(c->argc, c->argv);
 }
 
 /* Run bench_main with argv (NULL-terminated, after the program name) on the fake host; its
@@ -416,28 +337,11 @@ static void golden_run(const char *name, int expected_status, const char *const 
     }
     argv[argc] = NULL;
 
-    fflush(stdout);
-    fflush(stderr);
-    int saved_out = dup(STDOUT_FILENO), saved_err = dup(STDERR_FILENO);
-    int out_fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    int err_fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    assert_true(saved_out >= 0 && saved_err >= 0 && out_fd >= 0 && err_fd >= 0);
-    dup2(out_fd, STDOUT_FILENO);
-    dup2(err_fd, STDERR_FILENO);
-    close(out_fd);
-    close(err_fd);
-
     fake_now = 1000000;
     install_fake_host();
-    int status = bench_main(argc, argv);
+    struct main_call call = {argc, argv};
+    int status = fake_host_captured(call_main, &call, out_path, err_path);
     golden_seam_reset();
-
-    fflush(stdout);
-    fflush(stderr);
-    dup2(saved_out, STDOUT_FILENO);
-    dup2(saved_err, STDERR_FILENO);
-    close(saved_out);
-    close(saved_err);
 
     if (status != expected_status) {
         print_error("%s: exit status %d, expected %d\n", name, status, expected_status);

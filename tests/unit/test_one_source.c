@@ -24,6 +24,7 @@
 
 #include <bench/shim.h>
 
+#include "fake_host.h"
 #include "fake_source/fake.h"
 #include "platform/os.h"
 #include "sources/source.h"
@@ -45,26 +46,6 @@ static int64_t fake_clock(void)
     if (bench__fake_tally.in_bracket)
         clock_reads_in_bracket++; /* never a clock read inside a counting bracket */
     return fake_now;
-}
-
-static int refuse_perf(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
-                       unsigned long flags)
-{
-    (void)attr, (void)pid, (void)cpu, (void)group_fd, (void)flags;
-    errno = EACCES;
-    return -1;
-}
-
-static void *refuse_dlopen(const char *file, int mode)
-{
-    (void)file, (void)mode;
-    return NULL;
-}
-
-static char *refuse_dlerror(void)
-{
-    static char text[] = "no soft dependency in this test";
-    return text;
 }
 
 /* ---- the suite ---------------------------------------------------------------------------- */
@@ -103,22 +84,20 @@ struct run {
 
 static char *slurp(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    size_t cap = 4096, n = 0, got;
-    char *data = malloc(cap);
+    char *data = fake_host_slurp(path, NULL);
     assert_non_null(data);
-    while ((got = fread(data + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (cap - n < 2) {
-            cap *= 2;
-            data = realloc(data, cap);
-            assert_non_null(data);
-        }
-    }
-    fclose(f);
-    data[n] = '\0';
     return data;
+}
+
+struct main_call {
+    int argc;
+    char **argv;
+};
+
+static int call_main(void *arg)
+{
+    struct main_call *c = arg;
+    return bench_main(c->argc, c->argv);
 }
 
 /* Run bench_main with args (NULL-terminated, after the program name; "JSON" stands for
@@ -147,35 +126,16 @@ static struct run run_main(const char *const *args)
     }
     argv[argc] = NULL;
 
-    fflush(stdout);
-    fflush(stderr);
-    int saved_out = dup(STDOUT_FILENO), saved_err = dup(STDERR_FILENO);
-    int out_fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    int err_fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    assert_true(saved_out >= 0 && saved_err >= 0 && out_fd >= 0 && err_fd >= 0);
-    dup2(out_fd, STDOUT_FILENO);
-    dup2(err_fd, STDERR_FILENO);
-    close(out_fd);
-    close(err_fd);
-
     memset(&bench__fake_tally, 0, sizeof bench__fake_tally);
     bench__fake_ticks = bench__fake_tocks = 0;
     clock_reads_in_bracket = 0;
     fake_now = 1000000;
     bench__clock_ns = fake_clock;
-    bench__os.perf_event_open = refuse_perf;
-    bench__os.dlopen = refuse_dlopen;
-    bench__os.dlerror = refuse_dlerror;
-    int status = bench_main(argc, argv);
+    fake_host_refuse("no soft dependency in this test");
+    struct main_call call = {argc, argv};
+    int status = fake_host_captured(call_main, &call, out_path, err_path);
     bench__clock_ns = bench__clock_monotonic_ns;
     bench__os_reset();
-
-    fflush(stdout);
-    fflush(stderr);
-    dup2(saved_out, STDOUT_FILENO);
-    dup2(saved_err, STDERR_FILENO);
-    close(saved_out);
-    close(saved_err);
 
     struct run r = {.status = status, .out = slurp(out_path), .err = slurp(err_path)};
     if (wants_json) {
