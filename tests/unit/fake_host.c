@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bench/bench.h>
+
 #include "fake_host.h"
 #include "platform/os.h"
 
@@ -113,26 +115,50 @@ void fake_host_refuse(const char *dlerror_text)
     bench__os.dlerror = fake_dlerror;
 }
 
-int fake_host_captured(int (*fn)(void *arg), void *arg, const char *out_path, const char *err_path)
+void fake_host_main(const char *prog, const char *const *args, struct fake_host_run *run)
 {
+    memset(run, 0, sizeof *run);
+    snprintf(run->dir, sizeof run->dir, "/tmp/%s.XXXXXX", prog);
+    assert_non_null(mkdtemp(run->dir));
+    snprintf(run->out, sizeof run->out, "%s/stdout", run->dir);
+    snprintf(run->err, sizeof run->err, "%s/stderr", run->dir);
+    snprintf(run->json, sizeof run->json, "%s/doc.json", run->dir);
+    char json_arg[128];
+    snprintf(json_arg, sizeof json_arg, "--bench-json=%s", run->json);
+    char *argv[32] = {(char *)prog};
+    int argc = 1;
+    for (size_t i = 0; args[i]; i++) {
+        assert_true(argc < 31);
+        run->has_json |= !strcmp(args[i], "JSON");
+        argv[argc++] = !strcmp(args[i], "JSON") ? json_arg : (char *)args[i];
+    }
+    argv[argc] = NULL;
+
     fflush(stdout);
     fflush(stderr);
     int saved_out = dup(STDOUT_FILENO), saved_err = dup(STDERR_FILENO);
-    int out_fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    int err_fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int out_fd = open(run->out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int err_fd = open(run->err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     assert_true(saved_out >= 0 && saved_err >= 0 && out_fd >= 0 && err_fd >= 0);
     dup2(out_fd, STDOUT_FILENO);
     dup2(err_fd, STDERR_FILENO);
     close(out_fd);
     close(err_fd);
-    int status = fn(arg);
+    run->status = bench_main(argc, argv);
     fflush(stdout);
     fflush(stderr);
     dup2(saved_out, STDOUT_FILENO);
     dup2(saved_err, STDERR_FILENO);
     close(saved_out);
     close(saved_err);
-    return status;
+}
+
+void fake_host_run_remove(const struct fake_host_run *run)
+{
+    unlink(run->out);
+    unlink(run->err);
+    unlink(run->json);
+    rmdir(run->dir);
 }
 
 char *fake_host_slurp(const char *path, size_t *len)

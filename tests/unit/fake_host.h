@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The text of the file at `path` when a test opens it, written into buf (size bytes); NULL
- * when the file does not exist (open fails with ENOENT). Called at every open. */
+/* The text of the file at `path` when a test opens it, written into buf (size bytes) or a
+ * constant; NULL when the file does not exist (open fails with ENOENT). Called at every open. */
 typedef const char *(*fake_host_content)(const char *path, char *buf, size_t size);
 
 /* Serve every open/read/close of the library through `content`. */
@@ -17,9 +17,18 @@ void fake_host_files(fake_host_content content);
 /* perf_event_open fails with EACCES; dlopen fails and dlerror says `dlerror_text`. */
 void fake_host_refuse(const char *dlerror_text);
 
-/* Call fn(arg) with stdout and stderr redirected to the files out_path and err_path (created
- * or truncated); returns what fn returned. */
-int fake_host_captured(int (*fn)(void *arg), void *arg, const char *out_path, const char *err_path);
+/* The files of one bench_main run, in a temporary folder of its own. */
+struct fake_host_run {
+    int status;
+    char dir[64], out[96], err[96], json[96];
+    bool has_json; /* an argument asked for the document */
+};
+/* Run bench_main with argv {prog, args..., NULL} (args NULL-terminated; an argument "JSON"
+ * stands for --bench-json=<run->json>), its stdout and stderr going to run->out and run->err. */
+void fake_host_main(const char *prog, const char *const *args, struct fake_host_run *run);
+/* Remove the run's files and folder. */
+void fake_host_run_remove(const struct fake_host_run *run);
+
 /* A file's whole content, NUL-terminated (malloc'd); NULL when it cannot be read. */
 char *fake_host_slurp(const char *path, size_t *len);
 

@@ -372,28 +372,16 @@ static void test_capabilities_on_the_fake_host(void **state)
 
 /* ---- the same data as --list-metrics --------------------------------------------------- */
 
-static int call_list_metrics(void *arg)
-{
-    (void)arg;
-    char *argv[] = {(char *)"test_catalog", (char *)"--list-metrics", NULL};
-    return bench_main(2, argv);
-}
-
 /* bench_main(--list-metrics) with stdout captured; returns what it printed (malloc'd). */
 static char *list_metrics_output(void)
 {
-    char dir[] = "/tmp/test_catalog.XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char out[64], err[64];
-    snprintf(out, sizeof out, "%s/stdout", dir);
-    snprintf(err, sizeof err, "%s/stderr", dir);
-    assert_int_equal(fake_host_captured(call_list_metrics, NULL, out, err), 0);
-    char *text = fake_host_slurp(out, NULL);
+    struct fake_host_run run;
+    fake_host_main("test_catalog", (const char *const[]){"--list-metrics", NULL}, &run);
+    assert_int_equal(run.status, 0);
+    char *text = fake_host_slurp(run.out, NULL);
     assert_non_null(text);
     assert_true(text[0] != '\0');
-    unlink(out);
-    unlink(err);
-    rmdir(dir);
+    fake_host_run_remove(&run);
     return text;
 }
 

@@ -302,55 +302,25 @@ static void compare_with(const char *name, const char *suffix, const char *produ
     free(got);
 }
 
-struct main_call {
-    int argc;
-    char **argv;
-};
-
-static int call_main(void *arg)
-{
-    struct main_call *c = arg;
-    return bench_main(c->argc, c->argv);
-}
-
-/* Run bench_main with argv (NULL-terminated, after the program name) on the fake host; its
- * stdout, stderr and JSON document go to files compared with the golden ones. */
+/* Run bench_main with args (NULL-terminated, after the program name) on the fake host; its
+ * stdout, stderr and JSON document are compared with the golden ones. */
 static void golden_run(const char *name, int expected_status, const char *const *args)
 {
-    char dir[] = "/tmp/test_golden.XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char out_path[256], err_path[256], json_path[256], json_arg[300];
-    snprintf(out_path, sizeof out_path, "%s/stdout", dir);
-    snprintf(err_path, sizeof err_path, "%s/stderr", dir);
-    snprintf(json_path, sizeof json_path, "%s/doc.json", dir);
-    snprintf(json_arg, sizeof json_arg, "--bench-json=%s", json_path);
-    char *argv[32] = {(char *)"golden"};
-    int argc = 1;
-    bool wants_json = false;
-    for (size_t i = 0; args[i]; i++) {
-        if (!strcmp(args[i], "JSON")) {
-            argv[argc++] = json_arg;
-            wants_json = true;
-        } else {
-            argv[argc++] = (char *)args[i];
-        }
-    }
-    argv[argc] = NULL;
-
     fake_now = 1000000;
     install_fake_host();
-    struct main_call call = {argc, argv};
-    int status = fake_host_captured(call_main, &call, out_path, err_path);
+    struct fake_host_run run;
+    fake_host_main("test_golden", args, &run);
     golden_seam_reset();
+    int status = run.status;
 
     if (status != expected_status) {
         print_error("%s: exit status %d, expected %d\n", name, status, expected_status);
         failures++;
     }
-    compare_with(name, "stdout", out_path);
-    compare_with(name, "stderr", err_path);
-    if (wants_json)
-        compare_with(name, "json", json_path);
+    compare_with(name, "stdout", run.out);
+    compare_with(name, "stderr", run.err);
+    if (run.has_json)
+        compare_with(name, "json", run.json);
 }
 
 static void test_golden_outputs(void **state)

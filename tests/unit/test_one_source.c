@@ -89,65 +89,31 @@ static char *slurp(const char *path)
     return data;
 }
 
-struct main_call {
-    int argc;
-    char **argv;
-};
-
-static int call_main(void *arg)
-{
-    struct main_call *c = arg;
-    return bench_main(c->argc, c->argv);
-}
-
 /* Run bench_main with args (NULL-terminated, after the program name; "JSON" stands for
  * --bench-json=<a temporary file>) on the fake clock, stdout and stderr captured. The tally
  * and the event counters start from zero. */
 static struct run run_main(const char *const *args)
 {
-    char dir[] = "/tmp/test_one_source.XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char out_path[64], err_path[64], json_path[64], json_arg[96];
-    snprintf(out_path, sizeof out_path, "%s/stdout", dir);
-    snprintf(err_path, sizeof err_path, "%s/stderr", dir);
-    snprintf(json_path, sizeof json_path, "%s/doc.json", dir);
-    snprintf(json_arg, sizeof json_arg, "--bench-json=%s", json_path);
-    char *argv[32] = {(char *)"one_source"};
-    int argc = 1;
-    bool wants_json = false;
-    for (size_t i = 0; args[i]; i++) {
-        assert_true(argc < 31);
-        if (!strcmp(args[i], "JSON")) {
-            argv[argc++] = json_arg;
-            wants_json = true;
-        } else {
-            argv[argc++] = (char *)args[i];
-        }
-    }
-    argv[argc] = NULL;
-
     memset(&bench__fake_tally, 0, sizeof bench__fake_tally);
     bench__fake_ticks = bench__fake_tocks = 0;
     clock_reads_in_bracket = 0;
     fake_now = 1000000;
     bench__clock_ns = fake_clock;
     fake_host_refuse("no soft dependency in this test");
-    struct main_call call = {argc, argv};
-    int status = fake_host_captured(call_main, &call, out_path, err_path);
+    struct fake_host_run run;
+    fake_host_main("test_one_source", args, &run);
     bench__clock_ns = bench__clock_monotonic_ns;
     bench__os_reset();
+    int status = run.status;
 
-    struct run r = {.status = status, .out = slurp(out_path), .err = slurp(err_path)};
-    if (wants_json) {
+    struct run r = {.status = status, .out = slurp(run.out), .err = slurp(run.err)};
+    if (run.has_json) {
         json_error_t error;
-        r.doc = json_load_file(json_path, 0, &error);
+        r.doc = json_load_file(run.json, 0, &error);
         if (!r.doc)
-            print_error("%s: %s\n", json_path, error.text);
-        unlink(json_path);
+            print_error("%s: %s\n", run.json, error.text);
     }
-    unlink(out_path);
-    unlink(err_path);
-    rmdir(dir);
+    fake_host_run_remove(&run);
     return r;
 }
 
