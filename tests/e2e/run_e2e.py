@@ -597,9 +597,11 @@ def case_counting_tier0():
 
 def case_counting_perf():
     # The machine is shared: a neighbour inflates the timed median (wall time) while task-clock
-    # counts only on-CPU time, so no ratio between the two is asserted. What holds under any
-    # load: the body's on-CPU time per iteration never exceeds its timed wall time, and a body
-    # of 40 xorshift rounds costs some real CPU time.
+    # counts only on-CPU time, so no tight ratio between the two is asserted. task-clock is the
+    # mean over a separate counting pass and the median is taken over the timing pass, so
+    # neither bounds the other exactly either. What holds under any load: a body of 40
+    # xorshift rounds costs some real CPU time per iteration, and not twice its timed median
+    # (units or a total instead of a per-iteration value would be off by 1000 or more).
     rc, out, err, doc = bench_json([COUNTING, "--bench", "--perf", "-i", "busy_50ns"])
     rows = {r["name"]: r for r in doc.get("rows", [])}
     row = rows.get("counting.busy_50ns", {})
@@ -615,9 +617,9 @@ def case_counting_perf():
               f"perf: the software fallback on stderr: {err!r}")
         tc = m.get("task-clock")
         check(isinstance(tc, (int, float)) and isinstance(median, (int, float)) and
-              5 <= tc <= 1.05 * median,
+              5 <= tc <= 2 * median,
               f"perf: task-clock {tc} ns/iter vs timed median {median} ns "
-              "(want on-CPU time > 5 ns and at most the wall time)")
+              "(want on-CPU time per iteration between 5 ns and twice the timed median)")
         check(all(k not in m or m[k] is None for k in ("instr", "cycles", "ipc")),
               f"perf: hardware metrics must be null or absent, never 0: {m}")
     # explicitly requested hardware columns: em dash in the table, null in JSON
