@@ -41,7 +41,8 @@ static char *failure_name(const struct bench__measure *m, const struct bench__en
  * a body that did neither is measured whole. A failure or skip becomes a row. */
 void bench__body_run(struct bench__measure *m, const struct bench__entry *e)
 {
-    bench__ticker_show(&m->ticker, e->full_name, m->round, m->rounds);
+    bench__emit_begin(m, bench__rounds_early(m) ? BENCH__ITEM_ROUND : BENCH__ITEM_BODY, e,
+                      e->full_name, NULL, 0);
     struct bench_ctx ctx = {.entry = e, .measure = m, .result_fd = -1};
     jmp_buf escape;
     size_t first_row = m->n_rows;
@@ -66,8 +67,8 @@ void bench__body_run(struct bench__measure *m, const struct bench__entry *e)
                    !bench__rounds_loop(m, BENCH__FAILURE_NOTED, false)) {
             bench__rounds_loop(m, BENCH__FAILURE_NOTED, true); /* said once per body */
             char *line = bench__first_line(ctx.message, "failed");
-            bench__ticker_note(
-                &m->ticker,
+            bench__emit_note(
+                m,
                 "--bench-rounds: %s failed in round %u of %u: %s — its rows keep the samples "
                 "of the other rounds\n",
                 e->full_name, m->round + 1, m->rounds, line);
@@ -119,5 +120,6 @@ void bench_provenance(bench_t *b, const char *fact)
     size_t cap = m->n_provenance;
     m->provenance = bench__grow(m->provenance, &cap, m->n_provenance + 1, sizeof *m->provenance);
     m->provenance[m->n_provenance++] = line;
-    bench__ticker_note(&m->ticker, "provenance: %s\n", m->provenance[m->n_provenance - 1]);
+    bench__emit_provenance(m, line);
+    bench__emit_note(m, "provenance: %s\n", line);
 }

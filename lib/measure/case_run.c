@@ -70,11 +70,11 @@ static void measure_clock_overhead(struct bench__measure *m)
     free(d);
     char cost[32];
     bench__format_ns(m->clock_overhead_ns, cost, sizeof cost);
-    bench__ticker_clear(&m->ticker);
-    fprintf(stderr,
-            "clock: a per-call sample includes one clock read (%s, median of %d; not "
-            "subtracted)\n",
-            cost, PAIRS);
+    bench__emit_clock(m);
+    bench__emit_note(m,
+                     "clock: a per-call sample includes one clock read (%s, median of %d; not "
+                     "subtracted)\n",
+                     cost, PAIRS);
 }
 
 /* The counting passes of a per-call row: one call per bracket, after outside every bracket.
@@ -109,7 +109,7 @@ void bench__case_measure(struct bench__measure *m, struct bench__pending *p)
 {
     if (!p->refused)
         measure_clock_overhead(m);
-    bench__ticker_show(&m->ticker, p->name, m->round, m->rounds);
+    bench__emit_begin(m, BENCH__ITEM_CASE, p->entry, p->name, p->labels, p->n_labels);
     m->entry = p->entry;
     m->pin = p->entry->test->benchmark->iterations;
     struct bench__row *r = bench__row_new(m, p->name);

@@ -126,8 +126,8 @@ void bench__count_disclose_bracket(struct bench__measure *m, size_t s)
     for (size_t k = 0; k < src->n_family; k++)
         any |= src->family[k].format == BENCH__FORMAT_COUNT && values[k] > 0;
     if (shown && any)
-        bench__ticker_note(
-            &m->ticker,
+        bench__emit_note(
+            m,
             "%s: per-call rows are counted one call per bracket; an empty bracket reads %s "
             "(included in their counts, not subtracted)\n",
             ops->name, text);

@@ -81,30 +81,42 @@ int bench__group_list(struct bench__measure *m)
     return failures ? 1 : 0;
 }
 
+/* Is this group key one of `list`? */
+static bool listed(char *const *list, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(list[i], key))
+            return true;
+    return false;
+}
+
 /* With --group-by: every body first, then cases measured and tables streamed by key. */
-void bench__run_grouped(struct bench__measure *m, const struct bench__suite *suite,
-                        const size_t *order, size_t n_order, struct bench__table_memory *memory)
+void bench__run_grouped(struct bench__measure *m, const size_t *order, size_t n_order)
 {
     for (size_t i = 0; i < n_order; i++)
-        bench__body_run(m, &suite->entries[order[i]]);
+        bench__body_run_reported(m, &m->suite->entries[order[i]]);
     size_t n_keys = 0;
     char **keys = group_keys(m, &n_keys);
-    for (size_t k = 0; k < n_keys; k++) {
+    bool resumed = m->resume && m->resume->active;
+    for (size_t k = 0; k < n_keys && !resumed; k++) {
         bool found = false;
         for (size_t p = 0; p < m->n_pending && !found; p++)
             for (size_t l = 0; l < m->pending[p].n_labels && !found; l++)
                 found = !strcmp(m->pending[p].labels[l].key, keys[k]);
         if (!found)
-            bench__ticker_note(&m->ticker, "--group-by: no benchmark case has label '%s'\n",
-                               keys[k]);
+            bench__emit_note(m, "--group-by: no benchmark case has label '%s'\n", keys[k]);
     }
-    /* the key of every measured row and pending case */
-    size_t n_body_rows = m->n_rows;
-    char **row_keys = bench__xcalloc(n_body_rows + 1, sizeof *row_keys);
-    char **distinct = bench__xcalloc(n_body_rows + m->n_pending + 1, sizeof *distinct);
-    size_t n_distinct = 0;
-    for (size_t r = 0; r < n_body_rows; r++)
-        distinct[n_distinct++] = row_keys[r] = bench__group_key(&m->rows[r], keys, n_keys);
+    bench__emit_group_keys(m, keys, n_keys);
+    /* the key of every row measured so far (here or by an earlier worker) and pending case */
+    size_t n_earlier = resumed ? m->resume->n_group_keys : 0;
+    char **distinct = bench__xcalloc(m->n_rows + n_earlier + m->n_pending + 1, sizeof *distinct);
+    char **row_keys = bench__xcalloc(m->n_rows + 1, sizeof *row_keys);
+    size_t n_distinct = 0, n_row_keys = 0;
+    for (size_t r = 0; r < m->n_rows; r++)
+        distinct[n_distinct++] = row_keys[n_row_keys++] =
+            bench__group_key(&m->rows[r], keys, n_keys);
+    for (size_t r = 0; r < n_earlier; r++)
+        distinct[n_distinct++] = m->resume->group_keys[r];
     for (size_t p = 0; p < m->n_pending; p++) {
         struct bench__row view = {.labels = m->pending[p].labels,
                                   .n_labels = m->pending[p].n_labels};
@@ -112,25 +124,20 @@ void bench__run_grouped(struct bench__measure *m, const struct bench__suite *sui
     }
     if (n_distinct > 1)
         qsort(distinct, n_distinct, sizeof *distinct, compare_strings);
-    size_t *indices = bench__xcalloc(n_body_rows + m->n_pending + 1, sizeof *indices);
     for (size_t d = 0; d < n_distinct; d++) {
         if (d > 0 && !strcmp(distinct[d], distinct[d - 1]))
             continue;
-        size_t n = 0;
-        for (size_t r = 0; r < n_body_rows; r++)
-            if (!strcmp(row_keys[r], distinct[d]))
-                indices[n++] = r;
+        if (resumed && listed(m->resume->drawn_groups, m->resume->n_drawn_groups, distinct[d]))
+            continue;
         for (size_t p = 0; p < m->n_pending; p++)
-            if (!strcmp(m->pending[p].group, distinct[d])) {
+            if (!strcmp(m->pending[p].group, distinct[d]) && !m->pending[p].skip) {
+                size_t first = m->n_rows;
                 bench__case_measure(m, &m->pending[p]);
-                indices[n++] = m->n_rows - 1;
+                bench__emit_rows(m, first);
             }
-        char *title = bench__group_title(distinct[d]);
-        bench__rows_render(m, indices, n, keys, n_keys, title, memory);
-        free(title);
+        bench__emit_group_table(m, distinct[d]);
     }
-    free(indices);
-    for (size_t r = 0; r < n_body_rows; r++)
+    for (size_t r = 0; r < n_row_keys; r++)
         free(row_keys[r]);
     free(row_keys);
     free(distinct);

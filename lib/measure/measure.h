@@ -13,9 +13,8 @@
 
 #include "../catalog/catalog.h"
 #include "../model/report.h"
-#include "../report/table.h"
-#include "../report/ticker.h"
 #include "../suite/context.h"
+#include "collector.h"
 #include "sampler.h"
 
 /* A client metric of a case, bound to its column. */
@@ -51,10 +50,26 @@ struct bench__pending {
     const struct bench__entry *entry;
     char *refused; /* a registration error: becomes an error row */
     char *group;   /* --group-by key */
+    bool skip;     /* measured (or crashed) by an earlier worker: not measured again */
+};
+
+/* Where the measuring side's events go: straight to a collector in this process (white-box
+ * tests), or down the pipe to the supervising process. */
+struct bench__emitter {
+    struct bench__collector *direct;
+    FILE *wire;
+    /* the supervisor's answer to a begin event: one byte once everything written before it was
+     * taken, so that what the item prints is the item's (-1: no answer awaited) */
+    int ack_fd;
 };
 
 struct bench__measure {
     const struct bench__config *cfg;
+    const struct bench__suite *suite;
+    struct bench__emitter out;
+    const struct bench__resume *resume; /* what earlier workers did; NULL in a fresh run */
+    bool columns_sent;                  /* the column sets went out with n_columns_sent columns */
+    size_t n_columns_sent;
     int64_t budget_ns;
     bool register_only; /* --group-by=list: loops run once, nothing is measured */
     /* sampling rounds: rounds 0 .. rounds-2 only take samples of batched loops (no rows, no
@@ -98,8 +113,6 @@ struct bench__measure {
     bool bracket_disclosed[BENCH__MAX_SOURCES]; /* the empty-bracket cost was reported */
     size_t *loop_rows; /* row index of each BENCH_ITER loop of the current body */
     size_t n_loop_rows, cap_loop_rows;
-    /* the live line: a stderr line redrawn at case boundaries, only on a terminal */
-    struct bench__ticker ticker;
 };
 
 /* ---- rows.c: rows and client columns ---------------------------------------------------- */
@@ -115,6 +128,9 @@ BENCH__HIDDEN char *bench__loop_name(const struct bench__entry *e, unsigned ordi
  * once per run; NULL when out of memory. */
 BENCH__HIDDEN const struct bench__column_desc *
 bench__client_column(struct bench__measure *m, const char *unit, enum bench_metric_mode mode);
+/* A client column an earlier worker of this run made, made again under the same name and in the
+ * same order, so the column sets of the run do not depend on where a worker died. */
+BENCH__HIDDEN void bench__client_column_resume(struct bench__measure *m, const char *name);
 
 /* ---- counting.c: counting passes ------------------------------------------------------- */
 
@@ -165,28 +181,55 @@ BENCH__HIDDEN void bench__case_measure(struct bench__measure *m, struct bench__p
  * that did neither is measured whole. A failure or skip becomes a row. */
 BENCH__HIDDEN void bench__body_run(struct bench__measure *m, const struct bench__entry *e);
 
-/* ---- output.c: tables and the document of rows ----------------------------------------- */
+/* ---- emit.c: the measuring side's events (see collector.h for what each means) --------- */
 
 /* The run's columns in `set` (client columns, then the catalog's), in a new array the caller
- * frees; it has room for either set, so it can be refilled with the other. */
+ * frees. */
 BENCH__HIDDEN const struct bench__column_desc **
 bench__run_columns(const struct bench__measure *m, enum bench__column_set set, size_t *n);
-/* One table of the rows at `indices` (grouped by `keys` under `title`, or flat when NULL),
- * sorted by --sort-by. */
-BENCH__HIDDEN void bench__rows_render(struct bench__measure *m, size_t *indices, size_t n,
-                                      char *const *keys, size_t n_keys, const char *title,
-                                      struct bench__table_memory *memory);
-/* The --bench-json document; 0, or the error said on stderr. */
-BENCH__HIDDEN int bench__rows_write_json(struct bench__measure *m, const struct bench__suite *suite,
-                                         uint64_t min_time_ms);
+/* The column sets, when they changed since they were last sent. */
+BENCH__HIDDEN void bench__emit_columns(struct bench__measure *m);
+BENCH__HIDDEN void bench__emit_begin(struct bench__measure *m, enum bench__item item,
+                                     const struct bench__entry *e, const char *name,
+                                     const struct bench__kv *labels, size_t n_labels);
+/* The finished rows from index `first` on. */
+BENCH__HIDDEN void bench__emit_rows(struct bench__measure *m, size_t first);
+BENCH__HIDDEN void bench__emit_body_end(struct bench__measure *m, const struct bench__entry *e);
+BENCH__HIDDEN void bench__emit_body_table(struct bench__measure *m, const struct bench__entry *e);
+BENCH__HIDDEN void bench__emit_group_keys(struct bench__measure *m, char *const *keys, size_t n);
+BENCH__HIDDEN void bench__emit_group_table(struct bench__measure *m, const char *group);
+/* A finished window of the workload in progress. */
+BENCH__HIDDEN void bench__emit_window(struct bench__measure *m, size_t index);
+/* The workload ended; `failures`: its failures outside windows. */
+BENCH__HIDDEN void bench__emit_workload_end(struct bench__measure *m, const struct bench__entry *e,
+                                            size_t failures);
+BENCH__HIDDEN void bench__emit_workloads_done(struct bench__measure *m);
+BENCH__HIDDEN void bench__emit_clock(struct bench__measure *m);
+BENCH__HIDDEN void bench__emit_rounds(struct bench__measure *m);
+BENCH__HIDDEN void bench__emit_provenance(struct bench__measure *m, const char *fact);
+/* A line for stderr (never sharing a line with the live line). */
+BENCH__HIDDEN BENCH_PRINTF(2, 3) void bench__emit_note(struct bench__measure *m, const char *fmt,
+                                                       ...);
+BENCH__HIDDEN void bench__emit_done(struct bench__measure *m, int status);
+
+/* ---- run.c: the measuring side of a run ---------------------------------------------------- */
+
+/* Measure the suite's BENCHMARK and WORKLOAD tests, reporting through `out`; `resume` (NULL in a
+ * fresh run) says what earlier workers did. Ends with the done event. */
+BENCH__HIDDEN void bench__measure_suite(const struct bench__config *cfg,
+                                        const struct bench__suite *suite, struct bench__emitter out,
+                                        const struct bench__resume *resume);
+
+/* Run a body and report it (its rows, its end); a body an earlier worker ran only registers its
+ * cases again, and its cases that were measured (or crashed) are marked to skip. */
+BENCH__HIDDEN void bench__body_run_reported(struct bench__measure *m, const struct bench__entry *e);
 
 /* ---- grouped.c: --group-by ---------------------------------------------------------------- */
 
 BENCH__HIDDEN bool bench__group_list_wanted(const struct bench__config *cfg);
 /* --group-by=list: print the label keys of the registered cases; 1 when a body failed. */
 BENCH__HIDDEN int bench__group_list(struct bench__measure *m);
-BENCH__HIDDEN void bench__run_grouped(struct bench__measure *m, const struct bench__suite *suite,
-                                      const size_t *order, size_t n_order,
-                                      struct bench__table_memory *memory);
+BENCH__HIDDEN void bench__run_grouped(struct bench__measure *m, const size_t *order,
+                                      size_t n_order);
 
 #endif /* BENCH_MEASURE_MEASURE_H */

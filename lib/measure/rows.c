@@ -57,21 +57,10 @@ static bool reserved_name(const char *name)
     return bench__catalog_reserved(name);
 }
 
-/* Called while registering a case, so it reports a lack of memory instead of aborting. */
-const struct bench__column_desc *bench__client_column(struct bench__measure *m, const char *unit,
-                                                      enum bench_metric_mode mode)
+/* Called while registering a case, so it reports a lack of memory instead of aborting. Takes
+ * `name` (malloc'd) in every case. */
+static const struct bench__column_desc *column_named(struct bench__measure *m, char *name)
 {
-    char *name = NULL;
-    if (asprintf(&name, "%s%s", unit, mode == BENCH_RATE ? "/s" : "") < 0)
-        return NULL;
-    if (reserved_name(name)) {
-        char *prefixed = NULL;
-        int n = asprintf(&prefixed, "user.%s", name);
-        free(name);
-        if (n < 0)
-            return NULL;
-        name = prefixed;
-    }
     for (size_t i = 0; i < m->n_columns; i++)
         if (!strcmp(m->columns[i]->name, name)) {
             free(name);
@@ -97,4 +86,27 @@ const struct bench__column_desc *bench__client_column(struct bench__measure *m, 
                                      .is_default = true};
     m->columns[m->n_columns++] = c;
     return c;
+}
+
+const struct bench__column_desc *bench__client_column(struct bench__measure *m, const char *unit,
+                                                      enum bench_metric_mode mode)
+{
+    char *name = NULL;
+    if (asprintf(&name, "%s%s", unit, mode == BENCH_RATE ? "/s" : "") < 0)
+        return NULL;
+    if (reserved_name(name)) {
+        char *prefixed = NULL;
+        int n = asprintf(&prefixed, "user.%s", name);
+        free(name);
+        if (n < 0)
+            return NULL;
+        name = prefixed;
+    }
+    return column_named(m, name);
+}
+
+void bench__client_column_resume(struct bench__measure *m, const char *name)
+{
+    if (!column_named(m, bench__xstrdup(name)))
+        bench__out_of_memory();
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* run.c: owns a --bench run: which bodies run in which order, the sampling rounds, the streamed
- * tables (or the grouped run), the workloads after the benchmarks, the closing warnings and the
- * exit status. */
+/* run.c: owns a --bench run: what is checked and said before anything is measured, and the
+ * measuring side's order of work (the sampling rounds, the bodies, their cases streamed per body
+ * or grouped, the workloads after the benchmarks, the closing warnings), reported as events. A
+ * worker that continues a run (after a crash or a timeout) skips what earlier workers did. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdlib.h>
@@ -11,32 +12,235 @@
 #include "../catalog/snapshot.h"
 #include "../model/grouping.h"
 #include "../report/metric_listing.h"
-#include "../report/workload_table.h"
 #include "../util/alloc.h"
-#include "../util/clock.h"
 #include "../workload/workload.h"
 #include "measure.h"
 #include "run.h"
+#include "supervisor.h"
+
+static bool resumed(const struct bench__measure *m)
+{
+    return m->resume && m->resume->active;
+}
+
+static size_t entry_index(const struct bench__measure *m, const struct bench__entry *e)
+{
+    return (size_t)(e - m->suite->entries);
+}
+
+/* Was this case measured (or did it crash) in an earlier worker of this run? */
+static bool case_done_before(const struct bench__measure *m, const struct bench__pending *p)
+{
+    if (!resumed(m))
+        return false;
+    char *identity = bench__row_identity(p->name, p->labels, p->n_labels);
+    bool found = false;
+    for (size_t i = 0; i < m->resume->n_skip_case && !found; i++)
+        found = !strcmp(m->resume->skip_case[i], identity);
+    free(identity);
+    return found;
+}
+
+void bench__body_run_reported(struct bench__measure *m, const struct bench__entry *e)
+{
+    size_t first_row = m->n_rows, first_pending = m->n_pending;
+    /* an earlier worker ran this body: run it again only to register its cases */
+    bool again = resumed(m) && m->resume->register_only[entry_index(m, e)];
+    bool register_only = m->register_only;
+    m->register_only |= again;
+    bench__body_run(m, e);
+    m->register_only = register_only;
+    if (again) {
+        for (size_t r = first_row; r < m->n_rows; r++)
+            bench__row_release(&m->rows[r]);
+        m->n_rows = first_row;
+    } else {
+        bench__emit_rows(m, first_row);
+    }
+    for (size_t p = first_pending; p < m->n_pending; p++)
+        m->pending[p].skip = case_done_before(m, &m->pending[p]);
+    bench__emit_body_end(m, e);
+}
 
 /* Without --group-by: one table per BENCHMARK, streamed as soon as it is measured. */
-static void run_streamed(struct bench__measure *m, const struct bench__suite *suite,
-                         const size_t *order, size_t n_order, struct bench__table_memory *memory)
+static void run_streamed(struct bench__measure *m, const size_t *order, size_t n_order)
 {
-    size_t *indices = NULL, cap = 0;
     for (size_t i = 0; i < n_order; i++) {
-        size_t first_row = m->n_rows;
+        const struct bench__entry *e = &m->suite->entries[order[i]];
         size_t first_pending = m->n_pending;
-        bench__body_run(m, &suite->entries[order[i]]);
-        for (size_t p = first_pending; p < m->n_pending; p++)
+        bench__body_run_reported(m, e);
+        for (size_t p = first_pending; p < m->n_pending; p++) {
+            if (m->pending[p].skip)
+                continue;
+            size_t first_row = m->n_rows;
             bench__case_measure(m, &m->pending[p]);
-        size_t n = m->n_rows - first_row;
-        indices = bench__grow(indices, &cap, n + 1, sizeof *indices);
-        for (size_t k = 0; k < n; k++)
-            indices[k] = first_row + k;
-        bench__rows_render(m, indices, n, NULL, 0, NULL, memory);
+            bench__emit_rows(m, first_row);
+        }
+        bench__emit_body_table(m, e);
     }
-    free(indices);
 }
+
+static int compare_entries_by_name(const void *a, const void *b, void *arg)
+{
+    const struct bench__suite *suite = arg;
+    return strcmp(suite->entries[*(const size_t *)a].full_name,
+                  suite->entries[*(const size_t *)b].full_name);
+}
+
+/* The suite's tests of one kind in full-name order (the default streaming key), without those an
+ * earlier worker finished or abandoned. */
+static size_t *tests_of_kind(const struct bench__measure *m, enum bench_kind kind, size_t *n)
+{
+    const struct bench__suite *suite = m->suite;
+    size_t *order = bench__xcalloc(suite->count + 1, sizeof *order);
+    *n = 0;
+    for (size_t i = 0; i < suite->count; i++)
+        if (suite->entries[i].test->kind == kind && !(resumed(m) && m->resume->skip_entry[i]))
+            order[(*n)++] = i;
+    qsort_r(order, *n, sizeof *order, compare_entries_by_name, (void *)suite);
+    return order;
+}
+
+static void free_measure(struct bench__measure *m)
+{
+    free(m->round_loops);
+    for (size_t r = 0; r < m->n_rows; r++)
+        bench__row_release(&m->rows[r]);
+    free(m->rows);
+    for (size_t p = 0; p < m->n_pending; p++)
+        bench__pending_free(&m->pending[p]);
+    free(m->pending);
+    for (size_t c = 0; c < m->n_columns; c++) {
+        free((char *)m->columns[c]->name);
+        free((char *)m->columns[c]->header);
+        free(m->columns[c]);
+    }
+    free(m->columns);
+    for (size_t i = 0; i < m->n_provenance; i++)
+        free(m->provenance[i]);
+    free(m->provenance);
+    free(m->samples);
+    free(m->loop_rows);
+    bench__workloads_free(&m->workloads);
+    bench__catalog_close(&m->catalog);
+}
+
+/* ---- workloads ------------------------------------------------------------------------------ */
+
+static void workload_begin(void *arg, const struct bench__entry *e)
+{
+    bench__emit_begin(arg, BENCH__ITEM_WORKLOAD, e, e->full_name, NULL, 0);
+}
+
+static void workload_window(void *arg, size_t index)
+{
+    bench__emit_window(arg, index);
+}
+
+static void workload_end(void *arg, const struct bench__entry *e, size_t failures)
+{
+    bench__emit_workload_end(arg, e, failures);
+}
+
+/* The workloads of the suite in full-name order, each window read at its edges and reported as
+ * its workload ends; then their table. */
+static void run_workloads(struct bench__measure *m)
+{
+    size_t n;
+    size_t *order = tests_of_kind(m, BENCH_KIND_WORKLOAD, &n);
+    struct bench__workload_hooks hooks = {.arg = m,
+                                          .disclosed = resumed(m),
+                                          .begin = workload_begin,
+                                          .window = workload_window,
+                                          .end = workload_end};
+    bench__workloads_run(m->cfg, m->suite, order, n, &m->catalog, &m->workloads, stderr, &hooks);
+    free(order);
+    bench__emit_workloads_done(m);
+}
+
+/* ---- the measuring side ------------------------------------------------------------------- */
+
+/* What earlier workers of this run made known: the clock's cost, the provenance said, the
+ * client columns made (in their order). */
+static void take_resume(struct bench__measure *m)
+{
+    if (!resumed(m))
+        return;
+    const struct bench__resume *r = m->resume;
+    m->clock_overhead_ns = r->clock_overhead_ns;
+    m->provenance = bench__xcalloc(r->n_provenance + 1, sizeof *m->provenance);
+    for (size_t i = 0; i < r->n_provenance; i++)
+        m->provenance[m->n_provenance++] = bench__xstrdup(r->provenance[i]);
+    for (size_t i = 0; i < r->n_client_columns; i++)
+        bench__client_column_resume(m, r->client_columns[i]);
+}
+
+static void closing_warnings(struct bench__measure *m)
+{
+    const struct bench__config *cfg = m->cfg;
+    size_t n_all;
+    const struct bench__column_desc **all_cols =
+        bench__run_columns(m, BENCH__COLUMNS_DOCUMENT, &n_all);
+    bool sort_key_unknown = cfg->sort_by && !bench__sort_key_known(cfg->sort_by, all_cols, n_all) &&
+                            !bench__catalog_reserved(cfg->sort_by);
+    free(all_cols);
+    bench__catalog_warn_unmatched(&m->catalog, (const struct bench__column_desc *const *)m->columns,
+                                  m->n_columns, stderr);
+    if (sort_key_unknown)
+        fprintf(stderr, "--sort-by: no metric column named '%s' — rows keep their default order\n",
+                cfg->sort_by);
+}
+
+void bench__measure_suite(const struct bench__config *cfg, const struct bench__suite *suite,
+                          struct bench__emitter out, const struct bench__resume *resume)
+{
+    uint64_t min_time_ms = cfg->min_time_ms ? cfg->min_time_ms : BENCH__DEFAULT_MIN_TIME_MS;
+    struct bench__measure m = {
+        .cfg = cfg,
+        .suite = suite,
+        .out = out,
+        .resume = resume,
+        .budget_ns = (int64_t)min_time_ms * 1000000,
+        .clock_overhead_ns = NAN,
+        .rounds = 1,
+    };
+    take_resume(&m);
+    size_t n_order;
+    size_t *order = tests_of_kind(&m, BENCH_KIND_BENCHMARK, &n_order);
+    int status = 0;
+    if (bench__group_list_wanted(cfg)) {
+        m.register_only = true;
+        for (size_t i = 0; i < n_order; i++)
+            bench__body_run(&m, &suite->entries[order[i]]);
+        status = bench__group_list(&m);
+        goto done;
+    }
+    bench__catalog_open(&m.catalog, cfg, false);
+    if (!resumed(&m))
+        bench__catalog_announce(&m.catalog, stderr);
+    /* the early sampling rounds: every body in turn, each loop taking its share of samples */
+    m.rounds = cfg->rounds > BENCH__SAMPLE_COUNT ? BENCH__SAMPLE_COUNT
+               : cfg->rounds > 1                 ? cfg->rounds
+                                                 : 1;
+    bench__emit_rounds(&m);
+    for (m.round = 0; bench__rounds_early(&m); m.round++)
+        for (size_t i = 0; i < n_order; i++)
+            if (!(resumed(&m) && m.resume->register_only[order[i]]))
+                bench__body_run(&m, &suite->entries[order[i]]);
+    if (cfg->n_group_by)
+        bench__run_grouped(&m, order, n_order);
+    else
+        run_streamed(&m, order, n_order);
+    run_workloads(&m);
+    closing_warnings(&m);
+done:
+    bench__emit_done(&m, status);
+    free_measure(&m);
+    free(order);
+}
+
+/* ---- the run ----------------------------------------------------------------------------------
+ */
 
 static void warn_debug_build(const struct bench__suite *suite)
 {
@@ -55,41 +259,6 @@ static void warn_debug_build(const struct bench__suite *suite)
     }
 }
 
-static int compare_entries_by_name(const void *a, const void *b, void *arg)
-{
-    const struct bench__suite *suite = arg;
-    return strcmp(suite->entries[*(const size_t *)a].full_name,
-                  suite->entries[*(const size_t *)b].full_name);
-}
-
-static void free_measure(struct bench__measure *m)
-{
-    free(m->round_loops);
-    for (size_t r = 0; r < m->n_rows; r++) {
-        struct bench__row *row = &m->rows[r];
-        free(row->name);
-        free(row->source);
-        free(row->error);
-        free(row->cells);
-        bench__labels_free(row->labels, row->n_labels);
-    }
-    free(m->rows);
-    for (size_t p = 0; p < m->n_pending; p++)
-        bench__pending_free(&m->pending[p]);
-    free(m->pending);
-    for (size_t c = 0; c < m->n_columns; c++) {
-        free((char *)m->columns[c]->name);
-        free((char *)m->columns[c]->header);
-        free(m->columns[c]);
-    }
-    free(m->columns);
-    for (size_t i = 0; i < m->n_provenance; i++)
-        free(m->provenance[i]);
-    free(m->provenance);
-    free(m->samples);
-    free(m->loop_rows);
-}
-
 /* --list-metrics: the public catalog made for this configuration, and its listing. */
 static int list_metrics(const struct bench__config *cfg)
 {
@@ -104,106 +273,44 @@ static int list_metrics(const struct bench__config *cfg)
     return 0;
 }
 
-/* The workloads of the suite in full-name order, each window read at its edges, and their
- * table. */
-static void run_workloads(struct bench__measure *m, const struct bench__suite *suite,
-                          struct bench__table_memory *memory)
-{
-    size_t *order = bench__xcalloc(suite->count + 1, sizeof *order);
-    size_t n = 0;
-    for (size_t i = 0; i < suite->count; i++)
-        if (suite->entries[i].test->kind == BENCH_KIND_WORKLOAD)
-            order[n++] = i;
-    qsort_r(order, n, sizeof *order, compare_entries_by_name, (void *)suite);
-    bench__workloads_run(m->cfg, suite, order, n, &m->catalog, &m->workloads, stderr);
-    free(order);
-    size_t n_cols;
-    const struct bench__column_desc **cols =
-        bench__catalog_column_list(&m->catalog, NULL, 0, BENCH__COLUMNS_TABLE, &n_cols);
-    bench__workloads_render(stdout, &m->workloads, cols, n_cols, memory);
-    free(cols);
-    fflush(stdout);
-}
-
-int bench__run_bench(const struct bench__config *cfg, const struct bench__suite *suite)
+/* Everything before measuring; returns -1 to go on, else the exit status. */
+static int before_measuring(const struct bench__config *cfg, const struct bench__suite *suite)
 {
     if (cfg->list_metrics || cfg->metrics_help)
         return list_metrics(cfg);
-    size_t *order = bench__xcalloc(suite->count + 1, sizeof *order);
-    size_t n_order = 0, workloads = 0;
-    for (size_t i = 0; i < suite->count; i++) {
-        if (suite->entries[i].test->kind == BENCH_KIND_BENCHMARK)
-            order[n_order++] = i;
-        workloads += suite->entries[i].test->kind == BENCH_KIND_WORKLOAD;
-    }
-    /* the default streaming key is the test's full name, ascending */
-    qsort_r(order, n_order, sizeof *order, compare_entries_by_name, (void *)suite);
+    size_t measured = 0;
+    for (size_t i = 0; i < suite->count; i++)
+        measured += suite->entries[i].test->kind != BENCH_KIND_TEST;
     bool list_groups = bench__group_list_wanted(cfg);
-    if (n_order + workloads == 0 && !list_groups) {
-        free(order);
+    if (measured == 0 && !list_groups) {
         printf("no BENCHMARK or WORKLOAD tests found\n");
         return 0;
     }
-    uint64_t min_time_ms = cfg->min_time_ms ? cfg->min_time_ms : BENCH__DEFAULT_MIN_TIME_MS;
-    struct bench__measure m = {
-        .cfg = cfg,
-        .budget_ns = (int64_t)min_time_ms * 1000000,
-        .ticker = {.term = bench__term_probe(STDERR_FILENO, cfg->no_colors),
-                   .start_ns = bench__clock_ns()},
-        .clock_overhead_ns = NAN,
-    };
-    struct bench__table_memory memory = {0};
-    int status = 0;
-    if (list_groups) {
-        m.register_only = true;
-        for (size_t i = 0; i < n_order; i++)
-            bench__body_run(&m, &suite->entries[order[i]]);
-        status = bench__group_list(&m);
-        goto done;
+    if (!list_groups) {
+        warn_debug_build(suite);
+        if (cfg->perf_iters > BENCH__MAX_COUNT_ITERATIONS)
+            fprintf(stderr, "--perf-iters: capped at %u (%llu requested)\n",
+                    BENCH__MAX_COUNT_ITERATIONS, (unsigned long long)cfg->perf_iters);
     }
-    warn_debug_build(suite);
-    if (cfg->perf_iters > BENCH__MAX_COUNT_ITERATIONS)
-        fprintf(stderr, "--perf-iters: capped at %u (%llu requested)\n",
-                BENCH__MAX_COUNT_ITERATIONS, (unsigned long long)cfg->perf_iters);
-    bench__catalog_open(&m.catalog, cfg, false);
-    bench__catalog_announce(&m.catalog, stderr);
-    /* the early sampling rounds: every body in turn, each loop taking its share of samples */
-    m.rounds = cfg->rounds > BENCH__SAMPLE_COUNT ? BENCH__SAMPLE_COUNT
-               : cfg->rounds > 1                 ? cfg->rounds
-                                                 : 1;
-    for (m.round = 0; bench__rounds_early(&m); m.round++)
-        for (size_t i = 0; i < n_order; i++)
-            bench__body_run(&m, &suite->entries[order[i]]);
-    if (cfg->n_group_by)
-        bench__run_grouped(&m, suite, order, n_order, &memory);
+    fflush(stdout);
+    fflush(stderr);
+    return -1;
+}
+
+bool bench__bench_in_process = false;
+
+int bench__run_bench(const struct bench__config *cfg, const struct bench__suite *suite)
+{
+    int status = before_measuring(cfg, suite);
+    if (status >= 0)
+        return status;
+    uint64_t min_time_ms = cfg->min_time_ms ? cfg->min_time_ms : BENCH__DEFAULT_MIN_TIME_MS;
+    struct bench__collector *c = bench__collector_new(cfg, suite, min_time_ms);
+    if (bench__bench_in_process)
+        bench__measure_suite(cfg, suite, (struct bench__emitter){.direct = c}, NULL);
     else
-        run_streamed(&m, suite, order, n_order, &memory);
-    bench__ticker_clear(&m.ticker);
-    run_workloads(&m, suite, &memory);
-    size_t n_all;
-    const struct bench__column_desc **all_cols =
-        bench__run_columns(&m, BENCH__COLUMNS_DOCUMENT, &n_all);
-    bool sort_key_unknown = cfg->sort_by && !bench__sort_key_known(cfg->sort_by, all_cols, n_all) &&
-                            !bench__catalog_reserved(cfg->sort_by);
-    free(all_cols);
-    bench__catalog_warn_unmatched(&m.catalog, (const struct bench__column_desc *const *)m.columns,
-                                  m.n_columns, stderr);
-    if (sort_key_unknown)
-        fprintf(stderr, "--sort-by: no metric column named '%s' — rows keep their default order\n",
-                cfg->sort_by);
-    size_t errors = m.workloads.failures;
-    for (size_t r = 0; r < m.n_rows; r++)
-        errors += m.rows[r].state == BENCH__ROW_ERROR;
-    for (size_t i = 0; i < m.workloads.n; i++)
-        errors += m.workloads.windows[i].state == BENCH__ROW_ERROR;
-    if (cfg->bench_json && bench__rows_write_json(&m, suite, min_time_ms) != 0)
-        errors++;
-    status = errors ? 1 : 0;
-done:
-    bench__workloads_free(&m.workloads);
-    bench__catalog_close(&m.catalog);
-    free_measure(&m);
-    bench__table_memory_free(&memory);
-    free(order);
+        bench__supervise(cfg, suite, c);
+    status = bench__collector_finish(c);
+    bench__collector_free(c);
     return status;
 }

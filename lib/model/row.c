@@ -1,8 +1,44 @@
 /* SPDX-License-Identifier: MIT */
-/* row.c: owns the words of a metric column's class in JSON and the catalog (see row.h). */
+/* row.c: owns what belongs to a row as a value: the words of a metric column's class in JSON and
+ * the catalog, a row's identity in a run, and the release of what a row owns (see row.h). */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/alloc.h"
 #include "row.h"
 
 const char *bench__class_name(enum bench__class cls)
 {
     return cls == BENCH__DIAGNOSTIC ? "diagnostic" : "quantitative";
+}
+
+char *bench__row_identity(const char *name, const struct bench__kv *labels, size_t n_labels)
+{
+    size_t len = strlen(name) + 1;
+    for (size_t i = 0; i < n_labels; i++)
+        len += strlen(labels[i].key) + strlen(labels[i].value) + 2;
+    char *key = bench__xmalloc(len);
+    char *p = stpcpy(key, name);
+    for (size_t i = 0; i < n_labels; i++) {
+        *p++ = '\x1f';
+        p = stpcpy(p, labels[i].key);
+        *p++ = '=';
+        p = stpcpy(p, labels[i].value);
+    }
+    *p = '\0';
+    return key;
+}
+
+void bench__row_release(struct bench__row *row)
+{
+    free(row->name);
+    free(row->source);
+    free(row->error);
+    free(row->cells);
+    for (size_t i = 0; i < row->n_labels; i++) {
+        free(row->labels[i].key);
+        free(row->labels[i].value);
+    }
+    free(row->labels);
 }

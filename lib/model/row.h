@@ -57,4 +57,11 @@ struct bench__row {
     char *error;               /* "" when ok; the reason for error and skip rows */
 };
 
+/* The identity of a row in a run: its name and its labels (sorted by key), joined by 0x1F
+ * (malloc'd). Two rows with the same identity are one cell twice. */
+BENCH__HIDDEN char *bench__row_identity(const char *name, const struct bench__kv *labels,
+                                        size_t n_labels);
+/* Free what a row owns (name, source, labels, cells, error); the row itself is the caller's. */
+BENCH__HIDDEN void bench__row_release(struct bench__row *row);
+
 #endif /* BENCH_MODEL_ROW_H */

@@ -13,6 +13,13 @@
 
 /* ---- the driver ---------------------------------------------------------------------------- */
 
+void bench__wl_report(struct bench__wl *w)
+{
+    for (; w->n_reported < w->out->n; w->n_reported++)
+        if (w->hooks->window)
+            w->hooks->window(w->hooks->arg, w->n_reported);
+}
+
 static void run_workload(struct bench__wl *w, const struct bench__entry *e)
 {
     w->entry = e;
@@ -115,23 +122,29 @@ static void disclose_floors(const struct bench__catalog *catalog, FILE *err)
 
 void bench__workloads_run(const struct bench__config *cfg, const struct bench__suite *suite,
                           const size_t *order, size_t n_order, struct bench__catalog *catalog,
-                          struct bench__workloads *out, FILE *err)
+                          struct bench__workloads *out, FILE *err,
+                          const struct bench__workload_hooks *hooks)
 {
+    static const struct bench__workload_hooks none = {0};
+    if (!hooks)
+        hooks = &none;
     memset(out, 0, sizeof *out);
     if (n_order == 0)
         return;
-    struct bench__wl w = {.cfg = cfg, .catalog = catalog, .out = out, .err = err};
+    struct bench__wl w = {.cfg = cfg, .catalog = catalog, .out = out, .err = err, .hooks = hooks};
     bench__wall_open(&w.wall);
     char reason[256] = "";
     w.psi_ok = bench__psi_open(&w.psi, reason, sizeof reason);
     char disclosure[512];
-    if (bench__wall_runqueue_disclosure(&w.wall, disclosure, sizeof disclosure))
-        fprintf(err, "%s\n", disclosure);
-    if (!w.wall.thread_scope)
-        fprintf(err, "workload: process scope — %s\n", w.wall.rusage_reason);
-    if (!w.psi_ok)
-        fprintf(err, "workload: psi unavailable (%s) — no io-stall context\n", reason);
-    disclose_floors(catalog, err);
+    if (!hooks->disclosed) {
+        if (bench__wall_runqueue_disclosure(&w.wall, disclosure, sizeof disclosure))
+            fprintf(err, "%s\n", disclosure);
+        if (!w.wall.thread_scope)
+            fprintf(err, "workload: process scope — %s\n", w.wall.rusage_reason);
+        if (!w.psi_ok)
+            fprintf(err, "workload: psi unavailable (%s) — no io-stall context\n", reason);
+        disclose_floors(catalog, err);
+    }
     out->ran = true;
     size_t n_src = catalog->n_sources, most = 0;
     w.snapshot_open = bench__xcalloc(n_src + 1, sizeof *w.snapshot_open);
@@ -147,8 +160,16 @@ void bench__workloads_run(const struct bench__config *cfg, const struct bench__s
     }
     w.values = bench__xcalloc(most + 1, sizeof *w.values);
     w.estimate = bench__xcalloc(most + 1, sizeof *w.estimate);
-    for (size_t i = 0; i < n_order; i++)
-        run_workload(&w, &suite->entries[order[i]]);
+    for (size_t i = 0; i < n_order; i++) {
+        const struct bench__entry *e = &suite->entries[order[i]];
+        size_t failures = out->failures;
+        if (hooks->begin)
+            hooks->begin(hooks->arg, e);
+        run_workload(&w, e);
+        bench__wl_report(&w);
+        if (hooks->end)
+            hooks->end(hooks->arg, e, out->failures - failures);
+    }
     for (size_t i = 0; i < n_src; i++) {
         free(w.snapshot_open[i]);
         free(w.snapshot_close[i]);

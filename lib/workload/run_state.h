@@ -29,11 +29,15 @@ struct bench__name_count {
 };
 
 /* A workload measurement in progress (one WORKLOAD test). */
+struct bench__workload_hooks;
+
 struct bench__wl {
     const struct bench__config *cfg;
     struct bench__catalog *catalog;
     struct bench__workloads *out;
     FILE *err;
+    const struct bench__workload_hooks *hooks;
+    size_t n_reported; /* out->windows reported to hooks->window so far */
     struct bench__wall wall;
     struct bench__psi psi;
     bool psi_ok;
@@ -63,6 +67,9 @@ struct bench__wl {
     double *values;                                /* scratch for one source's window counts */
     bool *estimate;
 };
+
+/* Hand every window finished since the last call to hooks->window (outside any window). */
+BENCH__HIDDEN void bench__wl_report(struct bench__wl *w);
 
 /* Open a window's edges: PSI, the clock, the wall reading, then every open source outer to
  * inner (perf innermost). */

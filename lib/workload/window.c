@@ -53,6 +53,7 @@ int bench_window_next(bench_t *b)
     bench__wl_finish_window(w, win);
     w->in_window = false;
     w->windows_made++;
+    bench__wl_report(w);
     return 0;
 }
 
@@ -90,9 +91,11 @@ int bench_workload_window(bench_t *b, const char *name, void (*fn)(void *state),
     w->windows_made++;
     if (completed) {
         bench__wl_finish_window(w, win);
+        bench__wl_report(w);
         return 0;
     }
     bench__wl_fail_window(win, ctx->outcome, ctx->message);
+    bench__wl_report(w);
     if (ctx->outcome == BENCH__SKIPPED)
         return 2; /* a skipped window: the body goes on */
     /* a failure: the window is recorded; the test fails as the body stops here */

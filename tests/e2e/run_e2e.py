@@ -19,6 +19,7 @@ CAPABILITIES = os.environ.get("E2E_CAPABILITIES", "")
 CASES = os.environ.get("E2E_CASES", "")
 COUNTING = os.environ.get("E2E_COUNTING", "")
 WORKLOADS = os.environ.get("E2E_WORKLOADS", "")
+CRASHING = os.environ.get("E2E_CRASHING", "")
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "reference",
                       "bench-json.schema.json")
 EXPECT_DEBUG_WARNING = os.environ.get("E2E_EXPECT_DEBUG_WARNING", "0") == "1"
@@ -844,6 +845,80 @@ def case_workload_regime():
         reg = windows_of(doc).get("workloads.warm_read/read", {}).get("regime", {})
         check(took < 10 and reg.get("effective") == "steadyState",
               f"regime: FIFO took {took:.1f}s, regime {reg}")
+
+
+def process_gone(pid):
+    """The process does not exist, or is a zombie (dead, waiting to be reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+
+
+def case_crashing():
+    """Supervised --bench: bodies that segfault, abort, exit(0) or hang (with a child in their
+    process group), a crashing case, a crashing and a hanging workload. Every other row is
+    measured, each dead one names how it died, the table and the JSON are complete, exit 1."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        pid_file = os.path.join(d, "child.pid")
+        doc_path = os.path.join(d, "doc.json")
+        rc, out, err = run([CRASHING, "--bench", "--bench-timeout=1", "--bench-json=" + doc_path],
+                           CRASHING_CHILD_PID_FILE=pid_file)
+        check(rc == 1, f"crashing: exit status {rc}, want 1")
+        doc = load_json(doc_path) if os.path.exists(doc_path) else {}
+        v = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                         "check_json_schema.py"), SCHEMA, doc_path],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        check(v.returncode == 0, "crashing: schema validation: " + v.stdout.decode())
+        child = open(pid_file).read().strip() if os.path.exists(pid_file) else ""
+    rows = {r["name"]: r for r in doc.get("rows", [])}
+    # every row once, in measurement order
+    want_order = ["crashing.a_measured_first", "crashing.b_segfaults", "crashing.c_aborts",
+                  "crashing.c_aborts (body)", "crashing.d_exits", "crashing.e_hangs",
+                  "good_before", "crashes", "good_after", "crashing.g_measured_last"]
+    check([r["name"] for r in doc.get("rows", [])] == want_order,
+          f"crashing: rows {[r['name'] for r in doc.get('rows', [])]}")
+    for name in ["crashing.a_measured_first", "crashing.c_aborts", "good_before", "good_after",
+                 "crashing.g_measured_last"]:
+        r = rows.get(name, {})
+        check(not r.get("error") and (r.get("medianNs") or 0) > 0,
+              f"crashing: {name} measured: {r}")
+    errors = {
+        "crashing.b_segfaults": "killed by SIGSEGV; last output: b_segfaults: about to crash",
+        "crashing.c_aborts (body)": "killed by SIGABRT",
+        "crashing.d_exits": "exited with status 0 before the benchmark finished",
+        "crashing.e_hangs": "timed out after 1 s; last output: e_hangs: waiting forever",
+        "crashes": "killed by SIGSEGV",
+    }
+    for name, error in errors.items():
+        r = rows.get(name, {})
+        check(r.get("error") == error and r.get("medianNs") is None,
+              f"crashing: {name}: {r.get('error')!r}, want {error!r}")
+    wins = {w["name"]: w for w in doc.get("windows", [])}
+    check(list(wins) == ["crashing.w_aborts/before", "crashing.w_aborts", "crashing.w_hangs",
+                         "crashing.w_measured"], f"crashing: windows {list(wins)}")
+    check(wins.get("crashing.w_aborts", {}).get("error") == "killed by SIGABRT",
+          f"crashing: w_aborts {wins.get('crashing.w_aborts')}")
+    check(wins.get("crashing.w_hangs", {}).get("error") == "timed out after 1 s",
+          f"crashing: w_hangs {wins.get('crashing.w_hangs')}")
+    for name in ["crashing.w_aborts/before", "crashing.w_measured"]:
+        check(not wins.get(name, {}).get("error") and
+              (wins.get(name, {}).get("wallNs") or 0) > 0, f"crashing: {name} {wins.get(name)}")
+    # the table names every row, each crash on its row
+    table = {r[0]: r for r in table_rows(out)}
+    for name in want_order + list(wins):
+        check(name in table, f"crashing: no table row {name}")
+    check("killed by SIGSEGV" in " ".join(table.get("crashing.b_segfaults", [])),
+          f"crashing: table row {table.get('crashing.b_segfaults')}")
+    check("b_segfaults: about to crash\n" in out, "crashing: the body's output was not passed on")
+    check("e_hangs: waiting forever\n" in err, "crashing: the body's stderr was not passed on")
+    # the hung body's child was killed with the worker's process group
+    check(child != "" and process_gone(int(child)), f"crashing: child {child!r} still runs")
+    # no timeout: the same run without the hanging items ends by itself
+    rc, out, err = run([CRASHING, "--bench", "--bench-timeout=0", "-e", "hangs"])
+    check(rc == 1 and "crashing.g_measured_last" in out, f"crashing: --bench-timeout=0: {rc}")
 
 
 ALL = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}

@@ -1,0 +1,660 @@
+/* SPDX-License-Identifier: MIT */
+/* collector.c: owns what a --bench run keeps and shows (see collector.h): owned copies of the
+ * columns, rows and windows the measuring side sends, the live line, the tables as they become
+ * complete, error rows for work abandoned by a dead or hung worker, the resume state of the next
+ * worker, the JSON document and the exit status. It never runs a body. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../model/grouping.h"
+#include "../report/bench_table.h"
+#include "../report/json.h"
+#include "../report/workload_table.h"
+#include "../util/alloc.h"
+#include "../util/clock.h"
+#include "../util/text.h"
+#include "collector.h"
+#include "measure.h"
+#include "meta.h"
+
+#define TAIL_MAX 1024 /* bytes of a worker's latest output kept for a crash's note */
+#define EM_DASH "\xe2\x80\x94"
+
+struct bench__collector {
+    const struct bench__config *cfg;
+    const struct bench__suite *suite;
+    uint64_t min_time_ms;
+    struct bench__ticker ticker; /* the only painter of the live line */
+    struct bench__table_memory memory;
+    /* every column ever described, owned, by name; and the sets in force */
+    struct bench__column_desc **cols;
+    size_t n_cols;
+    const struct bench__column_desc **doc, **table, **wl;
+    size_t n_doc, n_table, n_wl;
+    /* the rows, owned, in arrival order (measurement order) */
+    struct bench__row *rows;
+    size_t n_rows, cap_rows;
+    size_t *slots; /* the worker's row slot -> index in rows (SIZE_MAX: none); per worker */
+    size_t n_slots, cap_slots;
+    /* grouped mode */
+    char **group_keys; /* NULL until the keys are known */
+    size_t n_group_keys;
+    char **drawn_groups;
+    size_t n_drawn_groups;
+    /* per suite entry */
+    bool *ended;     /* a body ran (rows sent, cases registered); a workload ran */
+    bool *drawn;     /* a streamed body's table was drawn */
+    bool *abandoned; /* a crash or a timeout ended it */
+    struct bench__workloads workloads;
+    double clock_overhead_ns;
+    unsigned rounds;
+    char **provenance;
+    size_t n_provenance;
+    /* the item in progress */
+    enum bench__item item;
+    int64_t item_since;
+    size_t item_entry;
+    char *item_name;
+    struct bench__kv *item_labels;
+    size_t item_n_labels;
+    char tail[TAIL_MAX];
+    size_t tail_len;
+    bool listing; /* --group-by=list: the worker prints, nothing is measured */
+    bool done;
+    bool lost;         /* a worker ended outside any item: the run is incomplete */
+    int worker_status; /* what the measuring side reported with its end (--group-by=list) */
+    /* the resume state handed to the next worker */
+    struct bench__resume resume;
+};
+
+struct bench__collector *bench__collector_new(const struct bench__config *cfg,
+                                              const struct bench__suite *suite,
+                                              uint64_t min_time_ms)
+{
+    struct bench__collector *c = bench__xcalloc(1, sizeof *c);
+    c->cfg = cfg;
+    c->suite = suite;
+    c->min_time_ms = min_time_ms;
+    c->ticker = (struct bench__ticker){.term = bench__term_probe(STDERR_FILENO, cfg->no_colors),
+                                       .start_ns = bench__clock_ns()};
+    c->ended = bench__xcalloc(suite->count + 1, sizeof *c->ended);
+    c->drawn = bench__xcalloc(suite->count + 1, sizeof *c->drawn);
+    c->abandoned = bench__xcalloc(suite->count + 1, sizeof *c->abandoned);
+    c->clock_overhead_ns = NAN;
+    c->rounds = 1;
+    c->item = BENCH__ITEM_NONE;
+    c->listing = bench__group_list_wanted(cfg);
+    return c;
+}
+
+static void free_strings(char **list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(list[i]);
+    free(list);
+}
+
+static void free_labels(struct bench__kv *labels, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(labels[i].key);
+        free(labels[i].value);
+    }
+    free(labels);
+}
+
+static void free_resume(struct bench__resume *r)
+{
+    free(r->skip_entry);
+    free(r->register_only);
+    free_strings(r->skip_case, r->n_skip_case);
+    free_strings(r->group_keys, r->n_group_keys);
+    free(r->provenance); /* borrowed strings; drawn_groups is the collector's own list */
+    free(r->client_columns);
+    memset(r, 0, sizeof *r);
+}
+
+void bench__collector_free(struct bench__collector *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n_rows; i++)
+        bench__row_release(&c->rows[i]);
+    free(c->rows);
+    free(c->slots);
+    for (size_t i = 0; i < c->n_cols; i++) {
+        free((char *)c->cols[i]->name);
+        free((char *)c->cols[i]->header);
+        free((char *)c->cols[i]->source);
+        free(c->cols[i]);
+    }
+    free(c->cols);
+    free(c->doc);
+    free(c->table);
+    free(c->wl);
+    free_strings(c->group_keys, c->n_group_keys);
+    free_strings(c->drawn_groups, c->n_drawn_groups);
+    free(c->ended);
+    free(c->drawn);
+    free(c->abandoned);
+    bench__workloads_free(&c->workloads);
+    free_strings(c->provenance, c->n_provenance);
+    free(c->item_name);
+    free_labels(c->item_labels, c->item_n_labels);
+    free_resume(&c->resume);
+    bench__table_memory_free(&c->memory);
+    free(c);
+}
+
+/* ---- columns ----------------------------------------------------------------------------- */
+
+static const struct bench__column_desc *column_named(const struct bench__collector *c,
+                                                     const char *name)
+{
+    for (size_t i = 0; i < c->n_cols; i++)
+        if (!strcmp(c->cols[i]->name, name))
+            return c->cols[i];
+    return NULL;
+}
+
+static const struct bench__column_desc **
+column_set(const struct bench__collector *c, const char *const *names, size_t n, size_t *out_n)
+{
+    const struct bench__column_desc **set = bench__xcalloc(n + 1, sizeof *set);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct bench__column_desc *d = column_named(c, names[i]);
+        if (d)
+            set[k++] = d;
+    }
+    *out_n = k;
+    return set;
+}
+
+void bench__collect_columns(struct bench__collector *c, const struct bench__column_wire *cols,
+                            size_t n, const char *const *doc, size_t n_doc,
+                            const char *const *table, size_t n_table,
+                            const char *const *workload_table, size_t n_wl)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (column_named(c, cols[i].name))
+            continue; /* a column keeps its first description */
+        struct bench__column_desc *d = bench__xcalloc(1, sizeof *d);
+        *d = (struct bench__column_desc){.name = bench__xstrdup(cols[i].name),
+                                         .header = bench__xstrdup(cols[i].header),
+                                         .format = cols[i].format,
+                                         .cls = cols[i].cls,
+                                         .source = bench__xstrdup(cols[i].source),
+                                         .is_default = cols[i].is_default};
+        c->cols = bench__xrealloc(c->cols, (c->n_cols + 1) * sizeof *c->cols);
+        c->cols[c->n_cols++] = d;
+    }
+    free(c->doc);
+    free(c->table);
+    free(c->wl);
+    c->doc = column_set(c, doc, n_doc, &c->n_doc);
+    c->table = column_set(c, table, n_table, &c->n_table);
+    c->wl = column_set(c, workload_table, n_wl, &c->n_wl);
+}
+
+/* A copy of cells whose columns are named (unknown names are dropped). */
+static struct bench__cell *copy_cells(const struct bench__collector *c,
+                                      const struct bench__cell *cells, size_t n,
+                                      const char *const *names, size_t *out_n)
+{
+    struct bench__cell *copy = bench__xcalloc(n + 1, sizeof *copy);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct bench__column_desc *d = column_named(c, names[i]);
+        if (d)
+            copy[k++] = (struct bench__cell){d, cells[i].value, cells[i].estimate};
+    }
+    *out_n = k;
+    return copy;
+}
+
+static struct bench__kv *copy_labels(const struct bench__kv *labels, size_t n)
+{
+    struct bench__kv *copy = bench__xcalloc(n + 1, sizeof *copy);
+    for (size_t i = 0; i < n; i++)
+        copy[i] =
+            (struct bench__kv){bench__xstrdup(labels[i].key), bench__xstrdup(labels[i].value)};
+    return copy;
+}
+
+/* ---- the live line and the worker's output ------------------------------------------------ */
+
+void bench__collect_output(struct bench__collector *c, bool to_stderr, const char *data, size_t len)
+{
+    if (len == 0)
+        return;
+    bench__ticker_clear(&c->ticker);
+    FILE *out = to_stderr ? stderr : stdout;
+    fwrite(data, 1, len, out);
+    fflush(out);
+    if (len >= TAIL_MAX) {
+        memcpy(c->tail, data + len - TAIL_MAX, TAIL_MAX);
+        c->tail_len = TAIL_MAX;
+    } else {
+        size_t keep = c->tail_len + len > TAIL_MAX ? TAIL_MAX - len : c->tail_len;
+        memmove(c->tail, c->tail + c->tail_len - keep, keep);
+        memcpy(c->tail + keep, data, len);
+        c->tail_len = keep + len;
+    }
+}
+
+void bench__collect_begin(struct bench__collector *c, enum bench__item item, size_t entry,
+                          const char *name, const struct bench__kv *labels, size_t n_labels,
+                          unsigned round, unsigned rounds)
+{
+    c->item = item;
+    c->item_since = bench__clock_monotonic_ns(); /* real time even under a fake clock */
+    c->item_entry = entry;
+    free(c->item_name);
+    c->item_name = bench__xstrdup(name);
+    free_labels(c->item_labels, c->item_n_labels);
+    c->item_labels = copy_labels(labels, n_labels);
+    c->item_n_labels = n_labels;
+    c->tail_len = 0;
+    if (item == BENCH__ITEM_WORKLOAD) {
+        c->workloads.ran = true;
+        bench__ticker_clear(&c->ticker); /* workloads run without the live line */
+        return;
+    }
+    bench__ticker_show(&c->ticker, name, round, rounds);
+}
+
+/* ---- rows and tables ---------------------------------------------------------------------- */
+
+static struct bench__row *new_row(struct bench__collector *c)
+{
+    c->rows = bench__grow(c->rows, &c->cap_rows, c->n_rows + 1, sizeof *c->rows);
+    struct bench__row *r = &c->rows[c->n_rows++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+void bench__collect_row(struct bench__collector *c, const struct bench__row *row,
+                        const char *const *cell_columns, size_t slot)
+{
+    struct bench__row *r;
+    if (slot < c->n_slots && c->slots[slot] != SIZE_MAX) {
+        r = &c->rows[c->slots[slot]];
+        bench__row_release(r);
+    } else {
+        c->slots = bench__grow(c->slots, &c->cap_slots, slot + 1, sizeof *c->slots);
+        while (c->n_slots <= slot)
+            c->slots[c->n_slots++] = SIZE_MAX;
+        c->slots[slot] = c->n_rows;
+        r = new_row(c);
+    }
+    *r = *row;
+    r->name = bench__xstrdup(row->name);
+    r->source = bench__xstrdup(row->source);
+    r->error = bench__xstrdup(row->error);
+    r->labels = copy_labels(row->labels, row->n_labels);
+    r->cells = copy_cells(c, row->cells, row->n_cells, cell_columns, &r->n_cells);
+}
+
+/* Does some row of this table have a value for a metric sort key? */
+static bool table_has_key(const struct bench__row *const *rows, size_t n, const char *key)
+{
+    if (!strcmp(key, "name") || !strcmp(key, "median/iter"))
+        return true;
+    for (size_t r = 0; r < n; r++)
+        for (size_t k = 0; k < rows[r]->n_cells; k++)
+            if (!strcmp(rows[r]->cells[k].column->name, key) ||
+                !strcmp(rows[r]->cells[k].column->header, key))
+                return true;
+    return false;
+}
+
+/* One table of rows (flat, or a group's under `title`), sorted by --sort-by. */
+static void draw(struct bench__collector *c, const struct bench__row **rows, size_t n,
+                 char *const *keys, size_t n_keys, const char *title)
+{
+    if (n == 0)
+        return;
+    const char *key = c->cfg->sort_by;
+    if (!key || !bench__sort_key_known(key, c->doc, c->n_doc) || !table_has_key(rows, n, key))
+        key = "median/iter"; /* the default order; an unknown key is warned about once */
+    bench__sort_rows(rows, n, key);
+    bench__ticker_clear(&c->ticker);
+    bench__bench_table_render(stdout, rows, n, c->table, c->n_table, keys, n_keys, title,
+                              &c->memory);
+    fflush(stdout);
+}
+
+void bench__collect_body_end(struct bench__collector *c, size_t entry)
+{
+    if (entry < c->suite->count)
+        c->ended[entry] = true;
+    c->item = BENCH__ITEM_NONE;
+}
+
+void bench__collect_body_table(struct bench__collector *c, size_t entry)
+{
+    c->item = BENCH__ITEM_NONE;
+    if (entry >= c->suite->count || c->drawn[entry])
+        return;
+    c->drawn[entry] = true;
+    const char *source = c->suite->entries[entry].full_name;
+    const struct bench__row **rows = bench__xcalloc(c->n_rows + 1, sizeof *rows);
+    size_t n = 0;
+    for (size_t i = 0; i < c->n_rows; i++)
+        if (!strcmp(c->rows[i].source, source))
+            rows[n++] = &c->rows[i];
+    draw(c, rows, n, NULL, 0, NULL);
+    free(rows);
+}
+
+void bench__collect_group_keys(struct bench__collector *c, const char *const *keys, size_t n)
+{
+    free_strings(c->group_keys, c->n_group_keys);
+    c->group_keys = bench__xcalloc(n + 1, sizeof *c->group_keys);
+    for (size_t i = 0; i < n; i++)
+        c->group_keys[i] = bench__xstrdup(keys[i]);
+    c->n_group_keys = n;
+}
+
+void bench__collect_group_table(struct bench__collector *c, const char *group)
+{
+    c->item = BENCH__ITEM_NONE;
+    for (size_t i = 0; i < c->n_drawn_groups; i++)
+        if (!strcmp(c->drawn_groups[i], group))
+            return; /* drawn before a worker died: a later worker sends it again */
+    c->drawn_groups =
+        bench__xrealloc(c->drawn_groups, (c->n_drawn_groups + 1) * sizeof *c->drawn_groups);
+    c->drawn_groups[c->n_drawn_groups++] = bench__xstrdup(group);
+    const struct bench__row **rows = bench__xcalloc(c->n_rows + 1, sizeof *rows);
+    size_t n = 0;
+    for (size_t i = 0; i < c->n_rows; i++) {
+        char *key = bench__group_key(&c->rows[i], c->group_keys, c->n_group_keys);
+        if (!strcmp(key, group))
+            rows[n++] = &c->rows[i];
+        free(key);
+    }
+    char *title = bench__group_title(group);
+    draw(c, rows, n, c->group_keys, c->n_group_keys, title);
+    free(title);
+    free(rows);
+}
+
+/* ---- windows ------------------------------------------------------------------------------ */
+
+static struct bench__window *new_window(struct bench__collector *c)
+{
+    struct bench__workloads *w = &c->workloads;
+    if (w->n == w->cap) {
+        w->cap = w->cap ? 2 * w->cap : 8;
+        w->windows = bench__xrealloc(w->windows, w->cap * sizeof *w->windows);
+    }
+    struct bench__window *win = &w->windows[w->n++];
+    memset(win, 0, sizeof *win);
+    return win;
+}
+
+void bench__collect_window(struct bench__collector *c, const struct bench__window *w,
+                           const char *const *cell_columns)
+{
+    struct bench__window *win = new_window(c);
+    *win = *w;
+    win->name = bench__xstrdup(w->name);
+    win->error = bench__xstrdup(w->error);
+    win->note = bench__xstrdup(w->note);
+    win->cells = copy_cells(c, w->cells, w->n_cells, cell_columns, &win->n_cells);
+    if (w->regime) {
+        win->regime = bench__xmalloc(sizeof *win->regime);
+        *win->regime = *w->regime;
+    }
+}
+
+void bench__collect_workload_end(struct bench__collector *c, size_t entry, size_t failures)
+{
+    if (entry < c->suite->count)
+        c->ended[entry] = true;
+    c->workloads.failures += failures;
+    c->item = BENCH__ITEM_NONE;
+}
+
+void bench__collect_workloads_done(struct bench__collector *c)
+{
+    if (c->workloads.n == 0)
+        return;
+    bench__ticker_clear(&c->ticker);
+    bench__workloads_render(stdout, &c->workloads, c->wl, c->n_wl, &c->memory);
+    fflush(stdout);
+}
+
+/* ---- facts -------------------------------------------------------------------------------- */
+
+void bench__collect_clock(struct bench__collector *c, double overhead_ns)
+{
+    c->clock_overhead_ns = overhead_ns;
+}
+
+void bench__collect_rounds(struct bench__collector *c, unsigned rounds)
+{
+    c->rounds = rounds;
+}
+
+void bench__collect_provenance(struct bench__collector *c, const char *fact)
+{
+    for (size_t i = 0; i < c->n_provenance; i++)
+        if (!strcmp(c->provenance[i], fact))
+            return;
+    c->provenance = bench__xrealloc(c->provenance, (c->n_provenance + 1) * sizeof *c->provenance);
+    c->provenance[c->n_provenance++] = bench__xstrdup(fact);
+}
+
+void bench__collect_done(struct bench__collector *c, int status)
+{
+    c->done = true;
+    c->worker_status = status;
+    c->item = BENCH__ITEM_NONE;
+}
+
+bool bench__collector_finished(const struct bench__collector *c)
+{
+    return c->done;
+}
+
+int64_t bench__collector_item_since(const struct bench__collector *c)
+{
+    return c->item == BENCH__ITEM_NONE ? -1 : c->item_since;
+}
+
+/* ---- a worker that died or hung ----------------------------------------------------------- */
+
+/* `what`, and the last line the item printed, if any. */
+static char *abandon_reason(const struct bench__collector *c, const char *what)
+{
+    size_t end = c->tail_len;
+    while (end > 0 && (c->tail[end - 1] == '\n' || c->tail[end - 1] == '\r'))
+        end--;
+    size_t start = end;
+    while (start > 0 && c->tail[start - 1] != '\n')
+        start--;
+    if (start == end)
+        return bench__xstrdup(what);
+    char line[200];
+    char *text = bench__xasprintf("%.*s", (int)(end - start), c->tail + start);
+    bench__sanitize_copy(text, line, sizeof line);
+    free(text);
+    return bench__xasprintf("%s; last output: %s", what, line);
+}
+
+/* The name of a body's error row: the test's, marked " (body)" when a row of the body (a loop
+ * measured before it died) has it already, as a body's failure row is named in one process. */
+static char *body_row_name(const struct bench__collector *c, const struct bench__entry *e)
+{
+    for (size_t i = 0; i < c->n_rows; i++)
+        if (!strcmp(c->rows[i].source, e->full_name) && !strcmp(c->rows[i].name, e->full_name))
+            return bench__xasprintf("%s (body)", e->full_name);
+    return bench__xstrdup(e->full_name);
+}
+
+bool bench__collector_abandon(struct bench__collector *c, const char *what)
+{
+    if (c->item == BENCH__ITEM_NONE || c->item_entry >= c->suite->count)
+        return false;
+    const struct bench__entry *e = &c->suite->entries[c->item_entry];
+    char *reason = abandon_reason(c, what);
+    if (c->item == BENCH__ITEM_WORKLOAD) {
+        struct bench__window *win = new_window(c);
+        win->name = bench__xstrdup(e->full_name);
+        win->reps = e->test->workload->reps ? e->test->workload->reps : 1;
+        win->state = BENCH__ROW_ERROR;
+        win->error = reason;
+        win->wall = (struct bench__window_time){NAN, NAN, NAN, NAN, NAN, NAN, NULL};
+        for (int i = 0; i < 5; i++)
+            win->psi[i] = NAN;
+        win->note = bench__xstrdup("");
+        c->ended[c->item_entry] = true;
+        c->abandoned[c->item_entry] = true;
+    } else {
+        bool a_case = c->item == BENCH__ITEM_CASE;
+        char *name = a_case ? bench__xstrdup(c->item_name) : body_row_name(c, e);
+        struct bench__row *r = new_row(c);
+        r->name = name;
+        r->source = bench__xstrdup(e->full_name);
+        r->labels = a_case ? copy_labels(c->item_labels, c->item_n_labels)
+                           : bench__xcalloc(1, sizeof *r->labels);
+        r->n_labels = a_case ? c->item_n_labels : 0;
+        r->state = BENCH__ROW_ERROR;
+        r->stats = (struct bench__summary){NAN, NAN, NAN, NAN};
+        r->error = reason;
+        if (!a_case) {
+            c->abandoned[c->item_entry] = true;
+            if (!c->cfg->n_group_by) /* streamed: the body's table is due now */
+                bench__collect_body_table(c, c->item_entry);
+        }
+    }
+    c->item = BENCH__ITEM_NONE;
+    return true;
+}
+
+const char *bench__collector_item_word(const struct bench__collector *c)
+{
+    return c->item == BENCH__ITEM_WORKLOAD ? "workload" : "benchmark";
+}
+
+void bench__collector_lost(struct bench__collector *c, const char *what)
+{
+    char *reason = abandon_reason(c, what);
+    bench__ticker_clear(&c->ticker);
+    fprintf(stderr,
+            "libbench: the measuring process %s outside any benchmark or workload; the run stops "
+            "here, incomplete\n",
+            reason);
+    free(reason);
+    c->lost = true;
+}
+
+const struct bench__resume *bench__collector_resume(struct bench__collector *c)
+{
+    struct bench__resume *r = &c->resume;
+    free_resume(r);
+    c->n_slots = 0; /* the next worker's slots start again */
+    r->active = true;
+    size_t n = c->suite->count;
+    r->skip_entry = bench__xcalloc(n + 1, sizeof *r->skip_entry);
+    r->register_only = bench__xcalloc(n + 1, sizeof *r->register_only);
+    bool grouped = c->cfg->n_group_by > 0;
+    for (size_t i = 0; i < n; i++) {
+        bool workload = c->suite->entries[i].test->kind == BENCH_KIND_WORKLOAD;
+        r->skip_entry[i] = c->abandoned[i] || c->drawn[i] || (workload && c->ended[i]);
+        r->register_only[i] = !r->skip_entry[i] && !workload && c->ended[i];
+    }
+    r->skip_case = bench__xcalloc(c->n_rows + 1, sizeof *r->skip_case);
+    for (size_t i = 0; i < c->n_rows; i++)
+        r->skip_case[r->n_skip_case++] =
+            bench__row_identity(c->rows[i].name, c->rows[i].labels, c->rows[i].n_labels);
+    if (grouped && c->group_keys) {
+        r->group_keys = bench__xcalloc(c->n_rows + 1, sizeof *r->group_keys);
+        for (size_t i = 0; i < c->n_rows; i++)
+            r->group_keys[r->n_group_keys++] =
+                bench__group_key(&c->rows[i], c->group_keys, c->n_group_keys);
+    }
+    r->drawn_groups = c->drawn_groups;
+    r->n_drawn_groups = c->n_drawn_groups;
+    r->clock_overhead_ns = c->clock_overhead_ns;
+    r->provenance = bench__xcalloc(c->n_provenance + 1, sizeof *r->provenance);
+    for (size_t i = 0; i < c->n_provenance; i++)
+        r->provenance[r->n_provenance++] = c->provenance[i];
+    r->client_columns = bench__xcalloc(c->n_cols + 1, sizeof *r->client_columns);
+    for (size_t i = 0; i < c->n_cols; i++)
+        if (!strcmp(c->cols[i]->source, "client"))
+            r->client_columns[r->n_client_columns++] = (char *)c->cols[i]->name;
+    return r;
+}
+
+/* ---- the end ------------------------------------------------------------------------------ */
+
+/* A measured row gets a null cell for every document column it has no value for (a requested
+ * source that is absent): the document says "not measured", never 0. */
+static void fill_unmeasured(struct bench__collector *c)
+{
+    for (size_t r = 0; r < c->n_rows; r++) {
+        struct bench__row *row = &c->rows[r];
+        if (row->state != BENCH__ROW_OK)
+            continue;
+        for (size_t k = 0; k < c->n_doc; k++) {
+            if (!strcmp(c->doc[k]->source, "client"))
+                continue;
+            bool has = false;
+            for (size_t i = 0; i < row->n_cells && !has; i++)
+                has = row->cells[i].column == c->doc[k];
+            if (has)
+                continue;
+            row->cells = bench__xrealloc(row->cells, (row->n_cells + 1) * sizeof *row->cells);
+            row->cells[row->n_cells++] = (struct bench__cell){c->doc[k], NAN, false};
+        }
+    }
+}
+
+static int write_json(struct bench__collector *c)
+{
+    fill_unmeasured(c);
+    struct bench__report report = {
+        .columns = c->doc,
+        .n_columns = c->n_doc,
+        .rows = c->rows,
+        .n_rows = c->n_rows,
+        .windows = c->workloads.windows,
+        .n_windows = c->workloads.n,
+        .has_windows = c->workloads.ran,
+    };
+    bench__meta_collect(&report.meta, c->suite, c->min_time_ms);
+    report.meta.clock_overhead_ns = c->clock_overhead_ns;
+    report.meta.rounds = c->rounds;
+    report.meta.provenance = c->provenance;
+    report.meta.n_provenance = c->n_provenance;
+    char err[BENCH__ERROR_MAX];
+    int rc = bench__json_write(&report, c->cfg->bench_json, err, sizeof err);
+    if (rc)
+        fprintf(stderr, "--bench-json: %s\n", err);
+    report.meta.provenance = NULL;
+    report.meta.n_provenance = 0;
+    bench__meta_free(&report.meta);
+    return rc;
+}
+
+int bench__collector_finish(struct bench__collector *c)
+{
+    bench__ticker_clear(&c->ticker);
+    if (c->listing)
+        return c->worker_status || c->lost ? 1 : 0;
+    size_t errors = c->workloads.failures;
+    for (size_t r = 0; r < c->n_rows; r++)
+        errors += c->rows[r].state == BENCH__ROW_ERROR;
+    for (size_t i = 0; i < c->workloads.n; i++)
+        errors += c->workloads.windows[i].state == BENCH__ROW_ERROR;
+    if (c->cfg->bench_json && write_json(c) != 0)
+        errors++;
+    return errors || c->worker_status || c->lost ? 1 : 0;
+}

@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: MIT */
+/* supervisor.c: owns the worker processes of a supervised --bench run: starting one (its own
+ * process group, its stdout, stderr and events on pipes), passing its output and events to the
+ * collector in the order they were written, the timeout of the item in progress, killing the
+ * worker's process group, naming how it ended, and starting the next worker after the item it
+ * died on. One worker at a time: measurements run exactly as in one process. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../util/alloc.h"
+#include "../util/clock.h"
+#include "measure.h"
+#include "supervisor.h"
+#include "wire.h"
+
+/* A run never starts more workers than this: a guard against a body that dies differently each
+ * time it is run. */
+#define MAX_WORKERS 10000u
+
+/* The worker writes events, stdout and stderr; the supervisor writes the answers to begin
+ * events (ACK: the one pipe the other way). */
+enum { EVENTS, OUT, ERR, N_PIPES, ACK = N_PIPES };
+
+struct worker {
+    pid_t pid;
+    int pidfd; /* -1: the kernel has no pidfd_open; exit is polled */
+    int fd[N_PIPES];
+    bool open[N_PIPES];
+    int ack;    /* the write end of the answers */
+    char *line; /* the event being read */
+    size_t len, cap;
+    bool exited;
+    int status;
+    bool reaped; /* false: waitpid found no child (SIGCHLD ignored): status unknown */
+};
+
+/* ---- signals: a ^C or a kill reaches the worker's process group too ------------------------ */
+
+static volatile sig_atomic_t worker_group;
+static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+#define N_FORWARDED (sizeof forwarded / sizeof forwarded[0])
+
+static void forward(int sig)
+{
+    if (worker_group > 0)
+        kill(-(pid_t)worker_group, SIGKILL);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* saved[N_FORWARDED] keeps SIGPIPE's action: ignored while supervising, so that an answer to a
+ * worker that just died is an error, not the supervisor's death. */
+static void forward_signals(struct sigaction *saved)
+{
+    struct sigaction ignore;
+    memset(&ignore, 0, sizeof ignore);
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGPIPE, &ignore, &saved[N_FORWARDED]);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = forward;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < N_FORWARDED; i++) {
+        sigaction(forwarded[i], NULL, &saved[i]);
+        if (saved[i].sa_handler != SIG_IGN) /* nohup keeps its meaning */
+            sigaction(forwarded[i], &sa, NULL);
+    }
+}
+
+static void restore_signals(const struct sigaction *saved)
+{
+    sigaction(SIGPIPE, &saved[N_FORWARDED], NULL);
+    for (size_t i = 0; i < N_FORWARDED; i++)
+        sigaction(forwarded[i], &saved[i], NULL);
+}
+
+/* ---- the worker's side ---------------------------------------------------------------------- */
+
+static _Noreturn void worker_main(const struct bench__config *cfg, const struct bench__suite *suite,
+                                  const struct bench__resume *resume, pid_t parent,
+                                  int pipes[N_PIPES + 1][2], const struct sigaction *saved)
+{
+    setpgid(0, 0);
+    restore_signals(saved);
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* no orphan measures on after its supervisor died */
+    if (getppid() != parent)
+        _exit(127);
+    for (int i = 0; i < N_PIPES; i++)
+        close(pipes[i][0]);
+    close(pipes[ACK][1]);
+    if (dup2(pipes[OUT][1], STDOUT_FILENO) < 0 || dup2(pipes[ERR][1], STDERR_FILENO) < 0)
+        _exit(127);
+    close(pipes[OUT][1]);
+    close(pipes[ERR][1]);
+    /* a line a body printed reaches the supervisor even if the body then crashes (glibc lets a
+     * flushed stream change its buffering) */
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    FILE *wire = fdopen(pipes[EVENTS][1], "w");
+    if (!wire)
+        _exit(127);
+    bench__measure_suite(cfg, suite, (struct bench__emitter){.wire = wire, .ack_fd = pipes[ACK][0]},
+                         resume);
+    fflush(stdout);
+    fflush(stderr);
+    fclose(wire);
+    _exit(0); /* the supervisor's atexit work is not the worker's */
+}
+
+/* ---- the supervisor's side ------------------------------------------------------------------- */
+
+static void close_worker(struct worker *w)
+{
+    for (int i = 0; i < N_PIPES; i++)
+        if (w->open[i])
+            close(w->fd[i]);
+    close(w->ack);
+    if (w->pidfd >= 0)
+        close(w->pidfd);
+    free(w->line);
+}
+
+static int start_worker(const struct bench__config *cfg, const struct bench__suite *suite,
+                        const struct bench__resume *resume, struct worker *w,
+                        const struct sigaction *saved)
+{
+    memset(w, 0, sizeof *w);
+    w->pidfd = -1;
+    int pipes[N_PIPES + 1][2];
+    for (int i = 0; i <= ACK; i++)
+        if (pipe2(pipes[i], O_CLOEXEC) != 0) {
+            int err = errno;
+            for (int j = 0; j < i; j++) {
+                close(pipes[j][0]);
+                close(pipes[j][1]);
+            }
+            errno = err;
+            return -1;
+        }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0)
+        worker_main(cfg, suite, resume, parent, pipes, saved);
+    int err = errno;
+    for (int i = 0; i < N_PIPES; i++) {
+        close(pipes[i][1]);
+        if (pid < 0)
+            close(pipes[i][0]);
+    }
+    close(pipes[ACK][0]);
+    w->ack = pipes[ACK][1];
+    if (pid < 0) {
+        close(w->ack);
+        errno = err;
+        return -1;
+    }
+    setpgid(pid, pid); /* also here: no window in which a kill misses the group */
+    worker_group = pid;
+    w->pid = pid;
+    for (int i = 0; i < N_PIPES; i++) {
+        w->fd[i] = pipes[i][0];
+        w->open[i] = true;
+        fcntl(w->fd[i], F_SETFL, fcntl(w->fd[i], F_GETFL) | O_NONBLOCK);
+    }
+#ifdef SYS_pidfd_open
+    w->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+    return 0;
+}
+
+static void kill_group(struct worker *w)
+{
+    kill(-w->pid, SIGKILL);
+    kill(w->pid, SIGKILL); /* in case setpgid lost the race to an exec or an exit */
+}
+
+/* Pass on what the worker wrote to stdout and stderr so far. */
+static void drain_output(struct worker *w, struct bench__collector *c)
+{
+    char buf[4096];
+    for (int i = OUT; i <= ERR; i++) {
+        while (w->open[i]) {
+            ssize_t n = read(w->fd[i], buf, sizeof buf);
+            if (n > 0) {
+                bench__collect_output(c, i == ERR, buf, (size_t)n);
+                continue;
+            }
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n == 0) {
+                close(w->fd[i]);
+                w->open[i] = false;
+            }
+            break; /* EAGAIN: nothing more for now */
+        }
+    }
+}
+
+/* Read the events that arrived; each is handed over after the output written before it. */
+static void read_events(struct worker *w, struct bench__collector *c, int64_t *last_event)
+{
+    char buf[8192];
+    while (w->open[EVENTS]) {
+        ssize_t n = read(w->fd[EVENTS], buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n == 0) {
+            close(w->fd[EVENTS]);
+            w->open[EVENTS] = false;
+        }
+        if (n <= 0)
+            return;
+        for (ssize_t i = 0; i < n; i++) {
+            if (buf[i] != '\n') {
+                w->line = bench__grow(w->line, &w->cap, w->len + 1, 1);
+                w->line[w->len++] = buf[i];
+                continue;
+            }
+            drain_output(w, c);
+            int kind = bench__wire_dispatch(c, w->line, w->len);
+            if (kind < 0)
+                fprintf(stderr, "libbench: an unreadable event from the measuring process was "
+                                "ignored\n");
+            /* the worker waits for this before it starts the item: all it wrote before is
+             * taken, all it writes after is the item's */
+            if (kind == 1 && write(w->ack, "", 1) != 1)
+                kill_group(w); /* it cannot go on without the answer */
+            w->len = 0;
+            *last_event = bench__clock_monotonic_ns();
+        }
+    }
+}
+
+static void reap(struct worker *w, bool block)
+{
+    if (w->exited)
+        return;
+    int status = 0;
+    pid_t got;
+    do
+        got = waitpid(w->pid, &status, block ? 0 : WNOHANG);
+    while (got < 0 && errno == EINTR);
+    if (got == w->pid) {
+        w->exited = w->reaped = true;
+        w->status = status;
+    } else if (got < 0) { /* ECHILD: SIGCHLD is ignored, the kernel reaped it */
+        w->exited = true;
+    }
+}
+
+/* How the worker ended, for an error row: "killed by SIGSEGV", "exited with status 0 before
+ * the benchmark finished", ... (malloc'd). */
+static char *describe_end(const struct worker *w, const struct bench__collector *c)
+{
+    const char *word = bench__collector_item_word(c);
+    if (!w->reaped)
+        return bench__xasprintf("ended before the %s finished (its exit status was not kept: "
+                                "SIGCHLD is ignored)",
+                                word);
+    if (WIFSIGNALED(w->status)) {
+        int sig = WTERMSIG(w->status);
+        const char *abbrev = sigabbrev_np(sig);
+        return bench__xasprintf("killed by %s%s%s", abbrev ? "SIG" : "signal ",
+                                abbrev ? abbrev : "", WCOREDUMP(w->status) ? " (core dumped)" : "");
+    }
+    return bench__xasprintf("exited with status %d before the %s finished", WEXITSTATUS(w->status),
+                            word);
+}
+
+/* Watch a worker until it exits or its item outlives the timeout (then it is killed). Returns
+ * the description of a timeout (malloc'd), or NULL. */
+static char *watch(struct worker *w, struct bench__collector *c, unsigned timeout_s)
+{
+    int64_t last_event = bench__clock_monotonic_ns();
+    int64_t timeout_ns = (int64_t)timeout_s * 1000000000;
+    for (;;) {
+        struct pollfd p[N_PIPES + 1];
+        int n = 0;
+        for (int i = 0; i < N_PIPES; i++)
+            if (w->open[i])
+                p[n++] = (struct pollfd){.fd = w->fd[i], .events = POLLIN};
+        if (w->pidfd >= 0)
+            p[n++] = (struct pollfd){.fd = w->pidfd, .events = POLLIN};
+        int wait_ms = w->pidfd >= 0 ? -1 : 50;
+        if (timeout_ns > 0) {
+            int64_t since = bench__collector_item_since(c);
+            if (since < 0)
+                since = last_event;
+            int64_t left = since + timeout_ns - bench__clock_monotonic_ns();
+            if (left <= 0) {
+                kill_group(w);
+                reap(w, true);
+                drain_output(w, c);
+                return bench__xasprintf("timed out after %u s", timeout_s);
+            }
+            int64_t left_ms = left / 1000000 + 1;
+            if (wait_ms < 0 || left_ms < wait_ms)
+                wait_ms = left_ms > 60000 ? 60000 : (int)left_ms;
+        }
+        if (poll(p, (nfds_t)n, wait_ms) < 0 && errno != EINTR)
+            wait_ms = 0;
+        read_events(w, c, &last_event);
+        drain_output(w, c);
+        reap(w, false);
+        if (w->exited) {
+            /* what it wrote before it exited is in the pipes: take all of it */
+            read_events(w, c, &last_event);
+            drain_output(w, c);
+            return NULL;
+        }
+    }
+}
+
+void bench__supervise(const struct bench__config *cfg, const struct bench__suite *suite,
+                      struct bench__collector *c)
+{
+    struct sigaction saved[N_FORWARDED + 1];
+    forward_signals(saved);
+    const struct bench__resume *resume = NULL;
+    for (unsigned started = 0;; started++) {
+        struct worker w;
+        if (started == MAX_WORKERS) {
+            bench__collector_lost(c, "was started 10000 times (the most a run starts)");
+            break;
+        }
+        if (start_worker(cfg, suite, resume, &w, saved) != 0) {
+            char *what = bench__xasprintf("could not be started (%s)", strerror(errno));
+            bench__collector_lost(c, what);
+            free(what);
+            break;
+        }
+        char *what = watch(&w, c, cfg->bench_timeout);
+        bool finished = bench__collector_finished(c);
+        if (!what && !finished)
+            what = describe_end(&w, c);
+        if (what)
+            kill_group(&w); /* what the dead or hung worker left running goes with it */
+        worker_group = 0;
+        close_worker(&w);
+        if (finished) { /* the run is complete; how the worker ended changes nothing */
+            free(what);
+            break;
+        }
+        bool charged = bench__collector_abandon(c, what);
+        if (!charged)
+            bench__collector_lost(c, what);
+        free(what);
+        if (!charged)
+            break;
+        resume = bench__collector_resume(c);
+    }
+    restore_signals(saved);
+}

@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: MIT */
+/* wire.c: owns the line format of a worker's events (see wire.h): each event a compact JSON
+ * object with its type in "t", written by the worker and read back into the collector by the
+ * supervisor. It measures and draws nothing. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "../util/alloc.h"
+#include "wire.h"
+
+/* ---- numbers: exact both ways --------------------------------------------------------------- */
+
+/* A double as JSON: a real printed with 17 significant digits (it reads back bit for bit), or
+ * null for NaN, or "inf" / "-inf". */
+static json_t *real(double v)
+{
+    if (isnan(v))
+        return json_null();
+    if (isinf(v))
+        return json_string(v > 0 ? "inf" : "-inf");
+    return json_real(v);
+}
+
+static double real_of(const json_t *v)
+{
+    if (json_is_number(v))
+        return json_number_value(v);
+    if (json_is_string(v))
+        return !strcmp(json_string_value(v), "inf") ? INFINITY : -INFINITY;
+    return NAN;
+}
+
+static json_t *count(uint64_t v)
+{
+    return json_integer((json_int_t)v);
+}
+
+static uint64_t count_of(const json_t *v)
+{
+    return json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
+}
+
+static const char *text_of(const json_t *v)
+{
+    return json_is_string(v) ? json_string_value(v) : "";
+}
+
+/* ---- writing ---------------------------------------------------------------------------- */
+
+static json_t *event(const char *type)
+{
+    json_t *e = json_object();
+    if (!e)
+        bench__out_of_memory();
+    json_object_set_new(e, "t", json_string(type));
+    return e;
+}
+
+static void send(FILE *f, json_t *e)
+{
+    if (json_dumpf(e, f, JSON_COMPACT | JSON_PRESERVE_ORDER) != 0)
+        bench__out_of_memory(); /* a pipe write fails only when the supervisor is gone */
+    fputc('\n', f);
+    fflush(f);
+    json_decref(e);
+}
+
+static json_t *strings(const char *const *list, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(a, json_string(list[i]));
+    return a;
+}
+
+static json_t *labels_json(const struct bench__kv *labels, size_t n)
+{
+    json_t *a = json_array(); /* pairs, in order: an object would not keep duplicates honest */
+    for (size_t i = 0; i < n; i++) {
+        json_t *pair = json_array();
+        json_array_append_new(pair, json_string(labels[i].key));
+        json_array_append_new(pair, json_string(labels[i].value));
+        json_array_append_new(a, pair);
+    }
+    return a;
+}
+
+static json_t *cells_json(const struct bench__cell *cells, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++) {
+        json_t *cell = json_array();
+        json_array_append_new(cell, json_string(cells[i].column->name));
+        json_array_append_new(cell, real(cells[i].value));
+        json_array_append_new(cell, json_boolean(cells[i].estimate));
+        json_array_append_new(a, cell);
+    }
+    return a;
+}
+
+void bench__wire_columns(FILE *f, const struct bench__column_wire *cols, size_t n,
+                         const char *const *doc, size_t n_doc, const char *const *table,
+                         size_t n_table, const char *const *workload_table, size_t n_wl)
+{
+    json_t *e = event("columns"), *a = json_array();
+    for (size_t i = 0; i < n; i++) {
+        json_t *c =
+            json_pack("{s:s, s:s, s:s, s:i, s:i, s:b}", "name", cols[i].name, "header",
+                      cols[i].header, "source", cols[i].source, "format", (int)cols[i].format,
+                      "class", (int)cols[i].cls, "default", cols[i].is_default);
+        json_array_append_new(a, c);
+    }
+    json_object_set_new(e, "cols", a);
+    json_object_set_new(e, "doc", strings(doc, n_doc));
+    json_object_set_new(e, "table", strings(table, n_table));
+    json_object_set_new(e, "wl", strings(workload_table, n_wl));
+    send(f, e);
+}
+
+void bench__wire_begin(FILE *f, enum bench__item item, size_t entry, const char *name,
+                       const struct bench__kv *labels, size_t n_labels, unsigned round,
+                       unsigned rounds)
+{
+    json_t *e = event("begin");
+    json_object_set_new(e, "item", json_integer(item));
+    json_object_set_new(e, "entry", count(entry));
+    json_object_set_new(e, "name", json_string(name));
+    json_object_set_new(e, "labels", labels_json(labels, n_labels));
+    json_object_set_new(e, "round", json_integer(round));
+    json_object_set_new(e, "rounds", json_integer(rounds));
+    send(f, e);
+}
+
+void bench__wire_row(FILE *f, const struct bench__row *row, size_t slot)
+{
+    json_t *e = event("row");
+    json_object_set_new(e, "slot", count(slot));
+    json_object_set_new(e, "name", json_string(row->name));
+    json_object_set_new(e, "source", json_string(row->source));
+    json_object_set_new(e, "labels", labels_json(row->labels, row->n_labels));
+    json_object_set_new(e, "state", json_integer(row->state));
+    json_object_set_new(e, "iterations", count(row->iterations));
+    json_object_set_new(e, "samples", count(row->samples));
+    json_t *stats = json_array();
+    json_array_append_new(stats, real(row->stats.median));
+    json_array_append_new(stats, real(row->stats.mad));
+    json_array_append_new(stats, real(row->stats.min));
+    json_array_append_new(stats, real(row->stats.max));
+    json_object_set_new(e, "stats", stats);
+    json_object_set_new(e, "cells", cells_json(row->cells, row->n_cells));
+    json_object_set_new(e, "countIterations", count(row->count_iterations));
+    json_object_set_new(e, "error", json_string(row->error));
+    send(f, e);
+}
+
+void bench__wire_window(FILE *f, const struct bench__window *w)
+{
+    json_t *e = event("window");
+    json_object_set_new(e, "name", json_string(w->name));
+    json_object_set_new(e, "reps", count(w->reps));
+    json_object_set_new(e, "state", json_integer(w->state));
+    json_object_set_new(e, "error", json_string(w->error));
+    const struct bench__window_time *t = &w->wall;
+    json_t *wall = json_array();
+    const double parts[6] = {t->wall_ns,          t->on_cpu_user_ns,
+                             t->on_cpu_kernel_ns, t->offcpu_runqueue_ns,
+                             t->offcpu_disk_ns,   t->offcpu_other_ns};
+    for (int i = 0; i < 6; i++)
+        json_array_append_new(wall, real(parts[i]));
+    json_object_set_new(e, "wall", wall);
+    json_object_set_new(e, "scope", t->scope ? json_string(t->scope) : json_null());
+    json_object_set_new(e, "psiPresent", json_boolean(w->psi_present));
+    json_t *psi = json_array();
+    for (int i = 0; i < 5; i++)
+        json_array_append_new(psi, real(w->psi[i]));
+    json_object_set_new(e, "psi", psi);
+    if (w->regime) {
+        const struct bench__regime_stamp *r = w->regime;
+        json_object_set_new(e, "regime",
+                            json_pack("{s:b, s:i, s:i, s:o, s:o, s:s}", "present", r->present,
+                                      "requested", (int)r->requested, "effective",
+                                      (int)r->effective, "before", real(r->resident_before),
+                                      "after", real(r->resident_after), "note", r->note));
+    }
+    json_object_set_new(e, "cells", cells_json(w->cells, w->n_cells));
+    json_object_set_new(e, "note", json_string(w->note));
+    send(f, e);
+}
+
+void bench__wire_entry(FILE *f, const char *type, size_t entry, size_t n)
+{
+    json_t *e = event(type);
+    json_object_set_new(e, "entry", count(entry));
+    json_object_set_new(e, "count", count(n));
+    send(f, e);
+}
+
+void bench__wire_group_keys(FILE *f, char *const *keys, size_t n)
+{
+    json_t *e = event("group_keys");
+    json_object_set_new(e, "keys", strings((const char *const *)keys, n));
+    send(f, e);
+}
+
+void bench__wire_group_table(FILE *f, const char *group)
+{
+    json_t *e = event("group_table");
+    json_object_set_new(e, "group", json_string(group));
+    send(f, e);
+}
+
+void bench__wire_clock(FILE *f, double overhead_ns)
+{
+    json_t *e = event("clock");
+    json_object_set_new(e, "ns", real(overhead_ns));
+    send(f, e);
+}
+
+void bench__wire_rounds(FILE *f, unsigned rounds)
+{
+    json_t *e = event("rounds");
+    json_object_set_new(e, "n", json_integer(rounds));
+    send(f, e);
+}
+
+void bench__wire_provenance(FILE *f, const char *fact)
+{
+    json_t *e = event("provenance");
+    json_object_set_new(e, "fact", json_string(fact));
+    send(f, e);
+}
+
+void bench__wire_workloads_done(FILE *f)
+{
+    send(f, event("workloads_done"));
+}
+
+void bench__wire_done(FILE *f, int status)
+{
+    json_t *e = event("done");
+    json_object_set_new(e, "status", json_integer(status));
+    send(f, e);
+}
+
+/* ---- reading ---------------------------------------------------------------------------- */
+
+static const char **strings_of(const json_t *a, size_t *n)
+{
+    *n = json_array_size(a);
+    const char **list = bench__xcalloc(*n + 1, sizeof *list);
+    for (size_t i = 0; i < *n; i++)
+        list[i] = text_of(json_array_get(a, i));
+    return list;
+}
+
+/* Labels borrowed from the event (valid while it lives). */
+static struct bench__kv *labels_of(const json_t *a, size_t *n)
+{
+    *n = json_array_size(a);
+    struct bench__kv *labels = bench__xcalloc(*n + 1, sizeof *labels);
+    for (size_t i = 0; i < *n; i++) {
+        const json_t *pair = json_array_get(a, i);
+        labels[i] = (struct bench__kv){(char *)text_of(json_array_get(pair, 0)),
+                                       (char *)text_of(json_array_get(pair, 1))};
+    }
+    return labels;
+}
+
+/* Cells with placeholder columns, and the names of their columns (both borrowed). */
+static struct bench__cell *cells_of(const json_t *a, size_t *n, const char ***names)
+{
+    *n = json_array_size(a);
+    struct bench__cell *cells = bench__xcalloc(*n + 1, sizeof *cells);
+    *names = bench__xcalloc(*n + 1, sizeof **names);
+    for (size_t i = 0; i < *n; i++) {
+        const json_t *cell = json_array_get(a, i);
+        (*names)[i] = text_of(json_array_get(cell, 0));
+        cells[i].value = real_of(json_array_get(cell, 1));
+        cells[i].estimate = json_is_true(json_array_get(cell, 2));
+    }
+    return cells;
+}
+
+static void read_columns(struct bench__collector *c, const json_t *e)
+{
+    const json_t *a = json_object_get(e, "cols");
+    size_t n = json_array_size(a), n_doc, n_table, n_wl;
+    struct bench__column_wire *cols = bench__xcalloc(n + 1, sizeof *cols);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *col = json_array_get(a, i);
+        cols[i] = (struct bench__column_wire){
+            .name = text_of(json_object_get(col, "name")),
+            .header = text_of(json_object_get(col, "header")),
+            .source = text_of(json_object_get(col, "source")),
+            .format = (enum bench__format)json_integer_value(json_object_get(col, "format")),
+            .cls = (enum bench__class)json_integer_value(json_object_get(col, "class")),
+            .is_default = json_is_true(json_object_get(col, "default")),
+        };
+    }
+    const char **doc = strings_of(json_object_get(e, "doc"), &n_doc);
+    const char **table = strings_of(json_object_get(e, "table"), &n_table);
+    const char **wl = strings_of(json_object_get(e, "wl"), &n_wl);
+    bench__collect_columns(c, cols, n, doc, n_doc, table, n_table, wl, n_wl);
+    free(cols);
+    free(doc);
+    free(table);
+    free(wl);
+}
+
+static void read_begin(struct bench__collector *c, const json_t *e)
+{
+    size_t n_labels;
+    struct bench__kv *labels = labels_of(json_object_get(e, "labels"), &n_labels);
+    bench__collect_begin(c, (enum bench__item)json_integer_value(json_object_get(e, "item")),
+                         (size_t)count_of(json_object_get(e, "entry")),
+                         text_of(json_object_get(e, "name")), labels, n_labels,
+                         (unsigned)json_integer_value(json_object_get(e, "round")),
+                         (unsigned)json_integer_value(json_object_get(e, "rounds")));
+    free(labels);
+}
+
+static void read_row(struct bench__collector *c, const json_t *e)
+{
+    const json_t *stats = json_object_get(e, "stats");
+    struct bench__row row = {
+        .name = (char *)text_of(json_object_get(e, "name")),
+        .source = (char *)text_of(json_object_get(e, "source")),
+        .state = (enum bench__row_state)json_integer_value(json_object_get(e, "state")),
+        .iterations = count_of(json_object_get(e, "iterations")),
+        .samples = (size_t)count_of(json_object_get(e, "samples")),
+        .stats = {real_of(json_array_get(stats, 0)), real_of(json_array_get(stats, 1)),
+                  real_of(json_array_get(stats, 2)), real_of(json_array_get(stats, 3))},
+        .count_iterations = count_of(json_object_get(e, "countIterations")),
+        .error = (char *)text_of(json_object_get(e, "error")),
+    };
+    row.labels = labels_of(json_object_get(e, "labels"), &row.n_labels);
+    const char **names;
+    row.cells = cells_of(json_object_get(e, "cells"), &row.n_cells, &names);
+    bench__collect_row(c, &row, names, (size_t)count_of(json_object_get(e, "slot")));
+    free(row.labels);
+    free(row.cells);
+    free(names);
+}
+
+static void read_window(struct bench__collector *c, const json_t *e)
+{
+    const json_t *wall = json_object_get(e, "wall"), *psi = json_object_get(e, "psi");
+    const json_t *scope = json_object_get(e, "scope");
+    struct bench__window w = {
+        .name = (char *)text_of(json_object_get(e, "name")),
+        .reps = (uint32_t)count_of(json_object_get(e, "reps")),
+        .state = (enum bench__row_state)json_integer_value(json_object_get(e, "state")),
+        .error = (char *)text_of(json_object_get(e, "error")),
+        .wall = {real_of(json_array_get(wall, 0)), real_of(json_array_get(wall, 1)),
+                 real_of(json_array_get(wall, 2)), real_of(json_array_get(wall, 3)),
+                 real_of(json_array_get(wall, 4)), real_of(json_array_get(wall, 5)), NULL},
+        .psi_present = json_is_true(json_object_get(e, "psiPresent")),
+        .note = (char *)text_of(json_object_get(e, "note")),
+    };
+    /* the scope is one of the decomposition's two static words */
+    if (json_is_string(scope))
+        w.wall.scope = !strcmp(json_string_value(scope), "thread") ? "thread" : "process";
+    for (int i = 0; i < 5; i++)
+        w.psi[i] = real_of(json_array_get(psi, i));
+    struct bench__regime_stamp stamp;
+    const json_t *r = json_object_get(e, "regime");
+    if (json_is_object(r)) {
+        memset(&stamp, 0, sizeof stamp);
+        stamp.present = json_is_true(json_object_get(r, "present"));
+        stamp.requested =
+            (enum bench_cache_regime)json_integer_value(json_object_get(r, "requested"));
+        stamp.effective =
+            (enum bench_cache_regime)json_integer_value(json_object_get(r, "effective"));
+        stamp.resident_before = real_of(json_object_get(r, "before"));
+        stamp.resident_after = real_of(json_object_get(r, "after"));
+        snprintf(stamp.note, sizeof stamp.note, "%s", text_of(json_object_get(r, "note")));
+        w.regime = &stamp;
+    }
+    const char **names;
+    w.cells = cells_of(json_object_get(e, "cells"), &w.n_cells, &names);
+    bench__collect_window(c, &w, names);
+    free(w.cells);
+    free(names);
+}
+
+int bench__wire_dispatch(struct bench__collector *c, const char *line, size_t len)
+{
+    json_t *e = json_loadb(line, len, 0, NULL);
+    const char *type = e ? text_of(json_object_get(e, "t")) : "";
+    size_t entry = e ? (size_t)count_of(json_object_get(e, "entry")) : 0;
+    int rc = 0;
+    if (!strcmp(type, "columns"))
+        read_columns(c, e);
+    else if (!strcmp(type, "begin")) {
+        read_begin(c, e);
+        rc = 1;
+    } else if (!strcmp(type, "row"))
+        read_row(c, e);
+    else if (!strcmp(type, "window"))
+        read_window(c, e);
+    else if (!strcmp(type, "body_end"))
+        bench__collect_body_end(c, entry);
+    else if (!strcmp(type, "body_table"))
+        bench__collect_body_table(c, entry);
+    else if (!strcmp(type, "workload_end"))
+        bench__collect_workload_end(c, entry, (size_t)count_of(json_object_get(e, "count")));
+    else if (!strcmp(type, "workloads_done"))
+        bench__collect_workloads_done(c);
+    else if (!strcmp(type, "group_keys")) {
+        size_t n;
+        const char **keys = strings_of(json_object_get(e, "keys"), &n);
+        bench__collect_group_keys(c, keys, n);
+        free(keys);
+    } else if (!strcmp(type, "group_table"))
+        bench__collect_group_table(c, text_of(json_object_get(e, "group")));
+    else if (!strcmp(type, "clock"))
+        bench__collect_clock(c, real_of(json_object_get(e, "ns")));
+    else if (!strcmp(type, "rounds"))
+        bench__collect_rounds(c, (unsigned)json_integer_value(json_object_get(e, "n")));
+    else if (!strcmp(type, "provenance"))
+        bench__collect_provenance(c, text_of(json_object_get(e, "fact")));
+    else if (!strcmp(type, "done"))
+        bench__collect_done(c, (int)json_integer_value(json_object_get(e, "status")));
+    else
+        rc = -1;
+    json_decref(e);
+    return rc;
+}
