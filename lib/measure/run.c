@@ -186,8 +186,8 @@ int bench__run_bench(const struct bench__config *cfg, const struct bench__suite 
     bool sort_key_unknown = cfg->sort_by && !bench__sort_key_known(cfg->sort_by, all_cols, n_all) &&
                             !bench__catalog_reserved(cfg->sort_by);
     free(all_cols);
-    bench__catalog_warn_unmatched(&m.catalog, (const struct bench__column_desc *const *)m.columns,
-                                  m.n_columns, stderr);
+    size_t unknown = bench__catalog_report_unmatched(
+        &m.catalog, (const struct bench__column_desc *const *)m.columns, m.n_columns, stderr);
     if (sort_key_unknown)
         fprintf(stderr, "--sort-by: no metric column named '%s' — rows keep their default order\n",
                 cfg->sort_by);
@@ -198,7 +198,7 @@ int bench__run_bench(const struct bench__config *cfg, const struct bench__suite 
         errors += m.workloads.windows[i].state == BENCH__ROW_ERROR;
     if (cfg->bench_json && bench__rows_write_json(&m, suite, min_time_ms) != 0)
         errors++;
-    status = errors ? 1 : 0;
+    status = unknown ? 2 : errors ? 1 : 0; /* an unknown --metrics name is a usage error */
 done:
     bench__workloads_free(&m.workloads);
     bench__catalog_close(&m.catalog);
