@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* catalog.c: owns the catalog of a run: which sources of the list the configuration requests
  * (their flags, --metrics, fallbacks), the request each receives, opening and closing them, the
- * column order and visibility rules, and the bench-header lines about absent or degraded
- * sources. It never measures and names no source. */
+ * column order and visibility rules, the bench-header lines about absent or degraded sources,
+ * and the --metrics selectors that match no column. It never measures and names no source. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>

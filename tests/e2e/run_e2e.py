@@ -974,6 +974,40 @@ def case_timeout():
         check(took < 30, f"timeout -j{jobs}: the run took {took:.1f} s")
         check(helper is not None and process_gone(int(helper.group(1))),
               f"timeout -j{jobs}: the hung test's child outlived it")
+    # Ctrl-Z (SIGTSTP) stops the workers with the runner, SIGCONT resumes them, and the time
+    # stopped is not counted against --timeout. The runner leads a process group of its own in
+    # this session (a stop is discarded in an orphaned group).
+    import signal
+    p = subprocess.Popen([HANG, "--timeout=2", "-j", "4"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=clean_env(),
+                         preexec_fn=lambda: os.setpgid(0, 0))
+    t0 = time.monotonic()
+    time.sleep(0.5)
+    p.send_signal(signal.SIGTSTP)
+    def state(pid):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                return f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return "?"
+    states = []
+    for _ in range(500):
+        with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
+            workers = f.read().split()
+        states = [state(p.pid)] + [state(w) for w in workers]
+        if len(states) >= 3 and all(st == "T" for st in states):
+            break
+        time.sleep(0.01)
+    check(len(states) >= 3 and all(st == "T" for st in states),
+          f"timeout: SIGTSTP did not stop the runner and its workers: {states}")
+    time.sleep(3)
+    p.send_signal(signal.SIGCONT)
+    out, err = p.communicate(timeout=60)
+    took = time.monotonic() - t0
+    out = mask(re.sub(r"helper \d+", "helper <pid>", out.decode()), HANG)
+    check(p.returncode == 1 and out == HANG_PIPED.replace("after 1 s", "after 2 s"),
+          f"timeout after a stop: {p.returncode} {err!r}\n{out}")
+    check(took >= 5, f"timeout after a stop: done in {took:.1f} s, so the 3 s stopped counted")
     # the option: checked like every number, 0 = none
     for value, want in (("x", "error: option '--timeout' needs a non-negative integer, got 'x' "
                               "(see --help)\n"),
