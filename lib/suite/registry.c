@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* registry.c: owns the list that registration constructors fill, and the validated,
  * ordered, filtered snapshot (the suite) of normalized descriptor copies that the runners work
- * on. Constructors only link a descriptor; every check and copy happens here when the program
- * starts. */
+ * on, with the sentence for a filter that selects nothing. Constructors only link a descriptor;
+ * every check and copy happens here when the program starts. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>

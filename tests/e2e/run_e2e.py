@@ -982,23 +982,35 @@ def case_timeout():
                          stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=clean_env(),
                          preexec_fn=lambda: os.setpgid(0, 0))
     t0 = time.monotonic()
-    time.sleep(0.5)
-    p.send_signal(signal.SIGTSTP)
+
     def state(pid):
         try:
             with open(f"/proc/{pid}/stat") as f:
                 return f.read().rsplit(")", 1)[1].split()[0]
         except OSError:
             return "?"
-    states = []
-    for _ in range(500):
-        with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
-            workers = f.read().split()
-        states = [state(p.pid)] + [state(w) for w in workers]
-        if len(states) >= 3 and all(st == "T" for st in states):
+
+    def workers():
+        try:
+            with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
+                return f.read().split()
+        except OSError:
+            return []
+    # the two hung tests' workers are running (the other two may be running or done)
+    for _ in range(3000):
+        if len(workers()) >= 2:
             break
         time.sleep(0.01)
-    check(len(states) >= 3 and all(st == "T" for st in states),
+    p.send_signal(signal.SIGTSTP)
+    # stopped: the runner and every live worker (a finished one stays a zombie until resumed)
+    states = []
+    for _ in range(500):
+        states = [state(p.pid)] + [state(w) for w in workers()]
+        if states[0] == "T" and states.count("T") >= 3 and all(st in "TZ" for st in states):
+            break
+        time.sleep(0.01)
+    check(states and states[0] == "T" and states.count("T") >= 3 and
+          all(st in "TZ" for st in states),
           f"timeout: SIGTSTP did not stop the runner and its workers: {states}")
     time.sleep(3)
     p.send_signal(signal.SIGCONT)
