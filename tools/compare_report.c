@@ -525,7 +525,7 @@ int compare_report_json(const struct compare_report *rep, const char *path, char
     int e = bench__write_file(path, b.data, b.len);
     free(b.data);
     if (e != 0) {
-        bench__fmt(err, err_size, "cannot write '%s': %s", shown, strerror(e));
+        bench__fmt(err, err_size, "cannot write '%s': %s", shown, bench__write_file_strerror(e));
         return -1;
     }
     return 0;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* catalog.c: owns the catalog of a run: which sources of the list the configuration requests
  * (their flags, --metrics, fallbacks), the request each receives, opening and closing them, the
- * column order and visibility rules, and the bench-header lines about absent or degraded
- * sources. It never measures and names no source. */
+ * column order and visibility rules, the bench-header lines about absent or degraded sources,
+ * and the --metrics selectors that match no column. It never measures and names no source. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
@@ -69,9 +69,10 @@ static struct bench__source_request request_for(const struct bench__config *cfg,
     };
 }
 
-static struct bench__open_source *find(struct bench__catalog *c, const char *name)
+/* The source named `name` among the first `before` of the catalog. */
+static struct bench__open_source *find(struct bench__catalog *c, const char *name, size_t before)
 {
-    for (size_t i = 0; i < c->n_sources; i++)
+    for (size_t i = 0; i < before; i++)
         if (!strcmp(c->sources[i].ops->name, name))
             return &c->sources[i];
     return NULL;
@@ -85,7 +86,9 @@ static void set_via(struct bench__open_source *s, bool by_flag)
         bench__fmt(s->via, sizeof s->via, "--metrics");
 }
 
-void bench__catalog_open(struct bench__catalog *c, const struct bench__config *cfg, bool probe_all)
+/* Every source of the list with its request and its family for this configuration: pure (a
+ * family_for has no side effects), nothing is probed or opened. */
+static void load_families(struct bench__catalog *c, const struct bench__config *cfg)
 {
     memset(c, 0, sizeof *c);
     c->cfg = cfg;
@@ -101,6 +104,14 @@ void bench__catalog_open(struct bench__catalog *c, const struct bench__config *c
             s->family = s->ops->family;
             s->n_family = s->ops->n_family;
         }
+    }
+}
+
+void bench__catalog_open(struct bench__catalog *c, const struct bench__config *cfg, bool probe_all)
+{
+    load_families(c, cfg);
+    for (size_t i = 0; i < c->n_sources; i++) {
+        struct bench__open_source *s = &c->sources[i];
         bool by_flag = s->request.flag;
         bool named = family_selected(cfg, s->family, s->n_family);
         /* a configured family exists only because something asked for its columns */
@@ -110,7 +121,7 @@ void bench__catalog_open(struct bench__catalog *c, const struct bench__config *c
         if (s->ops->fallback_for && !named && !probe_all && !c->all) {
             /* a fallback opens only when what it stands in for was asked for by its flag (not
              * by naming one of its metrics) and is absent */
-            struct bench__open_source *primary = find(c, s->ops->fallback_for);
+            struct bench__open_source *primary = find(c, s->ops->fallback_for, i);
             s->requested =
                 primary && primary->requested && !primary->state && primary->request.flag;
             s->fallback = s->requested;
@@ -241,32 +252,101 @@ bench__catalog_column_list(const struct bench__catalog *c,
     return cols;
 }
 
-/* Is this selector one a source makes columns from, or says itself why not? */
-static bool counted_by_a_source(const struct bench__catalog *c, const char *selector)
+/* What the sources make of a selector: the strongest claim (counted over reserved). */
+static enum bench__claim claim_of(const struct bench__catalog *c, const char *selector)
 {
+    enum bench__claim claim = BENCH__CLAIM_NONE;
     for (size_t s = 0; s < c->n_sources; s++)
-        if (c->sources[s].ops->claim && c->sources[s].ops->claim(selector) == BENCH__CLAIM_COUNTED)
+        if (c->sources[s].ops->claim) {
+            enum bench__claim k = c->sources[s].ops->claim(selector);
+            if (k > claim)
+                claim = k;
+        }
+    return claim;
+}
+
+/* Does the selector match a client column or a column of some source's family? */
+static bool matches_a_column(const struct bench__catalog *c, const char *sel,
+                             const struct bench__column_desc *const *client, size_t n_client)
+{
+    for (size_t k = 0; k < n_client; k++)
+        if (selector_matches(sel, client[k]->name))
             return true;
+    for (size_t s = 0; s < c->n_sources; s++)
+        for (size_t k = 0; k < c->sources[s].n_family; k++)
+            if (selector_matches(sel, c->sources[s].family[k].name) ||
+                selector_matches(sel, c->sources[s].family[k].header))
+                return true;
     return false;
 }
 
-void bench__catalog_warn_unmatched(const struct bench__catalog *c,
-                                   const struct bench__column_desc *const *client, size_t n_client,
-                                   FILE *err)
+/* The closest column name or header to an unmatched selector (not for a prefix*), or NULL. */
+static const char *closest(const struct bench__catalog *c, const char *sel,
+                           const struct bench__column_desc *const *client, size_t n_client)
+{
+    size_t len = strlen(sel);
+    if (len > 0 && sel[len - 1] == '*')
+        return NULL;
+    struct bench__suggestion sg;
+    bench__suggest_begin(&sg, sel);
+    for (size_t k = 0; k < n_client; k++)
+        bench__suggest_offer(&sg, client[k]->name);
+    for (size_t s = 0; s < c->n_sources; s++)
+        for (size_t k = 0; k < c->sources[s].n_family; k++) {
+            bench__suggest_offer(&sg, c->sources[s].family[k].name);
+            bench__suggest_offer(&sg, c->sources[s].family[k].header);
+        }
+    return sg.best;
+}
+
+/* Each selector (the command line holds each once) that matches no column: before the run
+ * (final false) only those no client metric can take are errors, the others near a built-in
+ * name get a note; at the end every one is an error. Returns the errors said. */
+static size_t unmatched(const struct bench__catalog *c,
+                        const struct bench__column_desc *const *client, size_t n_client, bool final,
+                        FILE *err)
 {
     const struct bench__config *cfg = c->cfg;
+    size_t errors = 0;
     for (size_t i = 0; i < cfg->n_metrics; i++) {
         const char *sel = cfg->metrics[i];
-        if (is_special(sel))
+        if (is_special(sel) || matches_a_column(c, sel, client, n_client))
             continue;
-        bool any = false;
-        for (size_t k = 0; k < n_client && !any; k++)
-            any = selector_matches(sel, client[k]->name);
-        for (size_t s = 0; s < c->n_sources && !any; s++)
-            for (size_t k = 0; k < c->sources[s].n_family && !any; k++)
-                any = selector_matches(sel, c->sources[s].family[k].name) ||
-                      selector_matches(sel, c->sources[s].family[k].header);
-        if (!any && !counted_by_a_source(c, sel))
-            fprintf(err, "--metrics: no metric column matches '%s' — see --list-metrics\n", sel);
+        enum bench__claim claim = claim_of(c, sel);
+        if (claim == BENCH__CLAIM_COUNTED)
+            continue; /* the source says itself, when it opens, why it has no column */
+        const char *best = closest(c, sel, client, n_client);
+        char hint[BENCH__EDIT_MAX + 32] = "";
+        if (best)
+            bench__fmt(hint, sizeof hint, " (did you mean '%s'?)", best);
+        if (final || claim == BENCH__CLAIM_RESERVED) {
+            fprintf(err,
+                    "error: --metrics: no metric column matches '%s'%s \xe2\x80\x94 see "
+                    "--list-metrics\n",
+                    sel, hint);
+            errors++;
+        } else if (best) {
+            fprintf(err,
+                    "--metrics: '%s' is no built-in metric%s; unless a benchmark makes a client "
+                    "metric of that name, the run ends with exit status 2\n",
+                    sel, hint);
+        }
     }
+    return errors;
+}
+
+size_t bench__catalog_check_selectors(const struct bench__config *cfg, FILE *err)
+{
+    struct bench__catalog c;
+    load_families(&c, cfg);
+    size_t errors = unmatched(&c, NULL, 0, false, err);
+    bench__catalog_close(&c);
+    return errors;
+}
+
+size_t bench__catalog_report_unmatched(const struct bench__catalog *c,
+                                       const struct bench__column_desc *const *client,
+                                       size_t n_client, FILE *err)
+{
+    return unmatched(c, client, n_client, true, err);
 }

@@ -59,9 +59,16 @@ BENCH__HIDDEN const struct bench__column_desc **
 bench__catalog_column_list(const struct bench__catalog *c,
                            const struct bench__column_desc *const *client, size_t n_client,
                            enum bench__column_set set, size_t *n);
-/* "--metrics: no metric column matches '<sel>'" for each selector that names nothing. */
-BENCH__HIDDEN void bench__catalog_warn_unmatched(const struct bench__catalog *c,
-                                                 const struct bench__column_desc *const *client,
-                                                 size_t n_client, FILE *err);
+/* The --metrics selectors that match no column. Before anything runs (no source probed or
+ * opened): an "error: " line for each selector no column can ever match (a malformed form of a
+ * source's own names, such as `sc:Bad`), and a note for one that is no built-in name but close
+ * to one (it may still be a client metric); returns the errors. At the end of the run, against
+ * the run's client columns too: an "error: " line for each, with a "did you mean"; returns how
+ * many (the run then exits with 2). Each selector is said once (the command line drops
+ * repeats). */
+BENCH__HIDDEN size_t bench__catalog_check_selectors(const struct bench__config *cfg, FILE *err);
+BENCH__HIDDEN size_t bench__catalog_report_unmatched(const struct bench__catalog *c,
+                                                     const struct bench__column_desc *const *client,
+                                                     size_t n_client, FILE *err);
 
 #endif /* BENCH_CATALOG_CATALOG_H */

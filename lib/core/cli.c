@@ -30,6 +30,7 @@ enum option_id {
     O_VERBOSE,
     O_NO_COLORS,
     O_JOBS,
+    O_TIMEOUT,
     O_INCLUDE,
     O_EXCLUDE,
     O_BENCH,
@@ -44,6 +45,7 @@ enum option_id {
     O_BENCH_JSON,
     O_MIN_TIME,
     O_ROUNDS,
+    O_BENCH_TIMEOUT,
 };
 
 struct option_def {
@@ -75,6 +77,8 @@ static const struct option_def options[] = {
     OPTION(O_NO_COLORS, 0, "no-colors", OPT_FLAG, NULL, 0, "no colour and no live progress line"),
     OPTION(O_JOBS, 'j', "jobs", OPT_UINT, "N", BENCH__JOBS_MAX,
            "worker processes for tests (default: online CPUs; 0 = default)"),
+    OPTION(O_TIMEOUT, 0, "timeout", OPT_UINT, "SECONDS", BENCH__TIMEOUT_MAX,
+           "a test running longer is killed and fails (default 300; 0 = none)"),
     OPTION(O_INCLUDE, 'i', "include", OPT_STRING, "REGEX", 0,
            "run only tests whose <file-stem>.<name> matches (POSIX ERE)"),
     OPTION(O_EXCLUDE, 'e', "exclude", OPT_STRING, "REGEX", 0,
@@ -102,6 +106,8 @@ static const struct option_def options[] = {
            "with --bench: time budget per sample in ms (0 = 5 ms)"),
     OPTION(O_ROUNDS, 0, "bench-rounds", OPT_UINT, "N", BENCH__SAMPLE_COUNT,
            "with --bench: take each loop's samples in N rounds over all benchmarks (0 = 1)"),
+    OPTION(O_BENCH_TIMEOUT, 0, "bench-timeout", OPT_UINT, "SECONDS", BENCH__TIMEOUT_MAX,
+           "with --bench: a body running longer is stopped (default 600; 0 = none)"),
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 #define SOURCE_FLAGS_AFTER O_BENCH /* where the sources' flags go in the table and in --help */
@@ -158,46 +164,14 @@ BENCH_PRINTF(2, 3) static int fail(struct parse_state *st, const char *fmt, ...)
     return BENCH_EINVAL;
 }
 
-/* Edit distance, for "did you mean" on unknown long options. */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 40 || lb > 40)
-        return 99;
-    size_t row[41];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            size_t best = diag + cost;
-            if (row[j] + 1 < best)
-                best = row[j] + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 static int unknown_option(struct parse_state *st, const char *arg, const char *name)
 {
-    const char *best = NULL;
-    size_t best_distance = 3; /* suggest only close names */
-    for (size_t k = 0; k < st->table->n; k++) {
-        size_t d = edit_distance(name, st->table->defs[k].long_name);
-        if (d < best_distance) {
-            best_distance = d;
-            best = st->table->defs[k].long_name;
-        }
-    }
-    if (best)
-        return fail(st, "unknown option '%s' (did you mean '--%s'?)", arg, best);
+    struct bench__suggestion s;
+    bench__suggest_begin(&s, name);
+    for (size_t k = 0; k < st->table->n; k++)
+        bench__suggest_offer(&s, st->table->defs[k].long_name);
+    if (s.best)
+        return fail(st, "unknown option '%s' (did you mean '--%s'?)", arg, s.best);
     return fail(st, "unknown option '%s'", arg);
 }
 
@@ -246,6 +220,45 @@ static int append_list(struct parse_state *st, const char *shown, const char *va
     }
 }
 
+static int compare_items(const void *pa, const void *pb, void *arg)
+{
+    char *const *items = arg;
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    int c = strcmp(items[a], items[b]);
+    return c ? c : (a > b) - (a < b);
+}
+
+/* Drop the repeats of a list, keeping each element's first place: a selector given 2000 times
+ * is one selector (so it is warned about, or refused, once). O(n log n) for any argv. */
+static void dedupe_list(char **items, size_t *count)
+{
+    size_t n = *count;
+    if (n < 2)
+        return;
+    size_t *order = malloc(n * sizeof *order);
+    if (!order)
+        return; /* the repeats stay: harmless, only said more than once */
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    qsort_r(order, n, sizeof *order, compare_items, items);
+    size_t first = order[0]; /* the first place of the text in hand (the sort keeps places) */
+    for (size_t i = 1; i < n; i++) {
+        if (strcmp(items[order[i]], items[first]) != 0) {
+            first = order[i];
+            continue;
+        }
+        free(items[order[i]]);
+        items[order[i]] = NULL;
+    }
+    free(order);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (items[i])
+            items[kept++] = items[i];
+    items[kept] = NULL;
+    *count = kept;
+}
+
 /* The values a source flag just gained, each checked by the source that declared the flag. */
 static int check_flag_values(struct parse_state *st, const struct option_def *def,
                              const char *shown, char *const *values, size_t n)
@@ -260,6 +273,11 @@ static int check_flag_values(struct parse_state *st, const struct option_def *de
 
 static int compile_regex(struct parse_state *st, const char *flag, const char *src, regex_t *re)
 {
+    /* a long alternation costs regcomp time and memory far beyond its length */
+    size_t len = strlen(src);
+    if (len > BENCH__PATTERN_MAX)
+        return fail(st, "option '%s': the pattern is %zu bytes long (at most %u)", flag, len,
+                    BENCH__PATTERN_MAX);
     int rc = regcomp(re, src, REG_EXTENDED | REG_NOSUB);
     if (rc != 0) {
         char msg[200];
@@ -297,6 +315,8 @@ static int apply(struct bench__config *cfg, struct parse_state *st, const struct
     case O_VERBOSE: cfg->verbose = true; break;
     case O_NO_COLORS: cfg->no_colors = true; break;
     case O_JOBS: cfg->jobs = (unsigned)n; break;
+    case O_TIMEOUT: cfg->timeout = (unsigned)n; break;
+    case O_BENCH_TIMEOUT: cfg->bench_timeout = (unsigned)n; break;
     case O_INCLUDE: cfg->include_src = value; break;
     case O_EXCLUDE: cfg->exclude_src = value; break;
     case O_BENCH: cfg->bench = true; break;
@@ -450,7 +470,15 @@ int bench__config_parse(struct bench__config *cfg, int argc, char **argv, char *
     cfg->argv0 = argc > 0 && argv[0] ? argv[0] : "bench";
     if (err_size)
         err[0] = '\0';
+    cfg->timeout = BENCH__TIMEOUT_DEFAULT;
+    cfg->bench_timeout = BENCH__BENCH_TIMEOUT_DEFAULT;
     int rc = parse_args(cfg, &st, argc, argv);
+    if (rc == 0) {
+        dedupe_list(cfg->metrics, &cfg->n_metrics);
+        dedupe_list(cfg->group_by, &cfg->n_group_by);
+        for (size_t i = 0; i < cfg->n_source_flags; i++)
+            dedupe_list(cfg->source_flags[i].values, &cfg->source_flags[i].n_values);
+    }
     bool include_compiled = false, exclude_compiled = false;
     if (rc == 0 && cfg->include_src)
         include_compiled =

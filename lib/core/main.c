@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* main.c: owns the program entry points (bench_main, bench_dispatch), the order in which
- * a run is decided (parse, help/version, load and filter the suite, list, bench, test),
- * and the version and error-message queries. */
+ * a run is decided (parse, help/version, load the suite, the checks before anything runs,
+ * filter, list, bench, test), and the version and error-message queries. */
 #include <stdio.h>
 #include <string.h>
 
 #include "../measure/run.h"
 #include "cli.h"
+#include "preflight.h"
 #include "runner.h"
 
 unsigned bench_version(void)
@@ -56,6 +57,11 @@ int bench_main(int argc, char **argv)
     if (bench__suite_load(&suite, NULL, err, sizeof err) != 0) {
         fprintf(stderr, "error: %s\n", err);
         status = 2;
+        goto done;
+    }
+    status = bench__preflight(&cfg, &suite, stderr);
+    if (status != 0) {
+        bench__suite_free(&suite);
         goto done;
     }
     bench__suite_filter(&suite, &cfg);

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* runner.c: owns test mode: one forked worker process per test (at most --jobs at once),
- * result lines streamed in suite order, the live progress line, the summary, the failure
- * recap and the exit status. It does not parse options or measure anything. */
+/* runner.c: owns test mode: one forked worker process per test (at most --jobs at once), each
+ * ended when it runs past --timeout, result lines streamed in suite order, the live progress
+ * line, the summary, the failure recap and the exit status. It does not parse options or measure
+ * anything (workers.c owns the workers' process groups and signals). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -19,6 +21,7 @@
 #include "../util/format.h"
 #include "../util/text.h"
 #include "runner.h"
+#include "workers.h"
 
 #define OUTPUT_CAP (1u << 20) /* captured output kept per test */
 #define PAINT_INTERVAL_NS 50000000LL
@@ -51,6 +54,8 @@ struct slot {
     bool reaped;
     int status;
     int64_t start_ns;
+    int64_t stopped_at_start; /* bench__workers_stopped_ns() when it started */
+    bool timed_out;           /* killed (with its process group) at its deadline */
 };
 
 struct run {
@@ -132,7 +137,7 @@ static int launch(struct run *r, struct slot *s, size_t index)
     fflush(stdout);
     fflush(stderr);
     int64_t start = bench__clock_ns();
-    pid_t pid = fork();
+    pid_t pid = bench__workers_fork((size_t)(s - r->slots));
     if (pid < 0) {
         int err = -errno;
         close(out[0]), close(out[1]), close(res[0]), close(res[1]);
@@ -147,8 +152,12 @@ static int launch(struct run *r, struct slot *s, size_t index)
     close(res[1]);
     fcntl(out[0], F_SETFL, O_NONBLOCK);
     fcntl(res[0], F_SETFL, O_NONBLOCK);
-    *s = (struct slot){
-        .pid = pid, .index = index, .out_fd = out[0], .res_fd = res[0], .start_ns = start};
+    *s = (struct slot){.pid = pid,
+                       .index = index,
+                       .out_fd = out[0],
+                       .res_fd = res[0],
+                       .start_ns = start,
+                       .stopped_at_start = bench__workers_stopped_ns()};
     return 0;
 }
 
@@ -203,7 +212,12 @@ static void finish_slot(struct run *r, struct slot *s)
     char message[sizeof res->detail];
     bool reported = s->res.len > 0 && bench__outcome_decode(s->res.data, s->res.len, &outcome,
                                                             message, sizeof message) == 0;
-    if (WIFSIGNALED(s->status) || !reported) {
+    bench__workers_forget((size_t)(s - r->slots));
+    if (s->timed_out) {
+        res->outcome = BENCH__FAILED;
+        res->detail_inline = true;
+        bench__fmt(res->detail, sizeof res->detail, "timed out after %u s", r->cfg->timeout);
+    } else if (WIFSIGNALED(s->status) || !reported) {
         describe_death(res, s->status);
     } else {
         res->outcome = outcome;
@@ -340,6 +354,35 @@ static void print_recap(struct run *r, size_t failed)
 
 /* ---- the pool ----------------------------------------------------------------------- */
 
+/* Kill the workers past --timeout (with their process groups: the slot finishes once reaped);
+ * returns the ms until the nearest deadline of the others (rounded up), or -1 when none. */
+static int enforce_deadlines(struct run *r)
+{
+    if (r->cfg->timeout == 0)
+        return -1;
+    const int64_t limit = (int64_t)r->cfg->timeout * 1000000000LL;
+    int64_t now = bench__clock_ns(), stopped = bench__workers_stopped_ns();
+    int64_t nearest = -1;
+    for (size_t i = 0; i < r->n_slots; i++) {
+        struct slot *s = &r->slots[i];
+        if (s->pid == 0 || s->reaped || s->timed_out)
+            continue;
+        /* the time the runner (and its workers with it) spent stopped does not count */
+        int64_t ran = now - s->start_ns - (stopped - s->stopped_at_start);
+        if (ran >= limit) {
+            bench__workers_kill(i);
+            s->timed_out = true;
+            continue;
+        }
+        if (nearest < 0 || limit - ran < nearest)
+            nearest = limit - ran;
+    }
+    if (nearest < 0)
+        return -1;
+    int64_t ms = (nearest + 999999) / 1000000;
+    return ms > INT32_MAX ? INT32_MAX : (int)ms;
+}
+
 static void pool_loop(struct run *r)
 {
     struct pollfd *fds = calloc(2 * r->n_slots, sizeof *fds);
@@ -377,6 +420,9 @@ static void pool_loop(struct run *r)
                 waiting_for_exit = true;
         }
         int timeout = waiting_for_exit ? 1 : r->term.animate ? 50 : 200;
+        int deadline = enforce_deadlines(r);
+        if (deadline >= 0 && deadline < timeout)
+            timeout = deadline;
         int ready = poll(fds, nfds, timeout);
         if (ready < 0 && errno != EINTR)
             break;
@@ -438,7 +484,9 @@ int bench__run_tests(const struct bench__config *cfg, const struct bench__suite 
     r.start_ns = bench__clock_ns();
     if (r.term.animate && r.n_tests)
         paint_progress(&r);
+    bench__workers_begin(r.n_slots);
     pool_loop(&r);
+    bench__workers_end();
     int64_t elapsed = bench__clock_ns() - r.start_ns;
     if (r.term.animate) {
         erase_progress(&r);

@@ -66,7 +66,8 @@ struct bench__collector {
     bool listing; /* --group-by=list: the worker prints, nothing is measured */
     bool done;
     bool lost;         /* a worker ended outside any item: the run is incomplete */
-    int worker_status; /* what the measuring side reported with its end (--group-by=list) */
+    int worker_status; /* what the measuring side reported with its end: 1 a --group-by=list body
+                        * failed, 2 a usage error found at the end */
     /* the resume state handed to the next worker */
     struct bench__resume resume;
 };
@@ -644,11 +645,23 @@ static int write_json(struct bench__collector *c)
     return rc;
 }
 
+/* --group-by=list prints no table: a body that died while registering its cases is said here. */
+static int listing_status(const struct bench__collector *c)
+{
+    bool failed = c->worker_status != 0 || c->lost;
+    for (size_t r = 0; r < c->n_rows; r++)
+        if (c->rows[r].state == BENCH__ROW_ERROR) {
+            fprintf(stderr, "%s: %s\n", c->rows[r].name, c->rows[r].error);
+            failed = true;
+        }
+    return failed ? 1 : 0;
+}
+
 int bench__collector_finish(struct bench__collector *c)
 {
     bench__ticker_clear(&c->ticker);
     if (c->listing)
-        return c->worker_status || c->lost ? 1 : 0;
+        return listing_status(c);
     size_t errors = c->workloads.failures;
     for (size_t r = 0; r < c->n_rows; r++)
         errors += c->rows[r].state == BENCH__ROW_ERROR;
@@ -656,5 +669,7 @@ int bench__collector_finish(struct bench__collector *c)
         errors += c->workloads.windows[i].state == BENCH__ROW_ERROR;
     if (c->cfg->bench_json && write_json(c) != 0)
         errors++;
+    if (c->worker_status == 2)
+        return 2; /* a usage error found at the end (an unknown --metrics name) beats a failure */
     return errors || c->worker_status || c->lost ? 1 : 0;
 }

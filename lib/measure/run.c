@@ -175,7 +175,9 @@ static void take_resume(struct bench__measure *m)
         bench__client_column_resume(m, r->client_columns[i]);
 }
 
-static void closing_warnings(struct bench__measure *m)
+/* The warnings of the run's end; returns the number of --metrics selectors that matched no
+ * column (a usage error). */
+static size_t closing_warnings(struct bench__measure *m)
 {
     const struct bench__config *cfg = m->cfg;
     size_t n_all;
@@ -184,11 +186,12 @@ static void closing_warnings(struct bench__measure *m)
     bool sort_key_unknown = cfg->sort_by && !bench__sort_key_known(cfg->sort_by, all_cols, n_all) &&
                             !bench__catalog_reserved(cfg->sort_by);
     free(all_cols);
-    bench__catalog_warn_unmatched(&m->catalog, (const struct bench__column_desc *const *)m->columns,
-                                  m->n_columns, stderr);
+    size_t unknown = bench__catalog_report_unmatched(
+        &m->catalog, (const struct bench__column_desc *const *)m->columns, m->n_columns, stderr);
     if (sort_key_unknown)
         fprintf(stderr, "--sort-by: no metric column named '%s' — rows keep their default order\n",
                 cfg->sort_by);
+    return unknown;
 }
 
 void bench__measure_suite(const struct bench__config *cfg, const struct bench__suite *suite,
@@ -232,7 +235,8 @@ void bench__measure_suite(const struct bench__config *cfg, const struct bench__s
     else
         run_streamed(&m, order, n_order);
     run_workloads(&m);
-    closing_warnings(&m);
+    if (closing_warnings(&m) > 0)
+        status = 2; /* an unknown --metrics name is a usage error */
 done:
     bench__emit_done(&m, status);
     free_measure(&m);

@@ -401,7 +401,7 @@ static int fail(const char *path, int e, char *err, size_t err_size)
     if (err && err_size > 0) {
         char shown[400]; /* one line whatever the path holds; a longer one is cut, and marked */
         bench__sanitize_copy(path, shown, sizeof shown);
-        bench__fmt(err, err_size, "cannot write '%s': %s", shown, strerror(e));
+        bench__fmt(err, err_size, "cannot write '%s': %s", shown, bench__write_file_strerror(e));
     }
     return -e;
 }

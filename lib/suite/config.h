@@ -15,6 +15,11 @@
 #define BENCH__JOBS_MAX 1024u
 #define BENCH__MIN_TIME_MS_MAX 86400000u /* one day */
 #define BENCH__ERROR_MAX 512
+#define BENCH__PATTERN_MAX 4096u /* bytes of an --include or --exclude pattern */
+/* --timeout and --bench-timeout: seconds, 0 = none (docs/reference/cli.md says why these). */
+#define BENCH__TIMEOUT_DEFAULT 300u
+#define BENCH__BENCH_TIMEOUT_DEFAULT 600u
+#define BENCH__TIMEOUT_MAX 86400u /* one day */
 #define BENCH__SOURCE_FLAGS_MAX 8 /* distinct flags the counting sources may declare */
 
 /* One flag a counting source declared (--perf, --syscalls[=LIST]), as given. */
@@ -35,6 +40,7 @@ struct bench__config {
     bool verbose;
     bool no_colors;
     unsigned jobs;           /* 0 = online CPUs */
+    unsigned timeout;        /* --timeout: seconds per test, 0 = none */
     const char *include_src; /* NULL when not given */
     const char *exclude_src;
     regex_t include_re;
@@ -56,6 +62,8 @@ struct bench__config {
     char **group_by;     /* accumulated --group-by keys */
     size_t n_group_by;
     const char *bench_json; /* NULL = no JSON document */
+    /* --bench-timeout: seconds a body may run in the supervised bench mode, 0 = none */
+    unsigned bench_timeout;
 };
 
 /* The flag named `name` ("perf"), or NULL when no source declares it. */

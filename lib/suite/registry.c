@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* registry.c: owns the list that registration constructors fill, and the validated,
  * ordered, filtered snapshot (the suite) of normalized descriptor copies that the runners work
- * on. Constructors only link a descriptor; every check and copy happens here when the program
- * starts. */
+ * on, with the sentence for a filter that selects nothing. Constructors only link a descriptor;
+ * every check and copy happens here when the program starts. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,6 +259,63 @@ bool bench__filter_match(const struct bench__config *cfg, const char *full_name)
     if (cfg->exclude_src && regexec(&cfg->exclude_re, full_name, 0, NULL, 0) == 0)
         return false;
     return true;
+}
+
+/* Does this mode run (or list) entries of this kind? */
+static bool mode_takes(enum bench__filter_mode mode, enum bench_kind kind)
+{
+    switch (mode) {
+    case BENCH__FILTER_LIST: return true;
+    case BENCH__FILTER_TEST: return kind != BENCH_KIND_BENCHMARK && kind != BENCH_KIND_WORKLOAD;
+    case BENCH__FILTER_BENCH: return kind == BENCH_KIND_BENCHMARK || kind == BENCH_KIND_WORKLOAD;
+    }
+    return true;
+}
+
+int bench__filter_check(const struct bench__suite *suite, const struct bench__config *cfg,
+                        enum bench__filter_mode mode, char *err, size_t err_size)
+{
+    if (!cfg->include_src && !cfg->exclude_src)
+        return 0; /* no filter: an empty program, or mode, is not an error */
+    size_t total = 0, selected = 0, selected_other = 0;
+    for (size_t i = 0; i < suite->count; i++) {
+        bool takes = mode_takes(mode, suite->entries[i].test->kind);
+        bool match = bench__filter_match(cfg, suite->entries[i].full_name);
+        total += takes;
+        selected += takes && match;
+        selected_other += !takes && match;
+    }
+    if (selected > 0)
+        return 0;
+    char include[BENCH__PATTERN_MAX + 1], exclude[BENCH__PATTERN_MAX + 1], filter[300];
+    bench__sanitize_copy(cfg->include_src, include, sizeof include);
+    bench__sanitize_copy(cfg->exclude_src, exclude, sizeof exclude);
+    if (cfg->include_src && cfg->exclude_src)
+        bench__fmt(filter, sizeof filter, "--include '%s' with --exclude '%s'", include, exclude);
+    else if (cfg->include_src)
+        bench__fmt(filter, sizeof filter, "--include '%s'", include);
+    else
+        bench__fmt(filter, sizeof filter, "--exclude '%s'", exclude);
+    static const char *const noun[] = {"test, benchmark or workload", "test",
+                                       "benchmark or workload"};
+    if (total == 0)
+        bench__fmt(err, err_size, "%s selects no %s: the program has none", filter, noun[mode]);
+    else if (selected_other > 0 && mode == BENCH__FILTER_TEST)
+        bench__fmt(err, err_size,
+                   "%s selects no test (of %zu), only benchmarks or workloads (run them with "
+                   "--bench)",
+                   filter, total);
+    else if (selected_other > 0 && mode == BENCH__FILTER_BENCH)
+        bench__fmt(err, err_size,
+                   "%s selects no benchmark or workload (of %zu), only tests (run them without "
+                   "--bench)",
+                   filter, total);
+    else if (mode == BENCH__FILTER_LIST)
+        bench__fmt(err, err_size, "%s selects no %s (of %zu)", filter, noun[mode], total);
+    else
+        bench__fmt(err, err_size, "%s selects no %s (of %zu; --list shows every name)", filter,
+                   noun[mode], total);
+    return BENCH_ENOENT;
 }
 
 void bench__suite_filter(struct bench__suite *suite, const struct bench__config *cfg)

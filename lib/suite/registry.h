@@ -41,6 +41,15 @@ BENCH__HIDDEN struct bench_test *bench__registry_head(void);
 /* Keep the entries whose full name matches --include and not --exclude. */
 BENCH__HIDDEN void bench__suite_filter(struct bench__suite *suite, const struct bench__config *cfg);
 BENCH__HIDDEN bool bench__filter_match(const struct bench__config *cfg, const char *full_name);
+/* What a run does with the entries: list them all, run the tests, or measure the benchmarks and
+ * workloads. */
+enum bench__filter_mode { BENCH__FILTER_LIST, BENCH__FILTER_TEST, BENCH__FILTER_BENCH };
+/* On the unfiltered suite: when --include or --exclude is given and selects none of the entries
+ * this mode takes, returns BENCH_ENOENT with the sentence naming the pattern(s) in err (one line,
+ * control characters as '?'); otherwise 0. No filter is never an error. */
+BENCH__HIDDEN int bench__filter_check(const struct bench__suite *suite,
+                                      const struct bench__config *cfg, enum bench__filter_mode mode,
+                                      char *err, size_t err_size);
 /* "<stem>" of a __FILE__ path: the last component without its last extension. */
 BENCH__HIDDEN size_t bench__file_stem(const char *path, const char **stem);
 

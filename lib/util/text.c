@@ -2,6 +2,7 @@
 /* text.c: owns the shared text helpers (see text.h). No I/O and no global state; nothing here
  * truncates without leaving the mark U+2026. */
 #define _GNU_SOURCE
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -107,6 +108,52 @@ void bench__sanitize_copy(const char *s, char *buf, size_t size)
         return;
     bench__fmt(buf, size, "%s", s ? s : "");
     bench__sanitize(buf);
+}
+
+size_t bench__edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > BENCH__EDIT_MAX || lb > BENCH__EDIT_MAX)
+        return SIZE_MAX;
+    size_t row[BENCH__EDIT_MAX + 1]; /* row[j]: the distance of a[0..i) to b[0..j) */
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] == b[j - 1] ? 0 : 1);
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+void bench__suggest_begin(struct bench__suggestion *s, const char *word)
+{
+    *s = (struct bench__suggestion){.word = word, .best = NULL, .distance = SIZE_MAX};
+}
+
+void bench__suggest_offer(struct bench__suggestion *s, const char *candidate)
+{
+    if (!candidate)
+        return;
+    size_t d = bench__edit_distance(s->word, candidate);
+    if (d == 0) {
+        s->best = NULL; /* the word itself is a candidate: nothing to suggest */
+        s->distance = 0;
+        return;
+    }
+    if (s->distance == 0 || d > BENCH__SUGGEST_MAX || d >= s->distance)
+        return;
+    s->best = candidate;
+    s->distance = d;
 }
 
 /* The exact value of a digit run longer than 19 digits (rare: an overflow or leading zeros). */

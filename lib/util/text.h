@@ -40,6 +40,23 @@ BENCH__HIDDEN char *bench__first_line(const char *message, const char *fallback)
 BENCH__HIDDEN void bench__sanitize(char *s);
 BENCH__HIDDEN void bench__sanitize_copy(const char *s, char *buf, size_t size);
 
+/* The Levenshtein distance between a and b (insertions, deletions and substitutions of bytes),
+ * or SIZE_MAX when either is longer than BENCH__EDIT_MAX bytes. */
+#define BENCH__EDIT_MAX 64
+BENCH__HIDDEN size_t bench__edit_distance(const char *a, const char *b);
+
+/* "Did you mean": the candidate closest to `word`, among those offered one by one, within an edit
+ * distance of BENCH__SUGGEST_MAX; the first one offered wins a tie. `best` stays NULL when no
+ * candidate is close (or `word` is one of them: nothing to suggest). */
+#define BENCH__SUGGEST_MAX 2
+struct bench__suggestion {
+    const char *word;
+    const char *best;
+    size_t distance;
+};
+BENCH__HIDDEN void bench__suggest_begin(struct bench__suggestion *s, const char *word);
+BENCH__HIDDEN void bench__suggest_offer(struct bench__suggestion *s, const char *candidate);
+
 /* The decimal digit run at the start of [p, end): OK with its value in *value when the run is
  * not empty and its value at most max; *stop (when not NULL) is the first byte after the run. */
 enum bench__digits { BENCH__DIGITS_OK, BENCH__DIGITS_NONE, BENCH__DIGITS_TOO_LARGE };

@@ -12,6 +12,8 @@ import sys
 
 SAMPLE = os.environ.get("E2E_SAMPLE", "")
 EMPTY = os.environ.get("E2E_EMPTY", "")
+HANG = os.environ.get("E2E_HANG", "")
+HOLD_FSYNC_LIB = os.environ.get("E2E_HOLD_FSYNC_LIB", "")
 BENCH_ONLY = os.environ.get("E2E_BENCH_ONLY", "")
 CMOCKA = os.environ.get("E2E_CMOCKA", "")
 QUICKSTART = os.environ.get("E2E_QUICKSTART", "")
@@ -145,12 +147,50 @@ def case_filters():
     rc, out, _ = run([SAMPLE, "-i", "sample", "-e", "s$|check|message|early|aborts|ingest"])
     check(rc == 0 and mask(out) == " ⊘ sample.skipped (needs a GPU)\n\nSummary: 0 passed, "
           "0 failed, 1 skipped, 2 benchmarks (run with --bench) in <T>\n", "filters: both " + out)
-    rc, out, err = run([SAMPLE, "-i", "nothing-matches"])
-    check(rc == 0 and mask(out) == "\nSummary: 0 passed, 0 failed in <T>\n", "filters: none " + out)
+    # a filter that selects nothing the mode runs is a usage error, naming the pattern(s)
+    for argv, want in FILTER_ERRORS:
+        rc, out, err = run([SAMPLE] + argv)
+        check(rc == 2 and out == "" and err == want, f"filters: {argv}: {rc} {out!r} {err!r}")
+    # no filter: an empty program, or an empty mode, is not an error
+    rc, out, err = run([BENCH_ONLY])
+    check(rc == 0 and err == "" and "Summary: 0 passed, 0 failed, 3 benchmarks" in out,
+          f"filters: benchmarks only, test mode: {rc} {out!r} {err!r}")
+    # the pattern length cap, one byte over and at it
+    rc, out, err = run([SAMPLE, "-i", "a" * 4097])
+    check(rc == 2 and out == "" and err == "error: option '--include': the pattern is 4097 bytes "
+          "long (at most 4096) (see --help)\n", f"filters: long pattern {rc} {err!r}")
+    rc, out, err = run([SAMPLE, "-e", "x" * 4096, "-i", "passes"])
+    check(rc == 0 and " ✓ sample.passes" in out, f"filters: pattern at the cap {rc} {err!r}")
+    # 100 KB of alternation is refused at once (it once ran for minutes and took gigabytes)
+    big = "|".join(f"^sample\\.test_{i}$" for i in range(5000))
+    rc, out, err = run([SAMPLE, "--list", "-i", big])
+    check(rc == 2 and err.startswith("error: option '--include': the pattern is "),
+          f"filters: 100 KB pattern {rc} {err[:200]!r}")
     rc, out, err = run([SAMPLE, "-i", "a(b"])
     check(rc == 2 and out == "" and err.count("\n") == 1 and
           err.startswith("error: invalid --include regular expression 'a(b': ") and
           err.endswith(" (see --help)\n"), f"filters: bad regex {rc} {err!r}")
+
+
+FILTER_ERRORS = [
+    (["-i", "nothing-matches"], "error: --include 'nothing-matches' selects no test (of 7; --list "
+                                "shows every name)\n"),
+    (["-i", "sum_loop|ingest"], "error: --include 'sum_loop|ingest' selects no test (of 7), only "
+                                "benchmarks or workloads (run them with --bench)\n"),
+    (["-e", "."], "error: --exclude '.' selects no test (of 7; --list shows every name)\n"),
+    (["-i", "pass", "-e", "es$"], "error: --include 'pass' with --exclude 'es$' selects no test "
+                                  "(of 7; --list shows every name)\n"),
+    (["--bench", "-i", "passes"], "error: --include 'passes' selects no benchmark or workload (of "
+                                  "3), only tests (run them without --bench)\n"),
+    (["--bench", "-i", "zzz"], "error: --include 'zzz' selects no benchmark or workload (of 3; "
+                               "--list shows every name)\n"),
+    (["--bench", "--group-by=list", "-i", "zzz"], "error: --include 'zzz' selects no benchmark or "
+                                                  "workload (of 3; --list shows every name)\n"),
+    (["--list", "-i", "zzz"], "error: --include 'zzz' selects no test, benchmark or workload (of "
+                              "10)\n"),
+    (["--list", "--bench", "-i", "zz\x1bz"], "error: --include 'zz?z' selects no test, benchmark or "
+                                             "workload (of 10)\n"),
+]
 
 
 def case_list():
@@ -257,6 +297,12 @@ def case_empty():
           f"empty: {rc} {out!r} {err!r}")
     rc, out, err = run([EMPTY, "--bench"])
     check(rc == 0 and out == "no BENCHMARK or WORKLOAD tests found\n", f"empty bench: {out!r}")
+    rc, out, err = run([EMPTY, "--list"])
+    check(rc == 0 and out == "" and err == "", f"empty list: {rc} {out!r} {err!r}")
+    # with a filter, an empty program selects nothing: a usage error
+    rc, out, err = run([EMPTY, "-e", "slow"])
+    check(rc == 2 and out == "" and err == "error: --exclude 'slow' selects no test: the program "
+          "has none\n", f"empty filtered: {rc} {out!r} {err!r}")
 
 
 ROW = r"│ (\S+) +│ +(\d+(?:×\d+)?) │ +(\S+) ±(\S+) │ +(\S+) │ +(\S+) │"
@@ -440,6 +486,12 @@ def case_cases():
     check("│ implementation │" in out and "│ dataset │" in out, "group-by: stub and label column")
     rc, out, err = run([CASES, "--bench", "--group-by=list"])
     check(out == "dataset\nimpl\n" and rc == 1, f"group-by=list: {rc} {out!r}")
+    # no labelled row at all (once qsort(NULL, 0, ...), which UBSan reports)
+    for argv in (["--group-by=list"], ["--group-by=all", "--bench-min-time=1", "-e", "ingest"]):
+        rc, out, err = run([SAMPLE, "--bench"] + argv)
+        check(rc == 0 and "runtime error" not in err and "Sanitizer" not in err and
+              (out == "no benchmark labels to group by\n" or argv[0] != "--group-by=list"),
+              f"group-by {argv} without labels: {rc} {out!r} {err!r}")
     rc, out, err = run([CASES, "--bench", "--group-by=nope", "--bench-min-time=1"])
     check("--group-by: no benchmark case has label 'nope'\n" in err, f"group-by unknown: {err!r}")
     rc, out, err = run([CASES, "--bench", "--sort-by=name", "--bench-min-time=1"])
@@ -543,9 +595,9 @@ def case_json():
             target = os.path.join(ro, "doc.json")
         rc, out, err = run([CASES, "--bench", "--bench-min-time=1", "-i", "two_loops",
                             "--bench-json=" + target])
-        err = without_debug_warning(err)
-        check(rc == 1 and err.count("\n") == 1 and
-              err.startswith(f"--bench-json: cannot write '{target}': "),
+        check(rc == 2 and out == "" and err.count("\n") == 1 and
+              err.startswith(f"error: --bench-json: cannot write '{target}': no file can be "
+                             f"created in '{os.path.dirname(target)}': "),
               f"json read-only: {rc} {err!r}")
         check(not os.path.exists(target), "json read-only: a file was left")
 
@@ -705,10 +757,36 @@ def case_list_metrics():
     check(re.search(r"^  tier0 +✓ counting$", out, re.M) is not None, "list-metrics: tier0 line")
     rc2, out2, _ = run([COUNTING, "--metrics=?"])
     check(rc2 == 0 and out2 == out, "--metrics=? prints the same catalog")
-    rc, out, err = run([COUNTING, "--bench", "--metrics=nosuch*", "-i", "busy",
+    # a selector no column matches: a usage error at the end of the run (exit 2), after the
+    # tables, said once however often it is given
+    rc, out, err = run([COUNTING, "--bench", "--metrics=nosuch*", "-i", "busy_50ns",
+                        "--bench-min-time=1"] + ["--metrics=nosuch*"] * 2000)
+    check(rc == 2 and "╭" in out and
+          err.count("error: --metrics: no metric column matches 'nosuch*' — see "
+                    "--list-metrics\n") == 1 and "nosuch" not in err.replace(
+                        "error: --metrics: no metric column matches 'nosuch*'", "", 1),
+          f"metrics: unmatched selector {rc} {err!r}")
+    # close to a built-in name: a note before the run, the error with "did you mean" at its end
+    rc, out, err = run([COUNTING, "--bench", "--metrics=instrs", "-i", "busy_50ns",
                         "--bench-min-time=1"])
-    check("--metrics: no metric column matches 'nosuch*' — see --list-metrics\n" in err,
-          f"metrics: unmatched selector warning {err!r}")
+    note = ("--metrics: 'instrs' is no built-in metric (did you mean 'instr'?); unless a benchmark "
+            "makes a client metric of that name, the run ends with exit status 2\n")
+    error = ("error: --metrics: no metric column matches 'instrs' (did you mean 'instr'?) — see "
+             "--list-metrics\n")
+    check(rc == 2 and err.startswith(note) and err.endswith(error) and "╭" in out,
+          f"metrics: a typo {rc} {err!r}")
+    # a name of a source's own form that it cannot use: refused before anything runs
+    rc, out, err = run([COUNTING, "--bench", "--metrics=sc:GetPid,raw:R00c0", "-i", "busy_50ns",
+                        "--syscalls=getpid"])
+    check(rc == 2 and out == "" and
+          err == "error: --metrics: no metric column matches 'sc:GetPid' (did you mean "
+                 "'sc:getpid'?) — see --list-metrics\nerror: --metrics: no metric column matches "
+                 "'raw:R00c0' — see --list-metrics\n", f"metrics: malformed {rc} {out!r} {err!r}")
+    # a client metric's name is found at the end, and is no error
+    rc, out, err = run([CASES, "--bench", "--metrics=items/s", "-i", "matrix",
+                        "--bench-min-time=1"])
+    check(rc == 1 and "error" not in without_debug_warning(err) and "items/s" in out,
+          f"metrics: a client metric {rc} {err!r}")
 
 
 def windows_of(doc):
@@ -919,6 +997,217 @@ def case_crashing():
     # no timeout: the same run without the hanging items ends by itself
     rc, out, err = run([CRASHING, "--bench", "--bench-timeout=0", "-e", "hangs"])
     check(rc == 1 and "crashing.g_measured_last" in out, f"crashing: --bench-timeout=0: {rc}")
+HANG_PIPED = """\
+ ✓ hang.before
+ ✗ hang.sleeps_forever (timed out after 1 s)
+    --- output ---
+    going to sleep
+ ✗ hang.child_holds_the_pipe (timed out after 1 s)
+    --- output ---
+    helper <pid>
+ ✓ hang.after
+
+Summary: 2 passed, 2 failed in <T>
+
+Failed tests (2):
+ ✗ hang.child_holds_the_pipe (timed out after 1 s)
+ ✗ hang.sleeps_forever (timed out after 1 s)
+
+To rerun:
+  <bin> -i '^hang\\.child_holds_the_pipe$'
+  <bin> -i '^hang\\.sleeps_forever$'
+"""
+
+
+def process_gone(pid):
+    """True when pid has exited (a zombie nobody reaps counts as gone)."""
+    import time
+    for _ in range(500):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+                    return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def case_timeout():
+    import time
+    # a hung test is killed with its process group, reported, counted as failed; the rest runs
+    for jobs in ("4", "1"):
+        t0 = time.monotonic()
+        rc, out, err = run([HANG, "--timeout=1", "-j", jobs])
+        took = time.monotonic() - t0
+        helper = re.search(r"^    helper (\d+)$", out, re.M)
+        got = mask(re.sub(r"helper \d+", "helper <pid>", out), HANG)
+        check(rc == 1 and err == "" and got == HANG_PIPED, f"timeout -j{jobs}: {rc} {err!r}\n{got}")
+        # -j1 runs the two hung tests one after the other: about 2 s, never the 90 s of run()
+        check(took < 30, f"timeout -j{jobs}: the run took {took:.1f} s")
+        check(helper is not None and process_gone(int(helper.group(1))),
+              f"timeout -j{jobs}: the hung test's child outlived it")
+    # Ctrl-Z (SIGTSTP) stops the workers with the runner, SIGCONT resumes them, and the time
+    # stopped is not counted against --timeout. The runner leads a process group of its own in
+    # this session (a stop is discarded in an orphaned group).
+    import signal
+    p = subprocess.Popen([HANG, "--timeout=2", "-j", "4"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=clean_env(),
+                         preexec_fn=lambda: os.setpgid(0, 0))
+    t0 = time.monotonic()
+
+    def state(pid):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                return f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return "?"
+
+    def workers():
+        try:
+            with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
+                return f.read().split()
+        except OSError:
+            return []
+    # the two hung tests' workers are running (the other two may be running or done)
+    for _ in range(3000):
+        if len(workers()) >= 2:
+            break
+        time.sleep(0.01)
+    p.send_signal(signal.SIGTSTP)
+    # stopped: the runner and every live worker (a finished one stays a zombie until resumed)
+    states = []
+    for _ in range(500):
+        states = [state(p.pid)] + [state(w) for w in workers()]
+        if states[0] == "T" and states.count("T") >= 3 and all(st in "TZ" for st in states):
+            break
+        time.sleep(0.01)
+    check(states and states[0] == "T" and states.count("T") >= 3 and
+          all(st in "TZ" for st in states),
+          f"timeout: SIGTSTP did not stop the runner and its workers: {states}")
+    time.sleep(3)
+    p.send_signal(signal.SIGCONT)
+    out, err = p.communicate(timeout=60)
+    took = time.monotonic() - t0
+    out = mask(re.sub(r"helper \d+", "helper <pid>", out.decode()), HANG)
+    check(p.returncode == 1 and out == HANG_PIPED.replace("after 1 s", "after 2 s"),
+          f"timeout after a stop: {p.returncode} {err!r}\n{out}")
+    check(took >= 5, f"timeout after a stop: done in {took:.1f} s, so the 3 s stopped counted")
+    # the option: checked like every number, 0 = none
+    for value, want in (("x", "error: option '--timeout' needs a non-negative integer, got 'x' "
+                              "(see --help)\n"),
+                        ("86401", "error: option '--timeout': '86401' is too large (at most "
+                                  "86400) (see --help)\n"),
+                        ("", "error: option '--timeout' needs a number, got an empty value (see "
+                             "--help)\n")):
+        rc, out, err = run([HANG, "--timeout=" + value])
+        check(rc == 2 and out == "" and err == want, f"timeout={value!r}: {rc} {err!r}")
+    rc, out, err = run([SAMPLE, "--timeout=0", "-i", "passes"])
+    check(rc == 0 and " ✓ sample.passes" in out, f"timeout=0: {rc} {out!r}")
+    rc, out, err = run([SAMPLE, "--bench-timeout=5", "-i", "passes"])
+    check(rc == 0 and " ✓ sample.passes" in out, f"bench-timeout in test mode: {rc} {out!r}")
+    rc, out, err = run([SAMPLE, "--bench-timeout=86401"])
+    check(rc == 2 and err == "error: option '--bench-timeout': '86401' is too large (at most "
+          "86400) (see --help)\n", f"bench-timeout too large: {rc} {err!r}")
+
+
+def case_json_target():
+    """--bench-json's destination is checked before anything runs: one line, exit 2, no table."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        def refused(target, reason, what):
+            rc, out, err = run([CASES, "--bench", "--bench-min-time=1", "-i", "two_loops",
+                                "--bench-json=" + target])
+            want = f"error: --bench-json: cannot write '{target}': {reason}\n"
+            check(rc == 2 and out == "" and err == want, f"{what}: {rc} {out!r} {err!r}")
+
+        refused(os.path.join(d, "missing", "doc.json"),
+                f"the directory '{os.path.join(d, 'missing')}' does not exist", "missing directory")
+        os.mkdir(os.path.join(d, "sub"))
+        refused(os.path.join(d, "sub"), "it is a directory", "a directory")
+        os.symlink("nowhere.json", os.path.join(d, "dangling"))
+        refused(os.path.join(d, "dangling"), "it is a dangling symbolic link (to 'nowhere.json'): "
+                "refused, a link is never replaced by a file", "a dangling link")
+        check(os.readlink(os.path.join(d, "dangling")) == "nowhere.json", "dangling: link changed")
+        os.symlink("loop_b", os.path.join(d, "loop_a"))
+        os.symlink("loop_a", os.path.join(d, "loop_b"))
+        refused(os.path.join(d, "loop_a"), "it is a symbolic link that loops: refused", "a loop")
+        name = "n" * 256
+        refused(os.path.join(d, name), f"the file name is 256 bytes long (at most 255 in '{d}')",
+                "a name too long")
+        check(sorted(os.listdir(d)) == ["dangling", "loop_a", "loop_b", "sub"],
+              f"json target: files left {os.listdir(d)}")
+        # the longest legal name works (its temporary once added 7 bytes to it)
+        longest = os.path.join(d, "d" * 255)
+        rc, out, err = run([CASES, "--bench", "--bench-min-time=1", "-i", "two_loops",
+                            "--bench-json=" + longest])
+        check(rc == 0 and load_json(longest).get("schema") == 2, f"255-byte name: {rc} {err!r}")
+        check(sorted(os.listdir(d)) == sorted(["d" * 255, "dangling", "loop_a", "loop_b", "sub"]),
+              f"255-byte name: files left {os.listdir(d)}")
+
+
+def held_writer(target, marker, extra_env=None):
+    """A --bench run whose --bench-json write stops inside fsync (the temporary written, not yet
+    renamed) until a signal comes: (process, its temporary's name)."""
+    import signal
+    import time
+    asan = os.environ.get("ASAN_OPTIONS", "")
+    env = clean_env(LD_PRELOAD=HOLD_FSYNC_LIB, E2E_HOLD_FSYNC=marker,
+                    ASAN_OPTIONS=(asan + ":" if asan else "") + "verify_asan_link_order=0")
+
+    def default_signals():
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_DFL)
+    p = subprocess.Popen([CASES, "--bench", "--bench-min-time=1", "-i", "two_loops",
+                          "--bench-json=" + target], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=env,
+                         preexec_fn=default_signals)
+    deadline = time.monotonic() + 60
+    while not os.path.exists(marker) and p.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    pattern = re.compile(r"^\." + re.escape(os.path.basename(target)) + r"\." + str(p.pid) +
+                         r"\.[A-Za-z0-9]{6}$")
+    temps = [n for n in os.listdir(os.path.dirname(target)) if pattern.match(n)]
+    return p, temps[0] if len(temps) == 1 else None
+
+
+def case_json_signals():
+    """A real signal in the middle of the atomic write: the temporary file is removed and the
+    signal's default action ends the process; after SIGKILL the temporary is recognisable and
+    the next write to the same target removes it, but never a live writer's."""
+    import signal
+    import tempfile
+    if not HOLD_FSYNC_LIB:
+        print("SKIP: no fsync-holding module")
+        sys.exit(77)
+    with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as m:
+        target = os.path.join(d, "doc.json")
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            marker = os.path.join(m, f"held.{sig}")
+            p, temp = held_writer(target, marker)
+            check(temp is not None, f"signal {sig}: no temporary while held {os.listdir(d)}")
+            p.send_signal(sig)
+            p.wait(timeout=60)
+            check(p.returncode == -sig, f"signal {sig}: status {p.returncode}")
+            check(os.listdir(d) == [], f"signal {sig}: files left {os.listdir(d)}")
+        # SIGKILL cannot be caught: the temporary stays, named after the target and the pid
+        p, temp = held_writer(target, os.path.join(m, "held.kill"))
+        p.kill()
+        p.wait(timeout=60)
+        check(temp is not None and os.listdir(d) == [temp],
+              f"SIGKILL: the temporary {temp} and {os.listdir(d)}")
+        # a live writer's temporary is left alone by another write to the same target
+        live, live_temp = held_writer(target, os.path.join(m, "held.live"))
+        rc, out, err = run([CASES, "--bench", "--bench-min-time=1", "-i", "two_loops",
+                            "--bench-json=" + target])
+        check(rc == 0, f"rewrite: {rc} {err!r}")
+        check(sorted(os.listdir(d)) == sorted(["doc.json", live_temp or "?"]),
+              f"rewrite: the killed writer's temporary removed, the live one kept: "
+              f"{os.listdir(d)}")
+        live.terminate()
+        live.wait(timeout=60)
+        check(os.listdir(d) == ["doc.json"] and load_json(target).get("schema") == 2,
+              f"rewrite: files left {os.listdir(d)}")
 
 
 ALL = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}

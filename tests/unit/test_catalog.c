@@ -3,7 +3,8 @@
  * (NULL, out of range, a struct too small, larger, or exactly the first released size), the
  * lifetime of its strings, what it reports on a fake host (every OS call through the
  * fault-injection seam: perf_event_open refused, no tracefs, no libpfm4), and that the listing
- * drawn from it is byte for byte what --list-metrics prints. */
+ * drawn from it is byte for byte what --list-metrics prints; and the --metrics selectors that name
+ * no column, before a run and at its end. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@
 
 #include <bench/bench.h>
 
+#include "catalog/catalog.h"
 #include "fake_host.h"
 #include "platform/os.h"
 #include "report/metric_listing.h"
@@ -599,6 +601,110 @@ static void test_real_host_gives_every_absence_a_reason(void **state)
     bench_catalog_close(cat);
 }
 
+/* ---- --metrics selectors that name no column ------------------------------------------- */
+
+struct selector_case {
+    const char *selectors[4];
+    const char *flag_syscalls; /* --syscalls=<this>, or NULL */
+    size_t errors;
+    const char *said; /* what goes to stderr before the run */
+};
+
+static const struct selector_case selector_cases[] = {
+    /* built-in names and headers, prefixes, the special words: nothing to say */
+    {{"instr", "IPC", "task-clock/iter"}, NULL, 0, ""},
+    {{"sw-*", "*", "all"}, NULL, 0, ""},
+    {{"syscalls", "sc:futex", "raw:r1c2"}, NULL, 0, ""},
+    /* perhaps a client metric: said at the end, unless close to a built-in name */
+    {{"items/s", "user.cycles", "nosuch*"}, NULL, 0, ""},
+    {{"instrs"},
+     NULL,
+     0,
+     "--metrics: 'instrs' is no built-in metric (did you mean 'instr'?); unless a benchmark makes "
+     "a client metric of that name, the run ends with exit status 2\n"},
+    {{"IPc"},
+     NULL,
+     0,
+     "--metrics: 'IPc' is no built-in metric (did you mean 'IPC'?); unless a benchmark makes a "
+     "client metric of that name, the run ends with exit status 2\n"},
+    /* a source's own form it cannot use: no column can ever match it */
+    {{"sc:GetPid", "raw:R00c0"},
+     "getpid",
+     2,
+     "error: --metrics: no metric column matches 'sc:GetPid' (did you mean 'sc:getpid'?) "
+     "\xe2\x80\x94 see --list-metrics\n"
+     "error: --metrics: no metric column matches 'raw:R00c0' \xe2\x80\x94 see --list-metrics\n"},
+};
+
+/* What fn wrote to a memory stream. */
+static char *said_by(size_t (*check)(const struct bench__config *, FILE *),
+                     const struct bench__config *cfg, size_t *errors)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    *errors = check(cfg, f);
+    fclose(f);
+    return text;
+}
+
+static void test_unknown_selectors_before_the_run(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < sizeof selector_cases / sizeof selector_cases[0]; k++) {
+        const struct selector_case *c = &selector_cases[k];
+        size_t n = 0;
+        while (n < 4 && c->selectors[n])
+            n++;
+        struct bench__config cfg = {.metrics = (char **)c->selectors, .n_metrics = n};
+        char *values[] = {(char *)c->flag_syscalls, NULL};
+        cfg.source_flags[cfg.n_source_flags++] =
+            (struct bench__source_flag){.name = "syscalls",
+                                        .given = c->flag_syscalls != NULL,
+                                        .values = values,
+                                        .n_values = c->flag_syscalls ? 1 : 0};
+        size_t errors;
+        char *text = said_by(bench__catalog_check_selectors, &cfg, &errors);
+        if (errors != c->errors || strcmp(text, c->said))
+            print_message("row %zu: %zu errors, said:\n%s", k, errors, text);
+        assert_int_equal(errors, c->errors);
+        assert_string_equal(text, c->said);
+        free(text);
+    }
+}
+
+/* At the end, against the run's client columns: every selector that matches nothing is an
+ * error, with the closest name of either kind. */
+static void test_unknown_selectors_at_the_end(void **state)
+{
+    (void)state;
+    char *selectors[] = {"items/s", "item/s", "instrs", "nosuch*", "B/s"};
+    struct bench__config cfg = {.metrics = selectors, .n_metrics = 5};
+    struct bench__catalog c;
+    bench__catalog_open(&c, &cfg, false);
+    const struct bench__column_desc items = {"items/s",           "items/s", BENCH__FORMAT_COUNT,
+                                             BENCH__QUANTITATIVE, "client",  true};
+    const struct bench__column_desc *client[] = {&items};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    assert_int_equal(bench__catalog_report_unmatched(&c, client, 1, f), 4);
+    fclose(f);
+    assert_string_equal(text,
+                        "error: --metrics: no metric column matches 'item/s' (did you mean "
+                        "'items/s'?) \xe2\x80\x94 see --list-metrics\n"
+                        "error: --metrics: no metric column matches 'instrs' (did you mean "
+                        "'instr'?) \xe2\x80\x94 see --list-metrics\n"
+                        "error: --metrics: no metric column matches 'nosuch*' \xe2\x80\x94 see "
+                        "--list-metrics\n"
+                        "error: --metrics: no metric column matches 'B/s' \xe2\x80\x94 see "
+                        "--list-metrics\n");
+    free(text);
+    bench__catalog_close(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -620,6 +726,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_strings_live_until_close, install_fake_host,
                                         reset_host),
         cmocka_unit_test_setup_teardown(test_reason_rules, install_fake_host, reset_host),
+        cmocka_unit_test_setup_teardown(test_unknown_selectors_before_the_run, install_fake_host,
+                                        reset_host),
+        cmocka_unit_test_setup_teardown(test_unknown_selectors_at_the_end, install_fake_host,
+                                        reset_host),
         cmocka_unit_test_teardown(test_real_host_gives_every_absence_a_reason, reset_host),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

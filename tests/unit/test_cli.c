@@ -141,6 +141,20 @@ static const struct malformed_case malformed[] = {
     {ARGV("--bench-rounds=-1"), "option '--bench-rounds' needs a non-negative integer, got '-1'"},
     {ARGV("--bench-rounds=4.5"), "option '--bench-rounds' needs a non-negative integer, got '4.5'"},
     {ARGV("--bench-rounds="), "option '--bench-rounds' needs a number, got an empty value"},
+    {ARGV("--timeout=x"), "option '--timeout' needs a non-negative integer, got 'x'"},
+    {ARGV("--timeout=-1"), "option '--timeout' needs a non-negative integer, got '-1'"},
+    {ARGV("--timeout=1.5"), "option '--timeout' needs a non-negative integer, got '1.5'"},
+    {ARGV("--timeout=86401"), "option '--timeout': '86401' is too large (at most 86400)"},
+    {ARGV("--timeout="), "option '--timeout' needs a number, got an empty value"},
+    {ARGV("--timeout"), "option '--timeout' needs a value (SECONDS)"},
+    {ARGV("--timeout=1", "--timeout=2"), "option '--timeout' given more than once"},
+    {ARGV("--timout=1"), "unknown option '--timout' (did you mean '--timeout'?)"},
+    {ARGV("--bench-timeout=1s"), "option '--bench-timeout' needs a non-negative integer, got '1s'"},
+    {ARGV("--bench-timeout", "86401"),
+     "option '--bench-timeout': '86401' is too large (at most 86400)"},
+    {ARGV("--bench-timeout=0", "--bench-timeout=0"),
+     "option '--bench-timeout' given more than once"},
+    {ARGV("--bench-timeot=5"), "unknown option '--bench-timeot' (did you mean '--bench-timeout'?)"},
     /* empty values */
     {ARGV("--include="), "option '--include' needs a non-empty value"},
     {ARGV("-e", ""), "option '-e' needs a non-empty value"},
@@ -384,6 +398,8 @@ static void test_no_error_buffer(void **state)
 struct expect {
     bool help, version, list, verbose, no_colors;
     unsigned jobs;
+    bool set_timeout, set_bench_timeout; /* false: the defaults (300 s, 600 s) */
+    unsigned timeout, bench_timeout;
     const char *include, *exclude;
     bool bench, perf, perf_scaled, list_metrics, metrics_help;
     uint64_t perf_iters, perf_batch, min_time_ms;
@@ -463,6 +479,23 @@ static const struct valid_case valid[] = {
     {ARGV("--list-metrics", "--list-metrics", "--no-colors", "--no-colors"),
      {.list_metrics = true, .no_colors = true}},
     {ARGV("--syscalls", "--syscalls"), {.syscalls = true}},
+    /* timeouts: seconds, 0 = none, at most a day */
+    {ARGV("--timeout=0"), {.set_timeout = true, .timeout = 0}},
+    {ARGV("--timeout", "5"), {.set_timeout = true, .timeout = 5}},
+    {ARGV("--timeout=86400"), {.set_timeout = true, .timeout = 86400}},
+    {ARGV("--bench-timeout=0"), {.set_bench_timeout = true, .bench_timeout = 0}},
+    {ARGV("--bench", "--bench-timeout", "30", "--timeout=7"),
+     {.bench = true,
+      .set_timeout = true,
+      .timeout = 7,
+      .set_bench_timeout = true,
+      .bench_timeout = 30}},
+    /* a list keeps each element once, at its first place */
+    {ARGV("--metrics=a,b,a", "--metrics=b,c,a,c"), {.metrics = {"a", "b", "c"}}},
+    {ARGV("--metrics=x", "--metrics=x", "--metrics=x,x"), {.metrics = {"x"}}},
+    {ARGV("--group-by=impl,impl", "--group-by=size"), {.group_by = {"impl", "size"}}},
+    {ARGV("--syscalls=read,write,read", "--syscalls=write"),
+     {.syscalls = true, .syscall_names = {"read", "write"}}},
     /* single-valued options once each, next to each other */
     {ARGV("-j", "2", "--perf-iters=3", "--perf-batch", "4", "--bench-min-time=5",
           "--bench-rounds=8"),
@@ -528,6 +561,9 @@ static void test_valid_table(void **state)
         assert_int_equal(cfg.verbose, w->verbose);
         assert_int_equal(cfg.no_colors, w->no_colors);
         assert_int_equal(cfg.jobs, w->jobs);
+        assert_int_equal(cfg.timeout, w->set_timeout ? w->timeout : BENCH__TIMEOUT_DEFAULT);
+        assert_int_equal(cfg.bench_timeout,
+                         w->set_bench_timeout ? w->bench_timeout : BENCH__BENCH_TIMEOUT_DEFAULT);
         check_string(cfg.include_src, w->include);
         check_string(cfg.exclude_src, w->exclude);
         assert_int_equal(cfg.bench, w->bench);
@@ -578,6 +614,50 @@ static void test_values_point_into_argv_and_regex_compiled(void **state)
 }
 
 /* Without argv[0] the program calls itself "bench". */
+/* -i and -e patterns up to BENCH__PATTERN_MAX bytes are compiled; longer ones are refused
+ * before regcomp sees them (a long alternation once took minutes and gigabytes). */
+static void test_pattern_cap(void **state)
+{
+    (void)state;
+    static char pattern[BENCH__PATTERN_MAX + 2];
+    memset(pattern, 'a', BENCH__PATTERN_MAX);
+    pattern[BENCH__PATTERN_MAX] = '\0';
+    struct bench__config cfg;
+    char err[BENCH__ERROR_MAX];
+    char *argv[] = {(char *)"prog", (char *)"-i", pattern, (char *)"-e", pattern, NULL};
+    assert_int_equal(bench__config_parse(&cfg, 5, argv, err, sizeof err), 0);
+    assert_ptr_equal(cfg.include_src, pattern);
+    bench__config_free(&cfg);
+    pattern[BENCH__PATTERN_MAX] = 'a'; /* one byte over */
+    pattern[BENCH__PATTERN_MAX + 1] = '\0';
+    assert_int_equal(bench__config_parse(&cfg, 3, argv, err, sizeof err), BENCH_EINVAL);
+    assert_string_equal(err, "option '--include': the pattern is 4097 bytes long (at most 4096)");
+    char *ex[] = {(char *)"prog", (char *)"-i", (char *)"x", (char *)"--exclude", pattern, NULL};
+    assert_int_equal(bench__config_parse(&cfg, 5, ex, err, sizeof err), BENCH_EINVAL);
+    assert_string_equal(err, "option '--exclude': the pattern is 4097 bytes long (at most 4096)");
+    assert_null(cfg.include_src); /* the compiled --include was released */
+}
+
+/* The same selector 2000 times (interleaved with others) is one selector: the run warns or
+ * refuses once. */
+static void test_repeated_selectors(void **state)
+{
+    (void)state;
+    enum { N_ARGS = 2001 };
+    static char *argv[N_ARGS + 1];
+    argv[0] = (char *)"prog";
+    for (int i = 1; i < N_ARGS; i++)
+        argv[i] = (char *)(i % 3 == 0 ? "--metrics=b,nosuch" : "--metrics=nosuch");
+    struct bench__config cfg;
+    char err[BENCH__ERROR_MAX];
+    assert_int_equal(bench__config_parse(&cfg, N_ARGS, argv, err, sizeof err), 0);
+    assert_int_equal(cfg.n_metrics, 2);
+    assert_string_equal(cfg.metrics[0], "nosuch");
+    assert_string_equal(cfg.metrics[1], "b");
+    assert_null(cfg.metrics[2]);
+    bench__config_free(&cfg);
+}
+
 static void test_argv0_default(void **state)
 {
     (void)state;
@@ -689,6 +769,8 @@ int main(void)
         cmocka_unit_test(test_valid_table_size),
         cmocka_unit_test(test_valid_table),
         cmocka_unit_test(test_values_point_into_argv_and_regex_compiled),
+        cmocka_unit_test(test_pattern_cap),
+        cmocka_unit_test(test_repeated_selectors),
         cmocka_unit_test(test_argv0_default),
         cmocka_unit_test(test_parse_after_failure),
         cmocka_unit_test(test_argv_wants_bench),

@@ -324,7 +324,7 @@ static void call_catalog(void *arg)
 {
     struct warn_call *c = arg;
     bench__catalog_open(&c->catalog, c->cfg, false);
-    bench__catalog_warn_unmatched(&c->catalog, NULL, 0, stderr);
+    bench__catalog_report_unmatched(&c->catalog, NULL, 0, stderr);
     bench__catalog_close(&c->catalog);
 }
 
@@ -347,8 +347,8 @@ static void test_catalog_warnings(void **state)
     capture_stderr(call_catalog, &call, err, sizeof err);
     assert_string_equal(err,
                         "--metrics: only the first 16 raw/pfm events are counted (17 requested)\n"
-                        "--metrics: no metric column matches 'raw:R00c0' \xe2\x80\x94 see "
-                        "--list-metrics\n");
+                        "error: --metrics: no metric column matches 'raw:R00c0' \xe2\x80\x94 "
+                        "see --list-metrics\n");
     assert_int_equal(open_fds(), 0);
 }
 

@@ -799,6 +799,107 @@ static void test_filter(void **state)
     }
 }
 
+/* ---- a filter that selects nothing ----------------------------------------------------- */
+
+static struct bench_test mixed_tests[] = {
+    {.size = sizeof(struct bench_test),
+     .kind = BENCH_KIND_TEST,
+     .name = "parse",
+     .file = "cli.c",
+     .line = 1,
+     .fn = body},
+    {.size = sizeof(struct bench_test),
+     .kind = BENCH_KIND_TEST,
+     .name = "load",
+     .file = "registry.c",
+     .line = 1,
+     .fn = body},
+    {.size = sizeof(struct bench_test),
+     .kind = BENCH_KIND_BENCHMARK,
+     .name = "sum",
+     .file = "loops.c",
+     .line = 1,
+     .fn = body,
+     .benchmark = &benchmark_opts},
+    {.size = sizeof(struct bench_test),
+     .kind = BENCH_KIND_WORKLOAD,
+     .name = "ingest",
+     .file = "loops.c",
+     .line = 2,
+     .fn = body,
+     .workload = &workload_opts},
+};
+
+struct selection_case {
+    const char *include, *exclude;
+    enum bench__filter_mode mode;
+    size_t first, n;     /* the entries of mixed_tests loaded: 0, 1 tests; 2, 3 the others */
+    const char *message; /* NULL: the run may go on */
+};
+
+static const struct selection_case selection_cases[] = {
+    /* no filter: never an error, even with nothing to run */
+    {NULL, NULL, BENCH__FILTER_TEST, 0, 4, NULL},
+    {NULL, NULL, BENCH__FILTER_BENCH, 0, 2, NULL},
+    {NULL, NULL, BENCH__FILTER_TEST, 2, 2, NULL},
+    /* something of the mode selected */
+    {"parse", NULL, BENCH__FILTER_TEST, 0, 4, NULL},
+    {"sum", NULL, BENCH__FILTER_BENCH, 0, 4, NULL},
+    {"ingest", NULL, BENCH__FILTER_BENCH, 0, 4, NULL},
+    {"sum", NULL, BENCH__FILTER_LIST, 0, 4, NULL},
+    {NULL, "parse", BENCH__FILTER_TEST, 0, 4, NULL},
+    /* nothing selected at all */
+    {"nomatch", NULL, BENCH__FILTER_TEST, 0, 4,
+     "--include 'nomatch' selects no test (of 2; --list shows every name)"},
+    {"nomatch", NULL, BENCH__FILTER_BENCH, 0, 4,
+     "--include 'nomatch' selects no benchmark or workload (of 2; --list shows every name)"},
+    {"nomatch", NULL, BENCH__FILTER_LIST, 0, 4,
+     "--include 'nomatch' selects no test, benchmark or workload (of 4)"},
+    {NULL, ".", BENCH__FILTER_TEST, 0, 4,
+     "--exclude '.' selects no test (of 2; --list shows every name)"},
+    {"cli", "parse", BENCH__FILTER_TEST, 0, 4,
+     "--include 'cli' with --exclude 'parse' selects no test (of 2; --list shows every name)"},
+    /* only entries of the other mode */
+    {"loops", NULL, BENCH__FILTER_TEST, 0, 4,
+     "--include 'loops' selects no test (of 2), only benchmarks or workloads (run them with "
+     "--bench)"},
+    {"cli|registry", NULL, BENCH__FILTER_BENCH, 0, 4,
+     "--include 'cli|registry' selects no benchmark or workload (of 2), only tests (run them "
+     "without --bench)"},
+    /* the program has nothing of the mode */
+    {"parse", NULL, BENCH__FILTER_BENCH, 0, 2,
+     "--include 'parse' selects no benchmark or workload: the program has none"},
+    {NULL, "x", BENCH__FILTER_TEST, 2, 2, "--exclude 'x' selects no test: the program has none"},
+    /* control characters in a pattern are shown as '?' */
+    {"a\nb\x1b", NULL, BENCH__FILTER_LIST, 0, 4,
+     "--include 'a?b?' selects no test, benchmark or workload (of 4)"},
+};
+
+static void test_filter_check(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < N(selection_cases); k++) {
+        const struct selection_case *c = &selection_cases[k];
+        struct bench__config cfg;
+        parse_filters(&cfg, c->include, c->exclude);
+        struct bench__suite suite;
+        char err[BENCH__ERROR_MAX];
+        assert_int_equal(load(&suite, mixed_tests + c->first, c->n, err, sizeof err), 0);
+        int rc = bench__filter_check(&suite, &cfg, c->mode, err, sizeof err);
+        if (c->message ? rc == 0 || strcmp(err, c->message) : rc != 0)
+            print_message("row %zu: rc %d: %s\n", k, rc, rc ? err : "");
+        if (c->message) {
+            assert_int_equal(rc, BENCH_ENOENT);
+            assert_string_equal(err, c->message);
+        } else {
+            assert_int_equal(rc, 0);
+        }
+        assert_int_equal(suite.count, c->n); /* the check filters nothing */
+        bench__suite_free(&suite);
+        bench__config_free(&cfg);
+    }
+}
+
 /* Filtering twice narrows further and keeps the order; entries keep their descriptor's copy. */
 static void test_filter_twice(void **state)
 {
@@ -899,6 +1000,7 @@ int main(void)
         cmocka_unit_test(test_workload_regime),
         cmocka_unit_test(test_bad_descriptor_after_good_ones),
         cmocka_unit_test(test_filter),
+        cmocka_unit_test(test_filter_check),
         cmocka_unit_test(test_filter_twice),
         cmocka_unit_test(test_filter_match_direct),
         cmocka_unit_test(test_file_stem),

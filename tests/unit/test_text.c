@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* test_text.c: the shared text helpers of lib/util/text.c: a cut is always marked, notes join
- * once, the first line of a message, control characters made printable, and the one decimal
- * digit run with its overflow edge. */
+ * once, the first line of a message, control characters made printable, the one decimal
+ * digit run with its overflow edge, and the edit distance behind every "did you mean". */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -140,6 +140,62 @@ static void test_parse_digits(void **state)
     }
 }
 
+static void test_edit_distance(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *a, *b;
+        size_t d;
+    } cases[] = {
+        {"", "", 0},
+        {"bench", "bench", 0},
+        {"bnech", "bench", 2},
+        {"verbos", "verbose", 1},
+        {"", "abc", 3},
+        {"abc", "", 3},
+        {"kitten", "sitting", 3},
+        {"instrs", "instr", 1},
+        {"IPc", "IPC", 1},
+        {"IPc", "ipc", 2},
+        {"item/s", "items/s", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(bench__edit_distance(cases[i].a, cases[i].b), cases[i].d);
+        assert_int_equal(bench__edit_distance(cases[i].b, cases[i].a), cases[i].d);
+    }
+    char long_word[BENCH__EDIT_MAX + 2];
+    memset(long_word, 'a', sizeof long_word - 1);
+    long_word[sizeof long_word - 1] = '\0';
+    assert_int_equal(bench__edit_distance(long_word, "a"), SIZE_MAX);
+    long_word[BENCH__EDIT_MAX] = '\0'; /* exactly the longest measured */
+    assert_int_equal(bench__edit_distance(long_word, "a"), BENCH__EDIT_MAX - 1);
+}
+
+static void test_suggestion(void **state)
+{
+    (void)state;
+    struct bench__suggestion s;
+    bench__suggest_begin(&s, "IPc");
+    bench__suggest_offer(&s, "instr");
+    bench__suggest_offer(&s, "ipc");
+    bench__suggest_offer(&s, NULL);
+    assert_string_equal(s.best, "ipc");
+    bench__suggest_offer(&s, "IPC"); /* closer */
+    bench__suggest_offer(&s, "IPX"); /* as close: the first offered stays */
+    assert_string_equal(s.best, "IPC");
+    assert_int_equal(s.distance, 1);
+    /* nothing within BENCH__SUGGEST_MAX */
+    bench__suggest_begin(&s, "frobnicate");
+    bench__suggest_offer(&s, "bench");
+    assert_null(s.best);
+    /* the word itself among the candidates: nothing to suggest, whatever comes after */
+    bench__suggest_begin(&s, "instr");
+    bench__suggest_offer(&s, "instrs");
+    bench__suggest_offer(&s, "instr");
+    bench__suggest_offer(&s, "inst");
+    assert_null(s.best);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -148,6 +204,8 @@ int main(void)
         cmocka_unit_test(test_first_line),
         cmocka_unit_test(test_sanitize),
         cmocka_unit_test(test_parse_digits),
+        cmocka_unit_test(test_edit_distance),
+        cmocka_unit_test(test_suggestion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
