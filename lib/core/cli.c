@@ -46,6 +46,7 @@ enum option_id {
     O_MIN_TIME,
     O_ROUNDS,
     O_BENCH_TIMEOUT,
+    O_BENCH_IN_PROCESS,
 };
 
 struct option_def {
@@ -108,6 +109,9 @@ static const struct option_def options[] = {
            "with --bench: take each loop's samples in N rounds over all benchmarks (0 = 1)"),
     OPTION(O_BENCH_TIMEOUT, 0, "bench-timeout", OPT_UINT, "SECONDS", BENCH__TIMEOUT_MAX,
            "with --bench: a body running longer is stopped (default 600; 0 = none)"),
+    OPTION(O_BENCH_IN_PROCESS, 0, "bench-in-process", OPT_FLAG, NULL, 0,
+           "with --bench: measure in this process, unsupervised (for a debugger; a crash ends "
+           "the run)"),
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 #define SOURCE_FLAGS_AFTER O_BENCH /* where the sources' flags go in the table and in --help */
@@ -317,6 +321,7 @@ static int apply(struct bench__config *cfg, struct parse_state *st, const struct
     case O_JOBS: cfg->jobs = (unsigned)n; break;
     case O_TIMEOUT: cfg->timeout = (unsigned)n; break;
     case O_BENCH_TIMEOUT: cfg->bench_timeout = (unsigned)n; break;
+    case O_BENCH_IN_PROCESS: cfg->bench_in_process = true; break;
     case O_INCLUDE: cfg->include_src = value; break;
     case O_EXCLUDE: cfg->exclude_src = value; break;
     case O_BENCH: cfg->bench = true; break;

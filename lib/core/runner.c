@@ -2,7 +2,7 @@
 /* runner.c: owns test mode: one forked worker process per test (at most --jobs at once), each
  * ended when it runs past --timeout, result lines streamed in suite order, the live progress
  * line, the summary, the failure recap and the exit status. It does not parse options or measure
- * anything (workers.c owns the workers' process groups and signals). */
+ * anything (platform/workers.c owns the workers' process groups and signals). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +21,7 @@
 #include "../util/format.h"
 #include "../util/text.h"
 #include "runner.h"
-#include "workers.h"
+#include "../platform/workers.h"
 
 #define OUTPUT_CAP (1u << 20) /* captured output kept per test */
 #define PAINT_INTERVAL_NS 50000000LL

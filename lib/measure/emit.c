@@ -34,6 +34,25 @@ static void flush_output(void)
     fflush(stderr);
 }
 
+void bench__emit_flush(struct bench__measure *m)
+{
+    if (m->out.direct)
+        return;
+    flush_output();
+    if (m->out.ack_fd < 0) {
+        bench__wire_flush(m->out.wire);
+        return;
+    }
+    bench__wire_sync(m->out.wire);
+    char ack;
+    ssize_t got;
+    do
+        got = read(m->out.ack_fd, &ack, 1);
+    while (got < 0 && errno == EINTR);
+    if (got != 1)
+        _exit(127); /* the supervisor is gone: nobody would see what this worker measures */
+}
+
 void bench__emit_columns(struct bench__measure *m)
 {
     if (m->columns_sent && m->n_columns_sent == m->n_columns)
@@ -84,15 +103,7 @@ void bench__emit_begin(struct bench__measure *m, enum bench__item item,
     else
         bench__wire_begin(m->out.wire, item, entry_index(m, e), name, labels, n_labels, m->round,
                           m->rounds);
-    if (!m->out.direct && m->out.ack_fd >= 0) {
-        char ack;
-        ssize_t got;
-        do
-            got = read(m->out.ack_fd, &ack, 1);
-        while (got < 0 && errno == EINTR);
-        if (got != 1)
-            _exit(127); /* the supervisor is gone: nobody would see what this worker measures */
-    }
+    bench__emit_flush(m);
 }
 
 void bench__emit_rows(struct bench__measure *m, size_t first)
@@ -172,6 +183,7 @@ void bench__emit_window(struct bench__measure *m, size_t index)
     } else {
         bench__wire_window(m->out.wire, w);
     }
+    bench__emit_flush(m); /* the body goes on: the window must not die with it */
 }
 
 void bench__emit_workload_end(struct bench__measure *m, const struct bench__entry *e,
@@ -222,6 +234,7 @@ void bench__emit_note(struct bench__measure *m, const char *fmt, ...)
     va_end(ap);
     if (n < 0)
         bench__out_of_memory();
+    bench__emit_flush(m); /* the note comes after what was reported before it */
     if (m->out.direct) {
         bench__collect_output(m->out.direct, true, text, (size_t)n);
     } else {
@@ -238,4 +251,5 @@ void bench__emit_done(struct bench__measure *m, int status)
         bench__collect_done(m->out.direct, status);
     else
         bench__wire_done(m->out.wire, status);
+    bench__emit_flush(m);
 }

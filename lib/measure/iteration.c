@@ -34,6 +34,7 @@ static void finish_batched_row(struct bench__measure *m, char *name)
     /* its timing is measured: kept even if the body dies before its counting passes (sent
      * again with their cells after them) */
     bench__emit_rows(m, m->n_rows - 1);
+    bench__emit_flush(m); /* the body goes on: the row must not die with it */
 }
 
 /* A loop of a body re-run for a counting pass: count the calls of the loop's row. */

@@ -187,6 +187,11 @@ BENCH__HIDDEN void bench__body_run(struct bench__measure *m, const struct bench_
  * frees. */
 BENCH__HIDDEN const struct bench__column_desc **
 bench__run_columns(const struct bench__measure *m, enum bench__column_set set, size_t *n);
+/* Send the events written so far (a worker's are buffered) and wait until the supervisor has
+ * taken them and the output written before them: called before the bodies' code runs, so that
+ * a crash loses nothing, what a body prints is its own, and the supervisor is idle while the
+ * worker measures. */
+BENCH__HIDDEN void bench__emit_flush(struct bench__measure *m);
 /* The column sets, when they changed since they were last sent. */
 BENCH__HIDDEN void bench__emit_columns(struct bench__measure *m);
 BENCH__HIDDEN void bench__emit_begin(struct bench__measure *m, enum bench__item item,

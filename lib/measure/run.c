@@ -310,7 +310,7 @@ int bench__run_bench(const struct bench__config *cfg, const struct bench__suite 
         return status;
     uint64_t min_time_ms = cfg->min_time_ms ? cfg->min_time_ms : BENCH__DEFAULT_MIN_TIME_MS;
     struct bench__collector *c = bench__collector_new(cfg, suite, min_time_ms);
-    if (bench__bench_in_process)
+    if (bench__bench_in_process || cfg->bench_in_process)
         bench__measure_suite(cfg, suite, (struct bench__emitter){.direct = c}, NULL);
     else
         bench__supervise(cfg, suite, c);

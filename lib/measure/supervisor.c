@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../platform/workers.h"
 #include "../util/alloc.h"
 #include "../util/clock.h"
 #include "measure.h"
@@ -44,55 +45,24 @@ struct worker {
     bool reaped; /* false: waitpid found no child (SIGCHLD ignored): status unknown */
 };
 
-/* ---- signals: a ^C or a kill reaches the worker's process group too ------------------------ */
-
-static volatile sig_atomic_t worker_group;
-static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-#define N_FORWARDED (sizeof forwarded / sizeof forwarded[0])
-
-static void forward(int sig)
-{
-    if (worker_group > 0)
-        kill(-(pid_t)worker_group, SIGKILL);
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-/* saved[N_FORWARDED] keeps SIGPIPE's action: ignored while supervising, so that an answer to a
- * worker that just died is an error, not the supervisor's death. */
-static void forward_signals(struct sigaction *saved)
+/* SIGPIPE is ignored while supervising, so that an answer to a worker that just died is an
+ * error, not the supervisor's death; the worker gets the program's disposition back. */
+static void ignore_sigpipe(struct sigaction *saved)
 {
     struct sigaction ignore;
     memset(&ignore, 0, sizeof ignore);
     ignore.sa_handler = SIG_IGN;
     sigemptyset(&ignore.sa_mask);
-    sigaction(SIGPIPE, &ignore, &saved[N_FORWARDED]);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = forward;
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < N_FORWARDED; i++) {
-        sigaction(forwarded[i], NULL, &saved[i]);
-        if (saved[i].sa_handler != SIG_IGN) /* nohup keeps its meaning */
-            sigaction(forwarded[i], &sa, NULL);
-    }
-}
-
-static void restore_signals(const struct sigaction *saved)
-{
-    sigaction(SIGPIPE, &saved[N_FORWARDED], NULL);
-    for (size_t i = 0; i < N_FORWARDED; i++)
-        sigaction(forwarded[i], &saved[i], NULL);
+    sigaction(SIGPIPE, &ignore, saved);
 }
 
 /* ---- the worker's side ---------------------------------------------------------------------- */
 
 static _Noreturn void worker_main(const struct bench__config *cfg, const struct bench__suite *suite,
                                   const struct bench__resume *resume, pid_t parent,
-                                  int pipes[N_PIPES + 1][2], const struct sigaction *saved)
+                                  int pipes[N_PIPES + 1][2], const struct sigaction *sigpipe)
 {
-    setpgid(0, 0);
-    restore_signals(saved);
+    sigaction(SIGPIPE, sigpipe, NULL);
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* no orphan measures on after its supervisor died */
     if (getppid() != parent)
         _exit(127);
@@ -132,7 +102,7 @@ static void close_worker(struct worker *w)
 
 static int start_worker(const struct bench__config *cfg, const struct bench__suite *suite,
                         const struct bench__resume *resume, struct worker *w,
-                        const struct sigaction *saved)
+                        const struct sigaction *sigpipe)
 {
     memset(w, 0, sizeof *w);
     w->pidfd = -1;
@@ -150,9 +120,9 @@ static int start_worker(const struct bench__config *cfg, const struct bench__sui
     fflush(stdout);
     fflush(stderr);
     pid_t parent = getpid();
-    pid_t pid = fork();
+    pid_t pid = bench__workers_fork(0); /* a process group of its own */
     if (pid == 0)
-        worker_main(cfg, suite, resume, parent, pipes, saved);
+        worker_main(cfg, suite, resume, parent, pipes, sigpipe);
     int err = errno;
     for (int i = 0; i < N_PIPES; i++) {
         close(pipes[i][1]);
@@ -166,8 +136,6 @@ static int start_worker(const struct bench__config *cfg, const struct bench__sui
         errno = err;
         return -1;
     }
-    setpgid(pid, pid); /* also here: no window in which a kill misses the group */
-    worker_group = pid;
     w->pid = pid;
     for (int i = 0; i < N_PIPES; i++) {
         w->fd[i] = pipes[i][0];
@@ -178,12 +146,6 @@ static int start_worker(const struct bench__config *cfg, const struct bench__sui
     w->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 #endif
     return 0;
-}
-
-static void kill_group(struct worker *w)
-{
-    kill(-w->pid, SIGKILL);
-    kill(w->pid, SIGKILL); /* in case setpgid lost the race to an exec or an exit */
 }
 
 /* Pass on what the worker wrote to stdout and stderr so far. */
@@ -233,10 +195,11 @@ static void read_events(struct worker *w, struct bench__collector *c, int64_t *l
             if (kind < 0)
                 fprintf(stderr, "libbench: an unreadable event from the measuring process was "
                                 "ignored\n");
-            /* the worker waits for this before it starts the item: all it wrote before is
-             * taken, all it writes after is the item's */
+            /* the worker waits for this before it runs a body's code again: all it wrote before
+             * is taken, all it writes after is the item's, and nothing here competes with its
+             * measuring */
             if (kind == 1 && write(w->ack, "", 1) != 1)
-                kill_group(w); /* it cannot go on without the answer */
+                bench__workers_kill(0); /* it cannot go on without the answer */
             w->len = 0;
             *last_event = bench__clock_monotonic_ns();
         }
@@ -285,6 +248,7 @@ static char *watch(struct worker *w, struct bench__collector *c, unsigned timeou
 {
     int64_t last_event = bench__clock_monotonic_ns();
     int64_t timeout_ns = (int64_t)timeout_s * 1000000000;
+    int64_t counted_from = -1, stopped_before = 0;
     for (;;) {
         struct pollfd p[N_PIPES + 1];
         int n = 0;
@@ -298,9 +262,14 @@ static char *watch(struct worker *w, struct bench__collector *c, unsigned timeou
             int64_t since = bench__collector_item_since(c);
             if (since < 0)
                 since = last_event;
-            int64_t left = since + timeout_ns - bench__clock_monotonic_ns();
+            if (since != counted_from) { /* a new item: time stopped (^Z) before it is not its */
+                counted_from = since;
+                stopped_before = bench__workers_stopped_ns();
+            }
+            int64_t stopped = bench__workers_stopped_ns() - stopped_before;
+            int64_t left = since + timeout_ns + stopped - bench__clock_monotonic_ns();
             if (left <= 0) {
-                kill_group(w);
+                bench__workers_kill(0);
                 reap(w, true);
                 drain_output(w, c);
                 return bench__xasprintf("timed out after %u s", timeout_s);
@@ -326,8 +295,9 @@ static char *watch(struct worker *w, struct bench__collector *c, unsigned timeou
 void bench__supervise(const struct bench__config *cfg, const struct bench__suite *suite,
                       struct bench__collector *c)
 {
-    struct sigaction saved[N_FORWARDED + 1];
-    forward_signals(saved);
+    struct sigaction sigpipe;
+    ignore_sigpipe(&sigpipe);
+    bench__workers_begin(1); /* ^C and kills reach the worker's group too */
     const struct bench__resume *resume = NULL;
     for (unsigned started = 0;; started++) {
         struct worker w;
@@ -335,7 +305,7 @@ void bench__supervise(const struct bench__config *cfg, const struct bench__suite
             bench__collector_lost(c, "was started 10000 times (the most a run starts)");
             break;
         }
-        if (start_worker(cfg, suite, resume, &w, saved) != 0) {
+        if (start_worker(cfg, suite, resume, &w, &sigpipe) != 0) {
             char *what = bench__xasprintf("could not be started (%s)", strerror(errno));
             bench__collector_lost(c, what);
             free(what);
@@ -346,8 +316,8 @@ void bench__supervise(const struct bench__config *cfg, const struct bench__suite
         if (!what && !finished)
             what = describe_end(&w, c);
         if (what)
-            kill_group(&w); /* what the dead or hung worker left running goes with it */
-        worker_group = 0;
+            bench__workers_kill(0); /* what the dead or hung worker left running goes with it */
+        bench__workers_forget(0);
         close_worker(&w);
         if (finished) { /* the run is complete; how the worker ended changes nothing */
             free(what);
@@ -361,5 +331,6 @@ void bench__supervise(const struct bench__config *cfg, const struct bench__suite
             break;
         resume = bench__collector_resume(c);
     }
-    restore_signals(saved);
+    bench__workers_end();
+    sigaction(SIGPIPE, &sigpipe, NULL);
 }

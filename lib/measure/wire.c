@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -60,13 +61,29 @@ static json_t *event(const char *type)
     return e;
 }
 
+/* A write fails when the supervisor is gone: nobody would see what this worker measures. */
+static _Noreturn void supervisor_gone(void)
+{
+    _exit(127);
+}
+
 static void send(FILE *f, json_t *e)
 {
-    if (json_dumpf(e, f, JSON_COMPACT | JSON_PRESERVE_ORDER) != 0)
-        bench__out_of_memory(); /* a pipe write fails only when the supervisor is gone */
-    fputc('\n', f);
-    fflush(f);
+    if (json_dumpf(e, f, JSON_COMPACT | JSON_PRESERVE_ORDER) != 0 || fputc('\n', f) == EOF)
+        supervisor_gone();
     json_decref(e);
+}
+
+void bench__wire_flush(FILE *f)
+{
+    if (fflush(f) != 0)
+        supervisor_gone();
+}
+
+void bench__wire_sync(FILE *f)
+{
+    send(f, event("sync"));
+    bench__wire_flush(f);
 }
 
 static json_t *strings(const char *const *list, size_t n)
@@ -395,10 +412,11 @@ int bench__wire_dispatch(struct bench__collector *c, const char *line, size_t le
     int rc = 0;
     if (!strcmp(type, "columns"))
         read_columns(c, e);
-    else if (!strcmp(type, "begin")) {
+    else if (!strcmp(type, "begin"))
         read_begin(c, e);
+    else if (!strcmp(type, "sync"))
         rc = 1;
-    } else if (!strcmp(type, "row"))
+    else if (!strcmp(type, "row"))
         read_row(c, e);
     else if (!strcmp(type, "window"))
         read_window(c, e);

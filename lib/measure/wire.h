@@ -10,7 +10,14 @@
 
 #include "collector.h"
 
-/* ---- the worker's side: each call writes one line and flushes ---------------------------- */
+/* ---- the worker's side: each call writes one line into the stream's buffer ----------------- */
+
+/* Send what is buffered: before anything a crash could stop (the bodies' code), so that every
+ * event before it reaches the supervisor. */
+BENCH__HIDDEN void bench__wire_flush(FILE *f);
+/* A sync event, and the flush: the supervisor answers it on the worker's answer pipe once it has
+ * taken every event before it. */
+BENCH__HIDDEN void bench__wire_sync(FILE *f);
 
 BENCH__HIDDEN void bench__wire_columns(FILE *f, const struct bench__column_wire *cols, size_t n,
                                        const char *const *doc, size_t n_doc,
@@ -34,7 +41,7 @@ BENCH__HIDDEN void bench__wire_done(FILE *f, int status);
 
 /* ---- the supervisor's side ---------------------------------------------------------------- */
 
-/* Hand one line (len bytes, no newline) to the collector. Returns 1 for a begin event (the worker
+/* Hand one line (len bytes, no newline) to the collector. Returns 1 for a sync event (the worker
  * waits for its answer), 0 for another event, or -1 when the line is not an event of this
  * protocol (the collector is left as it was). */
 BENCH__HIDDEN int bench__wire_dispatch(struct bench__collector *c, const char *line, size_t len);

@@ -64,6 +64,7 @@ struct bench__config {
     const char *bench_json; /* NULL = no JSON document */
     /* --bench-timeout: seconds a body may run in the supervised bench mode, 0 = none */
     unsigned bench_timeout;
+    bool bench_in_process; /* --bench-in-process: no worker, no supervision */
 };
 
 /* The flag named `name` ("perf"), or NULL when no source declares it. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* workers.h: the process groups of test mode's workers and the runner's signals they follow. */
-#ifndef BENCH_CORE_WORKERS_H
-#define BENCH_CORE_WORKERS_H
+/* workers.h: the process groups of worker processes (test mode's, and the supervised --bench
+ * run's) and the signals of the process that started them, which they follow. */
+#ifndef BENCH_PLATFORM_WORKERS_H
+#define BENCH_PLATFORM_WORKERS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -26,4 +27,4 @@ BENCH__HIDDEN void bench__workers_kill(size_t slot);
  * of any test's running time. */
 BENCH__HIDDEN int64_t bench__workers_stopped_ns(void);
 
-#endif /* BENCH_CORE_WORKERS_H */
+#endif /* BENCH_PLATFORM_WORKERS_H */

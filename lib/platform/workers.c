@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* workers.c: owns the process groups of test mode's workers: each worker leads a group of its
- * own (so a hung test is ended with everything it started), the runner's terminal signals passed
- * on to the groups, the stopped time that no timeout counts, and killing a group. It decides
- * nothing about tests (runner.c does). */
+/* workers.c: owns the process groups of worker processes (test mode's, and the supervised --bench
+ * run's): each worker leads a group of its own (so a hung test or body is ended with everything
+ * it started), the starting process's terminal signals passed on to the groups, the stopped time
+ * that no timeout counts, and killing a group. It decides nothing about tests or benchmarks. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
