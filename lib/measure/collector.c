@@ -65,7 +65,8 @@ struct bench__collector {
     size_t tail_len;
     bool listing; /* --group-by=list: the worker prints, nothing is measured */
     bool done;
-    bool lost;         /* a worker ended outside any item: the run is incomplete */
+    bool lost; /* a worker ended outside any item: the run is incomplete */
+    bool workloads_drawn;
     int worker_status; /* what the measuring side reported with its end: 1 a --group-by=list body
                         * failed, 2 a usage error found at the end */
     /* the resume state handed to the next worker */
@@ -424,8 +425,9 @@ void bench__collect_workload_end(struct bench__collector *c, size_t entry, size_
 
 void bench__collect_workloads_done(struct bench__collector *c)
 {
-    if (c->workloads.n == 0)
+    if (c->workloads.n == 0 || c->workloads_drawn)
         return;
+    c->workloads_drawn = true;
     bench__ticker_clear(&c->ticker);
     bench__workloads_render(stdout, &c->workloads, c->wl, c->n_wl, &c->memory);
     fflush(stdout);
@@ -657,11 +659,35 @@ static int listing_status(const struct bench__collector *c)
     return failed ? 1 : 0;
 }
 
+/* A run that stopped incomplete still shows every row it has: the tables not drawn yet. */
+static void draw_the_rest(struct bench__collector *c)
+{
+    if (c->cfg->n_group_by == 0) {
+        for (size_t i = 0; i < c->suite->count; i++)
+            bench__collect_body_table(c, i);
+    } else if (c->group_keys) {
+        for (size_t r = 0; r < c->n_rows; r++) {
+            char *key = bench__group_key(&c->rows[r], c->group_keys, c->n_group_keys);
+            bench__collect_group_table(c, key); /* once per group: drawn groups are skipped */
+            free(key);
+        }
+    } else { /* the keys never came: the rows in one table */
+        const struct bench__row **rows = bench__xcalloc(c->n_rows + 1, sizeof *rows);
+        for (size_t r = 0; r < c->n_rows; r++)
+            rows[r] = &c->rows[r];
+        draw(c, rows, c->n_rows, NULL, 0, NULL);
+        free(rows);
+    }
+    bench__collect_workloads_done(c);
+}
+
 int bench__collector_finish(struct bench__collector *c)
 {
     bench__ticker_clear(&c->ticker);
     if (c->listing)
         return listing_status(c);
+    if (!c->done)
+        draw_the_rest(c);
     size_t errors = c->workloads.failures;
     for (size_t r = 0; r < c->n_rows; r++)
         errors += c->rows[r].state == BENCH__ROW_ERROR;

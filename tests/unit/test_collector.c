@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: MIT */
+/* test_collector.c: the supervised run's collector and its wire: events sent through the line
+ * format give the same document byte for byte as the same events handed over directly (numbers
+ * exact, NaN and infinities included); a row sent again from its slot replaces the first copy;
+ * an abandoned case, body or workload becomes an error row or window with the item's last line
+ * of output, and the next worker's resume state skips it; a worker lost between items draws what
+ * it has and fails the run; a line that is no event is refused. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bench/shim.h>
+
+#include "core/cli.h"
+#include "measure/collector.h"
+#include "measure/wire.h"
+#include "suite/registry.h"
+
+BENCHMARK(body_a)
+{
+}
+
+BENCHMARK(body_b)
+{
+}
+
+WORKLOAD(load_c)
+{
+}
+
+/* ---- a run's fixtures -------------------------------------------------------------------------
+ */
+
+struct run {
+    struct bench__config cfg;
+    struct bench__suite suite;
+    struct bench__collector *c;
+    char json[64];
+    char json_arg[96]; /* the configuration points into it */
+    bool wire;         /* events go through the line format */
+};
+
+static void run_open(struct run *r, bool wire, const char *extra)
+{
+    memset(r, 0, sizeof *r);
+    r->wire = wire;
+    snprintf(r->json, sizeof r->json, "/tmp/test_collector.XXXXXX");
+    int fd = mkstemp(r->json);
+    assert_true(fd >= 0);
+    close(fd);
+    snprintf(r->json_arg, sizeof r->json_arg, "--bench-json=%s", r->json);
+    char *argv[] = {(char *)"prog", (char *)"--bench", r->json_arg, (char *)extra, NULL};
+    char err[BENCH__ERROR_MAX];
+    assert_int_equal(bench__config_parse(&r->cfg, extra ? 4 : 3, argv, err, sizeof err), 0);
+    assert_int_equal(bench__suite_load(&r->suite, NULL, err, sizeof err), 0);
+    r->c = bench__collector_new(&r->cfg, &r->suite, 5);
+}
+
+static void run_close(struct run *r)
+{
+    bench__collector_free(r->c);
+    bench__suite_free(&r->suite);
+    bench__config_free(&r->cfg);
+    unlink(r->json);
+}
+
+static size_t entry_named(const struct run *r, const char *name)
+{
+    for (size_t i = 0; i < r->suite.count; i++)
+        if (!strcmp(r->suite.entries[i].test->name, name))
+            return i;
+    fail_msg("no entry %s", name);
+    return 0;
+}
+
+/* A document's text (malloc'd). */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    char buf[4096];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+        fwrite(buf, 1, got, out);
+    fclose(out);
+    fclose(f);
+    return text;
+}
+
+/* Hand every line the wire wrote to `f` (a memstream over *buf) to the collector; returns the
+ * last dispatch result. */
+static int deliver(struct run *r, FILE *f, char **buf)
+{
+    fclose(f);
+    int rc = 0;
+    for (char *line = *buf, *end; line && *line; line = end + 1) {
+        end = strchr(line, '\n');
+        assert_non_null(end);
+        rc = bench__wire_dispatch(r->c, line, (size_t)(end - line));
+        assert_true(rc >= 0);
+    }
+    free(*buf);
+    return rc;
+}
+
+#define WIRE(r, call)                                                                              \
+    do {                                                                                           \
+        char *buf_ = NULL;                                                                         \
+        size_t len_ = 0;                                                                           \
+        FILE *f = open_memstream(&buf_, &len_);                                                    \
+        call;                                                                                      \
+        deliver(r, f, &buf_);                                                                      \
+    } while (0)
+
+/* ---- the events of a small run, either way ----------------------------------------------------
+ */
+
+static const struct bench__column_desc col_instr = {
+    "instructions", "instr", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE, "perf", true};
+static const struct bench__column_desc col_items = {
+    "items/s", "items/s", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE, "client", true};
+
+static void send_columns(struct run *r)
+{
+    const struct bench__column_wire cols[] = {
+        {"items/s", "items/s", "client", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE, true},
+        {"instructions", "instr", "perf", BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE, true},
+    };
+    const char *doc[] = {"items/s", "instructions"};
+    const char *table[] = {"items/s", "instructions"};
+    const char *wl[] = {"instructions"};
+    if (r->wire)
+        WIRE(r, bench__wire_columns(f, cols, 2, doc, 2, table, 2, wl, 1));
+    else
+        bench__collect_columns(r->c, cols, 2, doc, 2, table, 2, wl, 1);
+}
+
+static void send_begin(struct run *r, enum bench__item item, size_t entry, const char *name,
+                       const struct bench__kv *labels, size_t n_labels)
+{
+    if (r->wire)
+        WIRE(r, bench__wire_begin(f, item, entry, name, labels, n_labels, 0, 1));
+    else
+        bench__collect_begin(r->c, item, entry, name, labels, n_labels, 0, 1);
+}
+
+static void send_row(struct run *r, const struct bench__row *row, size_t slot)
+{
+    if (r->wire) {
+        WIRE(r, bench__wire_row(f, row, slot));
+        return;
+    }
+    const char *names[8];
+    for (size_t k = 0; k < row->n_cells; k++)
+        names[k] = row->cells[k].column->name;
+    bench__collect_row(r->c, row, names, slot);
+}
+
+static void send_window(struct run *r, const struct bench__window *w)
+{
+    if (r->wire) {
+        WIRE(r, bench__wire_window(f, w));
+        return;
+    }
+    const char *names[8];
+    for (size_t k = 0; k < w->n_cells; k++)
+        names[k] = w->cells[k].column->name;
+    bench__collect_window(r->c, w, names);
+}
+
+static void send_entry(struct run *r, const char *type, size_t entry, size_t count)
+{
+    if (r->wire) {
+        WIRE(r, bench__wire_entry(f, type, entry, count));
+    } else if (!strcmp(type, "body_end")) {
+        bench__collect_body_end(r->c, entry);
+    } else if (!strcmp(type, "body_table")) {
+        bench__collect_body_table(r->c, entry);
+    } else {
+        bench__collect_workload_end(r->c, entry, count);
+    }
+}
+
+static void send_facts(struct run *r)
+{
+    if (r->wire) {
+        WIRE(r, bench__wire_clock(f, 21.5));
+        WIRE(r, bench__wire_provenance(f, "allocator=\"libc\" ✓"));
+        WIRE(r, bench__wire_rounds(f, 1));
+    } else {
+        bench__collect_clock(r->c, 21.5);
+        bench__collect_provenance(r->c, "allocator=\"libc\" ✓");
+        bench__collect_rounds(r->c, 1);
+    }
+}
+
+static void send_done(struct run *r, int status)
+{
+    if (r->wire) {
+        WIRE(r, bench__wire_workloads_done(f));
+        WIRE(r, bench__wire_done(f, status));
+    } else {
+        bench__collect_workloads_done(r->c);
+        bench__collect_done(r->c, status);
+    }
+}
+
+/* Numbers that a printf with too few digits, or a JSON writer without NaN, would change. */
+static void small_run(struct run *r)
+{
+    size_t a = entry_named(r, "body_a"), c = entry_named(r, "load_c");
+    send_columns(r);
+    send_facts(r);
+    send_begin(r, BENCH__ITEM_BODY, a, r->suite.entries[a].full_name, NULL, 0);
+    struct bench__cell cells[] = {{&col_items, 0.1, false}, {&col_instr, NAN, false}};
+    struct bench__row row = {
+        .name = (char *)r->suite.entries[a].full_name,
+        .source = (char *)r->suite.entries[a].full_name,
+        .labels = NULL,
+        .n_labels = 0,
+        .state = BENCH__ROW_OK,
+        .iterations = 1u << 20,
+        .samples = 32,
+        .stats = {1.0 / 3.0, 4.9406564584124654e-324, 1e-300, 1.7976931348623157e308},
+        .cells = cells,
+        .n_cells = 2,
+        .count_iterations = 0,
+        .error = (char *)"",
+    };
+    send_row(r, &row, 0); /* the timing, mid-body */
+    cells[1].value = 123456789.125;
+    cells[1].estimate = true;
+    row.count_iterations = 1000;
+    send_row(r, &row, 0); /* again, with its counters */
+    struct bench__kv labels[] = {{(char *)"impl", (char *)"fast \"quoted\""},
+                                 {(char *)"size", (char *)"ünïcode"}};
+    row.name = (char *)"decode";
+    row.labels = labels;
+    row.n_labels = 2;
+    row.stats = (struct bench__summary){22, 1, 20, INFINITY};
+    send_row(r, &row, 1);
+    send_entry(r, "body_end", a, 0);
+    send_entry(r, "body_table", a, 0);
+    send_begin(r, BENCH__ITEM_WORKLOAD, c, r->suite.entries[c].full_name, NULL, 0);
+    struct bench__regime_stamp stamp = {true, BENCH_CACHE_COLD,   BENCH_CACHE_WARM, 0.0,
+                                        NAN,  "tmpfs: never cold"};
+    struct bench__cell wcells[] = {{&col_instr, 42, false}};
+    struct bench__window w = {
+        .name = (char *)"test_collector.load_c/parse",
+        .reps = 3,
+        .state = BENCH__ROW_OK,
+        .error = (char *)"",
+        .wall = {1000.5, 600, 100, NAN, NAN, 300.5, "thread"},
+        .psi_present = true,
+        .psi = {0, 0, 1, 0, -0.0},
+        .regime = &stamp,
+        .cells = wcells,
+        .n_cells = 1,
+        .note = (char *)"a note",
+    };
+    send_window(r, &w);
+    send_entry(r, "workload_end", c, 1);
+    send_done(r, 0);
+}
+
+/* The same events, handed over directly or through the line format: the same document. */
+static void test_wire_is_exact(void **state)
+{
+    (void)state;
+    struct run direct, wire;
+    run_open(&direct, false, NULL);
+    run_open(&wire, true, NULL);
+    small_run(&direct);
+    small_run(&wire);
+    assert_int_equal(bench__collector_finish(direct.c), 1); /* a failure outside windows */
+    assert_int_equal(bench__collector_finish(wire.c), 1);
+    char *a = slurp(direct.json), *b = slurp(wire.json);
+    assert_string_equal(a, b);
+    /* the row sent twice is there once, with its counters */
+    const char *rows = strstr(a, "\"rows\"");
+    assert_non_null(rows);
+    assert_null(strstr(rows, "\"instructions\": null"));
+    assert_non_null(strstr(rows, "\"countIterations\": 1000"));
+    assert_null(strstr(strstr(rows, "\"countIterations\": 1000") + 1, "test_collector.body_a"));
+    free(a);
+    free(b);
+    run_close(&direct);
+    run_close(&wire);
+}
+
+/* The line format keeps every double to the bit (17 significant digits, NaN and infinities). */
+static void test_wire_numbers(void **state)
+{
+    (void)state;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    struct bench__cell cells[] = {{&col_items, 123456789.125, true}, {&col_instr, NAN, false}};
+    struct bench__row row = {.name = (char *)"r",
+                             .source = (char *)"s",
+                             .stats = {1.0 / 3.0, 4.9406564584124654e-324, -INFINITY, INFINITY},
+                             .cells = cells,
+                             .n_cells = 2,
+                             .error = (char *)""};
+    bench__wire_row(f, &row, 7);
+    fclose(f);
+    assert_non_null(strstr(buf, "0.33333333333333331"));
+    assert_non_null(strstr(buf, "4.9406564584124654e-324"));
+    assert_non_null(strstr(buf, "\"-inf\",\"inf\""));
+    assert_non_null(strstr(buf, "[\"items/s\",123456789.125,true]"));
+    assert_non_null(strstr(buf, "[\"instructions\",null,false]"));
+    assert_non_null(strstr(buf, "\"slot\":7"));
+    free(buf);
+}
+
+/* A case that crashed: its row names it, with its labels and its last line of output; the next
+ * worker skips it; a body abandoned later gets its own row; the document is complete. */
+static void test_abandoned_items(void **state)
+{
+    (void)state;
+    struct run r;
+    run_open(&r, true, NULL);
+    size_t a = entry_named(&r, "body_a"), b = entry_named(&r, "body_b");
+    size_t c = entry_named(&r, "load_c");
+    send_columns(&r);
+    send_begin(&r, BENCH__ITEM_BODY, a, r.suite.entries[a].full_name, NULL, 0);
+    send_entry(&r, "body_end", a, 0);
+    struct bench__kv labels[] = {{(char *)"impl", (char *)"slow"}};
+    send_begin(&r, BENCH__ITEM_CASE, a, "decode", labels, 1);
+    const char *out = "partial\nlast words\x01 here\n";
+    bench__collect_output(r.c, true, out, strlen(out));
+    assert_true(bench__collector_item_since(r.c) >= 0);
+    assert_true(bench__collector_abandon(r.c, "killed by SIGSEGV"));
+    assert_int_equal(bench__collector_item_since(r.c), -1);
+    const struct bench__resume *res = bench__collector_resume(r.c);
+    assert_true(res->active);
+    assert_int_equal(res->n_skip_case, 1);
+    assert_string_equal(res->skip_case[0], "decode\x1fimpl=slow");
+    assert_true(res->register_only[a]); /* its other cases are measured by the next worker */
+    assert_false(res->skip_entry[a]);
+    /* the next worker: body_b dies in its body, the workload hangs */
+    send_begin(&r, BENCH__ITEM_BODY, b, r.suite.entries[b].full_name, NULL, 0);
+    assert_true(
+        bench__collector_abandon(r.c, "exited with status 0 before the benchmark finished"));
+    res = bench__collector_resume(r.c);
+    assert_true(res->skip_entry[b]);
+    send_begin(&r, BENCH__ITEM_WORKLOAD, c, r.suite.entries[c].full_name, NULL, 0);
+    assert_true(bench__collector_abandon(r.c, "timed out after 1 s"));
+    res = bench__collector_resume(r.c);
+    assert_true(res->skip_entry[c]);
+    /* nothing in progress: nothing to charge */
+    assert_false(bench__collector_abandon(r.c, "killed by SIGKILL"));
+    send_done(&r, 0);
+    assert_int_equal(bench__collector_finish(r.c), 1);
+    char *doc = slurp(r.json);
+    assert_non_null(strstr(doc, "\"error\": \"killed by SIGSEGV; last output: last words? here\""));
+    assert_non_null(strstr(doc, "\"impl\": \"slow\""));
+    assert_non_null(strstr(doc, "exited with status 0 before the benchmark finished\""));
+    assert_non_null(strstr(doc, "\"error\": \"timed out after 1 s\""));
+    free(doc);
+    run_close(&r);
+}
+
+/* A body whose loop finished before it died: the loop's row stays, the error row is
+ * "<name> (body)"; a worker lost between items: what came is drawn and written, the run fails. */
+static void test_loop_row_kept_and_lost_worker(void **state)
+{
+    (void)state;
+    struct run r;
+    run_open(&r, true, NULL);
+    size_t a = entry_named(&r, "body_a");
+    send_columns(&r);
+    send_begin(&r, BENCH__ITEM_BODY, a, r.suite.entries[a].full_name, NULL, 0);
+    struct bench__row row = {
+        .name = (char *)r.suite.entries[a].full_name,
+        .source = (char *)r.suite.entries[a].full_name,
+        .state = BENCH__ROW_OK,
+        .iterations = 8,
+        .samples = 32,
+        .stats = {5, 0.5, 4, 9},
+        .error = (char *)"",
+    };
+    send_row(&r, &row, 0);
+    assert_true(bench__collector_abandon(r.c, "killed by SIGABRT"));
+    bench__collector_resume(r.c);
+    bench__collector_lost(r.c, "exited with status 3");
+    assert_false(bench__collector_finished(r.c));
+    assert_int_equal(bench__collector_finish(r.c), 1);
+    char *doc = slurp(r.json);
+    char want[256];
+    snprintf(want, sizeof want, "\"name\": \"%s (body)\"", r.suite.entries[a].full_name);
+    assert_non_null(strstr(doc, want));
+    assert_non_null(strstr(doc, "\"medianNs\": 5"));
+    free(doc);
+    run_close(&r);
+}
+
+static void test_not_an_event(void **state)
+{
+    (void)state;
+    struct run r;
+    run_open(&r, true, NULL);
+    assert_int_equal(bench__wire_dispatch(r.c, "hello", 5), -1);
+    assert_int_equal(bench__wire_dispatch(r.c, "{\"t\":\"nonsense\"}", 16), -1);
+    assert_int_equal(bench__wire_dispatch(r.c, "{\"t\":\"sync\"}", 12), 1);
+    assert_int_equal(bench__wire_dispatch(r.c, "{\"t\":\"clock\",\"ns\":null}", 23), 0);
+    send_done(&r, 0);
+    assert_int_equal(bench__collector_finish(r.c), 0);
+    run_close(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_wire_is_exact),
+        cmocka_unit_test(test_wire_numbers),
+        cmocka_unit_test(test_abandoned_items),
+        cmocka_unit_test(test_loop_row_kept_and_lost_worker),
+        cmocka_unit_test(test_not_an_event),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
