@@ -172,6 +172,22 @@ BENCHMARK(iter_100ns)
     }
 }
 
+/* 100 ns per iteration, but the first batch of 8192 iterations takes 10× as long (the body
+ * was preempted during the doubling). */
+static bool preempted_once;
+
+BENCHMARK(iter_preempted)
+{
+    for (uint64_t n = bench_iter_begin(b); n != 0; n = bench_iter_next(b)) {
+        int64_t cost = 100 * (int64_t)n;
+        if (n == 8192 && !preempted_once) {
+            preempted_once = true;
+            cost *= 10;
+        }
+        fake_now += cost;
+    }
+}
+
 BENCHMARK(iter_pinned, .iterations = 7)
 {
     BENCH_ITER(b)
@@ -282,8 +298,8 @@ WORKLOAD(windowed)
 /* ---- sampling rounds (--bench-rounds): bodies that record how they were run ------------ */
 
 /* One entry per call of a logged body: which body, and how many batches of its loop ran
- * with a count below 65536 (still doubling) and at 65536 (a sample, the discarded scaling
- * sample, or a round's discarded warm-up sample). */
+ * with a count below 65536 (still doubling) and at 65536 (a sample, one of the two discarded
+ * samples that stop the doubling, or a round's discarded warm-up sample). */
 struct body_entry {
     char body;
     unsigned small, full;
@@ -478,6 +494,21 @@ static void test_batched_doubles_to_the_budget(void **state)
     assert_int_equal((int64_t)num(row, "samples"), 32);
     assert_true(num(row, "medianNs") == 100.0);
     assert_true(num(row, "deviationNs") == 0.0);
+    json_decref(doc);
+}
+
+/* One preempted sample during the doubling: the row still gets the count its budget needs
+ * (8192 iterations take 8.2 ms when preempted, but 0.8 ms when timed again). */
+static void test_batched_preempted_sample_keeps_doubling(void **state)
+{
+    (void)state;
+    preempted_once = false;
+    json_t *doc, *row = run_one("iter_preempted", &doc);
+    assert_true(preempted_once);
+    assert_int_equal((int64_t)num(row, "iterations"), 65536);
+    assert_int_equal((int64_t)num(row, "samples"), 32);
+    assert_true(num(row, "medianNs") == 100.0);
+    assert_true(num(row, "maxNs") == 100.0); /* the slow sample was not kept */
     json_decref(doc);
 }
 
@@ -739,8 +770,9 @@ static void test_rounds_keep_count_and_samples(void **state)
 }
 
 /* Each round runs the body once. The count doubles in the first round only (16 batches
- * below 65536, then the discarded scaling sample); every later round discards one warm-up
- * sample; early rounds take 32/N samples each and the last one the rest. */
+ * below 65536, then the two discarded samples at 65536 that stop the doubling); every later
+ * round discards one warm-up sample; early rounds take 32/N samples each and the last one the
+ * rest. */
 static void test_rounds_share_the_samples(void **state)
 {
     (void)state;
@@ -775,10 +807,11 @@ static void test_rounds_share_the_samples(void **state)
             /* each round takes the samples up to 32 × (r + 1) ÷ rounds */
             unsigned taken = 32 * (r + 1) / rounds - 32 * r / rounds;
             assert_true(taken == 32 / rounds || taken == 32 / rounds + 1);
-            assert_int_equal(entry_log[r].full, 1 + taken); /* scaling or warm-up sample */
+            /* the two samples that stop the doubling, or one warm-up sample */
+            assert_int_equal(entry_log[r].full, (r == 0 ? 2 : 1) + taken);
             total_full += entry_log[r].full;
         }
-        assert_int_equal(total_full, 32 + rounds);
+        assert_int_equal(total_full, 32 + rounds + 1);
         json_decref(doc);
     }
 }
@@ -814,7 +847,8 @@ static void test_rounds_interleave_bodies(void **state)
     assert_string_equal(entry_letters(), "ABABABAB");
     for (size_t r = 0; r < 8; r++) {
         assert_int_equal(entry_log[r].small, r < 2 ? 16 : 0); /* each doubles once */
-        assert_int_equal(entry_log[r].full, 9);
+        /* 8 samples, after the two that stop the doubling, then after a warm-up sample */
+        assert_int_equal(entry_log[r].full, r < 2 ? 10 : 9);
     }
     for (int k = 0; k < 2; k++) {
         json_t *row = row_named(doc, k ? "test_bench_run.rounds_b" : "test_bench_run.rounds_a");
@@ -843,17 +877,17 @@ static void test_rounds_interleave_bodies(void **state)
 }
 
 /* A whole-body row: one untimed discovery call per round, the doubling once (1 + 2 + ... +
- * 65536 calls, then the discarded scaling sample of 131072), 32 samples of 131072 calls and
- * one discarded warm-up sample per later round. */
+ * 65536 calls, then the two discarded samples of 131072 that stop it), 32 samples of 131072
+ * calls and one discarded warm-up sample per later round. */
 static void test_rounds_whole_body(void **state)
 {
     (void)state;
     json_t *doc = run_rounds("rounds_whole", 1, NULL);
-    assert_int_equal(calls, 1 + 131071 + 33 * 131072ULL);
+    assert_int_equal(calls, 1 + 131071 + (2 + 32) * 131072ULL);
     json_decref(doc);
 
     doc = run_rounds("rounds_whole", 1, "--bench-rounds=4");
-    assert_int_equal(calls, 4 + 131071 + (32 + 1 + 3) * 131072ULL);
+    assert_int_equal(calls, 4 + 131071 + (2 + 32 + 3) * 131072ULL);
     json_t *row = row_named(doc, "test_bench_run.rounds_whole");
     assert_int_equal((int64_t)num(row, "iterations"), 131072);
     assert_int_equal((int64_t)num(row, "samples"), 32);
@@ -1042,6 +1076,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batched_doubles_to_the_budget),
+        cmocka_unit_test(test_batched_preempted_sample_keeps_doubling),
         cmocka_unit_test(test_batched_pinned_never_scales),
         cmocka_unit_test(test_whole_body),
         cmocka_unit_test(test_per_call_probe_and_budget),
