@@ -31,6 +31,7 @@ static void finish_batched_row(struct bench__measure *m, char *name)
             r, BENCH__FAILED,
             "the iteration count reached 2^40: the timed body was optimized away or left "
             "its loop early (break)");
+    bench__row_settle(m, m->n_rows - 1);
 }
 
 /* A loop of a body re-run for a counting pass: count the calls of the loop's row. */

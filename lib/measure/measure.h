@@ -16,6 +16,7 @@
 #include "../report/table.h"
 #include "../report/ticker.h"
 #include "../suite/context.h"
+#include "../suite/registry.h"
 #include "sampler.h"
 
 /* A client metric of a case, bound to its column. */
@@ -51,10 +52,12 @@ struct bench__pending {
     const struct bench__entry *entry;
     char *refused; /* a registration error: becomes an error row */
     char *group;   /* --group-by key */
+    bool measured; /* its row exists (and holds its labels now) */
 };
 
 struct bench__measure {
     const struct bench__config *cfg;
+    const struct bench__suite *suite; /* the bodies of the run, for the names their rows take */
     int64_t budget_ns;
     bool register_only; /* --group-by=list: loops run once, nothing is measured */
     /* sampling rounds: rounds 0 .. rounds-2 only take samples of batched loops (no rows, no
@@ -115,6 +118,29 @@ BENCH__HIDDEN char *bench__loop_name(const struct bench__entry *e, unsigned ordi
  * once per run; NULL when out of memory. */
 BENCH__HIDDEN const struct bench__column_desc *
 bench__client_column(struct bench__measure *m, const char *unit, enum bench_metric_mode mode);
+
+/* ---- identity.c: one row per name and labels in a run's document ------------------------ */
+
+/* The same cell of the document: names and labels the same text once invalid UTF-8 is read as
+ * U+FFFD (as the JSON writes them), labels in any order. */
+BENCH__HIDDEN bool bench__same_cell(const char *name_a, const struct bench__kv *labels_a,
+                                    size_t n_a, const char *name_b,
+                                    const struct bench__kv *labels_b, size_t n_b);
+/* The BENCHMARK of the run whose own rows may take `name` (without labels): its full name F,
+ * F#k for its k-th loop, "F (body)"; NULL when none does (or the run's suite is not known). */
+BENCH__HIDDEN const struct bench__entry *bench__body_row_owner(const struct bench__measure *m,
+                                                               const char *name);
+/* Why a case the body being run registers cannot have its cell (*why malloc'd, NULL when it
+ * can): an unlabelled name a BENCHMARK's rows take, or a cell an earlier row or a case not
+ * measured yet has. 0 or BENCH_ENOMEM. */
+BENCH__HIDDEN int bench__case_clash(const struct bench__measure *m, const char *name,
+                                    const struct bench_label *labels, size_t n, char **why);
+/* A refused case `p` (not yet counted in m->pending) whose cell is taken is renamed "name (2)",
+ * "name (3)", ... (the first free one). 0 or BENCH_ENOMEM. */
+BENCH__HIDDEN int bench__case_settle_name(const struct bench__measure *m, struct bench__pending *p);
+/* The last check on a finished row: when an earlier row has its cell, it becomes an error row
+ * under a free name. Every path that makes a row calls it. */
+BENCH__HIDDEN void bench__row_settle(struct bench__measure *m, size_t index);
 
 /* ---- counting.c: counting passes ------------------------------------------------------- */
 

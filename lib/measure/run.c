@@ -147,6 +147,7 @@ int bench__run_bench(const struct bench__config *cfg, const struct bench__suite 
     uint64_t min_time_ms = cfg->min_time_ms ? cfg->min_time_ms : BENCH__DEFAULT_MIN_TIME_MS;
     struct bench__measure m = {
         .cfg = cfg,
+        .suite = suite,
         .budget_ns = (int64_t)min_time_ms * 1000000,
         .ticker = {.term = bench__term_probe(STDERR_FILENO, cfg->no_colors),
                    .start_ns = bench__clock_ns()},

@@ -19,6 +19,8 @@ CAPABILITIES = os.environ.get("E2E_CAPABILITIES", "")
 CASES = os.environ.get("E2E_CASES", "")
 COUNTING = os.environ.get("E2E_COUNTING", "")
 WORKLOADS = os.environ.get("E2E_WORKLOADS", "")
+DUPLICATES = os.environ.get("E2E_DUPLICATES", "")
+LIBBENCH = os.environ.get("E2E_LIBBENCH", "")
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "reference",
                       "bench-json.schema.json")
 EXPECT_DEBUG_WARNING = os.environ.get("E2E_EXPECT_DEBUG_WARNING", "0") == "1"
@@ -844,6 +846,53 @@ def case_workload_regime():
         reg = windows_of(doc).get("workloads.warm_read/read", {}).get("regime", {})
         check(took < 10 and reg.get("effective") == "steadyState",
               f"regime: FIFO took {took:.1f}s, regime {reg}")
+
+
+def case_duplicates():
+    # Two bodies register the case 'shared' {impl=x} (the second one twice), and a case takes
+    # the name of another body's loop row. The first of each keeps the cell; every later one is
+    # an error row under a free name, and `libbench compare` reads the document (its reader
+    # refuses two rows with one name and labels). The same with --group-by.
+    import tempfile
+    for extra in ([], ["--group-by=impl"]):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "doc.json")
+            rc, out, err = run([DUPLICATES, "--bench", "--bench-json=" + path] + extra)
+            what = f"duplicates {extra}"
+            check(rc == 1, f"{what}: exit {rc}, want 1 {err!r}")
+            doc = load_json(path) if os.path.exists(path) else {}
+            rows = doc.get("rows", [])
+            cells = [(r["name"], tuple(sorted(r["labels"].items()))) for r in rows]
+            check(len(cells) == len(set(cells)), f"{what}: two rows with one cell: {cells}")
+            by_name = {r["name"]: r for r in rows}
+            check(sorted(by_name) == ["duplicates.loop", "duplicates.loop (2)", "shared",
+                                      "shared (2)", "shared (3)"], f"{what}: rows {sorted(by_name)}")
+            for name in ("shared", "duplicates.loop"):
+                check(by_name.get(name, {}).get("error") == "" and
+                      by_name.get(name, {}).get("medianNs") is not None,
+                      f"{what}: {name} is measured: {by_name.get(name)}")
+            for name in ("shared (2)", "shared (3)"):
+                check(by_name.get(name, {}).get("error") ==
+                      "registration: the case 'shared' {impl=x} is registered by "
+                      "duplicates.first and again by duplicates.second: a run has one row per "
+                      "case name and labels", f"{what}: {name}: {by_name.get(name)}")
+            check(by_name.get("duplicates.loop (2)", {}).get("error") ==
+                  "registration: the case name 'duplicates.loop' without labels is the name of "
+                  "a row of BENCHMARK duplicates.loop: give the case a label or another name",
+                  f"{what}: duplicates.loop (2): {by_name.get('duplicates.loop (2)')}")
+            # the table says it too
+            check("│ shared (2)" in out and "│ duplicates.loop (2)" in out,
+                  f"{what}: the table rows\n{out}")
+            # the comparison's reader takes the document (it refuses a document with two rows
+            # of one cell: "rows[N]: the same cell as rows[M]")
+            runs = [path] * 3
+            p = subprocess.run([LIBBENCH, "compare", "--baseline"] + runs + ["--candidate"] + runs,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               stdin=subprocess.DEVNULL, env=clean_env())
+            cout, cerr = p.stdout.decode(), p.stderr.decode()
+            check("error:" not in cerr and "same cell" not in cerr and
+                  re.search(r"^verdict: ", cout, re.M) is not None,
+                  f"{what}: libbench compare refused the document: {p.returncode} {cerr!r}\n{cout}")
 
 
 ALL = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
