@@ -230,8 +230,8 @@ int bench_case(bench_t *b, const struct bench_case_def *def)
     p->entry = m->entry;
     int stored = problem ? store_refused(m, p, def, problem) : store_case(m, p, def);
     free(clash);
-    if (stored == 0 && problem)
-        stored = bench__case_settle_name(m, p); /* a refused row, too, has a cell of its own */
+    if (stored == 0)
+        stored = bench__case_claim(m, p); /* a refused row, too, has a cell of its own */
     if (stored != 0) {
         bench__pending_free(p);
         return stored;

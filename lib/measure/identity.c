@@ -2,8 +2,9 @@
 /* identity.c: owns the identity of a row in a run's document, its name and labels as the JSON
  * writes them (invalid UTF-8 read as U+FFFD), so one identity is one row: the check bench_case
  * runs at registration (a cell another case or row has, or a name a BENCHMARK's own rows take),
- * a free name for a row that cannot keep its own, and the last check on every finished row. It
- * measures nothing. The rule is in docs/reference/headers.md (bench_case). */
+ * a free name for a row that cannot keep its own, the last check on every finished row, and the
+ * hash index that keeps these checks O(1) per row. It measures nothing. The rule is in
+ * docs/reference/headers.md (bench_case). */
 #define _GNU_SOURCE
 #include <limits.h>
 #include <stdio.h>
@@ -36,6 +37,115 @@ bool bench__same_cell(const char *name_a, const struct bench__kv *labels_a, size
     return bench__utf8_same(name_a, name_b) && same_labels(labels_a, n_a, labels_b, n_b);
 }
 
+/* ---- the index: cells by hash -------------------------------------------------------------- */
+
+#define FNV_OFFSET 0xcbf29ce484222325ull
+
+static uint64_t mix(uint64_t x) /* the splitmix64 finalizer */
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* Cells that are the same (bench__same_cell) hash alike: the text as repaired, the labels in
+ * any order (a sum). */
+static uint64_t cell_hash(const char *name, const struct bench__kv *labels, size_t n)
+{
+    uint64_t sum = n;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t h = bench__utf8_hash(labels[i].key, FNV_OFFSET);
+        sum += mix(bench__utf8_hash(labels[i].value, mix(h)));
+    }
+    return mix(bench__utf8_hash(name, FNV_OFFSET) ^ mix(sum));
+}
+
+/* A slot's reference: 0 empty, 2i + 1 row i, 2i + 2 the case m->pending[i]. */
+#define ROW_REF(i) (2 * (i) + 1)
+#define PENDING_REF(i) (2 * (i) + 2)
+
+/* Insert; false when out of memory (the index is unchanged). Open addressing, linear probing,
+ * at most half full. */
+static bool index_insert(struct bench__cell_index *x, uint64_t hash, size_t ref)
+{
+    if (2 * (x->used + 1) > x->cap) {
+        size_t cap = x->cap ? 2 * x->cap : 256;
+        struct bench__cell_slot *slots = calloc(cap, sizeof *slots);
+        if (!slots)
+            return false;
+        for (size_t i = 0; i < x->cap; i++) {
+            if (!x->slots[i].ref)
+                continue;
+            size_t k = x->slots[i].hash & (cap - 1);
+            while (slots[k].ref)
+                k = (k + 1) & (cap - 1);
+            slots[k] = x->slots[i];
+        }
+        free(x->slots);
+        x->slots = slots;
+        x->cap = cap;
+    }
+    size_t k = hash & (x->cap - 1);
+    while (x->slots[k].ref)
+        k = (k + 1) & (x->cap - 1);
+    x->slots[k] = (struct bench__cell_slot){hash, ref};
+    x->used++;
+    return true;
+}
+
+/* Index the rows made since the last look (every row is seen, also one whose path did not
+ * settle it). false when out of memory. */
+static bool index_rows(struct bench__measure *m)
+{
+    struct bench__cell_index *x = &m->cells;
+    for (; x->rows_indexed < m->n_rows; x->rows_indexed++) {
+        const struct bench__row *r = &m->rows[x->rows_indexed];
+        if (!index_insert(x, cell_hash(r->name, r->labels, r->n_labels), ROW_REF(x->rows_indexed)))
+            return false;
+    }
+    return true;
+}
+
+/* Who has this cell: a row before `before`, or a case registered and not measured yet (other
+ * than `self`). The body's full name, or NULL when the cell is free. The rows must be indexed. */
+static const char *cell_holder(const struct bench__measure *m, const char *name,
+                               const struct bench__kv *labels, size_t n, size_t before,
+                               const struct bench__pending *self)
+{
+    const struct bench__cell_index *x = &m->cells;
+    if (!x->cap)
+        return NULL;
+    uint64_t hash = cell_hash(name, labels, n);
+    for (size_t k = hash & (x->cap - 1); x->slots[k].ref; k = (k + 1) & (x->cap - 1)) {
+        if (x->slots[k].hash != hash)
+            continue;
+        size_t ref = x->slots[k].ref, i = (ref - 1) / 2;
+        if (ref % 2) {
+            const struct bench__row *row = &m->rows[i];
+            if (i < before &&
+                bench__same_cell(name, labels, n, row->name, row->labels, row->n_labels))
+                return row->source;
+        } else {
+            const struct bench__pending *p = &m->pending[i];
+            /* a measured case is a row now, and its labels moved there */
+            if (p != self && !p->measured &&
+                bench__same_cell(name, labels, n, p->name, p->labels, p->n_labels))
+                return p->entry->full_name;
+        }
+    }
+    return NULL;
+}
+
+void bench__cells_free(struct bench__measure *m)
+{
+    free(m->cells.slots);
+    memset(&m->cells, 0, sizeof m->cells);
+}
+
+/* ---- the names a BENCHMARK's own rows take ------------------------------------------------- */
+
 /* Does `rest` (what follows a BENCHMARK's full name) make one of the names its rows take:
  * nothing (its first loop, its whole body, or its failure), "#k" with k >= 2 (its k-th
  * BENCH_ITER loop, as bench__loop_name writes it) or " (body)" (a failure after its loops)? */
@@ -67,26 +177,7 @@ const struct bench__entry *bench__body_row_owner(const struct bench__measure *m,
     return NULL;
 }
 
-/* Who has this cell already: an earlier row (rows before `before`), or a case registered and
- * not measured yet (other than `self`). The body's full name, or NULL when the cell is free. */
-static const char *cell_holder(const struct bench__measure *m, const char *name,
-                               const struct bench__kv *labels, size_t n, size_t before,
-                               const struct bench__pending *self)
-{
-    for (size_t r = 0; r < before && r < m->n_rows; r++) {
-        const struct bench__row *row = &m->rows[r];
-        if (bench__same_cell(name, labels, n, row->name, row->labels, row->n_labels))
-            return row->source;
-    }
-    for (size_t i = 0; i < m->n_pending; i++) {
-        const struct bench__pending *p = &m->pending[i];
-        if (p == self || p->measured)
-            continue; /* a measured case is one of the rows above */
-        if (bench__same_cell(name, labels, n, p->name, p->labels, p->n_labels))
-            return p->entry->full_name;
-    }
-    return NULL;
-}
+/* ---- registration -------------------------------------------------------------------------- */
 
 /* `name` and `labels` as a message shows them: 'decode' {impl=fast,size=64}. NULL when out of
  * memory. */
@@ -107,8 +198,8 @@ static char *cell_text(const char *name, const struct bench__kv *labels, size_t 
     return s;
 }
 
-int bench__case_clash(const struct bench__measure *m, const char *name,
-                      const struct bench_label *labels, size_t n, char **why)
+int bench__case_clash(struct bench__measure *m, const char *name, const struct bench_label *labels,
+                      size_t n, char **why)
 {
     *why = NULL;
     const struct bench__entry *owner = n == 0 ? bench__body_row_owner(m, name) : NULL;
@@ -122,6 +213,8 @@ int bench__case_clash(const struct bench__measure *m, const char *name,
         }
         return 0;
     }
+    if (!index_rows(m))
+        return BENCH_ENOMEM;
     /* a bench_label array is the same shape as the stored labels, key then value */
     struct bench__kv *kv = calloc(n + 1, sizeof *kv);
     if (!kv)
@@ -183,20 +276,29 @@ static char *free_name(const struct bench__measure *m, const char *name,
     }
 }
 
-int bench__case_settle_name(const struct bench__measure *m, struct bench__pending *p)
+int bench__case_claim(struct bench__measure *m, struct bench__pending *p)
 {
-    if (!cell_taken(m, p->name, p->labels, p->n_labels, m->n_rows, p))
-        return 0;
-    char *name = free_name(m, p->name, p->labels, p->n_labels, m->n_rows, p);
-    if (!name)
+    if (!index_rows(m))
         return BENCH_ENOMEM;
-    free(p->name);
-    p->name = name;
+    if (p->refused && cell_taken(m, p->name, p->labels, p->n_labels, m->n_rows, p)) {
+        char *name = free_name(m, p->name, p->labels, p->n_labels, m->n_rows, p);
+        if (!name)
+            return BENCH_ENOMEM;
+        free(p->name);
+        p->name = name;
+    }
+    size_t i = (size_t)(p - m->pending);
+    if (!index_insert(&m->cells, cell_hash(p->name, p->labels, p->n_labels), PENDING_REF(i)))
+        return BENCH_ENOMEM;
     return 0;
 }
 
+/* ---- finished rows ------------------------------------------------------------------------- */
+
 void bench__row_settle(struct bench__measure *m, size_t index)
 {
+    if (!index_rows(m))
+        bench__out_of_memory();
     struct bench__row *r = &m->rows[index];
     const char *holder = cell_holder(m, r->name, r->labels, r->n_labels, index, NULL);
     if (!holder)
@@ -215,4 +317,7 @@ void bench__row_settle(struct bench__measure *m, size_t index)
     bench__row_fail(r, BENCH__FAILED, why);
     free(why);
     free(old);
+    /* it was indexed under its old name (index_rows sees every row): index the new one */
+    if (!index_insert(&m->cells, cell_hash(r->name, r->labels, r->n_labels), ROW_REF(index)))
+        bench__out_of_memory();
 }

@@ -55,6 +55,17 @@ struct bench__pending {
     bool measured; /* its row exists (and holds its labels now) */
 };
 
+/* The cells of a run by hash (identity.c): rows and registered cases. */
+struct bench__cell_slot {
+    uint64_t hash;
+    size_t ref; /* 0 empty, 2i + 1 row i, 2i + 2 m->pending[i] */
+};
+struct bench__cell_index {
+    struct bench__cell_slot *slots;
+    size_t cap, used;
+    size_t rows_indexed; /* rows[0 .. rows_indexed) are in it */
+};
+
 struct bench__measure {
     const struct bench__config *cfg;
     const struct bench__suite *suite; /* the bodies of the run, for the names their rows take */
@@ -103,6 +114,7 @@ struct bench__measure {
     size_t n_loop_rows, cap_loop_rows;
     /* the live line: a stderr line redrawn at case boundaries, only on a terminal */
     struct bench__ticker ticker;
+    struct bench__cell_index cells; /* one row per name and labels (identity.c) */
 };
 
 /* ---- rows.c: rows and client columns ---------------------------------------------------- */
@@ -133,14 +145,17 @@ BENCH__HIDDEN const struct bench__entry *bench__body_row_owner(const struct benc
 /* Why a case the body being run registers cannot have its cell (*why malloc'd, NULL when it
  * can): an unlabelled name a BENCHMARK's rows take, or a cell an earlier row or a case not
  * measured yet has. 0 or BENCH_ENOMEM. */
-BENCH__HIDDEN int bench__case_clash(const struct bench__measure *m, const char *name,
+BENCH__HIDDEN int bench__case_clash(struct bench__measure *m, const char *name,
                                     const struct bench_label *labels, size_t n, char **why);
-/* A refused case `p` (not yet counted in m->pending) whose cell is taken is renamed "name (2)",
- * "name (3)", ... (the first free one). 0 or BENCH_ENOMEM. */
-BENCH__HIDDEN int bench__case_settle_name(const struct bench__measure *m, struct bench__pending *p);
+/* Claim the cell of the case `p` being stored (m->pending[m->n_pending], not yet counted): a
+ * refused case whose cell is taken is renamed "name (2)", "name (3)", ... (the first free
+ * one) first. 0 or BENCH_ENOMEM. */
+BENCH__HIDDEN int bench__case_claim(struct bench__measure *m, struct bench__pending *p);
 /* The last check on a finished row: when an earlier row has its cell, it becomes an error row
- * under a free name. Every path that makes a row calls it. */
+ * under a free name. Every path that makes a row calls it once the row has its name and labels;
+ * they do not change after that (the index keeps them). */
 BENCH__HIDDEN void bench__row_settle(struct bench__measure *m, size_t index);
+BENCH__HIDDEN void bench__cells_free(struct bench__measure *m);
 
 /* ---- counting.c: counting passes ------------------------------------------------------- */
 

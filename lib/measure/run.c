@@ -88,6 +88,7 @@ static void free_measure(struct bench__measure *m)
     free(m->provenance);
     free(m->samples);
     free(m->loop_rows);
+    bench__cells_free(m);
 }
 
 /* --list-metrics: the public catalog made for this configuration, and its listing. */

@@ -237,3 +237,18 @@ bool bench__utf8_same(const char *a, const char *b)
     const char *rest = bench__utf8_after_same(a, b);
     return rest && *rest == '\0';
 }
+
+uint64_t bench__utf8_hash(const char *s, uint64_t h)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        size_t n = utf8_length(p);
+        const unsigned char *unit = n ? p : (const unsigned char *)REPLACEMENT;
+        for (size_t i = 0; i < (n ? n : 3); i++) {
+            h ^= unit[i]; /* FNV-1a */
+            h *= 0x100000001b3ull;
+        }
+        p += n ? n : 1;
+    }
+    return h;
+}

@@ -51,6 +51,9 @@ BENCH__HIDDEN char *bench__utf8_repair(const char *s);
 BENCH__HIDDEN bool bench__utf8_valid(const char *s);
 BENCH__HIDDEN bool bench__utf8_same(const char *a, const char *b);
 BENCH__HIDDEN const char *bench__utf8_after_same(const char *s, const char *prefix);
+/* FNV-1a of the repaired text, continuing from h (0xcbf29ce484222325 to start): texts that are
+ * _same hash alike. */
+BENCH__HIDDEN uint64_t bench__utf8_hash(const char *s, uint64_t h);
 
 /* The decimal digit run at the start of [p, end): OK with its value in *value when the run is
  * not empty and its value at most max; *stop (when not NULL) is the first byte after the run. */
