@@ -52,7 +52,7 @@ static uint64_t mix(uint64_t x) /* the splitmix64 finalizer */
 
 /* Cells that are the same (bench__same_cell) hash alike: the text as repaired, the labels in
  * any order (a sum). */
-static uint64_t cell_hash(const char *name, const struct bench__kv *labels, size_t n)
+uint64_t bench__cell_hash(const char *name, const struct bench__kv *labels, size_t n)
 {
     uint64_t sum = n;
     for (size_t i = 0; i < n; i++) {
@@ -102,7 +102,8 @@ static bool index_rows(struct bench__measure *m)
     struct bench__cell_index *x = &m->cells;
     for (; x->rows_indexed < m->n_rows; x->rows_indexed++) {
         const struct bench__row *r = &m->rows[x->rows_indexed];
-        if (!index_insert(x, cell_hash(r->name, r->labels, r->n_labels), ROW_REF(x->rows_indexed)))
+        if (!index_insert(x, bench__cell_hash(r->name, r->labels, r->n_labels),
+                          ROW_REF(x->rows_indexed)))
             return false;
     }
     return true;
@@ -117,7 +118,7 @@ static const char *cell_holder(const struct bench__measure *m, const char *name,
     const struct bench__cell_index *x = &m->cells;
     if (!x->cap)
         return NULL;
-    uint64_t hash = cell_hash(name, labels, n);
+    uint64_t hash = bench__cell_hash(name, labels, n);
     for (size_t k = hash & (x->cap - 1); x->slots[k].ref; k = (k + 1) & (x->cap - 1)) {
         if (x->slots[k].hash != hash)
             continue;
@@ -288,7 +289,7 @@ int bench__case_claim(struct bench__measure *m, struct bench__pending *p)
         p->name = name;
     }
     size_t i = (size_t)(p - m->pending);
-    if (!index_insert(&m->cells, cell_hash(p->name, p->labels, p->n_labels), PENDING_REF(i)))
+    if (!index_insert(&m->cells, bench__cell_hash(p->name, p->labels, p->n_labels), PENDING_REF(i)))
         return BENCH_ENOMEM;
     return 0;
 }
@@ -318,6 +319,6 @@ void bench__row_settle(struct bench__measure *m, size_t index)
     free(why);
     free(old);
     /* it was indexed under its old name (index_rows sees every row): index the new one */
-    if (!index_insert(&m->cells, cell_hash(r->name, r->labels, r->n_labels), ROW_REF(index)))
+    if (!index_insert(&m->cells, bench__cell_hash(r->name, r->labels, r->n_labels), ROW_REF(index)))
         bench__out_of_memory();
 }

@@ -153,6 +153,8 @@ BENCH__HIDDEN void bench__client_column_resume(struct bench__measure *m, const c
 BENCH__HIDDEN bool bench__same_cell(const char *name_a, const struct bench__kv *labels_a,
                                     size_t n_a, const char *name_b,
                                     const struct bench__kv *labels_b, size_t n_b);
+/* A hash of a cell: cells that are the same (bench__same_cell) hash alike. */
+BENCH__HIDDEN uint64_t bench__cell_hash(const char *name, const struct bench__kv *labels, size_t n);
 /* The BENCHMARK of the run whose own rows may take `name` (without labels): its full name F,
  * F#k for its k-th loop, "F (body)"; NULL when none does (or the run's suite is not known). */
 BENCH__HIDDEN const struct bench__entry *bench__body_row_owner(const struct bench__measure *m,
