@@ -150,7 +150,9 @@ struct bench_case_def {
  * returns, one timed call per sample; outside --bench it runs setup, timed once, after and
  * teardown at once, and a failing after fails the test. Returns 0, BENCH_ENAME (a name or
  * label with 0x1F, or an empty name), BENCH_EINVAL (no timed function, a NULL array with a
- * count), BENCH_ESTRUCT or BENCH_ENOMEM; under --bench a refused case is also an error row. */
+ * count), BENCH_EDUP (a label key given twice; under --bench also a case name and labels the
+ * run has already, or a name a BENCHMARK's own rows take), BENCH_ESTRUCT or BENCH_ENOMEM;
+ * under --bench a refused case is also an error row. */
 BENCH_API int bench_case(bench_t *b, const struct bench_case_def *def);
 
 /* Measure fn(state) alone, batched like BENCH_ITER (an out-of-line call per iteration);

@@ -17,7 +17,7 @@ enum bench_error {
     BENCH_ENAME = -1001,   /* a name or label contains 0x1F or is empty */
     BENCH_ESTRUCT = -1002, /* a size-prefixed struct is too small or has an unknown non-zero tail */
     BENCH_ESTATE = -1003,  /* called where it has no meaning (no test is running) */
-    BENCH_EDUP = -1004     /* a name is registered twice */
+    BENCH_EDUP = -1004     /* a name is registered twice (a test, a case in a run, a label key) */
 };
 
 /* A static, never-NULL message for a code (unknown codes get a generic message). */

@@ -87,6 +87,7 @@ void bench__body_run(struct bench__measure *m, const struct bench__entry *e)
             r->name = bench__loop_name(e, m->loops);
             bench__row_fail(r, BENCH__FAILED,
                             "the body left its BENCH_ITER loop early (return or goto inside it)");
+            bench__row_settle(m, m->n_rows - 1);
             m->loop_open = false;
         } else if (m->loops == 0 && !m->registered && !m->register_only) {
             bench__whole_body_measure(m, &ctx);
@@ -100,6 +101,7 @@ void bench__body_run(struct bench__measure *m, const struct bench__entry *e)
         struct bench__row *r = bench__row_new(m, name);
         free(name);
         bench__row_fail(r, ctx.outcome, ctx.message);
+        bench__row_settle(m, m->n_rows - 1);
         m->loop_open = false;
     }
     m->whole_body = false;

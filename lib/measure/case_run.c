@@ -118,8 +118,10 @@ void bench__case_measure(struct bench__measure *m, struct bench__pending *p)
     r->n_labels = p->n_labels;
     p->labels = NULL;
     p->n_labels = 0;
+    p->measured = true;
     if (p->refused) {
         bench__row_fail(r, BENCH__FAILED, p->refused);
+        bench__row_settle(m, index);
         return;
     }
     struct case_run run = {STAGE_START, NULL};
@@ -175,4 +177,5 @@ void bench__case_measure(struct bench__measure *m, struct bench__pending *p)
         r->n_cells += p->n_metrics;
     }
     free(run.after_error);
+    bench__row_settle(m, index);
 }

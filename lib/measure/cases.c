@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* cases.c: owns bench_case: checking a definition (on a normalized copy: a field beyond the
- * caller's size reads as zero), running it inertly outside --bench, and queueing it (state
- * copied) to be measured after its body returns. BENCH_ENOMEM, not an abort, when the
- * registration cannot be stored. */
+ * caller's size reads as zero; under --bench also against the run's other rows, identity.c),
+ * running it inertly outside --bench, and queueing it (state copied) to be measured after its
+ * body returns. BENCH_ENOMEM, not an abort, when the registration cannot be stored. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +60,11 @@ static const char *check_case(const struct bench_case_def *raw, struct bench_cas
         if (has_separator(l->key) || has_separator(l->value))
             return "a label contains the 0x1F separator";
     }
+    *code = BENCH_EDUP;
+    for (size_t i = 0; i < def->n_labels; i++)
+        for (size_t j = 0; j < i; j++)
+            if (bench__utf8_same(def->labels[i].key, def->labels[j].key))
+                return "two labels have the same key";
     *code = BENCH_EINVAL;
     for (size_t i = 0; i < def->n_metrics; i++)
         if (!def->metrics[i].unit || !*def->metrics[i].unit ||
@@ -105,15 +110,24 @@ static char *printable_copy(const char *s)
     return d;
 }
 
-/* Labels copied and sorted by key; labels without a key or a value are left out (a refused
- * case keeps what it can). 0 or BENCH_ENOMEM. */
+/* A label whose key an earlier one of the n has (as the document writes keys). */
+static bool key_repeated(const struct bench_label *labels, size_t i)
+{
+    for (size_t j = 0; j < i; j++)
+        if (labels[j].key && labels[j].value && bench__utf8_same(labels[i].key, labels[j].key))
+            return true;
+    return false;
+}
+
+/* Labels copied and sorted by key; labels without a key or a value, and a label whose key an
+ * earlier one has, are left out (a refused case keeps what it can). 0 or BENCH_ENOMEM. */
 static int copy_labels(struct bench__pending *p, const struct bench_label *labels, size_t n)
 {
     p->labels = calloc(n + 1, sizeof *p->labels);
     if (!p->labels)
         return BENCH_ENOMEM;
     for (size_t i = 0; i < n; i++) {
-        if (!labels[i].key || !labels[i].value)
+        if (!labels[i].key || !labels[i].value || key_repeated(labels, i))
             continue;
         struct bench__kv *kv = &p->labels[p->n_labels++];
         kv->key = printable_copy(labels[i].key);
@@ -190,11 +204,24 @@ int bench_case(bench_t *b, const struct bench_case_def *def)
         return run_case_inert(b, def);
     }
     m->registered = true;
+    /* one cell per row: a case the run has already, or named like a BENCHMARK's rows, is
+     * refused (the earlier row keeps the cell) */
+    char *clash = NULL;
+    if (!problem) {
+        if (bench__case_clash(m, def->name, def->labels, def->n_labels, &clash) != 0)
+            return BENCH_ENOMEM;
+        if (clash) {
+            problem = clash;
+            code = BENCH_EDUP;
+        }
+    }
     if (m->n_pending == m->cap_pending) {
         size_t cap = m->cap_pending ? 2 * m->cap_pending : 16;
         struct bench__pending *grown = realloc(m->pending, cap * sizeof *grown);
-        if (!grown)
+        if (!grown) {
+            free(clash);
             return BENCH_ENOMEM;
+        }
         m->pending = grown;
         m->cap_pending = cap;
     }
@@ -202,6 +229,9 @@ int bench_case(bench_t *b, const struct bench_case_def *def)
     memset(p, 0, sizeof *p);
     p->entry = m->entry;
     int stored = problem ? store_refused(m, p, def, problem) : store_case(m, p, def);
+    free(clash);
+    if (stored == 0)
+        stored = bench__case_claim(m, p); /* a refused row, too, has a cell of its own */
     if (stored != 0) {
         bench__pending_free(p);
         return stored;

@@ -40,6 +40,11 @@ struct bench__collector {
     size_t n_rows, cap_rows;
     size_t *slots; /* the worker's row slot -> index in rows (SIZE_MAX: none); per worker */
     size_t n_slots, cap_slots;
+    /* every row's cell by hash: a document never holds one cell twice, even when workers that
+     * know nothing of each other's rows made them */
+    uint64_t *row_hash; /* per row */
+    size_t *cell_table; /* open addressing: row index + 1, 0 = empty */
+    size_t cap_cells;
     /* grouped mode */
     char **group_keys; /* NULL until the keys are known */
     size_t n_group_keys;
@@ -128,6 +133,8 @@ void bench__collector_free(struct bench__collector *c)
         bench__row_release(&c->rows[i]);
     free(c->rows);
     free(c->slots);
+    free(c->row_hash);
+    free(c->cell_table);
     for (size_t i = 0; i < c->n_cols; i++) {
         free((char *)c->cols[i]->name);
         free((char *)c->cols[i]->header);
@@ -272,6 +279,84 @@ void bench__collect_begin(struct bench__collector *c, enum bench__item item, siz
 
 /* ---- rows and tables ---------------------------------------------------------------------- */
 
+/* The row holding the cell (name, labels), or SIZE_MAX. */
+static size_t cell_holder(const struct bench__collector *c, const char *name,
+                          const struct bench__kv *labels, size_t n, uint64_t hash)
+{
+    if (!c->cap_cells)
+        return SIZE_MAX;
+    for (size_t i = hash & (c->cap_cells - 1);; i = (i + 1) & (c->cap_cells - 1)) {
+        size_t ref = c->cell_table[i];
+        if (!ref)
+            return SIZE_MAX;
+        const struct bench__row *r = &c->rows[ref - 1];
+        if (c->row_hash[ref - 1] == hash &&
+            bench__same_cell(r->name, r->labels, r->n_labels, name, labels, n))
+            return ref - 1;
+    }
+}
+
+static void cell_insert(struct bench__collector *c, size_t row)
+{
+    if (2 * (c->n_rows + 1) > c->cap_cells) {
+        size_t cap = c->cap_cells ? 2 * c->cap_cells : 256;
+        size_t *table = bench__xcalloc(cap, sizeof *table);
+        for (size_t i = 0; i < c->cap_cells; i++) {
+            size_t ref = c->cell_table[i];
+            if (!ref)
+                continue;
+            size_t k = c->row_hash[ref - 1] & (cap - 1);
+            while (table[k])
+                k = (k + 1) & (cap - 1);
+            table[k] = ref;
+        }
+        free(c->cell_table);
+        c->cell_table = table;
+        c->cap_cells = cap;
+    }
+    size_t k = c->row_hash[row] & (c->cap_cells - 1);
+    while (c->cell_table[k])
+        k = (k + 1) & (c->cap_cells - 1);
+    c->cell_table[k] = row + 1;
+}
+
+/* Take a new row (the last) into the document: when an earlier row has its cell (two workers
+ * each made one), it becomes an error row named "name (2)", "(3)", ... (the first free one). */
+static void admit_row(struct bench__collector *c)
+{
+    size_t index = c->n_rows - 1;
+    struct bench__row *r = &c->rows[index];
+    c->row_hash = bench__xrealloc(c->row_hash, c->cap_rows * sizeof *c->row_hash);
+    uint64_t hash = bench__cell_hash(r->name, r->labels, r->n_labels);
+    size_t holder = cell_holder(c, r->name, r->labels, r->n_labels, hash);
+    if (holder != SIZE_MAX) {
+        char *taken = r->name;
+        for (unsigned k = 2;; k++) {
+            r->name = bench__xasprintf("%s (%u)", taken, k);
+            hash = bench__cell_hash(r->name, r->labels, r->n_labels);
+            if (cell_holder(c, r->name, r->labels, r->n_labels, hash) == SIZE_MAX)
+                break;
+            free(r->name);
+        }
+        if (r->state != BENCH__ROW_ERROR) { /* a crash's own error says more */
+            free(r->error);
+            r->error = bench__xasprintf("registration: '%s' with these labels is the cell of an "
+                                        "earlier row of this run (%s)",
+                                        taken, c->rows[holder].source);
+        }
+        free(taken);
+        r->state = BENCH__ROW_ERROR;
+        r->stats = (struct bench__summary){NAN, NAN, NAN, NAN};
+        r->iterations = 0;
+        r->samples = 0;
+        free(r->cells);
+        r->cells = NULL;
+        r->n_cells = 0;
+    }
+    c->row_hash[index] = hash;
+    cell_insert(c, index);
+}
+
 static struct bench__row *new_row(struct bench__collector *c)
 {
     c->rows = bench__grow(c->rows, &c->cap_rows, c->n_rows + 1, sizeof *c->rows);
@@ -284,8 +369,11 @@ void bench__collect_row(struct bench__collector *c, const struct bench__row *row
                         const char *const *cell_columns, size_t slot)
 {
     struct bench__row *r;
+    bool fresh = false;
     if (slot < c->n_slots && c->slots[slot] != SIZE_MAX) {
         r = &c->rows[c->slots[slot]];
+        if (strcmp(r->name, row->name) != 0)
+            return; /* admit_row refused its first copy: it stays the error row it became */
         bench__row_release(r);
     } else {
         c->slots = bench__grow(c->slots, &c->cap_slots, slot + 1, sizeof *c->slots);
@@ -293,6 +381,7 @@ void bench__collect_row(struct bench__collector *c, const struct bench__row *row
             c->slots[c->n_slots++] = SIZE_MAX;
         c->slots[slot] = c->n_rows;
         r = new_row(c);
+        fresh = true;
     }
     *r = *row;
     r->name = bench__xstrdup(row->name);
@@ -300,6 +389,8 @@ void bench__collect_row(struct bench__collector *c, const struct bench__row *row
     r->error = bench__xstrdup(row->error);
     r->labels = copy_labels(row->labels, row->n_labels);
     r->cells = copy_cells(c, row->cells, row->n_cells, cell_columns, &r->n_cells);
+    if (fresh)
+        admit_row(c);
 }
 
 /* Does some row of this table have a value for a metric sort key? */
@@ -531,6 +622,7 @@ bool bench__collector_abandon(struct bench__collector *c, const char *what)
         r->state = BENCH__ROW_ERROR;
         r->stats = (struct bench__summary){NAN, NAN, NAN, NAN};
         r->error = reason;
+        admit_row(c);
         if (!a_case) {
             c->abandoned[c->item_entry] = true;
             if (!c->cfg->n_group_by) /* streamed: the body's table is due now */

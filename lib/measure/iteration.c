@@ -31,6 +31,7 @@ static void finish_batched_row(struct bench__measure *m, char *name)
             r, BENCH__FAILED,
             "the iteration count reached 2^40: the timed body was optimized away or left "
             "its loop early (break)");
+    bench__row_settle(m, m->n_rows - 1);
     /* its timing is measured: kept even if the body dies before its counting passes (sent
      * again with their cells after them) */
     bench__emit_rows(m, m->n_rows - 1);

@@ -14,6 +14,7 @@
 #include "../catalog/catalog.h"
 #include "../model/report.h"
 #include "../suite/context.h"
+#include "../suite/registry.h"
 #include "collector.h"
 #include "sampler.h"
 
@@ -51,6 +52,18 @@ struct bench__pending {
     char *refused; /* a registration error: becomes an error row */
     char *group;   /* --group-by key */
     bool skip;     /* measured (or crashed) by an earlier worker: not measured again */
+    bool measured; /* its row exists (and holds its labels now) */
+};
+
+/* The cells of a run by hash (identity.c): rows and registered cases. */
+struct bench__cell_slot {
+    uint64_t hash;
+    size_t ref; /* 0 empty, 2i + 1 row i, 2i + 2 m->pending[i] */
+};
+struct bench__cell_index {
+    struct bench__cell_slot *slots;
+    size_t cap, used;
+    size_t rows_indexed; /* rows[0 .. rows_indexed) are in it */
 };
 
 /* Where the measuring side's events go: straight to a collector in this process (white-box
@@ -65,7 +78,7 @@ struct bench__emitter {
 
 struct bench__measure {
     const struct bench__config *cfg;
-    const struct bench__suite *suite;
+    const struct bench__suite *suite; /* the bodies of the run, for the names their rows take */
     struct bench__emitter out;
     const struct bench__resume *resume; /* what earlier workers did; NULL in a fresh run */
     bool columns_sent;                  /* the column sets went out with n_columns_sent columns */
@@ -113,6 +126,7 @@ struct bench__measure {
     bool bracket_disclosed[BENCH__MAX_SOURCES]; /* the empty-bracket cost was reported */
     size_t *loop_rows; /* row index of each BENCH_ITER loop of the current body */
     size_t n_loop_rows, cap_loop_rows;
+    struct bench__cell_index cells; /* one row per name and labels (identity.c) */
 };
 
 /* ---- rows.c: rows and client columns ---------------------------------------------------- */
@@ -131,6 +145,34 @@ bench__client_column(struct bench__measure *m, const char *unit, enum bench_metr
 /* A client column an earlier worker of this run made, made again under the same name and in the
  * same order, so the column sets of the run do not depend on where a worker died. */
 BENCH__HIDDEN void bench__client_column_resume(struct bench__measure *m, const char *name);
+
+/* ---- identity.c: one row per name and labels in a run's document ------------------------ */
+
+/* The same cell of the document: names and labels the same text once invalid UTF-8 is read as
+ * U+FFFD (as the JSON writes them), labels in any order. */
+BENCH__HIDDEN bool bench__same_cell(const char *name_a, const struct bench__kv *labels_a,
+                                    size_t n_a, const char *name_b,
+                                    const struct bench__kv *labels_b, size_t n_b);
+/* A hash of a cell: cells that are the same (bench__same_cell) hash alike. */
+BENCH__HIDDEN uint64_t bench__cell_hash(const char *name, const struct bench__kv *labels, size_t n);
+/* The BENCHMARK of the run whose own rows may take `name` (without labels): its full name F,
+ * F#k for its k-th loop, "F (body)"; NULL when none does (or the run's suite is not known). */
+BENCH__HIDDEN const struct bench__entry *bench__body_row_owner(const struct bench__measure *m,
+                                                               const char *name);
+/* Why a case the body being run registers cannot have its cell (*why malloc'd, NULL when it
+ * can): an unlabelled name a BENCHMARK's rows take, or a cell an earlier row or a case not
+ * measured yet has. 0 or BENCH_ENOMEM. */
+BENCH__HIDDEN int bench__case_clash(struct bench__measure *m, const char *name,
+                                    const struct bench_label *labels, size_t n, char **why);
+/* Claim the cell of the case `p` being stored (m->pending[m->n_pending], not yet counted): a
+ * refused case whose cell is taken is renamed "name (2)", "name (3)", ... (the first free
+ * one) first. 0 or BENCH_ENOMEM. */
+BENCH__HIDDEN int bench__case_claim(struct bench__measure *m, struct bench__pending *p);
+/* The last check on a finished row: when an earlier row has its cell, it becomes an error row
+ * under a free name. Every path that makes a row calls it once the row has its name and labels;
+ * they do not change after that (the index keeps them). */
+BENCH__HIDDEN void bench__row_settle(struct bench__measure *m, size_t index);
+BENCH__HIDDEN void bench__cells_free(struct bench__measure *m);
 
 /* ---- counting.c: counting passes ------------------------------------------------------- */
 

@@ -50,13 +50,8 @@ void bench__body_run_reported(struct bench__measure *m, const struct bench__entr
     m->register_only |= again;
     bench__body_run(m, e);
     m->register_only = register_only;
-    if (again) {
-        for (size_t r = first_row; r < m->n_rows; r++)
-            bench__row_release(&m->rows[r]);
-        m->n_rows = first_row;
-    } else {
+    if (!again) /* a re-run's rows (its failure) were sent by the earlier worker: kept unsent */
         bench__emit_rows(m, first_row);
-    }
     for (size_t p = first_pending; p < m->n_pending; p++)
         m->pending[p].skip = case_done_before(m, &m->pending[p]);
     bench__emit_body_end(m, e);
@@ -121,6 +116,7 @@ static void free_measure(struct bench__measure *m)
     free(m->provenance);
     free(m->samples);
     free(m->loop_rows);
+    bench__cells_free(m);
     bench__workloads_free(&m->workloads);
     bench__catalog_close(&m->catalog);
 }

@@ -22,11 +22,21 @@ bool bench__sampler_step(struct bench__sampler *s, int64_t elapsed_ns)
         return s->n < s->target; /* a round with nothing left to take stops here */
     }
     if (!s->sampling) {
-        if (elapsed_ns < s->budget_ns && s->count < BENCH__MAX_SCALED_ITERATIONS) {
-            s->count *= 2;
+        if (s->count >= BENCH__MAX_SCALED_ITERATIONS) {
+            s->sampling = true; /* the cap: this sample is discarded too */
             return true;
         }
-        s->sampling = true; /* this scaling sample is discarded too */
+        if (elapsed_ns < s->budget_ns) {
+            s->count *= 2; /* short, or a stop that its confirmation did not repeat */
+            s->confirming = false;
+            return true;
+        }
+        if (!s->confirming) {
+            s->confirming = true; /* one slow sample may be a preemption: time this count again */
+            return true;
+        }
+        s->confirming = false;
+        s->sampling = true; /* two samples reached the budget: both are discarded */
         return true;
     }
     if (s->n >= BENCH__SAMPLE_COUNT)

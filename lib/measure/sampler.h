@@ -23,16 +23,19 @@ BENCH__HIDDEN uint64_t bench__count_iterations(uint64_t pinned, uint64_t timing_
 BENCH__HIDDEN uint64_t bench__count_batch(uint64_t pinned, uint64_t iterations, double median_ns);
 
 /* The batched-timing state machine: feed it one timed sample (elapsed ns at the current
- * count); it says whether to take another and at which count. The count doubles until a sample
- * reaches the budget; that sample is discarded too; then BENCH__SAMPLE_COUNT samples are kept
- * (docs/explanation/statistics.md). */
+ * count); it says whether to take another and at which count. The count doubles until two
+ * samples in a row at one count reach the budget (one slow sample alone, e.g. a preemption, only
+ * costs a second sample at that count: if that one is short, the doubling goes on), or until the
+ * count is 2^40; every sample so far is discarded; then BENCH__SAMPLE_COUNT samples are kept
+ * (docs/explanation/design.md, "Finding the iteration count"). */
 struct bench__sampler {
     int64_t budget_ns;
-    uint64_t count; /* iterations per sample */
-    bool sampling;  /* false while still doubling */
-    size_t n;       /* samples kept */
-    size_t target;  /* stop once n reaches it (BENCH__SAMPLE_COUNT, or a round's share) */
-    bool warmup;    /* discard the next sample: a round resumed with a known count */
+    uint64_t count;  /* iterations per sample */
+    bool sampling;   /* false while still doubling */
+    bool confirming; /* the last sample reached the budget: this one confirms the stop */
+    size_t n;        /* samples kept */
+    size_t target;   /* stop once n reaches it (BENCH__SAMPLE_COUNT, or a round's share) */
+    bool warmup;     /* discard the next sample: a round resumed with a known count */
     double samples[BENCH__SAMPLE_COUNT];
 };
 BENCH__HIDDEN void bench__sampler_start(struct bench__sampler *s, int64_t budget_ns, uint64_t pin);

@@ -55,76 +55,13 @@ static json_t *count(uint64_t v)
     return number((double)v);
 }
 
-/* Length of the well-formed UTF-8 sequence at s (what jansson accepts: no overlong forms,
- * no surrogates, nothing above U+10FFFF), or 0 when the bytes there are not one. */
-static size_t utf8_length(const unsigned char *s)
-{
-    size_t n;
-    uint32_t cp, min;
-    if (s[0] < 0x80)
-        return 1;
-    if (s[0] >= 0xC2 && s[0] <= 0xDF)
-        n = 2, cp = s[0] & 0x1Fu, min = 0x80;
-    else if (s[0] >= 0xE0 && s[0] <= 0xEF)
-        n = 3, cp = s[0] & 0x0Fu, min = 0x800;
-    else if (s[0] >= 0xF0 && s[0] <= 0xF4)
-        n = 4, cp = s[0] & 0x07u, min = 0x10000;
-    else
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80) /* also stops at the terminating NUL */
-            return 0;
-        cp = cp << 6 | (s[i] & 0x3Fu);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return n;
-}
-
-/* A copy of s with every byte that does not start a well-formed sequence replaced by
- * U+FFFD. jansson refuses strings that are not UTF-8, and names, labels and error
- * messages come from client code. */
-static char *utf8_repair(const char *s)
-{
-    size_t len = strlen(s);
-    char *out = malloc(len * 3 + 1);
-    if (!out)
-        return NULL;
-    const unsigned char *p = (const unsigned char *)s;
-    char *q = out;
-    while (*p) {
-        size_t n = utf8_length(p);
-        if (n) {
-            memcpy(q, p, n);
-            q += n, p += n;
-        } else {
-            memcpy(q, "\xEF\xBF\xBD", 3);
-            q += 3, p++;
-        }
-    }
-    *q = '\0';
-    return out;
-}
-
-static bool utf8_valid(const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        size_t n = utf8_length(p);
-        if (!n)
-            return false;
-        p += n;
-    }
-    return true;
-}
-
 static json_t *text(const char *s)
 {
     if (!s)
         s = "";
-    if (utf8_valid(s))
+    if (bench__utf8_valid(s))
         return json_string(s);
-    char *fixed = utf8_repair(s);
+    char *fixed = bench__utf8_repair(s);
     json_t *v = fixed ? json_string(fixed) : NULL;
     free(fixed);
     return v;
@@ -142,9 +79,9 @@ static bool put_text_key(json_t *obj, const char *key, json_t *value)
 {
     if (!key)
         key = "";
-    if (utf8_valid(key))
+    if (bench__utf8_valid(key))
         return put(obj, key, value);
-    char *fixed = utf8_repair(key);
+    char *fixed = bench__utf8_repair(key);
     if (!fixed) {
         json_decref(value);
         return false;

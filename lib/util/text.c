@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -190,4 +191,110 @@ enum bench__digits bench__parse_digits(const char *p, const char *end, uint64_t 
         return BENCH__DIGITS_TOO_LARGE;
     *value = v;
     return BENCH__DIGITS_OK;
+}
+
+/* ---- UTF-8 as the --bench-json document writes it ---------------------------------------- */
+
+/* Length of the well-formed UTF-8 sequence at s (what jansson accepts: no overlong forms,
+ * no surrogates, nothing above U+10FFFF), or 0 when the bytes there are not one. */
+static size_t utf8_length(const unsigned char *s)
+{
+    size_t n;
+    uint32_t cp, min;
+    if (s[0] < 0x80)
+        return 1;
+    if (s[0] >= 0xC2 && s[0] <= 0xDF)
+        n = 2, cp = s[0] & 0x1Fu, min = 0x80;
+    else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+        n = 3, cp = s[0] & 0x0Fu, min = 0x800;
+    else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+        n = 4, cp = s[0] & 0x07u, min = 0x10000;
+    else
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80) /* also stops at the terminating NUL */
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3Fu);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+#define REPLACEMENT "\xEF\xBF\xBD" /* U+FFFD */
+
+char *bench__utf8_repair(const char *s)
+{
+    size_t len = strlen(s);
+    char *out = malloc(len * 3 + 1);
+    if (!out)
+        return NULL;
+    const unsigned char *p = (const unsigned char *)s;
+    char *q = out;
+    while (*p) {
+        size_t n = utf8_length(p);
+        if (n) {
+            memcpy(q, p, n);
+            q += n, p += n;
+        } else {
+            memcpy(q, REPLACEMENT, 3);
+            q += 3, p++;
+        }
+    }
+    *q = '\0';
+    return out;
+}
+
+bool bench__utf8_valid(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        size_t n = utf8_length(p);
+        if (!n)
+            return false;
+        p += n;
+    }
+    return true;
+}
+
+const char *bench__utf8_after_same(const char *s, const char *prefix)
+{
+    const unsigned char *a = (const unsigned char *)s, *b = (const unsigned char *)prefix;
+    while (*b) {
+        if (!*a)
+            return NULL;
+        size_t na = utf8_length(a), nb = utf8_length(b);
+        /* a byte that starts no sequence reads as U+FFFD, as the document writes it */
+        const unsigned char *ua = na ? a : (const unsigned char *)REPLACEMENT;
+        const unsigned char *ub = nb ? b : (const unsigned char *)REPLACEMENT;
+        size_t la = na ? na : 3, lb = nb ? nb : 3;
+        if (la != lb || memcmp(ua, ub, la) != 0)
+            return NULL;
+        a += na ? na : 1;
+        b += nb ? nb : 1;
+    }
+    return (const char *)a;
+}
+
+bool bench__utf8_same(const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0)
+        return true;
+    const char *rest = bench__utf8_after_same(a, b);
+    return rest && *rest == '\0';
+}
+
+uint64_t bench__utf8_hash(const char *s, uint64_t h)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        size_t n = utf8_length(p);
+        const unsigned char *unit = n ? p : (const unsigned char *)REPLACEMENT;
+        for (size_t i = 0; i < (n ? n : 3); i++) {
+            h ^= unit[i]; /* FNV-1a */
+            h *= 0x100000001b3ull;
+        }
+        p += n ? n : 1;
+    }
+    return h;
 }

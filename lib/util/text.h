@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* text.h: the text helpers every layer shares: checked formatting into a fixed buffer (a cut is
  * always marked), "; "-joined notes, the first line of a message, control-character
- * sanitising, and the overflow-checked decimal digit run. Pure functions. */
+ * sanitising, UTF-8 repaired as the JSON document writes it, and the overflow-checked decimal
+ * digit run. Pure functions. */
 #ifndef BENCH_UTIL_TEXT_H
 #define BENCH_UTIL_TEXT_H
 
@@ -56,6 +57,20 @@ struct bench__suggestion {
 };
 BENCH__HIDDEN void bench__suggest_begin(struct bench__suggestion *s, const char *word);
 BENCH__HIDDEN void bench__suggest_offer(struct bench__suggestion *s, const char *candidate);
+
+/* UTF-8 as the --bench-json document writes it: every byte that does not start a well-formed
+ * sequence (no overlong forms, no surrogates, nothing above U+10FFFF) becomes U+FFFD, because
+ * jansson refuses text that is not UTF-8 and names, labels and messages come from client code.
+ * _repair: that copy (malloc'd; NULL when out of memory). _valid: s needs no repair. _same: a
+ * and b are the same text once repaired. _after_same: the rest of s after a prefix that is
+ * `prefix` once both are repaired, or NULL. None of them allocates but _repair. */
+BENCH__HIDDEN char *bench__utf8_repair(const char *s);
+BENCH__HIDDEN bool bench__utf8_valid(const char *s);
+BENCH__HIDDEN bool bench__utf8_same(const char *a, const char *b);
+BENCH__HIDDEN const char *bench__utf8_after_same(const char *s, const char *prefix);
+/* FNV-1a of the repaired text, continuing from h (0xcbf29ce484222325 to start): texts that are
+ * _same hash alike. */
+BENCH__HIDDEN uint64_t bench__utf8_hash(const char *s, uint64_t h);
 
 /* The decimal digit run at the start of [p, end): OK with its value in *value when the run is
  * not empty and its value at most max; *stop (when not NULL) is the first byte after the run. */

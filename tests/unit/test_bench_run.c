@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* test_bench_run.c: the timing protocol end to end on a fake clock: doubling to the budget,
- * pinned counts, the per-call probe call and stop rule, a stalled clock, whole bodies, and
- * sampling rounds (--bench-rounds). */
+/* test_bench_run.c: the timing protocol end to end on a fake clock: doubling to the budget (and
+ * through a preempted sample), pinned counts, the per-call probe call and stop rule, a stalled
+ * clock, whole bodies, one row per name and labels, and sampling rounds (--bench-rounds). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -172,6 +172,22 @@ BENCHMARK(iter_100ns)
     }
 }
 
+/* 100 ns per iteration, but the first batch of 8192 iterations takes 10× as long (the body
+ * was preempted during the doubling). */
+static bool preempted_once;
+
+BENCHMARK(iter_preempted)
+{
+    for (uint64_t n = bench_iter_begin(b); n != 0; n = bench_iter_next(b)) {
+        int64_t cost = 100 * (int64_t)n;
+        if (n == 8192 && !preempted_once) {
+            preempted_once = true;
+            cost *= 10;
+        }
+        fake_now += cost;
+    }
+}
+
 BENCHMARK(iter_pinned, .iterations = 7)
 {
     BENCH_ITER(b)
@@ -279,11 +295,103 @@ WORKLOAD(windowed)
     window_events += 3;
 }
 
+/* ---- one row per name and labels: bodies whose cases or rows would share a cell --------- */
+
+static int dup_codes[8];
+static const struct bench_label impl_x[] = {{"impl", "x"}};
+
+/* Two bodies register the case 'shared' {impl=x}; the second one registers it twice. */
+BENCHMARK(dup_a)
+{
+    dup_codes[0] = bench_case(b, BENCH_CASE_DEF(.name = "shared", .labels = impl_x, .n_labels = 1,
+                                                .timed = advance_1000, .iterations = 40));
+}
+
+BENCHMARK(dup_b)
+{
+    for (int k = 1; k <= 2; k++)
+        dup_codes[k] =
+            bench_case(b, BENCH_CASE_DEF(.name = "shared", .labels = impl_x, .n_labels = 1,
+                                         .timed = advance_1000, .iterations = 40));
+}
+
+/* Cases named like the rows of BENCHMARK iter_100ns (its loop, its 2nd loop, its failure
+ * after loops), and names that are not (no labels: #1 and #02 are never row names; a label
+ * makes another cell). */
+BENCHMARK(dup_named_like_rows)
+{
+    static const char *const names[] = {
+        "test_bench_run.iter_100ns",        "test_bench_run.iter_100ns#2",
+        "test_bench_run.iter_100ns (body)", "test_bench_run.iter_100ns#1",
+        "test_bench_run.iter_100ns#02",
+    };
+    for (int k = 0; k < 5; k++)
+        dup_codes[k] = bench_case(
+            b, BENCH_CASE_DEF(.name = names[k], .timed = advance_1000, .iterations = 40));
+    dup_codes[5] =
+        bench_case(b, BENCH_CASE_DEF(.name = "test_bench_run.iter_100ns", .labels = impl_x,
+                                     .n_labels = 1, .timed = advance_1000, .iterations = 40));
+}
+
+/* Label keys given twice (the second pair only once the document's UTF-8 repair is applied),
+ * and two names that are one name in the document: 0xE9 is not UTF-8 and becomes U+FFFD. */
+BENCHMARK(dup_keys)
+{
+    static const struct bench_label twice[] = {{"impl", "a"}, {"size", "1"}, {"impl", "b"}};
+    static const struct bench_label repaired[] = {{"k\xff", "a"}, {"k\xfe", "b"}};
+    dup_codes[0] = bench_case(b, BENCH_CASE_DEF(.name = "keys", .labels = twice, .n_labels = 3,
+                                                .timed = advance_1000, .iterations = 40));
+    dup_codes[1] = bench_case(b, BENCH_CASE_DEF(.name = "keys2", .labels = repaired, .n_labels = 2,
+                                                .timed = advance_1000, .iterations = 40));
+    dup_codes[2] =
+        bench_case(b, BENCH_CASE_DEF(.name = "caf\xe9", .timed = advance_1000, .iterations = 40));
+    dup_codes[3] = bench_case(
+        b, BENCH_CASE_DEF(.name = "caf\xef\xbf\xbd", .timed = advance_1000, .iterations = 40));
+}
+
+/* Two loops: rows test_bench_run.two_loops and test_bench_run.two_loops#2. */
+BENCHMARK(two_loops)
+{
+    BENCH_ITER(b)
+    {
+        fake_now += 100;
+    }
+    BENCH_ITER(b)
+    {
+        fake_now += 100;
+    }
+}
+
+/* A body registered by hand under a name no BENCHMARK macro can give, "two_loops#2": its
+ * whole-body row would take the name of two_loops's second loop. Only the last check on a
+ * finished row can catch this one. */
+static void odd_body(bench_t *b)
+{
+    (void)b;
+    fake_now += 50;
+}
+
+static const struct bench_benchmark_opts odd_opts = {.size = sizeof(struct bench_benchmark_opts)};
+static struct bench_test odd_test = {.size = sizeof(struct bench_test),
+                                     .kind = BENCH_KIND_BENCHMARK,
+                                     .name = "two_loops#2",
+                                     .file = __FILE__,
+                                     .line = __LINE__,
+                                     .build = BENCH_BUILD_NDEBUG | BENCH_BUILD_OPTIMIZED,
+                                     .compiler = "test",
+                                     .fn = odd_body,
+                                     .benchmark = &odd_opts};
+
+__attribute__((constructor)) static void register_odd_test(void)
+{
+    bench_register(&odd_test);
+}
+
 /* ---- sampling rounds (--bench-rounds): bodies that record how they were run ------------ */
 
 /* One entry per call of a logged body: which body, and how many batches of its loop ran
- * with a count below 65536 (still doubling) and at 65536 (a sample, the discarded scaling
- * sample, or a round's discarded warm-up sample). */
+ * with a count below 65536 (still doubling) and at 65536 (a sample, one of the two discarded
+ * samples that stop the doubling, or a round's discarded warm-up sample). */
 struct body_entry {
     char body;
     unsigned small, full;
@@ -478,6 +586,21 @@ static void test_batched_doubles_to_the_budget(void **state)
     assert_int_equal((int64_t)num(row, "samples"), 32);
     assert_true(num(row, "medianNs") == 100.0);
     assert_true(num(row, "deviationNs") == 0.0);
+    json_decref(doc);
+}
+
+/* One preempted sample during the doubling: the row still gets the count its budget needs
+ * (8192 iterations take 8.2 ms when preempted, but 0.8 ms when timed again). */
+static void test_batched_preempted_sample_keeps_doubling(void **state)
+{
+    (void)state;
+    preempted_once = false;
+    json_t *doc, *row = run_one("iter_preempted", &doc);
+    assert_true(preempted_once);
+    assert_int_equal((int64_t)num(row, "iterations"), 65536);
+    assert_int_equal((int64_t)num(row, "samples"), 32);
+    assert_true(num(row, "medianNs") == 100.0);
+    assert_true(num(row, "maxNs") == 100.0); /* the slow sample was not kept */
     json_decref(doc);
 }
 
@@ -700,6 +823,171 @@ static void test_perf_iters_and_batch_pins(void **state)
     assert_int_equal(bench__count_batch(100000, 8192, 1000.0), 8192);
 }
 
+/* ---- one row per name and labels ------------------------------------------------------- */
+
+static json_t *row_named(json_t *doc, const char *name);
+
+/* No two rows of the document have the same name and labels (the rule of `libbench compare`'s
+ * reader, tools/compare_input.c). */
+static void assert_cells_unique(json_t *doc)
+{
+    json_t *rows = json_object_get(doc, "rows");
+    for (size_t i = 0; i < json_array_size(rows); i++)
+        for (size_t j = 0; j < i; j++) {
+            json_t *a = json_array_get(rows, i), *b = json_array_get(rows, j);
+            bool same = json_equal(json_object_get(a, "name"), json_object_get(b, "name")) &&
+                        json_equal(json_object_get(a, "labels"), json_object_get(b, "labels"));
+            if (same)
+                print_message("rows[%zu] and rows[%zu] are both '%s'\n", i, j,
+                              json_string_value(json_object_get(a, "name")));
+            assert_false(same);
+        }
+}
+
+static json_t *row_at(json_t *doc, size_t i)
+{
+    return json_array_get(json_object_get(doc, "rows"), i);
+}
+
+static const char *text_of(json_t *row, const char *key)
+{
+    const char *s = json_string_value(json_object_get(row, key));
+    assert_non_null(s);
+    return s;
+}
+
+/* The case a run has already is refused where it is registered again: an error row under the
+ * first free name "shared (2)", "shared (3)", whose note names both bodies; the first row is
+ * measured as usual. The same with --group-by (cases measured after every body). */
+static void test_duplicate_case_is_refused(void **state)
+{
+    (void)state;
+    static const char *const modes[] = {NULL, "--group-by=impl"};
+    for (size_t k = 0; k < 2; k++) {
+        const char *const args[] = {modes[k], NULL};
+        memset(dup_codes, 0x55, sizeof dup_codes);
+        json_t *doc = run_selected("dup_a|dup_b", 2, args);
+        assert_int_equal(last_status, 1);
+        assert_int_equal(dup_codes[0], 0);
+        assert_int_equal(dup_codes[1], BENCH_EDUP);
+        assert_int_equal(dup_codes[2], BENCH_EDUP);
+        assert_int_equal(json_array_size(json_object_get(doc, "rows")), 3);
+        assert_cells_unique(doc);
+        static const char *const names[] = {"shared", "shared (2)", "shared (3)"};
+        for (size_t i = 0; i < 3; i++) {
+            json_t *row = row_at(doc, i);
+            assert_string_equal(text_of(row, "name"), names[i]);
+            assert_string_equal(text_of(json_object_get(row, "labels"), "impl"), "x");
+            if (i == 0) {
+                assert_string_equal(text_of(row, "error"), "");
+                assert_int_equal((int64_t)num(row, "samples"), 40);
+                continue;
+            }
+            assert_string_equal(text_of(row, "error"),
+                                "registration: the case 'shared' {impl=x} is registered by "
+                                "test_bench_run.dup_a and again by test_bench_run.dup_b: a run "
+                                "has one row per case name and labels");
+        }
+        json_decref(doc);
+    }
+    /* a run of one of them alone has no duplicate */
+    memset(dup_codes, 0x55, sizeof dup_codes);
+    json_t *doc = run_doc("dup_a", NULL);
+    assert_int_equal(last_status, 0);
+    assert_int_equal(dup_codes[0], 0);
+    json_decref(doc);
+}
+
+/* A case without labels may not take a name that a BENCHMARK of the run names its own rows
+ * with; only when that BENCHMARK is in the run. */
+static void test_case_named_like_a_body_row(void **state)
+{
+    (void)state;
+    memset(dup_codes, 0x55, sizeof dup_codes);
+    json_t *doc = run_selected("iter_100ns|dup_named_like_rows", 2, NULL);
+    assert_int_equal(last_status, 1);
+    static const int codes[] = {BENCH_EDUP, BENCH_EDUP, BENCH_EDUP, 0, 0, 0};
+    for (size_t k = 0; k < 6; k++)
+        assert_int_equal(dup_codes[k], codes[k]);
+    assert_cells_unique(doc);
+    json_t *row = row_named(doc, "test_bench_run.iter_100ns (2)");
+    assert_string_equal(text_of(row, "error"),
+                        "registration: the case name 'test_bench_run.iter_100ns' without labels "
+                        "is the name of a row of BENCHMARK test_bench_run.iter_100ns: give the "
+                        "case a label or another name");
+    assert_non_null(strstr(text_of(row_named(doc, "test_bench_run.iter_100ns#2 (2)"), "error"),
+                           "is the name of a row of BENCHMARK test_bench_run.iter_100ns"));
+    assert_non_null(strstr(text_of(row_named(doc, "test_bench_run.iter_100ns (body) (2)"), "error"),
+                           "is the name of a row of BENCHMARK test_bench_run.iter_100ns"));
+    assert_string_equal(text_of(row_named(doc, "test_bench_run.iter_100ns"), "error"), "");
+    assert_string_equal(text_of(row_named(doc, "test_bench_run.iter_100ns#1"), "error"), "");
+    assert_string_equal(text_of(row_named(doc, "test_bench_run.iter_100ns#02"), "error"), "");
+    assert_int_equal(json_array_size(json_object_get(doc, "rows")), 7);
+    json_decref(doc);
+
+    memset(dup_codes, 0x55, sizeof dup_codes);
+    doc = run_doc("dup_named_like_rows", NULL);
+    assert_int_equal(last_status, 0);
+    for (size_t k = 0; k < 6; k++)
+        assert_int_equal(dup_codes[k], 0);
+    json_decref(doc);
+}
+
+/* A label key given twice is refused (the document's labels are an object): the row keeps the
+ * first; two names that the document writes alike are one cell. */
+static void test_repeated_label_key_and_repaired_names(void **state)
+{
+    (void)state;
+    memset(dup_codes, 0x55, sizeof dup_codes);
+    json_t *doc = run_doc("dup_keys", NULL);
+    assert_int_equal(last_status, 1);
+    assert_int_equal(dup_codes[0], BENCH_EDUP);
+    assert_int_equal(dup_codes[1], BENCH_EDUP);
+    assert_int_equal(dup_codes[2], 0);
+    assert_int_equal(dup_codes[3], BENCH_EDUP);
+    assert_cells_unique(doc);
+    json_t *keys = row_named(doc, "keys");
+    assert_string_equal(text_of(keys, "error"), "registration: two labels have the same key");
+    json_t *labels = json_object_get(keys, "labels");
+    assert_int_equal(json_object_size(labels), 2);
+    assert_string_equal(text_of(labels, "impl"), "a");
+    assert_string_equal(text_of(labels, "size"), "1");
+    assert_int_equal(json_object_size(json_object_get(row_named(doc, "keys2"), "labels")), 1);
+    assert_string_equal(text_of(row_named(doc, "caf\xef\xbf\xbd"), "error"), "");
+    assert_non_null(strstr(text_of(row_named(doc, "caf\xef\xbf\xbd (2)"), "error"),
+                           "is registered twice by test_bench_run.dup_keys"));
+    json_decref(doc);
+
+    /* outside --bench the definition is refused the same way, and nothing runs */
+    calls = 0;
+    assert_int_equal(
+        bench_case(NULL, BENCH_CASE_DEF(.name = "keys",
+                                        .labels = (const struct bench_label[]){{"impl", "a"},
+                                                                               {"impl", "b"}},
+                                        .n_labels = 2, .timed = advance_1000)),
+        BENCH_EDUP);
+    assert_int_equal(calls, 0);
+}
+
+/* The last check on a finished row: a body registered under the name "two_loops#2" would have
+ * the name of two_loops's second loop; the later row becomes an error row under a free name. */
+static void test_body_rows_never_share_a_cell(void **state)
+{
+    (void)state;
+    json_t *doc = run_selected("two_loops|two_loops#2", 2, NULL);
+    assert_int_equal(last_status, 1);
+    assert_cells_unique(doc);
+    assert_int_equal(json_array_size(json_object_get(doc, "rows")), 3);
+    assert_string_equal(text_of(row_at(doc, 0), "name"), "test_bench_run.two_loops");
+    assert_string_equal(text_of(row_at(doc, 1), "name"), "test_bench_run.two_loops#2");
+    assert_string_equal(text_of(row_at(doc, 1), "error"), "");
+    assert_string_equal(text_of(row_at(doc, 2), "name"), "test_bench_run.two_loops#2 (2)");
+    assert_string_equal(text_of(row_at(doc, 2), "error"),
+                        "'test_bench_run.two_loops#2' is already a row of "
+                        "test_bench_run.two_loops");
+    json_decref(doc);
+}
+
 /* ---- sampling rounds (--bench-rounds) --------------------------------------------------- */
 
 static json_t *row_named(json_t *doc, const char *name)
@@ -739,8 +1027,9 @@ static void test_rounds_keep_count_and_samples(void **state)
 }
 
 /* Each round runs the body once. The count doubles in the first round only (16 batches
- * below 65536, then the discarded scaling sample); every later round discards one warm-up
- * sample; early rounds take 32/N samples each and the last one the rest. */
+ * below 65536, then the two discarded samples at 65536 that stop the doubling); every later
+ * round discards one warm-up sample; early rounds take 32/N samples each and the last one the
+ * rest. */
 static void test_rounds_share_the_samples(void **state)
 {
     (void)state;
@@ -775,10 +1064,11 @@ static void test_rounds_share_the_samples(void **state)
             /* each round takes the samples up to 32 × (r + 1) ÷ rounds */
             unsigned taken = 32 * (r + 1) / rounds - 32 * r / rounds;
             assert_true(taken == 32 / rounds || taken == 32 / rounds + 1);
-            assert_int_equal(entry_log[r].full, 1 + taken); /* scaling or warm-up sample */
+            /* the two samples that stop the doubling, or one warm-up sample */
+            assert_int_equal(entry_log[r].full, (r == 0 ? 2 : 1) + taken);
             total_full += entry_log[r].full;
         }
-        assert_int_equal(total_full, 32 + rounds);
+        assert_int_equal(total_full, 32 + rounds + 1);
         json_decref(doc);
     }
 }
@@ -814,7 +1104,8 @@ static void test_rounds_interleave_bodies(void **state)
     assert_string_equal(entry_letters(), "ABABABAB");
     for (size_t r = 0; r < 8; r++) {
         assert_int_equal(entry_log[r].small, r < 2 ? 16 : 0); /* each doubles once */
-        assert_int_equal(entry_log[r].full, 9);
+        /* 8 samples, after the two that stop the doubling, then after a warm-up sample */
+        assert_int_equal(entry_log[r].full, r < 2 ? 10 : 9);
     }
     for (int k = 0; k < 2; k++) {
         json_t *row = row_named(doc, k ? "test_bench_run.rounds_b" : "test_bench_run.rounds_a");
@@ -843,17 +1134,17 @@ static void test_rounds_interleave_bodies(void **state)
 }
 
 /* A whole-body row: one untimed discovery call per round, the doubling once (1 + 2 + ... +
- * 65536 calls, then the discarded scaling sample of 131072), 32 samples of 131072 calls and
- * one discarded warm-up sample per later round. */
+ * 65536 calls, then the two discarded samples of 131072 that stop it), 32 samples of 131072
+ * calls and one discarded warm-up sample per later round. */
 static void test_rounds_whole_body(void **state)
 {
     (void)state;
     json_t *doc = run_rounds("rounds_whole", 1, NULL);
-    assert_int_equal(calls, 1 + 131071 + 33 * 131072ULL);
+    assert_int_equal(calls, 1 + 131071 + (2 + 32) * 131072ULL);
     json_decref(doc);
 
     doc = run_rounds("rounds_whole", 1, "--bench-rounds=4");
-    assert_int_equal(calls, 4 + 131071 + (32 + 1 + 3) * 131072ULL);
+    assert_int_equal(calls, 4 + 131071 + (2 + 32 + 3) * 131072ULL);
     json_t *row = row_named(doc, "test_bench_run.rounds_whole");
     assert_int_equal((int64_t)num(row, "iterations"), 131072);
     assert_int_equal((int64_t)num(row, "samples"), 32);
@@ -1043,6 +1334,7 @@ int main(void)
     bench__bench_in_process = true; /* white-box: the counts are read in this process */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batched_doubles_to_the_budget),
+        cmocka_unit_test(test_batched_preempted_sample_keeps_doubling),
         cmocka_unit_test(test_batched_pinned_never_scales),
         cmocka_unit_test(test_whole_body),
         cmocka_unit_test(test_per_call_probe_and_budget),
@@ -1057,6 +1349,10 @@ int main(void)
         cmocka_unit_test(test_window_note_multiplexed_dropped),
         cmocka_unit_test(test_window_scaled_estimate_has_no_note),
         cmocka_unit_test(test_perf_iters_and_batch_pins),
+        cmocka_unit_test(test_duplicate_case_is_refused),
+        cmocka_unit_test(test_case_named_like_a_body_row),
+        cmocka_unit_test(test_repeated_label_key_and_repaired_names),
+        cmocka_unit_test(test_body_rows_never_share_a_cell),
         cmocka_unit_test(test_rounds_keep_count_and_samples),
         cmocka_unit_test(test_rounds_share_the_samples),
         cmocka_unit_test(test_rounds_pinned_count),

@@ -4,7 +4,8 @@
  * exact, NaN and infinities included); a row sent again from its slot replaces the first copy;
  * an abandoned case, body or workload becomes an error row or window with the item's last line
  * of output, and the next worker's resume state skips it; a worker lost between items draws what
- * it has and fails the run; a line that is no event is refused. */
+ * it has and fails the run; a cell made by two workers is written once; a line that is no event is
+ * refused. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -406,6 +407,49 @@ static void test_loop_row_kept_and_lost_worker(void **state)
     run_close(&r);
 }
 
+/* Two workers that each made the same cell (neither knew the other's rows): the later row is an
+ * error row under a free name, and stays one when its worker sends it again. */
+static void test_one_cell_once(void **state)
+{
+    (void)state;
+    struct run r;
+    run_open(&r, true, NULL);
+    size_t a = entry_named(&r, "body_a");
+    send_columns(&r);
+    struct bench__kv labels[] = {{(char *)"impl", (char *)"x"}};
+    struct bench__row row = {
+        .name = (char *)"shared",
+        .source = (char *)r.suite.entries[a].full_name,
+        .labels = labels,
+        .n_labels = 1,
+        .state = BENCH__ROW_OK,
+        .iterations = 1,
+        .samples = 32,
+        .stats = {5, 0.5, 4, 9},
+        .error = (char *)"",
+    };
+    send_begin(&r, BENCH__ITEM_CASE, a, "shared", labels, 1);
+    send_row(&r, &row, 3);
+    bench__collector_resume(r.c); /* a new worker: its slots start again */
+    send_row(&r, &row, 3);
+    send_row(&r, &row, 3); /* sent again by that worker */
+    row.name = (char *)"shared (2)";
+    send_row(&r, &row, 4); /* a case that really is named so */
+    send_done(&r, 0);
+    assert_int_equal(bench__collector_finish(r.c), 1);
+    char *doc = slurp(r.json);
+    const char *first = strstr(doc, "\"name\": \"shared\"");
+    assert_non_null(first);
+    assert_null(strstr(first + 1, "\"name\": \"shared\""));
+    const char *second = strstr(doc, "\"name\": \"shared (2)\"");
+    assert_non_null(second);
+    assert_non_null(strstr(second, "is the cell of an earlier row of this run"));
+    assert_null(strstr(second + 1, "\"name\": \"shared (2)\""));
+    assert_non_null(strstr(doc, "\"name\": \"shared (2) (2)\""));
+    free(doc);
+    run_close(&r);
+}
+
 static void test_not_an_event(void **state)
 {
     (void)state;
@@ -427,6 +471,7 @@ int main(void)
         cmocka_unit_test(test_wire_numbers),
         cmocka_unit_test(test_abandoned_items),
         cmocka_unit_test(test_loop_row_kept_and_lost_worker),
+        cmocka_unit_test(test_one_cell_once),
         cmocka_unit_test(test_not_an_event),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

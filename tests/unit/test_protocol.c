@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* test_protocol.c: the statistics (bench__summarize) and the batched-timing sampler of
- * inventory 2.1, driven by a fake clock that reports elapsed ns for each sample. */
+/* test_protocol.c: the statistics (bench__summarize) and the batched-timing sampler (the
+ * doubling, its confirmed stop, pinned counts, the 2^40 cap), driven by a fake clock that
+ * reports elapsed ns for each sample. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -170,19 +171,31 @@ struct trace {
 };
 
 /* Drive the sampler with a body that costs `ns_per_iter` per iteration: each sample's
- * elapsed time is ns_per_iter * count. Records the count of every timed sample. */
-static void run_fake(struct bench__sampler *s, struct trace *t, int64_t budget_ns, uint64_t pin,
-                     int64_t ns_per_iter)
+ * elapsed time is ns_per_iter * count, except that the samples whose step index (from 0) has
+ * its bit set in `slow_steps` take `slow_factor` times as long (a preempted sample). Records
+ * the count of every timed sample. */
+static void run_fake_slow(struct bench__sampler *s, struct trace *t, int64_t budget_ns,
+                          uint64_t pin, int64_t ns_per_iter, uint64_t slow_steps,
+                          int64_t slow_factor)
 {
     memset(t, 0, sizeof *t);
     bench__sampler_start(s, budget_ns, pin);
     for (;;) {
         assert_true(t->steps < MAX_STEPS);
+        size_t step = t->steps;
         t->count[t->steps++] = s->count;
         int64_t elapsed = ns_per_iter * (int64_t)s->count;
+        if (step < 64 && (slow_steps >> step & 1))
+            elapsed *= slow_factor;
         if (!bench__sampler_step(s, elapsed))
             break;
     }
+}
+
+static void run_fake(struct bench__sampler *s, struct trace *t, int64_t budget_ns, uint64_t pin,
+                     int64_t ns_per_iter)
+{
+    run_fake_slow(s, t, budget_ns, pin, ns_per_iter, 0, 1);
 }
 
 static void test_sampler_doubles_from_one_until_budget(void **state)
@@ -190,13 +203,14 @@ static void test_sampler_doubles_from_one_until_budget(void **state)
     (void)state;
     struct bench__sampler s;
     struct trace t;
-    /* 10 ns/iter, budget 1000 ns: 1..64 are short (10..640 ns), 128 takes 1280 ns */
+    /* 10 ns/iter, budget 1000 ns: 1..64 are short (10..640 ns), 128 takes 1280 ns, and a
+     * second sample at 128 confirms it (both discarded) */
     run_fake(&s, &t, 1000, 0, 10);
-    static const uint64_t scaling[] = {1, 2, 4, 8, 16, 32, 64, 128};
-    assert_int_equal(t.steps, 8 + BENCH__SAMPLE_COUNT);
-    for (size_t i = 0; i < 8; i++)
+    static const uint64_t scaling[] = {1, 2, 4, 8, 16, 32, 64, 128, 128};
+    assert_int_equal(t.steps, 9 + BENCH__SAMPLE_COUNT);
+    for (size_t i = 0; i < 9; i++)
         assert_int_equal(t.count[i], scaling[i]);
-    for (size_t i = 8; i < t.steps; i++)
+    for (size_t i = 9; i < t.steps; i++)
         assert_int_equal(t.count[i], 128);
     assert_int_equal(s.count, 128);
     assert_int_equal(s.n, BENCH__SAMPLE_COUNT);
@@ -204,8 +218,8 @@ static void test_sampler_doubles_from_one_until_budget(void **state)
         assert_double_exact(s.samples[i], 10.0);
 }
 
-/* The sample that reaches the budget ends doubling and is discarded; exactly 32 samples
- * follow at that count, each elapsed/count. */
+/* The sample that reaches the budget, confirmed by a second one at the same count, ends
+ * doubling; both are discarded; exactly 32 samples follow at that count, each elapsed/count. */
 static void test_sampler_discards_the_budget_sample(void **state)
 {
     (void)state;
@@ -215,7 +229,10 @@ static void test_sampler_discards_the_budget_sample(void **state)
     assert_true(bench__sampler_step(&s, 999)); /* shorter than the budget: double */
     assert_int_equal(s.count, 2);
     assert_int_equal(s.n, 0);
-    assert_true(bench__sampler_step(&s, 1000)); /* not shorter: stop, discard it */
+    assert_true(bench__sampler_step(&s, 1000)); /* not shorter: confirm at the same count */
+    assert_int_equal(s.count, 2);
+    assert_int_equal(s.n, 0);
+    assert_true(bench__sampler_step(&s, 1200)); /* confirmed: stop, discard both */
     assert_int_equal(s.count, 2);
     assert_int_equal(s.n, 0);
     for (int i = 0; i < BENCH__SAMPLE_COUNT; i++) {
@@ -227,11 +244,15 @@ static void test_sampler_discards_the_budget_sample(void **state)
     for (int i = 0; i < BENCH__SAMPLE_COUNT; i++)
         assert_double_exact(s.samples[i], (double)(500 + i));
 
-    /* a first sample already at the budget keeps count 1 */
+    /* a first sample already at the budget, and its confirmation, keep count 1 */
     bench__sampler_start(&s, 1000, 0);
+    assert_true(bench__sampler_step(&s, 5000));
     assert_true(bench__sampler_step(&s, 5000));
     assert_int_equal(s.count, 1);
     assert_int_equal(s.n, 0);
+    assert_true(bench__sampler_step(&s, 4000));
+    assert_int_equal(s.n, 1);
+    assert_double_exact(s.samples[0], 4000.0);
 }
 
 static void test_sampler_sample_is_elapsed_over_count_as_double(void **state)
@@ -242,6 +263,7 @@ static void test_sampler_sample_is_elapsed_over_count_as_double(void **state)
     bench__sampler_start(&s, 100, 0);
     assert_true(bench__sampler_step(&s, 1));   /* count 1 -> 2 */
     assert_true(bench__sampler_step(&s, 200)); /* reaches the budget at 2: discarded */
+    assert_true(bench__sampler_step(&s, 200)); /* and again: confirmed, discarded */
     assert_true(bench__sampler_step(&s, 7));
     assert_double_exact(s.samples[0], 3.5);
 
@@ -309,9 +331,9 @@ static void test_sampler_default_budget_100ns_body_reaches_65536(void **state)
     struct bench__sampler s;
     struct trace t;
     /* 100 ns/iter, 5 ms: 32768 iterations take 3.2768 ms (< 5 ms, double), 65536 take
-     * 6.5536 ms (>= 5 ms: stop, discard), then 32 samples at 65536 */
+     * 6.5536 ms (>= 5 ms: confirm, then stop; both discarded), then 32 samples at 65536 */
     run_fake(&s, &t, (int64_t)BENCH__DEFAULT_MIN_TIME_MS * 1000000, 0, 100);
-    assert_int_equal(t.steps, 17 + BENCH__SAMPLE_COUNT);
+    assert_int_equal(t.steps, 18 + BENCH__SAMPLE_COUNT);
     for (size_t i = 0; i <= 16; i++)
         assert_int_equal(t.count[i], 1ULL << i);
     for (size_t i = 17; i < t.steps; i++)
@@ -323,6 +345,54 @@ static void test_sampler_default_budget_100ns_body_reaches_65536(void **state)
     struct bench__summary sum = bench__summarize(s.samples, s.n);
     assert_double_exact(sum.median, 100.0);
     assert_double_exact(sum.mad, 0.0);
+}
+
+/* One sample 10× too slow during the doubling (a preemption) does not end it: the stop is
+ * confirmed by a second sample at that count, which is short, so the count goes on doubling to
+ * the one the budget needs. Without the confirmation the row would be measured at 8192. */
+static void test_sampler_one_slow_sample_does_not_end_doubling(void **state)
+{
+    (void)state;
+    struct bench__sampler s;
+    struct trace t;
+    const int64_t budget = (int64_t)BENCH__DEFAULT_MIN_TIME_MS * 1000000;
+    /* 100 ns/iter: the 14th sample (8192 iterations, 0.82 ms) takes 8.2 ms */
+    run_fake_slow(&s, &t, budget, 0, 100, 1ULL << 13, 10);
+    static const uint64_t want[] = {1,    2,    4,    8,    16,   32,    64,    128,   256,  512,
+                                    1024, 2048, 4096, 8192, 8192, 16384, 32768, 65536, 65536};
+    size_t n_want = sizeof want / sizeof want[0];
+    assert_int_equal(t.steps, n_want + BENCH__SAMPLE_COUNT);
+    for (size_t i = 0; i < n_want; i++)
+        assert_int_equal(t.count[i], want[i]);
+    for (size_t i = n_want; i < t.steps; i++)
+        assert_int_equal(t.count[i], 65536);
+    assert_int_equal(s.count, 65536);
+    assert_int_equal(s.n, BENCH__SAMPLE_COUNT);
+    for (size_t i = 0; i < BENCH__SAMPLE_COUNT; i++)
+        assert_double_exact(s.samples[i], 100.0); /* the slow sample is not among them */
+
+    /* the first sample slow (a cold first call): confirmed short, so doubling goes on */
+    run_fake_slow(&s, &t, budget, 0, 100, 1, 100000);
+    assert_int_equal(t.count[0], 1);
+    assert_int_equal(t.count[1], 1);
+    assert_int_equal(t.count[2], 2);
+    assert_int_equal(s.count, 65536);
+
+    /* every step slow from 8192 on: the second slow sample confirms, as it must for a body
+     * that really got slower (the rule's limit: two preemptions in a row stop it) */
+    run_fake_slow(&s, &t, budget, 0, 100, ~0ULL << 13, 10);
+    assert_int_equal(t.count[13], 8192);
+    assert_int_equal(t.count[14], 8192);
+    assert_int_equal(t.count[15], 8192);
+    assert_int_equal(s.count, 8192);
+    assert_int_equal(s.n, BENCH__SAMPLE_COUNT);
+
+    /* a pinned count is never scaled, slow samples or not: every one is kept */
+    run_fake_slow(&s, &t, budget, 16, 100, 0x5, 100000);
+    assert_int_equal(t.steps, BENCH__SAMPLE_COUNT);
+    assert_int_equal(s.count, 16);
+    assert_double_exact(s.samples[0], 100.0 * 100000);
+    assert_double_exact(s.samples[1], 100.0);
 }
 
 int main(void)
@@ -340,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_sampler_cap_stops_doubling),
         cmocka_unit_test(test_sampler_pinned_count_never_scales),
         cmocka_unit_test(test_sampler_default_budget_100ns_body_reaches_65536),
+        cmocka_unit_test(test_sampler_one_slow_sample_does_not_end_doubling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_text.c: the shared text helpers of lib/util/text.c: a cut is always marked, notes join
- * once, the first line of a message, control characters made printable, the one decimal
- * digit run with its overflow edge, and the edit distance behind every "did you mean". */
+ * once, the first line of a message, control characters made printable, UTF-8 as the JSON
+ * document writes it (repaired, and compared once repaired), the one decimal digit run with
+ * its overflow edge, and the edit distance behind every "did you mean". */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -196,6 +197,58 @@ static void test_suggestion(void **state)
     assert_null(s.best);
 }
 
+/* Table-driven: every byte that starts no well-formed sequence reads as U+FFFD. */
+static void test_utf8_repaired(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *repaired;
+    } repair[] = {
+        {"", ""},
+        {"plain", "plain"},
+        {"caf\xc3\xa9", "caf\xc3\xa9"},                           /* é: well formed */
+        {"caf\xe9", "caf\xef\xbf\xbd"},                           /* Latin-1 é */
+        {"\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd"},                 /* overlong '/' */
+        {"\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"}, /* a surrogate */
+        {"\xf4\x90\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"}, /* > U+10FFFF */
+        {"a\xe2\x82", "a\xef\xbf\xbd\xef\xbf\xbd"}, /* a sequence cut by the end */
+    };
+    for (size_t i = 0; i < sizeof repair / sizeof repair[0]; i++) {
+        char *got = bench__utf8_repair(repair[i].in);
+        assert_non_null(got);
+        assert_string_equal(got, repair[i].repaired);
+        assert_int_equal(bench__utf8_valid(repair[i].in), !strcmp(repair[i].in, got));
+        assert_true(bench__utf8_valid(got));
+        assert_true(bench__utf8_same(repair[i].in, repair[i].repaired));
+        assert_true(bench__utf8_same(repair[i].repaired, repair[i].in));
+        free(got);
+    }
+    static const struct {
+        const char *a, *b;
+        bool same;
+    } same[] = {
+        {"x", "x", true},
+        {"x", "y", false},
+        {"x", "xy", false},
+        {"xy", "x", false},
+        {"\xff", "\xfe", true},              /* both U+FFFD */
+        {"\xff", "\xef\xbf\xbd", true},      /* an invalid byte and a real U+FFFD */
+        {"\xff\xff", "\xef\xbf\xbd", false}, /* two replacements are not one */
+        {"\xc3\xa9", "\xff", false},
+        {"\xc3", "\xff", true}, /* a lead byte cut by the end */
+    };
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        if (bench__utf8_same(same[i].a, same[i].b) != same[i].same)
+            print_error("case %zu: same = %d\n", i, !same[i].same);
+        assert_int_equal(bench__utf8_same(same[i].a, same[i].b), same[i].same);
+    }
+    const char *s = "name\xff#2";
+    assert_string_equal(bench__utf8_after_same(s, "name\xfe"), "#2");
+    assert_string_equal(bench__utf8_after_same(s, ""), s);
+    assert_null(bench__utf8_after_same(s, "namex"));
+    assert_null(bench__utf8_after_same("na", "name"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -206,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_parse_digits),
         cmocka_unit_test(test_edit_distance),
         cmocka_unit_test(test_suggestion),
+        cmocka_unit_test(test_utf8_repaired),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
