@@ -37,12 +37,23 @@ static char *failure_name(const struct bench__measure *m, const struct bench__en
     return s;
 }
 
+/* An early round's failure is said once per body in the run. */
+static bool say_round_failure(struct bench__measure *m, const struct bench__entry *e)
+{
+    char *key = bench__xasprintf("round-failure:%s", e->full_name);
+    bool say = bench__say_once(m, key);
+    free(key);
+    return say;
+}
+
 /* Run one BENCHMARK body: BENCH_ITER loops measure inside it and bench_case rows queue;
  * a body that did neither is measured whole. A failure or skip becomes a row. */
 void bench__body_run(struct bench__measure *m, const struct bench__entry *e)
 {
-    bench__emit_begin(m, bench__rounds_early(m) ? BENCH__ITEM_ROUND : BENCH__ITEM_BODY, e,
-                      e->full_name, NULL, 0);
+    enum bench__item item = bench__rounds_early(m) ? BENCH__ITEM_ROUND
+                            : m->register_only     ? BENCH__ITEM_REGISTER
+                                                   : BENCH__ITEM_BODY;
+    bench__emit_begin(m, item, e, e->full_name, NULL, 0);
     struct bench_ctx ctx = {.entry = e, .measure = m, .result_fd = -1};
     jmp_buf escape;
     size_t first_row = m->n_rows;
@@ -63,9 +74,7 @@ void bench__body_run(struct bench__measure *m, const struct bench__entry *e)
             e->test->fn(&ctx);
             if (!m->loop_open && m->loops == 0 && !m->registered)
                 bench__whole_body_measure(m, &ctx);
-        } else if (ctx.outcome == BENCH__FAILED &&
-                   !bench__rounds_loop(m, BENCH__FAILURE_NOTED, false)) {
-            bench__rounds_loop(m, BENCH__FAILURE_NOTED, true); /* said once per body */
+        } else if (ctx.outcome == BENCH__FAILED && say_round_failure(m, e)) {
             char *line = bench__first_line(ctx.message, "failed");
             bench__emit_note(
                 m,

@@ -59,6 +59,8 @@ struct bench__collector {
     unsigned rounds;
     char **provenance;
     size_t n_provenance;
+    char **said; /* keys of once-per-run disclosures made */
+    size_t n_said;
     /* the item in progress */
     enum bench__item item;
     int64_t item_since;
@@ -70,7 +72,8 @@ struct bench__collector {
     size_t tail_len;
     bool listing; /* --group-by=list: the worker prints, nothing is measured */
     bool done;
-    bool lost; /* a worker ended outside any item: the run is incomplete */
+    bool lost;         /* a worker ended outside any item: the run is incomplete */
+    char *lost_reason; /* how, for the document */
     bool workloads_drawn;
     int worker_status; /* what the measuring side reported with its end: 1 a --group-by=list body
                         * failed, 2 a usage error found at the end */
@@ -120,7 +123,7 @@ static void free_resume(struct bench__resume *r)
     free(r->register_only);
     free_strings(r->skip_case, r->n_skip_case);
     free_strings(r->group_keys, r->n_group_keys);
-    free(r->provenance); /* borrowed strings; drawn_groups is the collector's own list */
+    free(r->provenance); /* borrowed strings; drawn_groups and said are the collector's lists */
     free(r->client_columns);
     memset(r, 0, sizeof *r);
 }
@@ -152,7 +155,9 @@ void bench__collector_free(struct bench__collector *c)
     free(c->abandoned);
     bench__workloads_free(&c->workloads);
     free_strings(c->provenance, c->n_provenance);
+    free_strings(c->said, c->n_said);
     free(c->item_name);
+    free(c->lost_reason);
     free_labels(c->item_labels, c->item_n_labels);
     free_resume(&c->resume);
     bench__table_memory_free(&c->memory);
@@ -274,6 +279,8 @@ void bench__collect_begin(struct bench__collector *c, enum bench__item item, siz
         bench__ticker_clear(&c->ticker); /* workloads run without the live line */
         return;
     }
+    if (item == BENCH__ITEM_REGISTER)
+        return; /* nothing is measured: the live line's count stays */
     bench__ticker_show(&c->ticker, name, round, rounds);
 }
 
@@ -545,6 +552,12 @@ void bench__collect_provenance(struct bench__collector *c, const char *fact)
     c->provenance[c->n_provenance++] = bench__xstrdup(fact);
 }
 
+void bench__collect_said(struct bench__collector *c, const char *key)
+{
+    c->said = bench__xrealloc(c->said, (c->n_said + 1) * sizeof *c->said);
+    c->said[c->n_said++] = bench__xstrdup(key);
+}
+
 void bench__collect_done(struct bench__collector *c, int status)
 {
     c->done = true;
@@ -635,6 +648,8 @@ bool bench__collector_abandon(struct bench__collector *c, const char *what)
 
 const char *bench__collector_item_word(const struct bench__collector *c)
 {
+    if (c->item == BENCH__ITEM_NONE)
+        return NULL;
     return c->item == BENCH__ITEM_WORKLOAD ? "workload" : "benchmark";
 }
 
@@ -646,6 +661,10 @@ void bench__collector_lost(struct bench__collector *c, const char *what)
             "libbench: the measuring process %s outside any benchmark or workload; the run stops "
             "here, incomplete\n",
             reason);
+    free(c->lost_reason);
+    c->lost_reason = bench__xasprintf("the measuring process %s outside any benchmark or "
+                                      "workload; the run stopped there",
+                                      reason);
     free(reason);
     c->lost = true;
 }
@@ -667,8 +686,8 @@ const struct bench__resume *bench__collector_resume(struct bench__collector *c)
     }
     r->skip_case = bench__xcalloc(c->n_rows + 1, sizeof *r->skip_case);
     for (size_t i = 0; i < c->n_rows; i++)
-        r->skip_case[r->n_skip_case++] =
-            bench__row_identity(c->rows[i].name, c->rows[i].labels, c->rows[i].n_labels);
+        r->skip_case[r->n_skip_case++] = bench__case_identity(
+            c->rows[i].source, c->rows[i].name, c->rows[i].labels, c->rows[i].n_labels);
     if (grouped && c->group_keys) {
         r->group_keys = bench__xcalloc(c->n_rows + 1, sizeof *r->group_keys);
         for (size_t i = 0; i < c->n_rows; i++)
@@ -677,6 +696,8 @@ const struct bench__resume *bench__collector_resume(struct bench__collector *c)
     }
     r->drawn_groups = c->drawn_groups;
     r->n_drawn_groups = c->n_drawn_groups;
+    r->said = c->said;
+    r->n_said = c->n_said;
     r->clock_overhead_ns = c->clock_overhead_ns;
     r->provenance = bench__xcalloc(c->n_provenance + 1, sizeof *r->provenance);
     for (size_t i = 0; i < c->n_provenance; i++)
@@ -729,6 +750,7 @@ static int write_json(struct bench__collector *c)
     report.meta.rounds = c->rounds;
     report.meta.provenance = c->provenance;
     report.meta.n_provenance = c->n_provenance;
+    report.meta.incomplete = c->lost_reason;
     char err[BENCH__ERROR_MAX];
     int rc = bench__json_write(&report, c->cfg->bench_json, err, sizeof err);
     if (rc)

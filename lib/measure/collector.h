@@ -24,6 +24,7 @@ enum bench__item {
     BENCH__ITEM_ROUND,    /* a BENCHMARK body in an early sampling round */
     BENCH__ITEM_CASE,     /* one bench_case row */
     BENCH__ITEM_WORKLOAD, /* a WORKLOAD test */
+    BENCH__ITEM_REGISTER, /* a body run again only to register its cases (nothing measured) */
 };
 
 /* A column as the measuring side described it (the collector keeps its own copies). */
@@ -51,6 +52,8 @@ struct bench__resume {
     size_t n_provenance;
     char **client_columns; /* client metric columns already made: name, header */
     size_t n_client_columns;
+    char **said; /* the keys of once-per-run disclosures already made */
+    size_t n_said;
 };
 
 struct bench__collector;
@@ -96,6 +99,8 @@ BENCH__HIDDEN void bench__collect_workloads_done(struct bench__collector *c);
 BENCH__HIDDEN void bench__collect_clock(struct bench__collector *c, double overhead_ns);
 BENCH__HIDDEN void bench__collect_rounds(struct bench__collector *c, unsigned rounds);
 BENCH__HIDDEN void bench__collect_provenance(struct bench__collector *c, const char *fact);
+/* A once-per-run disclosure (its key) was made: a later worker does not make it again. */
+BENCH__HIDDEN void bench__collect_said(struct bench__collector *c, const char *key);
 /* Text the measuring side wrote to stdout or stderr: passed on (the live line cleared first),
  * its tail kept for the notes of a crash. */
 BENCH__HIDDEN void bench__collect_output(struct bench__collector *c, bool to_stderr,
@@ -111,8 +116,8 @@ BENCH__HIDDEN bool bench__collector_finished(const struct bench__collector *c);
  * (an error window for a workload) saying `what`, with the tail of its output; a streamed body's
  * table is drawn. Returns false when no item was in progress (nothing to charge it to). */
 BENCH__HIDDEN bool bench__collector_abandon(struct bench__collector *c, const char *what);
-/* "workload" while a WORKLOAD is in progress, else "benchmark": what a worker that exited did not
- * finish. */
+/* "workload" while a WORKLOAD is in progress, "benchmark" while another item is, NULL when none
+ * is: what a worker that exited did not finish. */
 BENCH__HIDDEN const char *bench__collector_item_word(const struct bench__collector *c);
 /* The measuring process ended or hung where no item was in progress: said on stderr, and the run
  * fails; nothing more is measured. */

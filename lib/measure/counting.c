@@ -92,11 +92,12 @@ uint64_t bench__count_next_batch(const struct bench__measure *m)
  * Measure what an empty bracket reads, once per source, and say so (never subtracted). */
 void bench__count_disclose_bracket(struct bench__measure *m, size_t s)
 {
-    if (m->bracket_disclosed[s])
-        return;
-    m->bracket_disclosed[s] = true;
     enum { EMPTY_BRACKETS = 100 };
     const struct bench__open_source *src = &m->catalog.sources[s];
+    char key[128];
+    bench__fmt(key, sizeof key, "bracket:%s", src->ops->name);
+    if (!bench__say_once(m, key))
+        return;
     const struct bench__source_ops *ops = src->ops;
     void *state = src->state;
     double *values = bench__xcalloc(src->n_family + 1, sizeof *values);

@@ -225,6 +225,24 @@ void bench__emit_provenance(struct bench__measure *m, const char *fact)
         bench__wire_provenance(m->out.wire, fact);
 }
 
+bool bench__say_once(struct bench__measure *m, const char *key)
+{
+    if (m->resume && m->resume->active)
+        for (size_t i = 0; i < m->resume->n_said; i++)
+            if (!strcmp(m->resume->said[i], key))
+                return false;
+    for (size_t i = 0; i < m->n_said; i++)
+        if (!strcmp(m->said[i], key))
+            return false;
+    m->said = bench__xrealloc(m->said, (m->n_said + 1) * sizeof *m->said);
+    m->said[m->n_said++] = bench__xstrdup(key);
+    if (m->out.direct)
+        bench__collect_said(m->out.direct, key);
+    else
+        bench__wire_said(m->out.wire, key);
+    return true;
+}
+
 void bench__emit_note(struct bench__measure *m, const char *fmt, ...)
 {
     va_list ap;

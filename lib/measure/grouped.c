@@ -98,7 +98,8 @@ void bench__run_grouped(struct bench__measure *m, const size_t *order, size_t n_
     size_t n_keys = 0;
     char **keys = group_keys(m, &n_keys);
     bool resumed = m->resume && m->resume->active;
-    for (size_t k = 0; k < n_keys && !resumed; k++) {
+    bool say = n_keys > 0 && bench__say_once(m, "group-by"); /* once, not per worker */
+    for (size_t k = 0; k < n_keys && say; k++) {
         bool found = false;
         for (size_t p = 0; p < m->n_pending && !found; p++)
             for (size_t l = 0; l < m->pending[p].n_labels && !found; l++)

@@ -109,6 +109,8 @@ struct bench__measure {
     size_t n_columns;
     char **provenance;
     size_t n_provenance;
+    char **said; /* keys of the once-per-run disclosures this worker made (bench__say_once) */
+    size_t n_said;
     /* per-call samples of the case being measured */
     double *samples;
     size_t n_samples, cap_samples;
@@ -123,7 +125,6 @@ struct bench__measure {
         size_t row;
         uint64_t iterations, batch, done, current, brackets;
     } count;
-    bool bracket_disclosed[BENCH__MAX_SOURCES]; /* the empty-bracket cost was reported */
     size_t *loop_rows; /* row index of each BENCH_ITER loop of the current body */
     size_t n_loop_rows, cap_loop_rows;
     struct bench__cell_index cells; /* one row per name and labels (identity.c) */
@@ -193,8 +194,6 @@ BENCH__HIDDEN void bench__count_disclose_bracket(struct bench__measure *m, size_
 
 /* An early round only samples; the last round is the ordinary run that finishes the rows. */
 BENCH__HIDDEN bool bench__rounds_early(const struct bench__measure *m);
-/* The ordinal of a body's marker "an early-round failure was said" (no loop has it). */
-#define BENCH__FAILURE_NOTED UINT_MAX
 BENCH__HIDDEN struct bench__round_loop *bench__rounds_loop(struct bench__measure *m,
                                                            unsigned ordinal, bool create);
 /* Start the sampler of a batched loop (ordinal 0: the whole body), resuming its rounds. */
@@ -254,6 +253,9 @@ BENCH__HIDDEN void bench__emit_workloads_done(struct bench__measure *m);
 BENCH__HIDDEN void bench__emit_clock(struct bench__measure *m);
 BENCH__HIDDEN void bench__emit_rounds(struct bench__measure *m);
 BENCH__HIDDEN void bench__emit_provenance(struct bench__measure *m, const char *fact);
+/* Should a once-per-run disclosure (named by `key`) be made now? True the first time in the run
+ * (across workers): the caller makes it. */
+BENCH__HIDDEN bool bench__say_once(struct bench__measure *m, const char *key);
 /* A line for stderr (never sharing a line with the live line). */
 BENCH__HIDDEN BENCH_PRINTF(2, 3) void bench__emit_note(struct bench__measure *m, const char *fmt,
                                                        ...);

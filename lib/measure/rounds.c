@@ -16,9 +16,6 @@ bool bench__rounds_early(const struct bench__measure *m)
     return m->round + 1 < m->rounds;
 }
 
-/* The ordinal of a body's marker "an early-round failure was said" (no loop has it). */
-#define BENCH__FAILURE_NOTED UINT_MAX
-
 struct bench__round_loop *bench__rounds_loop(struct bench__measure *m, unsigned ordinal,
                                              bool create)
 {

@@ -33,7 +33,7 @@ static bool case_done_before(const struct bench__measure *m, const struct bench_
 {
     if (!resumed(m))
         return false;
-    char *identity = bench__row_identity(p->name, p->labels, p->n_labels);
+    char *identity = bench__case_identity(p->entry->full_name, p->name, p->labels, p->n_labels);
     bool found = false;
     for (size_t i = 0; i < m->resume->n_skip_case && !found; i++)
         found = !strcmp(m->resume->skip_case[i], identity);
@@ -116,6 +116,9 @@ static void free_measure(struct bench__measure *m)
     free(m->provenance);
     free(m->samples);
     free(m->loop_rows);
+    for (size_t i = 0; i < m->n_said; i++)
+        free(m->said[i]);
+    free(m->said);
     bench__cells_free(m);
     bench__workloads_free(&m->workloads);
     bench__catalog_close(&m->catalog);
@@ -145,7 +148,7 @@ static void run_workloads(struct bench__measure *m)
     size_t n;
     size_t *order = tests_of_kind(m, BENCH_KIND_WORKLOAD, &n);
     struct bench__workload_hooks hooks = {.arg = m,
-                                          .disclosed = resumed(m),
+                                          .disclosed = !bench__say_once(m, "workloads"),
                                           .begin = workload_begin,
                                           .window = workload_window,
                                           .end = workload_end};
@@ -215,7 +218,7 @@ void bench__measure_suite(const struct bench__config *cfg, const struct bench__s
         goto done;
     }
     bench__catalog_open(&m.catalog, cfg, false);
-    if (!resumed(&m))
+    if (bench__say_once(&m, "catalog"))
         bench__catalog_announce(&m.catalog, stderr);
     /* the early sampling rounds: every body in turn, each loop taking its share of samples */
     m.rounds = cfg->rounds > BENCH__SAMPLE_COUNT ? BENCH__SAMPLE_COUNT

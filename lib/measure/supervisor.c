@@ -228,18 +228,24 @@ static void reap(struct worker *w, bool block)
 static char *describe_end(const struct worker *w, const struct bench__collector *c)
 {
     const char *word = bench__collector_item_word(c);
-    if (!w->reaped)
-        return bench__xasprintf("ended before the %s finished (its exit status was not kept: "
-                                "SIGCHLD is ignored)",
-                                word);
-    if (WIFSIGNALED(w->status)) {
+    char *unfinished =
+        word ? bench__xasprintf(" before the %s finished", word) : bench__xstrdup("");
+    char *what;
+    if (!w->reaped) {
+        what = bench__xasprintf("ended%s (its exit status was not kept: SIGCHLD is ignored)",
+                                unfinished);
+    } else if (WIFSIGNALED(w->status)) {
         int sig = WTERMSIG(w->status);
         const char *abbrev = sigabbrev_np(sig);
-        return bench__xasprintf("killed by %s%s%s", abbrev ? "SIG" : "signal ",
-                                abbrev ? abbrev : "", WCOREDUMP(w->status) ? " (core dumped)" : "");
+        what = abbrev ? bench__xasprintf("killed by SIG%s%s", abbrev,
+                                         WCOREDUMP(w->status) ? " (core dumped)" : "")
+                      : bench__xasprintf("killed by signal %d%s", sig,
+                                         WCOREDUMP(w->status) ? " (core dumped)" : "");
+    } else {
+        what = bench__xasprintf("exited with status %d%s", WEXITSTATUS(w->status), unfinished);
     }
-    return bench__xasprintf("exited with status %d before the %s finished", WEXITSTATUS(w->status),
-                            word);
+    free(unfinished);
+    return what;
 }
 
 /* Watch a worker until it exits or its item outlives the timeout (then it is killed). Returns

@@ -251,6 +251,13 @@ void bench__wire_provenance(FILE *f, const char *fact)
     send(f, e);
 }
 
+void bench__wire_said(FILE *f, const char *key)
+{
+    json_t *e = event("said");
+    json_object_set_new(e, "key", json_string(key));
+    send(f, e);
+}
+
 void bench__wire_workloads_done(FILE *f)
 {
     send(f, event("workloads_done"));
@@ -441,6 +448,8 @@ int bench__wire_dispatch(struct bench__collector *c, const char *line, size_t le
         bench__collect_rounds(c, (unsigned)json_integer_value(json_object_get(e, "n")));
     else if (!strcmp(type, "provenance"))
         bench__collect_provenance(c, text_of(json_object_get(e, "fact")));
+    else if (!strcmp(type, "said"))
+        bench__collect_said(c, text_of(json_object_get(e, "key")));
     else if (!strcmp(type, "done"))
         bench__collect_done(c, (int)json_integer_value(json_object_get(e, "status")));
     else

@@ -36,6 +36,7 @@ BENCH__HIDDEN void bench__wire_group_table(FILE *f, const char *group);
 BENCH__HIDDEN void bench__wire_clock(FILE *f, double overhead_ns);
 BENCH__HIDDEN void bench__wire_rounds(FILE *f, unsigned rounds);
 BENCH__HIDDEN void bench__wire_provenance(FILE *f, const char *fact);
+BENCH__HIDDEN void bench__wire_said(FILE *f, const char *key);
 BENCH__HIDDEN void bench__wire_workloads_done(FILE *f);
 BENCH__HIDDEN void bench__wire_done(FILE *f, int status);
 

@@ -24,6 +24,7 @@ struct bench__meta {
     double clock_overhead_ns; /* NaN unless per-call rows were measured */
     char **provenance;        /* deduplicated, first-seen order */
     size_t n_provenance;
+    const char *incomplete; /* NULL, or why the run stopped before it measured everything */
 };
 
 /* Rows in measurement order, the metric columns in catalog order (only available ones), and

@@ -30,6 +30,15 @@ char *bench__row_identity(const char *name, const struct bench__kv *labels, size
     return key;
 }
 
+char *bench__case_identity(const char *body, const char *name, const struct bench__kv *labels,
+                           size_t n_labels)
+{
+    char *row = bench__row_identity(name, labels, n_labels);
+    char *identity = bench__xasprintf("%s\x1e%s", body, row);
+    free(row);
+    return identity;
+}
+
 void bench__row_release(struct bench__row *row)
 {
     free(row->name);

@@ -61,6 +61,10 @@ struct bench__row {
  * (malloc'd). Two rows with the same identity are one cell twice. */
 BENCH__HIDDEN char *bench__row_identity(const char *name, const struct bench__kv *labels,
                                         size_t n_labels);
+/* The identity of a case of a body in a run: the body's full name, then the row identity, joined
+ * by 0x1E (malloc'd). */
+BENCH__HIDDEN char *bench__case_identity(const char *body, const char *name,
+                                         const struct bench__kv *labels, size_t n_labels);
 /* Free what a row owns (name, source, labels, cells, error); the row itself is the caller's. */
 BENCH__HIDDEN void bench__row_release(struct bench__row *row);
 

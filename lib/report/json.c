@@ -112,6 +112,8 @@ static json_t *meta_json(const struct bench__meta *m)
         ok = put(o, "rounds", count(m->rounds));
     if (ok && !isnan(m->clock_overhead_ns))
         ok = put(o, "clockOverheadNs", number(m->clock_overhead_ns));
+    if (ok && m->incomplete)
+        ok = put(o, "incomplete", text(m->incomplete));
     if (ok && m->n_provenance > 0) {
         json_t *a = json_array();
         ok = put(o, "provenance", a);

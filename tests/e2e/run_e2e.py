@@ -1043,6 +1043,19 @@ def case_crashing():
     check("e_hangs: waiting forever\n" in err, "crashing: the body's stderr was not passed on")
     # the hung body's child was killed with the worker's process group
     check(child != "" and process_gone(int(child)), f"crashing: child {child!r} still runs")
+    # a once-per-run disclosure is made once, however many workers the run took
+    def lines(argv, pattern):
+        rc, out, err = run([CRASHING, "--bench", "--bench-timeout=1"] + argv)
+        return [l for l in err.splitlines() if re.search(pattern, l)]
+    alone = lines(["-i", "w_measured", "--metrics=all", "--perf", "--syscalls"], r"^workload: ")
+    after = lines(["-i", "b_segf|w_measured", "--metrics=all", "--perf", "--syscalls"],
+                  r"^workload: ")
+    check(len(alone) > 0 and len(after) == len(alone),
+          f"crashing: workload disclosures {len(after)} after a crash, {len(alone)} alone")
+    said = lines(["-i", "f_cases", "--perf"], r"per-call rows are counted one call per bracket")
+    check(len(said) == 1, f"crashing: the empty-bracket line {len(said)} times: {said}")
+    said = lines(["-i", "b_segf|a_meas", "--group-by=size"], r"^--group-by: no benchmark case")
+    check(len(said) == 1, f"crashing: the --group-by note {len(said)} times")
     # no timeout: the same run without the hanging items ends by itself
     rc, out, err = run([CRASHING, "--bench", "--bench-timeout=0", "-e", "hangs"])
     check(rc == 1 and "crashing.g_measured_last" in out, f"crashing: --bench-timeout=0: {rc}")
