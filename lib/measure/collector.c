@@ -61,6 +61,8 @@ struct bench__collector {
     size_t n_provenance;
     char **said; /* keys of once-per-run disclosures made */
     size_t n_said;
+    char **begun_cases; /* the identity of every case a worker began: none is begun twice */
+    size_t n_begun_cases, cap_begun_cases;
     /* the item in progress */
     enum bench__item item;
     int64_t item_since;
@@ -117,11 +119,16 @@ static void free_labels(struct bench__kv *labels, size_t n)
     free(labels);
 }
 
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static void free_resume(struct bench__resume *r)
 {
     free(r->skip_entry);
     free(r->register_only);
-    free_strings(r->skip_case, r->n_skip_case);
+    free(r->skip_case); /* the collector's strings */
     free_strings(r->group_keys, r->n_group_keys);
     free(r->provenance); /* borrowed strings; drawn_groups and said are the collector's lists */
     free(r->client_columns);
@@ -156,6 +163,7 @@ void bench__collector_free(struct bench__collector *c)
     bench__workloads_free(&c->workloads);
     free_strings(c->provenance, c->n_provenance);
     free_strings(c->said, c->n_said);
+    free_strings(c->begun_cases, c->n_begun_cases);
     free(c->item_name);
     free(c->lost_reason);
     free_labels(c->item_labels, c->item_n_labels);
@@ -274,6 +282,12 @@ void bench__collect_begin(struct bench__collector *c, enum bench__item item, siz
     c->item_labels = copy_labels(labels, n_labels);
     c->item_n_labels = n_labels;
     c->tail_len = 0;
+    if (item == BENCH__ITEM_CASE && entry < c->suite->count) {
+        c->begun_cases = bench__grow(c->begun_cases, &c->cap_begun_cases, c->n_begun_cases + 1,
+                                     sizeof *c->begun_cases);
+        c->begun_cases[c->n_begun_cases++] =
+            bench__case_identity(c->suite->entries[entry].full_name, name, labels, n_labels);
+    }
     if (item == BENCH__ITEM_WORKLOAD) {
         c->workloads.ran = true;
         bench__ticker_clear(&c->ticker); /* workloads run without the live line */
@@ -684,10 +698,13 @@ const struct bench__resume *bench__collector_resume(struct bench__collector *c)
         r->skip_entry[i] = c->abandoned[i] || c->drawn[i] || (workload && c->ended[i]);
         r->register_only[i] = !r->skip_entry[i] && !workload && c->ended[i];
     }
-    r->skip_case = bench__xcalloc(c->n_rows + 1, sizeof *r->skip_case);
-    for (size_t i = 0; i < c->n_rows; i++)
-        r->skip_case[r->n_skip_case++] = bench__case_identity(
-            c->rows[i].source, c->rows[i].name, c->rows[i].labels, c->rows[i].n_labels);
+    /* the cases begun so far, as their worker named them (a row the collector renamed keeps
+     * the identity it was begun with), sorted for bsearch */
+    r->skip_case = bench__xcalloc(c->n_begun_cases + 1, sizeof *r->skip_case);
+    memcpy(r->skip_case, c->begun_cases, c->n_begun_cases * sizeof *r->skip_case);
+    r->n_skip_case = c->n_begun_cases;
+    if (r->n_skip_case > 1)
+        qsort(r->skip_case, r->n_skip_case, sizeof *r->skip_case, compare_strings);
     if (grouped && c->group_keys) {
         r->group_keys = bench__xcalloc(c->n_rows + 1, sizeof *r->group_keys);
         for (size_t i = 0; i < c->n_rows; i++)

@@ -41,7 +41,7 @@ struct bench__resume {
     bool active;         /* this worker continues a run */
     bool *skip_entry;    /* per suite entry: not run (crashed, or its table was drawn) */
     bool *register_only; /* per suite entry: run once to register its cases only */
-    char **skip_case;    /* identities of cases measured or crashed already */
+    char **skip_case;    /* identities (bench__case_identity) of the cases begun already, sorted */
     size_t n_skip_case;
     char **group_keys; /* grouped mode: the group of every row the collector holds */
     size_t n_group_keys;

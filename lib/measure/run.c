@@ -28,15 +28,19 @@ static size_t entry_index(const struct bench__measure *m, const struct bench__en
     return (size_t)(e - m->suite->entries);
 }
 
-/* Was this case measured (or did it crash) in an earlier worker of this run? */
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Was this case begun (measured, refused, or crashed on) by an earlier worker of this run? */
 static bool case_done_before(const struct bench__measure *m, const struct bench__pending *p)
 {
     if (!resumed(m))
         return false;
     char *identity = bench__case_identity(p->entry->full_name, p->name, p->labels, p->n_labels);
-    bool found = false;
-    for (size_t i = 0; i < m->resume->n_skip_case && !found; i++)
-        found = !strcmp(m->resume->skip_case[i], identity);
+    bool found = bsearch(&identity, m->resume->skip_case, m->resume->n_skip_case,
+                         sizeof *m->resume->skip_case, compare_strings) != NULL;
     free(identity);
     return found;
 }

@@ -73,9 +73,11 @@ static _Noreturn void worker_main(const struct bench__config *cfg, const struct 
         _exit(127);
     close(pipes[OUT][1]);
     close(pipes[ERR][1]);
-    /* a line a body printed reaches the supervisor even if the body then crashes (glibc lets a
-     * flushed stream change its buffering) */
-    setvbuf(stdout, NULL, _IOLBF, 0);
+    /* a line a body printed reaches the supervisor even if the body then crashes. The buffer is
+     * given: glibc keeps a stream's old write area when setvbuf gets none, and a newline then
+     * flushes nothing once this process's parent had written to stdout */
+    static char line_buffer[BUFSIZ];
+    setvbuf(stdout, line_buffer, _IOLBF, sizeof line_buffer);
     FILE *wire = fdopen(pipes[EVENTS][1], "w");
     if (!wire)
         _exit(127);

@@ -35,6 +35,64 @@ static double real_of(const json_t *v)
     return NAN;
 }
 
+/* ---- texts: byte for byte ----------------------------------------------------------------- */
+
+/* A text as JSON, byte for byte: a string when it is UTF-8 (all jansson takes), else
+ * {"hex": "<two hex digits per byte>"}: a name, label or message from client code may be any
+ * bytes, and the supervisor must see the bytes the worker had. */
+static json_t *text(const char *s)
+{
+    json_t *j = json_string(s);
+    if (j)
+        return j;
+    size_t n = strlen(s);
+    char *hex = bench__xmalloc(2 * n + 1);
+    for (size_t i = 0; i < n; i++)
+        snprintf(hex + 2 * i, 3, "%02x", (unsigned char)s[i]);
+    j = json_pack("{s:s}", "hex", hex);
+    free(hex);
+    return j;
+}
+
+/* The texts decoded from hex while one event is handed over (freed after it). */
+static char **decoded;
+static size_t n_decoded, cap_decoded;
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+static const char *text_of(const json_t *v)
+{
+    if (json_is_string(v))
+        return json_string_value(v);
+    const json_t *hex = json_object_get(v, "hex");
+    if (!json_is_string(hex))
+        return "";
+    const char *h = json_string_value(hex);
+    size_t n = strlen(h) / 2;
+    char *bytes = bench__xmalloc(n + 1);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        int hi = hex_digit(h[2 * i]), lo = hex_digit(h[2 * i + 1]);
+        if (hi < 0 || lo < 0 || (hi == 0 && lo == 0))
+            break; /* not this protocol's: the text ends here */
+        bytes[k++] = (char)(hi << 4 | lo);
+    }
+    bytes[k] = '\0';
+    decoded = bench__grow(decoded, &cap_decoded, n_decoded + 1, sizeof *decoded);
+    decoded[n_decoded++] = bytes;
+    return bytes;
+}
+
+static void free_decoded(void)
+{
+    for (size_t i = 0; i < n_decoded; i++)
+        free(decoded[i]);
+    n_decoded = 0;
+}
+
 static json_t *count(uint64_t v)
 {
     return json_integer((json_int_t)v);
@@ -45,11 +103,6 @@ static uint64_t count_of(const json_t *v)
     return json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
 }
 
-static const char *text_of(const json_t *v)
-{
-    return json_is_string(v) ? json_string_value(v) : "";
-}
-
 /* ---- writing ---------------------------------------------------------------------------- */
 
 static json_t *event(const char *type)
@@ -57,7 +110,7 @@ static json_t *event(const char *type)
     json_t *e = json_object();
     if (!e)
         bench__out_of_memory();
-    json_object_set_new(e, "t", json_string(type));
+    json_object_set_new(e, "t", json_string(type)); /* a word of this file */
     return e;
 }
 
@@ -90,7 +143,7 @@ static json_t *strings(const char *const *list, size_t n)
 {
     json_t *a = json_array();
     for (size_t i = 0; i < n; i++)
-        json_array_append_new(a, json_string(list[i]));
+        json_array_append_new(a, text(list[i]));
     return a;
 }
 
@@ -99,8 +152,8 @@ static json_t *labels_json(const struct bench__kv *labels, size_t n)
     json_t *a = json_array(); /* pairs, in order: an object would not keep duplicates honest */
     for (size_t i = 0; i < n; i++) {
         json_t *pair = json_array();
-        json_array_append_new(pair, json_string(labels[i].key));
-        json_array_append_new(pair, json_string(labels[i].value));
+        json_array_append_new(pair, text(labels[i].key));
+        json_array_append_new(pair, text(labels[i].value));
         json_array_append_new(a, pair);
     }
     return a;
@@ -111,7 +164,7 @@ static json_t *cells_json(const struct bench__cell *cells, size_t n)
     json_t *a = json_array();
     for (size_t i = 0; i < n; i++) {
         json_t *cell = json_array();
-        json_array_append_new(cell, json_string(cells[i].column->name));
+        json_array_append_new(cell, text(cells[i].column->name));
         json_array_append_new(cell, real(cells[i].value));
         json_array_append_new(cell, json_boolean(cells[i].estimate));
         json_array_append_new(a, cell);
@@ -125,10 +178,10 @@ void bench__wire_columns(FILE *f, const struct bench__column_wire *cols, size_t 
 {
     json_t *e = event("columns"), *a = json_array();
     for (size_t i = 0; i < n; i++) {
-        json_t *c =
-            json_pack("{s:s, s:s, s:s, s:i, s:i, s:b}", "name", cols[i].name, "header",
-                      cols[i].header, "source", cols[i].source, "format", (int)cols[i].format,
-                      "class", (int)cols[i].cls, "default", cols[i].is_default);
+        json_t *c = json_pack("{s:o, s:o, s:o, s:i, s:i, s:b}", "name", text(cols[i].name),
+                              "header", text(cols[i].header), "source", text(cols[i].source),
+                              "format", (int)cols[i].format, "class", (int)cols[i].cls, "default",
+                              cols[i].is_default);
         json_array_append_new(a, c);
     }
     json_object_set_new(e, "cols", a);
@@ -145,7 +198,7 @@ void bench__wire_begin(FILE *f, enum bench__item item, size_t entry, const char 
     json_t *e = event("begin");
     json_object_set_new(e, "item", json_integer(item));
     json_object_set_new(e, "entry", count(entry));
-    json_object_set_new(e, "name", json_string(name));
+    json_object_set_new(e, "name", text(name));
     json_object_set_new(e, "labels", labels_json(labels, n_labels));
     json_object_set_new(e, "round", json_integer(round));
     json_object_set_new(e, "rounds", json_integer(rounds));
@@ -156,8 +209,8 @@ void bench__wire_row(FILE *f, const struct bench__row *row, size_t slot)
 {
     json_t *e = event("row");
     json_object_set_new(e, "slot", count(slot));
-    json_object_set_new(e, "name", json_string(row->name));
-    json_object_set_new(e, "source", json_string(row->source));
+    json_object_set_new(e, "name", text(row->name));
+    json_object_set_new(e, "source", text(row->source));
     json_object_set_new(e, "labels", labels_json(row->labels, row->n_labels));
     json_object_set_new(e, "state", json_integer(row->state));
     json_object_set_new(e, "iterations", count(row->iterations));
@@ -170,17 +223,17 @@ void bench__wire_row(FILE *f, const struct bench__row *row, size_t slot)
     json_object_set_new(e, "stats", stats);
     json_object_set_new(e, "cells", cells_json(row->cells, row->n_cells));
     json_object_set_new(e, "countIterations", count(row->count_iterations));
-    json_object_set_new(e, "error", json_string(row->error));
+    json_object_set_new(e, "error", text(row->error));
     send(f, e);
 }
 
 void bench__wire_window(FILE *f, const struct bench__window *w)
 {
     json_t *e = event("window");
-    json_object_set_new(e, "name", json_string(w->name));
+    json_object_set_new(e, "name", text(w->name));
     json_object_set_new(e, "reps", count(w->reps));
     json_object_set_new(e, "state", json_integer(w->state));
-    json_object_set_new(e, "error", json_string(w->error));
+    json_object_set_new(e, "error", text(w->error));
     const struct bench__window_time *t = &w->wall;
     json_t *wall = json_array();
     const double parts[6] = {t->wall_ns,          t->on_cpu_user_ns,
@@ -189,7 +242,7 @@ void bench__wire_window(FILE *f, const struct bench__window *w)
     for (int i = 0; i < 6; i++)
         json_array_append_new(wall, real(parts[i]));
     json_object_set_new(e, "wall", wall);
-    json_object_set_new(e, "scope", t->scope ? json_string(t->scope) : json_null());
+    json_object_set_new(e, "scope", t->scope ? text(t->scope) : json_null());
     json_object_set_new(e, "psiPresent", json_boolean(w->psi_present));
     json_t *psi = json_array();
     for (int i = 0; i < 5; i++)
@@ -198,13 +251,13 @@ void bench__wire_window(FILE *f, const struct bench__window *w)
     if (w->regime) {
         const struct bench__regime_stamp *r = w->regime;
         json_object_set_new(e, "regime",
-                            json_pack("{s:b, s:i, s:i, s:o, s:o, s:s}", "present", r->present,
+                            json_pack("{s:b, s:i, s:i, s:o, s:o, s:o}", "present", r->present,
                                       "requested", (int)r->requested, "effective",
                                       (int)r->effective, "before", real(r->resident_before),
-                                      "after", real(r->resident_after), "note", r->note));
+                                      "after", real(r->resident_after), "note", text(r->note)));
     }
     json_object_set_new(e, "cells", cells_json(w->cells, w->n_cells));
-    json_object_set_new(e, "note", json_string(w->note));
+    json_object_set_new(e, "note", text(w->note));
     send(f, e);
 }
 
@@ -226,7 +279,7 @@ void bench__wire_group_keys(FILE *f, char *const *keys, size_t n)
 void bench__wire_group_table(FILE *f, const char *group)
 {
     json_t *e = event("group_table");
-    json_object_set_new(e, "group", json_string(group));
+    json_object_set_new(e, "group", text(group));
     send(f, e);
 }
 
@@ -247,14 +300,14 @@ void bench__wire_rounds(FILE *f, unsigned rounds)
 void bench__wire_provenance(FILE *f, const char *fact)
 {
     json_t *e = event("provenance");
-    json_object_set_new(e, "fact", json_string(fact));
+    json_object_set_new(e, "fact", text(fact));
     send(f, e);
 }
 
 void bench__wire_said(FILE *f, const char *key)
 {
     json_t *e = event("said");
-    json_object_set_new(e, "key", json_string(key));
+    json_object_set_new(e, "key", text(key));
     send(f, e);
 }
 
@@ -455,5 +508,6 @@ int bench__wire_dispatch(struct bench__collector *c, const char *line, size_t le
     else
         rc = -1;
     json_decref(e);
+    free_decoded();
     return rc;
 }

@@ -40,6 +40,7 @@ BENCHMARK(b_segfaults)
 BENCHMARK(c_aborts)
 {
     BENCH_ITER(b) sink = sink + 1; /* a measured loop, then the abort: the body's row says so */
+    printf("c_aborts: about to abort\n"); /* from a second worker: its stdout is a pipe too */
     abort();
 }
 

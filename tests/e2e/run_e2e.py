@@ -1014,7 +1014,7 @@ def case_crashing():
               f"crashing: {name} measured: {r}")
     errors = {
         "crashing.b_segfaults": "killed by SIGSEGV; last output: b_segfaults: about to crash",
-        "crashing.c_aborts (body)": "killed by SIGABRT",
+        "crashing.c_aborts (body)": "killed by SIGABRT; last output: c_aborts: about to abort",
         "crashing.d_exits": "exited with status 0 before the benchmark finished",
         "crashing.e_hangs": "timed out after 1 s; last output: e_hangs: waiting forever",
         "crashes": "killed by SIGSEGV",

@@ -245,10 +245,11 @@ static void small_run(struct run *r)
     row.count_iterations = 1000;
     send_row(r, &row, 0); /* again, with its counters */
     struct bench__kv labels[] = {{(char *)"impl", (char *)"fast \"quoted\""},
-                                 {(char *)"size", (char *)"ünïcode"}};
-    row.name = (char *)"decode";
+                                 {(char *)"size", (char *)"ünïcode"},
+                                 {(char *)"town", (char *)"M\xfcnchen"}}; /* Latin-1 */
+    row.name = (char *)"r\xe9sum\xe9"; /* not UTF-8: the bytes cross as they are */
     row.labels = labels;
-    row.n_labels = 2;
+    row.n_labels = 3;
     row.stats = (struct bench__summary){22, 1, 20, INFINITY};
     send_row(r, &row, 1);
     send_entry(r, "body_end", a, 0);
@@ -293,6 +294,9 @@ static void test_wire_is_exact(void **state)
     assert_non_null(rows);
     assert_null(strstr(rows, "\"instructions\": null"));
     assert_non_null(strstr(rows, "\"countIterations\": 1000"));
+    /* repaired to U+FFFD by the document's writer only */
+    assert_non_null(strstr(rows, "\"r\xef\xbf\xbdsum\xef\xbf\xbd\""));
+    assert_non_null(strstr(rows, "\"M\xef\xbf\xbdnchen\""));
     assert_null(strstr(strstr(rows, "\"countIterations\": 1000") + 1, "test_collector.body_a"));
     free(a);
     free(b);
