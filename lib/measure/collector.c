@@ -70,8 +70,10 @@ struct bench__collector {
     char *item_name;
     struct bench__kv *item_labels;
     size_t item_n_labels;
-    char tail[TAIL_MAX];
-    size_t tail_len;
+    struct tail {
+        char text[TAIL_MAX];
+        size_t len;
+    } tail[2];    /* the latest output of the item in progress: stdout, stderr */
     bool listing; /* --group-by=list: the worker prints, nothing is measured */
     bool done;
     bool lost;         /* a worker ended outside any item: the run is incomplete */
@@ -258,15 +260,23 @@ void bench__collect_output(struct bench__collector *c, bool to_stderr, const cha
     FILE *out = to_stderr ? stderr : stdout;
     fwrite(data, 1, len, out);
     fflush(out);
+    struct tail *t = &c->tail[to_stderr];
     if (len >= TAIL_MAX) {
-        memcpy(c->tail, data + len - TAIL_MAX, TAIL_MAX);
-        c->tail_len = TAIL_MAX;
+        memcpy(t->text, data + len - TAIL_MAX, TAIL_MAX);
+        t->len = TAIL_MAX;
     } else {
-        size_t keep = c->tail_len + len > TAIL_MAX ? TAIL_MAX - len : c->tail_len;
-        memmove(c->tail, c->tail + c->tail_len - keep, keep);
-        memcpy(c->tail + keep, data, len);
-        c->tail_len = keep + len;
+        size_t keep = t->len + len > TAIL_MAX ? TAIL_MAX - len : t->len;
+        memmove(t->text, t->text + t->len - keep, keep);
+        memcpy(t->text + keep, data, len);
+        t->len = keep + len;
     }
+}
+
+void bench__collect_note(struct bench__collector *c, const char *text)
+{
+    bench__ticker_clear(&c->ticker);
+    fputs(text, stderr); /* the library's own line: no item's output */
+    fflush(stderr);
 }
 
 void bench__collect_begin(struct bench__collector *c, enum bench__item item, size_t entry,
@@ -281,7 +291,7 @@ void bench__collect_begin(struct bench__collector *c, enum bench__item item, siz
     free_labels(c->item_labels, c->item_n_labels);
     c->item_labels = copy_labels(labels, n_labels);
     c->item_n_labels = n_labels;
-    c->tail_len = 0;
+    c->tail[0].len = c->tail[1].len = 0;
     if (item == BENCH__ITEM_CASE && entry < c->suite->count) {
         c->begun_cases = bench__grow(c->begun_cases, &c->cap_begun_cases, c->n_begun_cases + 1,
                                      sizeof *c->begun_cases);
@@ -591,19 +601,33 @@ int64_t bench__collector_item_since(const struct bench__collector *c)
 
 /* ---- a worker that died or hung ----------------------------------------------------------- */
 
-/* `what`, and the last line the item printed, if any. */
+/* The last non-empty line of a tail: [*start, end), false when there is none. */
+static bool last_line(const struct tail *t, size_t *start, size_t *end)
+{
+    size_t e = t->len;
+    while (e > 0 && (t->text[e - 1] == '\n' || t->text[e - 1] == '\r'))
+        e--;
+    size_t s = e;
+    while (s > 0 && t->text[s - 1] != '\n')
+        s--;
+    *start = s;
+    *end = e;
+    return s < e;
+}
+
+/* `what`, and the last line the item printed, if any: on stderr (where a failing check, an
+ * assertion or a sanitizer writes), else on stdout. */
 static char *abandon_reason(const struct bench__collector *c, const char *what)
 {
-    size_t end = c->tail_len;
-    while (end > 0 && (c->tail[end - 1] == '\n' || c->tail[end - 1] == '\r'))
-        end--;
-    size_t start = end;
-    while (start > 0 && c->tail[start - 1] != '\n')
-        start--;
-    if (start == end)
-        return bench__xstrdup(what);
+    size_t start, end;
+    const struct tail *t = &c->tail[1];
+    if (!last_line(t, &start, &end)) {
+        t = &c->tail[0];
+        if (!last_line(t, &start, &end))
+            return bench__xstrdup(what);
+    }
     char line[200];
-    char *text = bench__xasprintf("%.*s", (int)(end - start), c->tail + start);
+    char *text = bench__xasprintf("%.*s", (int)(end - start), t->text + start);
     bench__sanitize_copy(text, line, sizeof line);
     free(text);
     return bench__xasprintf("%s; last output: %s", what, line);
@@ -617,6 +641,17 @@ static char *body_row_name(const struct bench__collector *c, const struct bench_
         if (!strcmp(c->rows[i].source, e->full_name) && !strcmp(c->rows[i].name, e->full_name))
             return bench__xasprintf("%s (body)", e->full_name);
     return bench__xstrdup(e->full_name);
+}
+
+/* A line on stderr for each item a dead or hung worker left: a CI log that keeps only stderr
+ * still names it (--group-by=list says them at the end, with its other failures). */
+static void say_abandoned(struct bench__collector *c, const char *name, const char *error)
+{
+    if (c->listing)
+        return;
+    bench__ticker_clear(&c->ticker);
+    fprintf(stderr, "libbench: %s: %s\n", name, error);
+    fflush(stderr);
 }
 
 bool bench__collector_abandon(struct bench__collector *c, const char *what)
@@ -637,6 +672,7 @@ bool bench__collector_abandon(struct bench__collector *c, const char *what)
         win->note = bench__xstrdup("");
         c->ended[c->item_entry] = true;
         c->abandoned[c->item_entry] = true;
+        say_abandoned(c, win->name, win->error);
     } else {
         bool a_case = c->item == BENCH__ITEM_CASE;
         char *name = a_case ? bench__xstrdup(c->item_name) : body_row_name(c, e);
@@ -650,6 +686,7 @@ bool bench__collector_abandon(struct bench__collector *c, const char *what)
         r->stats = (struct bench__summary){NAN, NAN, NAN, NAN};
         r->error = reason;
         admit_row(c);
+        say_abandoned(c, c->rows[c->n_rows - 1].name, c->rows[c->n_rows - 1].error);
         if (!a_case) {
             c->abandoned[c->item_entry] = true;
             if (!c->cfg->n_group_by) /* streamed: the body's table is due now */
@@ -667,19 +704,12 @@ const char *bench__collector_item_word(const struct bench__collector *c)
     return c->item == BENCH__ITEM_WORKLOAD ? "workload" : "benchmark";
 }
 
-void bench__collector_lost(struct bench__collector *c, const char *what)
+void bench__collector_lost(struct bench__collector *c, const char *sentence)
 {
-    char *reason = abandon_reason(c, what);
     bench__ticker_clear(&c->ticker);
-    fprintf(stderr,
-            "libbench: the measuring process %s outside any benchmark or workload; the run stops "
-            "here, incomplete\n",
-            reason);
+    fprintf(stderr, "libbench: %s; the run stops here, incomplete\n", sentence);
     free(c->lost_reason);
-    c->lost_reason = bench__xasprintf("the measuring process %s outside any benchmark or "
-                                      "workload; the run stopped there",
-                                      reason);
-    free(reason);
+    c->lost_reason = bench__xasprintf("%s; the run stopped there", sentence);
     c->lost = true;
 }
 

@@ -105,6 +105,9 @@ BENCH__HIDDEN void bench__collect_said(struct bench__collector *c, const char *k
  * its tail kept for the notes of a crash. */
 BENCH__HIDDEN void bench__collect_output(struct bench__collector *c, bool to_stderr,
                                          const char *data, size_t len);
+/* A line of the library's own for stderr (a note): passed on, the live line cleared first; not
+ * the output of the item in progress. */
+BENCH__HIDDEN void bench__collect_note(struct bench__collector *c, const char *text);
 /* The measuring side finished the run; `status` is its own verdict (non-zero when
  * --group-by=list saw a failing body), 0 otherwise. */
 BENCH__HIDDEN void bench__collect_done(struct bench__collector *c, int status);
@@ -119,9 +122,10 @@ BENCH__HIDDEN bool bench__collector_abandon(struct bench__collector *c, const ch
 /* "workload" while a WORKLOAD is in progress, "benchmark" while another item is, NULL when none
  * is: what a worker that exited did not finish. */
 BENCH__HIDDEN const char *bench__collector_item_word(const struct bench__collector *c);
-/* The measuring process ended or hung where no item was in progress: said on stderr, and the run
- * fails; nothing more is measured. */
-BENCH__HIDDEN void bench__collector_lost(struct bench__collector *c, const char *what);
+/* The run cannot go on (`sentence`: "the measuring process was killed by SIGSEGV outside any
+ * benchmark or workload", "no measuring process could be started (...)"): said on stderr and in
+ * the document (meta.incomplete), and the run fails; nothing more is measured. */
+BENCH__HIDDEN void bench__collector_lost(struct bench__collector *c, const char *sentence);
 /* The resume state for the next worker (owned by the collector, valid until the next call). */
 BENCH__HIDDEN const struct bench__resume *bench__collector_resume(struct bench__collector *c);
 /* Work in progress since (clock ns), or -1 when nothing is in progress: the timeout's start. */

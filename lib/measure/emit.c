@@ -79,7 +79,7 @@ void bench__emit_columns(struct bench__measure *m)
         bench__collect_columns(m->out.direct, cols, n_doc, doc_names, n_doc, table_names, n_table,
                                wl_names, n_wl);
     else
-        bench__wire_columns(m->out.wire, cols, n_doc, doc_names, n_doc, table_names, n_table,
+        bench__wire_columns(m->out.wire->f, cols, n_doc, doc_names, n_doc, table_names, n_table,
                             wl_names, n_wl);
     free(cols);
     free(doc_names);
@@ -101,7 +101,7 @@ void bench__emit_begin(struct bench__measure *m, enum bench__item item,
         bench__collect_begin(m->out.direct, item, entry_index(m, e), name, labels, n_labels,
                              m->round, m->rounds);
     else
-        bench__wire_begin(m->out.wire, item, entry_index(m, e), name, labels, n_labels, m->round,
+        bench__wire_begin(m->out.wire->f, item, entry_index(m, e), name, labels, n_labels, m->round,
                           m->rounds);
     bench__emit_flush(m);
 }
@@ -119,7 +119,7 @@ void bench__emit_rows(struct bench__measure *m, size_t first)
             bench__collect_row(m->out.direct, row, names, r);
             free(names);
         } else {
-            bench__wire_row(m->out.wire, row, r);
+            bench__wire_row(m->out.wire->f, row, r);
         }
     }
 }
@@ -131,7 +131,7 @@ static void entry_event(struct bench__measure *m, const char *type, const struct
     flush_output();
     size_t i = entry_index(m, e);
     if (!m->out.direct)
-        bench__wire_entry(m->out.wire, type, i, count);
+        bench__wire_entry(m->out.wire->f, type, i, count);
     else if (!strcmp(type, "body_end"))
         bench__collect_body_end(m->out.direct, i);
     else if (!strcmp(type, "body_table"))
@@ -156,7 +156,7 @@ void bench__emit_group_keys(struct bench__measure *m, char *const *keys, size_t 
     if (m->out.direct)
         bench__collect_group_keys(m->out.direct, (const char *const *)keys, n);
     else
-        bench__wire_group_keys(m->out.wire, keys, n);
+        bench__wire_group_keys(m->out.wire->f, keys, n);
 }
 
 void bench__emit_group_table(struct bench__measure *m, const char *group)
@@ -166,7 +166,7 @@ void bench__emit_group_table(struct bench__measure *m, const char *group)
     if (m->out.direct)
         bench__collect_group_table(m->out.direct, group);
     else
-        bench__wire_group_table(m->out.wire, group);
+        bench__wire_group_table(m->out.wire->f, group);
 }
 
 void bench__emit_window(struct bench__measure *m, size_t index)
@@ -181,7 +181,7 @@ void bench__emit_window(struct bench__measure *m, size_t index)
         bench__collect_window(m->out.direct, w, names);
         free(names);
     } else {
-        bench__wire_window(m->out.wire, w);
+        bench__wire_window(m->out.wire->f, w);
     }
     bench__emit_flush(m); /* the body goes on: the window must not die with it */
 }
@@ -198,7 +198,7 @@ void bench__emit_workloads_done(struct bench__measure *m)
     if (m->out.direct)
         bench__collect_workloads_done(m->out.direct);
     else
-        bench__wire_workloads_done(m->out.wire);
+        bench__wire_workloads_done(m->out.wire->f);
 }
 
 void bench__emit_clock(struct bench__measure *m)
@@ -206,7 +206,7 @@ void bench__emit_clock(struct bench__measure *m)
     if (m->out.direct)
         bench__collect_clock(m->out.direct, m->clock_overhead_ns);
     else
-        bench__wire_clock(m->out.wire, m->clock_overhead_ns);
+        bench__wire_clock(m->out.wire->f, m->clock_overhead_ns);
 }
 
 void bench__emit_rounds(struct bench__measure *m)
@@ -214,7 +214,7 @@ void bench__emit_rounds(struct bench__measure *m)
     if (m->out.direct)
         bench__collect_rounds(m->out.direct, m->rounds);
     else
-        bench__wire_rounds(m->out.wire, m->rounds);
+        bench__wire_rounds(m->out.wire->f, m->rounds);
 }
 
 void bench__emit_provenance(struct bench__measure *m, const char *fact)
@@ -222,7 +222,7 @@ void bench__emit_provenance(struct bench__measure *m, const char *fact)
     if (m->out.direct)
         bench__collect_provenance(m->out.direct, fact);
     else
-        bench__wire_provenance(m->out.wire, fact);
+        bench__wire_provenance(m->out.wire->f, fact);
 }
 
 bool bench__say_once(struct bench__measure *m, const char *key)
@@ -239,7 +239,7 @@ bool bench__say_once(struct bench__measure *m, const char *key)
     if (m->out.direct)
         bench__collect_said(m->out.direct, key);
     else
-        bench__wire_said(m->out.wire, key);
+        bench__wire_said(m->out.wire->f, key);
     return true;
 }
 
@@ -252,12 +252,12 @@ void bench__emit_note(struct bench__measure *m, const char *fmt, ...)
     va_end(ap);
     if (n < 0)
         bench__out_of_memory();
-    bench__emit_flush(m); /* the note comes after what was reported before it */
+    flush_output(); /* what the bodies printed comes first */
     if (m->out.direct) {
-        bench__collect_output(m->out.direct, true, text, (size_t)n);
+        bench__collect_note(m->out.direct, text);
     } else {
-        fputs(text, stderr); /* the supervisor passes it on, the live line cleared first */
-        fflush(stderr);
+        bench__wire_note(m->out.wire->f, text);
+        bench__emit_flush(m); /* and the library's own lines that follow, after it */
     }
     free(text);
 }
@@ -268,6 +268,6 @@ void bench__emit_done(struct bench__measure *m, int status)
     if (m->out.direct)
         bench__collect_done(m->out.direct, status);
     else
-        bench__wire_done(m->out.wire, status);
+        bench__wire_done(m->out.wire->f, status);
     bench__emit_flush(m);
 }

@@ -16,6 +16,7 @@
 #include "../suite/context.h"
 #include "../suite/registry.h"
 #include "collector.h"
+#include "wire.h"
 #include "sampler.h"
 
 /* A client metric of a case, bound to its column. */
@@ -70,7 +71,7 @@ struct bench__cell_index {
  * tests), or down the pipe to the supervising process. */
 struct bench__emitter {
     struct bench__collector *direct;
-    FILE *wire;
+    struct bench__wire_out *wire;
     /* the supervisor's answer to a begin event: one byte once everything written before it was
      * taken, so that what the item prints is the item's (-1: no answer awaited) */
     int ack_fd;

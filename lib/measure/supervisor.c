@@ -42,7 +42,10 @@ struct worker {
     size_t len, cap;
     bool exited;
     int status;
-    bool reaped; /* false: waitpid found no child (SIGCHLD ignored): status unknown */
+    bool reaped;      /* false: waitpid found no child (SIGCHLD ignored): status unknown */
+    int stop_signal;  /* SIGTTIN or SIGTTOU: it stopped at the terminal, and was killed */
+    bool events_lost; /* its event pipe closed while it still ran */
+    bool timed_out;
 };
 
 /* SIGPIPE is ignored while supervising, so that an answer to a worker that just died is an
@@ -78,14 +81,12 @@ static _Noreturn void worker_main(const struct bench__config *cfg, const struct 
      * flushes nothing once this process's parent had written to stdout */
     static char line_buffer[BUFSIZ];
     setvbuf(stdout, line_buffer, _IOLBF, sizeof line_buffer);
-    FILE *wire = fdopen(pipes[EVENTS][1], "w");
-    if (!wire)
-        _exit(127);
+    struct bench__wire_out *wire = bench__wire_open(pipes[EVENTS][1]);
     bench__measure_suite(cfg, suite, (struct bench__emitter){.wire = wire, .ack_fd = pipes[ACK][0]},
                          resume);
     fflush(stdout);
     fflush(stderr);
-    fclose(wire);
+    bench__wire_close(wire);
     _exit(0); /* the supervisor's atexit work is not the worker's */
 }
 
@@ -172,6 +173,23 @@ static void drain_output(struct worker *w, struct bench__collector *c)
     }
 }
 
+static void reap(struct worker *w, bool block)
+{
+    if (w->exited)
+        return;
+    int status = 0;
+    pid_t got;
+    do
+        got = waitpid(w->pid, &status, block ? 0 : WNOHANG);
+    while (got < 0 && errno == EINTR);
+    if (got == w->pid) {
+        w->exited = w->reaped = true;
+        w->status = status;
+    } else if (got < 0) { /* ECHILD: SIGCHLD is ignored, the kernel reaped it */
+        w->exited = true;
+    }
+}
+
 /* Read the events that arrived; each is handed over after the output written before it. */
 static void read_events(struct worker *w, struct bench__collector *c, int64_t *last_event)
 {
@@ -183,6 +201,8 @@ static void read_events(struct worker *w, struct bench__collector *c, int64_t *l
         if (n == 0) {
             close(w->fd[EVENTS]);
             w->open[EVENTS] = false;
+            reap(w, false);
+            w->events_lost = !w->exited; /* it runs on without its pipe */
         }
         if (n <= 0)
             return;
@@ -208,41 +228,36 @@ static void read_events(struct worker *w, struct bench__collector *c, int64_t *l
     }
 }
 
-static void reap(struct worker *w, bool block)
-{
-    if (w->exited)
-        return;
-    int status = 0;
-    pid_t got;
-    do
-        got = waitpid(w->pid, &status, block ? 0 : WNOHANG);
-    while (got < 0 && errno == EINTR);
-    if (got == w->pid) {
-        w->exited = w->reaped = true;
-        w->status = status;
-    } else if (got < 0) { /* ECHILD: SIGCHLD is ignored, the kernel reaped it */
-        w->exited = true;
-    }
-}
-
-/* How the worker ended, for an error row: "killed by SIGSEGV", "exited with status 0 before
- * the benchmark finished", ... (malloc'd). */
-static char *describe_end(const struct worker *w, const struct bench__collector *c)
+/* How the worker ended (malloc'd). For an item's error row: "killed by SIGSEGV", "exited with
+ * status 0 before the benchmark finished", "stopped by SIGTTIN: ..."; `as_sentence` gives the
+ * predicate of "the measuring process ..." instead ("was killed by SIGSEGV"). */
+static char *describe_end(const struct worker *w, const struct bench__collector *c,
+                          bool as_sentence)
 {
     const char *word = bench__collector_item_word(c);
     char *unfinished =
         word ? bench__xasprintf(" before the %s finished", word) : bench__xstrdup("");
+    const char *was = as_sentence ? "was " : "";
     char *what;
-    if (!w->reaped) {
-        what = bench__xasprintf("ended%s (its exit status was not kept: SIGCHLD is ignored)",
+    if (w->stop_signal) {
+        what = bench__xasprintf("%sstopped by SIG%s: it used the terminal, which a measuring "
+                                "process in the background cannot (--bench-in-process can)",
+                                was, sigabbrev_np(w->stop_signal));
+    } else if (!w->reaped) {
+        what = bench__xasprintf("ended%s (its exit status was not kept: the program ignores or "
+                                "reaps SIGCHLD)",
                                 unfinished);
     } else if (WIFSIGNALED(w->status)) {
         int sig = WTERMSIG(w->status);
         const char *abbrev = sigabbrev_np(sig);
-        what = abbrev ? bench__xasprintf("killed by SIG%s%s", abbrev,
-                                         WCOREDUMP(w->status) ? " (core dumped)" : "")
-                      : bench__xasprintf("killed by signal %d%s", sig,
-                                         WCOREDUMP(w->status) ? " (core dumped)" : "");
+        const char *core = WCOREDUMP(w->status) ? " (core dumped)" : "";
+        what = abbrev ? bench__xasprintf("%skilled by SIG%s%s", was, abbrev, core)
+                      : bench__xasprintf("%skilled by signal %d%s", was, sig, core);
+    } else if (WEXITSTATUS(w->status) == 127 && w->events_lost) {
+        /* the worker's own exit when its pipe to the supervisor is gone */
+        what = bench__xasprintf("closed its pipe to the supervisor%s (a body closed file "
+                                "descriptors it did not open)",
+                                unfinished);
     } else {
         what = bench__xasprintf("exited with status %d%s", WEXITSTATUS(w->status), unfinished);
     }
@@ -250,8 +265,23 @@ static char *describe_end(const struct worker *w, const struct bench__collector 
     return what;
 }
 
-/* Watch a worker until it exits or its item outlives the timeout (then it is killed). Returns
- * the description of a timeout (malloc'd), or NULL. */
+/* A worker stopped by job control for using the terminal (SIGTTIN, SIGTTOU) waits for ever: it is
+ * in a process group of its own, in the background. Any other stop is left to the timeout. */
+static bool stopped_at_the_terminal(struct worker *w)
+{
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    if (waitid(P_PID, (id_t)w->pid, &info, WSTOPPED | WNOHANG | WNOWAIT) != 0 ||
+        info.si_pid != w->pid || info.si_code != CLD_STOPPED)
+        return false;
+    if (info.si_status != SIGTTIN && info.si_status != SIGTTOU)
+        return false;
+    w->stop_signal = info.si_status;
+    return true;
+}
+
+/* Watch a worker until it exits, its item outlives the timeout, or it stops at the terminal (then
+ * it is killed). Returns the description of a timeout (malloc'd), or NULL. */
 static char *watch(struct worker *w, struct bench__collector *c, unsigned timeout_s)
 {
     int64_t last_event = bench__clock_monotonic_ns();
@@ -265,7 +295,8 @@ static char *watch(struct worker *w, struct bench__collector *c, unsigned timeou
                 p[n++] = (struct pollfd){.fd = w->fd[i], .events = POLLIN};
         if (w->pidfd >= 0)
             p[n++] = (struct pollfd){.fd = w->pidfd, .events = POLLIN};
-        int wait_ms = w->pidfd >= 0 ? -1 : 50;
+        /* a stop wakes nothing: look at least once a second (and every 50 ms without pidfd) */
+        int wait_ms = w->pidfd >= 0 ? 1000 : 50;
         if (timeout_ns > 0) {
             int64_t since = bench__collector_item_since(c);
             if (since < 0)
@@ -277,20 +308,26 @@ static char *watch(struct worker *w, struct bench__collector *c, unsigned timeou
             int64_t stopped = bench__workers_stopped_ns() - stopped_before;
             int64_t left = since + timeout_ns + stopped - bench__clock_monotonic_ns();
             if (left <= 0) {
+                w->timed_out = true;
                 bench__workers_kill(0);
                 reap(w, true);
                 drain_output(w, c);
-                return bench__xasprintf("timed out after %u s", timeout_s);
+                return bench__xasprintf(bench__collector_item_word(c) ? "timed out after %u s"
+                                                                      : "sent nothing for %u s",
+                                        timeout_s);
             }
             int64_t left_ms = left / 1000000 + 1;
-            if (wait_ms < 0 || left_ms < wait_ms)
-                wait_ms = left_ms > 60000 ? 60000 : (int)left_ms;
+            if (left_ms < wait_ms)
+                wait_ms = (int)left_ms;
         }
-        if (poll(p, (nfds_t)n, wait_ms) < 0 && errno != EINTR)
-            wait_ms = 0;
+        poll(p, (nfds_t)n, wait_ms); /* EINTR: looked at again below, as after a timeout */
         read_events(w, c, &last_event);
         drain_output(w, c);
         reap(w, false);
+        if (!w->exited && stopped_at_the_terminal(w)) {
+            bench__workers_kill(0);
+            reap(w, true);
+        }
         if (w->exited) {
             /* what it wrote before it exited is in the pipes: take all of it */
             read_events(w, c, &last_event);
@@ -310,11 +347,13 @@ void bench__supervise(const struct bench__config *cfg, const struct bench__suite
     for (unsigned started = 0;; started++) {
         struct worker w;
         if (started == MAX_WORKERS) {
-            bench__collector_lost(c, "was started 10000 times (the most a run starts)");
+            bench__collector_lost(c, "10000 measuring processes were started, the most a run "
+                                     "starts");
             break;
         }
         if (start_worker(cfg, suite, resume, &w, &sigpipe) != 0) {
-            char *what = bench__xasprintf("could not be started (%s)", strerror(errno));
+            char *what =
+                bench__xasprintf("no measuring process could be started (%s)", strerror(errno));
             bench__collector_lost(c, what);
             free(what);
             break;
@@ -322,7 +361,7 @@ void bench__supervise(const struct bench__config *cfg, const struct bench__suite
         char *what = watch(&w, c, cfg->bench_timeout);
         bool finished = bench__collector_finished(c);
         if (!what && !finished)
-            what = describe_end(&w, c);
+            what = describe_end(&w, c, false);
         if (what)
             bench__workers_kill(0); /* what the dead or hung worker left running goes with it */
         bench__workers_forget(0);
@@ -332,8 +371,16 @@ void bench__supervise(const struct bench__config *cfg, const struct bench__suite
             break;
         }
         bool charged = bench__collector_abandon(c, what);
-        if (!charged)
-            bench__collector_lost(c, what);
+        if (!charged) { /* between items: nothing to charge it to */
+            char *how =
+                w.exited && !w.timed_out ? describe_end(&w, c, true) : bench__xasprintf("%s", what);
+            char *sentence = bench__xasprintf("the measuring process %s outside any benchmark "
+                                              "or workload",
+                                              how);
+            bench__collector_lost(c, sentence);
+            free(sentence);
+            free(how);
+        }
         free(what);
         if (!charged)
             break;

@@ -3,6 +3,7 @@
  * object with its type in "t", written by the worker and read back into the collector by the
  * supervisor. It measures and draws nothing. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,16 +128,44 @@ static void send(FILE *f, json_t *e)
     json_decref(e);
 }
 
-void bench__wire_flush(FILE *f)
+struct bench__wire_out *bench__wire_open(int fd)
 {
-    if (fflush(f) != 0)
-        supervisor_gone();
+    struct bench__wire_out *o = bench__xcalloc(1, sizeof *o);
+    o->fd = fd;
+    o->f = open_memstream(&o->buf, &o->len);
+    if (!o->f)
+        bench__out_of_memory();
+    return o;
 }
 
-void bench__wire_sync(FILE *f)
+void bench__wire_close(struct bench__wire_out *o)
 {
-    send(f, event("sync"));
-    bench__wire_flush(f);
+    bench__wire_flush(o);
+    fclose(o->f);
+    free(o->buf);
+    close(o->fd);
+    free(o);
+}
+
+void bench__wire_flush(struct bench__wire_out *o)
+{
+    if (fflush(o->f) != 0) /* into memory: fails only without memory */
+        bench__out_of_memory();
+    for (size_t done = 0; done < o->len;) {
+        ssize_t n = write(o->fd, o->buf + done, o->len - done);
+        if (n < 0 && errno == EINTR)
+            continue; /* a body's signal handler without SA_RESTART */
+        if (n <= 0)
+            supervisor_gone();
+        done += (size_t)n;
+    }
+    rewind(o->f); /* the next events overwrite these: the size follows the position */
+}
+
+void bench__wire_sync(struct bench__wire_out *o)
+{
+    send(o->f, event("sync"));
+    bench__wire_flush(o);
 }
 
 static json_t *strings(const char *const *list, size_t n)
@@ -308,6 +337,13 @@ void bench__wire_said(FILE *f, const char *key)
 {
     json_t *e = event("said");
     json_object_set_new(e, "key", text(key));
+    send(f, e);
+}
+
+void bench__wire_note(FILE *f, const char *note)
+{
+    json_t *e = event("note");
+    json_object_set_new(e, "text", text(note));
     send(f, e);
 }
 
@@ -501,6 +537,8 @@ int bench__wire_dispatch(struct bench__collector *c, const char *line, size_t le
         bench__collect_rounds(c, (unsigned)json_integer_value(json_object_get(e, "n")));
     else if (!strcmp(type, "provenance"))
         bench__collect_provenance(c, text_of(json_object_get(e, "fact")));
+    else if (!strcmp(type, "note"))
+        bench__collect_note(c, text_of(json_object_get(e, "text")));
     else if (!strcmp(type, "said"))
         bench__collect_said(c, text_of(json_object_get(e, "key")));
     else if (!strcmp(type, "done"))

@@ -12,12 +12,22 @@
 
 /* ---- the worker's side: each call writes one line into the stream's buffer ----------------- */
 
+/* A worker's events: written into memory (`f`), sent to the pipe `fd` at a flush. The writes to
+ * the pipe are the only I/O, and they go on through signals (EINTR) and partial writes. */
+struct bench__wire_out {
+    FILE *f;
+    char *buf;
+    size_t len;
+    int fd;
+};
+BENCH__HIDDEN struct bench__wire_out *bench__wire_open(int fd);
+BENCH__HIDDEN void bench__wire_close(struct bench__wire_out *o);
 /* Send what is buffered: before anything a crash could stop (the bodies' code), so that every
- * event before it reaches the supervisor. */
-BENCH__HIDDEN void bench__wire_flush(FILE *f);
+ * event before it reaches the supervisor. A worker whose supervisor is gone ends here. */
+BENCH__HIDDEN void bench__wire_flush(struct bench__wire_out *o);
 /* A sync event, and the flush: the supervisor answers it on the worker's answer pipe once it has
  * taken every event before it. */
-BENCH__HIDDEN void bench__wire_sync(FILE *f);
+BENCH__HIDDEN void bench__wire_sync(struct bench__wire_out *o);
 
 BENCH__HIDDEN void bench__wire_columns(FILE *f, const struct bench__column_wire *cols, size_t n,
                                        const char *const *doc, size_t n_doc,
@@ -37,6 +47,7 @@ BENCH__HIDDEN void bench__wire_clock(FILE *f, double overhead_ns);
 BENCH__HIDDEN void bench__wire_rounds(FILE *f, unsigned rounds);
 BENCH__HIDDEN void bench__wire_provenance(FILE *f, const char *fact);
 BENCH__HIDDEN void bench__wire_said(FILE *f, const char *key);
+BENCH__HIDDEN void bench__wire_note(FILE *f, const char *text);
 BENCH__HIDDEN void bench__wire_workloads_done(FILE *f);
 BENCH__HIDDEN void bench__wire_done(FILE *f, int status);
 

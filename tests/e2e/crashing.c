@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* crashing.c: bodies that take their process down or never finish, for the supervised --bench
  * end to end: a segfault, an abort, an exit(0), a hang (with a child in its process group), a
- * case that crashes between two good ones, a crashing and a hanging workload. Every other row
+ * case that crashes between two good ones, a read of the terminal, a crashing and a hanging
+ * workload. Every other row
  * must still be measured, the crashes named, the table and the JSON complete, the exit 1. */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
@@ -74,6 +75,18 @@ BENCHMARK(f_cases)
     bench_case(b, BENCH_CASE_DEF(.name = "good_before", .timed = spin));
     bench_case(b, BENCH_CASE_DEF(.name = "crashes", .timed = crash));
     bench_case(b, BENCH_CASE_DEF(.name = "good_after", .timed = spin));
+}
+
+/* Reads the terminal when $CRASHING_READ_TERMINAL is set (run under a pseudo-terminal: the worker
+ * is in the background and is stopped by SIGTTIN); otherwise a whole-body row. */
+BENCHMARK(h_reads_terminal)
+{
+    if (getenv("CRASHING_READ_TERMINAL")) {
+        char c;
+        ssize_t got = read(STDIN_FILENO, &c, 1);
+        (void)got;
+    }
+    sink = sink + 1;
 }
 
 BENCHMARK(g_measured_last)

@@ -988,6 +988,7 @@ def case_crashing():
     process group), a crashing case, a crashing and a hanging workload. Every other row is
     measured, each dead one names how it died, the table and the JSON are complete, exit 1."""
     import tempfile
+    import time
     with tempfile.TemporaryDirectory() as d:
         pid_file = os.path.join(d, "child.pid")
         doc_path = os.path.join(d, "doc.json")
@@ -1004,7 +1005,8 @@ def case_crashing():
     # every row once, in measurement order
     want_order = ["crashing.a_measured_first", "crashing.b_segfaults", "crashing.c_aborts",
                   "crashing.c_aborts (body)", "crashing.d_exits", "crashing.e_hangs",
-                  "good_before", "crashes", "good_after", "crashing.g_measured_last"]
+                  "good_before", "crashes", "good_after", "crashing.g_measured_last",
+                  "crashing.h_reads_terminal"]
     check([r["name"] for r in doc.get("rows", [])] == want_order,
           f"crashing: rows {[r['name'] for r in doc.get('rows', [])]}")
     for name in ["crashing.a_measured_first", "crashing.c_aborts", "good_before", "good_after",
@@ -1056,6 +1058,14 @@ def case_crashing():
     check(len(said) == 1, f"crashing: the empty-bracket line {len(said)} times: {said}")
     said = lines(["-i", "b_segf|a_meas", "--group-by=size"], r"^--group-by: no benchmark case")
     check(len(said) == 1, f"crashing: the --group-by note {len(said)} times")
+    # a body that reads the terminal is stopped by SIGTTIN (its worker is in the background):
+    # said at once, never left waiting for the timeout
+    t0 = time.monotonic()
+    rc, text = run_pty([CRASHING, "--bench", "--bench-timeout=0", "-i", "h_reads|g_meas"],
+                       CRASHING_READ_TERMINAL="1")
+    check(rc == 1 and "crashing.h_reads_terminal: stopped by SIGTTIN" in text and
+          "crashing.g_measured_last" in text and time.monotonic() - t0 < 60,
+          f"crashing: a terminal read: {rc}\n{text}")
     # no timeout: the same run without the hanging items ends by itself
     rc, out, err = run([CRASHING, "--bench", "--bench-timeout=0", "-e", "hangs"])
     check(rc == 1 and "crashing.g_measured_last" in out, f"crashing: --bench-timeout=0: {rc}")

@@ -404,7 +404,8 @@ static void test_loop_row_kept_and_lost_worker(void **state)
     send_row(&r, &row, 0);
     assert_true(bench__collector_abandon(r.c, "killed by SIGABRT"));
     bench__collector_resume(r.c);
-    bench__collector_lost(r.c, "exited with status 3");
+    bench__collector_lost(r.c, "the measuring process exited with status 3 outside any benchmark "
+                               "or workload");
     assert_false(bench__collector_finished(r.c));
     assert_int_equal(bench__collector_finish(r.c), 1);
     char *doc = slurp(r.json);
