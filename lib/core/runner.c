@@ -53,9 +53,8 @@ struct slot {
     struct buffer res;
     bool reaped;
     int status;
-    int64_t start_ns;
-    int64_t stopped_at_start; /* bench__workers_stopped_ns() when it started */
-    bool timed_out;           /* killed (with its process group) at its deadline */
+    int64_t start_ns; /* bench__workers_clock_ns() before its fork: the time stopped is left out */
+    bool timed_out;   /* killed (with its process group) at its deadline */
 };
 
 struct run {
@@ -136,7 +135,9 @@ static int launch(struct run *r, struct slot *s, size_t index)
     }
     fflush(stdout);
     fflush(stderr);
-    int64_t start = bench__clock_ns();
+    /* before the fork, on the clock that stands still while the runner is stopped: a stop that
+     * comes now (it waits while the fork blocks signals) never counts against the worker */
+    int64_t start = bench__workers_clock_ns();
     pid_t pid = bench__workers_fork((size_t)(s - r->slots));
     if (pid < 0) {
         int err = -errno;
@@ -152,12 +153,8 @@ static int launch(struct run *r, struct slot *s, size_t index)
     close(res[1]);
     fcntl(out[0], F_SETFL, O_NONBLOCK);
     fcntl(res[0], F_SETFL, O_NONBLOCK);
-    *s = (struct slot){.pid = pid,
-                       .index = index,
-                       .out_fd = out[0],
-                       .res_fd = res[0],
-                       .start_ns = start,
-                       .stopped_at_start = bench__workers_stopped_ns()};
+    *s = (struct slot){
+        .pid = pid, .index = index, .out_fd = out[0], .res_fd = res[0], .start_ns = start};
     return 0;
 }
 
@@ -203,7 +200,7 @@ static void describe_death(struct result *res, int status)
 static void finish_slot(struct run *r, struct slot *s)
 {
     struct result *res = &r->results[s->index];
-    res->duration_ns = bench__clock_ns() - s->start_ns;
+    res->duration_ns = bench__workers_clock_ns() - s->start_ns;
     if (s->out_fd >= 0)
         close(s->out_fd);
     if (s->res_fd >= 0)
@@ -361,14 +358,14 @@ static int enforce_deadlines(struct run *r)
     if (r->cfg->timeout == 0)
         return -1;
     const int64_t limit = (int64_t)r->cfg->timeout * 1000000000LL;
-    int64_t now = bench__clock_ns(), stopped = bench__workers_stopped_ns();
+    /* the time the runner (and its workers with it) spent stopped does not count */
+    int64_t now = bench__workers_clock_ns();
     int64_t nearest = -1;
     for (size_t i = 0; i < r->n_slots; i++) {
         struct slot *s = &r->slots[i];
         if (s->pid == 0 || s->reaped || s->timed_out)
             continue;
-        /* the time the runner (and its workers with it) spent stopped does not count */
-        int64_t ran = now - s->start_ns - (stopped - s->stopped_at_start);
+        int64_t ran = now - s->start_ns;
         if (ran >= limit) {
             bench__workers_kill(i);
             s->timed_out = true;

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -29,6 +30,9 @@ static struct sigaction saved[N_PASSED];
 static bool installed[N_PASSED];
 static sigset_t handled;
 static atomic_llong stopped_ns;
+/* Odd while stop_together runs: a reading of the clock and stopped_ns that saw it odd, or saw it
+ * change, may hold half a stop, and is taken again. */
+static atomic_ulong stop_seq;
 
 static void signal_groups(int sig)
 {
@@ -72,6 +76,7 @@ static struct sigaction handler_for(int sig)
 static void stop_together(int sig)
 {
     int saved_errno = errno;
+    atomic_fetch_add(&stop_seq, 1);
     int64_t t0 = bench__clock_monotonic_ns();
     signal_groups(SIGSTOP);
     set_default(sig);
@@ -85,6 +90,7 @@ static void stop_together(int sig)
     sigaction(sig, &act, NULL);
     signal_groups(SIGCONT);
     atomic_fetch_add(&stopped_ns, (long long)(bench__clock_monotonic_ns() - t0));
+    atomic_fetch_add(&stop_seq, 1);
     errno = saved_errno;
 }
 
@@ -93,6 +99,7 @@ void bench__workers_begin(size_t n)
     pids = bench__xcalloc(n ? n : 1, sizeof *pids);
     n_pids = (sig_atomic_t)n;
     atomic_store(&stopped_ns, 0);
+    atomic_store(&stop_seq, 0);
     sigemptyset(&handled);
     for (size_t i = 0; i < N_PASSED; i++)
         sigaddset(&handled, passed_on[i]);
@@ -159,4 +166,17 @@ void bench__workers_kill(size_t slot)
 int64_t bench__workers_stopped_ns(void)
 {
     return (int64_t)atomic_load(&stopped_ns);
+}
+
+int64_t bench__workers_clock_ns(void)
+{
+    for (;;) {
+        unsigned long seq = atomic_load(&stop_seq);
+        long long stopped = atomic_load(&stopped_ns);
+        int64_t now = bench__clock_ns();
+        if (seq % 2 == 0 && atomic_load(&stop_seq) == seq)
+            return now - (int64_t)stopped;
+        if (seq % 2 != 0)
+            sched_yield(); /* the stop is being handled on another thread */
+    }
 }

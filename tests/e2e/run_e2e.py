@@ -1141,21 +1141,27 @@ def case_timeout():
                 return f.read().split()
         except OSError:
             return []
-    # the two hung tests' workers are running (the other two may be running or done)
+    # Two workers forked: the second, sleeps_forever's, runs until its timeout. The runner may
+    # still be forking the other two (so the stop can come in the middle of a fork), and
+    # hang.before's may have finished already.
     for _ in range(3000):
         if len(workers()) >= 2:
             break
         time.sleep(0.01)
     p.send_signal(signal.SIGTSTP)
-    # stopped: the runner and every live worker (a finished one stays a zombie until resumed)
+
+    # stopped: the runner and every live worker, at least sleeps_forever's (a finished one stays
+    # a zombie until the runner is resumed and reaps it)
+    def all_stopped(states):
+        return (len(states) >= 3 and states[0] == "T" and "T" in states[1:] and
+                all(st in "TZ" for st in states))
     states = []
     for _ in range(500):
         states = [state(p.pid)] + [state(w) for w in workers()]
-        if states[0] == "T" and states.count("T") >= 3 and all(st in "TZ" for st in states):
+        if all_stopped(states):
             break
         time.sleep(0.01)
-    check(states and states[0] == "T" and states.count("T") >= 3 and
-          all(st in "TZ" for st in states),
+    check(all_stopped(states),
           f"timeout: SIGTSTP did not stop the runner and its workers: {states}")
     time.sleep(3)
     p.send_signal(signal.SIGCONT)
