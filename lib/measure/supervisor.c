@@ -42,9 +42,8 @@ struct worker {
     size_t len, cap;
     bool exited;
     int status;
-    bool reaped;      /* false: waitpid found no child (SIGCHLD ignored): status unknown */
-    int stop_signal;  /* SIGTTIN or SIGTTOU: it stopped at the terminal, and was killed */
-    bool events_lost; /* its event pipe closed while it still ran */
+    bool reaped;     /* false: waitpid found no child (SIGCHLD ignored): status unknown */
+    int stop_signal; /* SIGTTIN or SIGTTOU: it stopped at the terminal, and was killed */
     bool timed_out;
 };
 
@@ -201,8 +200,6 @@ static void read_events(struct worker *w, struct bench__collector *c, int64_t *l
         if (n == 0) {
             close(w->fd[EVENTS]);
             w->open[EVENTS] = false;
-            reap(w, false);
-            w->events_lost = !w->exited; /* it runs on without its pipe */
         }
         if (n <= 0)
             return;
@@ -253,11 +250,6 @@ static char *describe_end(const struct worker *w, const struct bench__collector 
         const char *core = WCOREDUMP(w->status) ? " (core dumped)" : "";
         what = abbrev ? bench__xasprintf("%skilled by SIG%s%s", was, abbrev, core)
                       : bench__xasprintf("%skilled by signal %d%s", was, sig, core);
-    } else if (WEXITSTATUS(w->status) == 127 && w->events_lost) {
-        /* the worker's own exit when its pipe to the supervisor is gone */
-        what = bench__xasprintf("closed its pipe to the supervisor%s (a body closed file "
-                                "descriptors it did not open)",
-                                unfinished);
     } else {
         what = bench__xasprintf("exited with status %d%s", WEXITSTATUS(w->status), unfinished);
     }

@@ -115,16 +115,21 @@ static json_t *event(const char *type)
     return e;
 }
 
-/* A write fails when the supervisor is gone: nobody would see what this worker measures. */
-static _Noreturn void supervisor_gone(void)
+void bench__wire_lost(void)
 {
+    if (errno == EBADF) {
+        static const char line[] = "libbench: a body closed the measuring process's pipe to the "
+                                   "supervisor (a descriptor it did not open)\n";
+        ssize_t said = write(STDERR_FILENO, line, sizeof line - 1);
+        (void)said;
+    }
     _exit(127);
 }
 
 static void send(FILE *f, json_t *e)
 {
     if (json_dumpf(e, f, JSON_COMPACT | JSON_PRESERVE_ORDER) != 0 || fputc('\n', f) == EOF)
-        supervisor_gone();
+        bench__out_of_memory(); /* into memory (the file is a memstream, or a test's) */
     json_decref(e);
 }
 
@@ -152,11 +157,12 @@ void bench__wire_flush(struct bench__wire_out *o)
     if (fflush(o->f) != 0) /* into memory: fails only without memory */
         bench__out_of_memory();
     for (size_t done = 0; done < o->len;) {
+        errno = 0;
         ssize_t n = write(o->fd, o->buf + done, o->len - done);
         if (n < 0 && errno == EINTR)
             continue; /* a body's signal handler without SA_RESTART */
         if (n <= 0)
-            supervisor_gone();
+            bench__wire_lost();
         done += (size_t)n;
     }
     rewind(o->f); /* the next events overwrite these: the size follows the position */

@@ -25,6 +25,10 @@ BENCH__HIDDEN void bench__wire_close(struct bench__wire_out *o);
 /* Send what is buffered: before anything a crash could stop (the bodies' code), so that every
  * event before it reaches the supervisor. A worker whose supervisor is gone ends here. */
 BENCH__HIDDEN void bench__wire_flush(struct bench__wire_out *o);
+/* The worker cannot reach its supervisor: the supervisor is gone (nobody would see what it
+ * measures), or a body closed a pipe's descriptor (errno EBADF: said on stderr, which the
+ * supervisor shows as the item's last output). The worker ends, status 127. */
+BENCH__HIDDEN _Noreturn void bench__wire_lost(void);
 /* A sync event, and the flush: the supervisor answers it on the worker's answer pipe once it has
  * taken every event before it. */
 BENCH__HIDDEN void bench__wire_sync(struct bench__wire_out *o);
