@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* compare.c: owns the comparison engine (compare.h): per cell the medians, the bootstrap CI and
- * its A/A floor, the p values, then Benjamini-Hochberg across the family, the cell states and the
- * verdict (docs/explanation/statistics.md). Results never depend on the order or the threads in
- * which cells are computed. */
+ * its A/A floor, the p values, then Benjamini-Hochberg across the family, the cell states (a
+ * floor above --detect included) and the verdict (docs/explanation/statistics.md). Results never
+ * depend on the order or the threads in which cells are computed. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -26,6 +26,7 @@ void bench__cmp_defaults(struct bench__cmp_params *p)
         .min_delta = 0,
         .resamples = 10000,
         .alpha = 0.05,
+        .detect = 0.10,
         .global_seed = 0,
         .subj_b = NULL,
         .subj_c = NULL,
@@ -44,7 +45,7 @@ const char *bench__cmp_state_name(enum bench__cmp_state state)
     return "?";
 }
 
-static bool arm_valid(const struct bench__arm *a)
+bool bench__arm_valid(const struct bench__arm *a)
 {
     if (a->n == 0)
         return true;
@@ -62,7 +63,8 @@ static bool arm_valid(const struct bench__arm *a)
 static bool params_valid(const struct bench__cmp_params *p)
 {
     return p->q > 0 && p->q <= 1 && p->alpha > 0 && p->alpha < 1 && p->f_min >= 0 &&
-           isfinite(p->f_min) && p->min_delta >= 0 && isfinite(p->min_delta) && p->resamples > 0;
+           isfinite(p->f_min) && p->min_delta >= 0 && isfinite(p->min_delta) && p->resamples > 0 &&
+           p->detect > 0; /* detect may be INFINITY, never NaN */
 }
 
 static void cell_unmeasured(struct bench__cmp_cell_out *o, const struct bench__cmp_cell_in *in,
@@ -114,6 +116,20 @@ static bool ci_beyond(double lo, double hi, double floor)
     return lo > floor || hi < -floor;
 }
 
+double bench__aa_floor_core(const struct bench__cmp_params *params, const char *scenario,
+                            const char *operation, const struct bench__arm *base,
+                            const struct bench__arm *aa, size_t k, struct bench__boot_ws *ws,
+                            double *lo, double *hi, uint64_t *seed)
+{
+    const char *sb = params->subj_b ? params->subj_b : "";
+    const char *sa = params->subj_a ? params->subj_a : "";
+    *seed = bench__stream_seed(params->global_seed, sb, sa, scenario ? scenario : "",
+                               operation ? operation : "");
+    bool paired;
+    bench__boot_core(base, aa, *seed, params->resamples, k, ws, lo, hi, &paired);
+    return fmax(params->f_min, fmax(fabs(*lo), fabs(*hi)));
+}
+
 /* One cell alone: medians, the CI and its A/A floor, the p values: everything that does not
  * depend on the other cells. */
 static int cell_measure(const struct bench__cmp_params *params, const struct bench__cmp_cell_in *in,
@@ -130,7 +146,6 @@ static int cell_measure(const struct bench__cmp_params *params, const struct ben
     }
     const char *sb = params->subj_b ? params->subj_b : "";
     const char *sc = params->subj_c ? params->subj_c : "";
-    const char *sa = params->subj_a ? params->subj_a : "";
     const char *scen = in->scenario ? in->scenario : "";
     const char *op = in->operation ? in->operation : "";
     *o = (struct bench__cmp_cell_out){
@@ -138,6 +153,7 @@ static int cell_measure(const struct bench__cmp_params *params, const struct ben
         .n_candidate = in->cand.n,
         .n_aa = in->aa.n,
         .state = BENCH__CMP_NO_CLAIM,
+        .tested = true,
     };
     o->median_baseline = bench__median_of(in->base.values, in->base.n);
     o->median_candidate = bench__median_of(in->cand.values, in->cand.n);
@@ -150,11 +166,8 @@ static int cell_measure(const struct bench__cmp_params *params, const struct ben
     o->seed = bench__stream_seed(params->global_seed, sb, sc, scen, op);
     bench__boot_core(&in->base, &in->cand, o->seed, params->resamples, k, ws, &o->ci_lo, &o->ci_hi,
                      &o->paired);
-    o->aa_seed = bench__stream_seed(params->global_seed, sb, sa, scen, op);
-    bool aa_paired;
-    bench__boot_core(&in->base, &in->aa, o->aa_seed, params->resamples, k, ws, &o->aa_ci_lo,
-                     &o->aa_ci_hi, &aa_paired);
-    o->floor = fmax(params->f_min, fmax(fabs(o->aa_ci_lo), fabs(o->aa_ci_hi)));
+    o->floor = bench__aa_floor_core(params, scen, op, &in->base, &in->aa, k, ws, &o->aa_ci_lo,
+                                    &o->aa_ci_hi, &o->aa_seed);
 
     int rc = cell_p(&in->base, &in->cand, &o->p, &o->p_method, &o->p_numerator, &o->p_denominator);
     if (rc != 0)
@@ -236,7 +249,7 @@ int bench__compare(const struct bench__cmp_params *params, const struct bench__c
     for (size_t i = 0; i < n; i++) {
         const struct bench__arm *arms[3] = {&cells[i].base, &cells[i].cand, &cells[i].aa};
         for (size_t a = 0; a < 3; a++) {
-            if (!arm_valid(arms[a]) || arms[a]->n > UINT32_MAX) {
+            if (!bench__arm_valid(arms[a]) || arms[a]->n > UINT32_MAX) {
                 if (bad_cell)
                     *bad_cell = i;
                 return BENCH_EINVAL;
@@ -278,8 +291,12 @@ int bench__compare(const struct bench__cmp_params *params, const struct bench__c
     bench__bh_core(aa_p, m, params->q, aa_rej, aa_q_adj, order);
     unsigned runs_needed = bench__runs_needed(m, params->q);
 
-    /* The state of each tested cell. */
+    /* The state of each tested cell. A cell that claims nothing says "no change" only when its
+     * floor let it see a change of params->detect; else it is UNMEASURED (floor_above_detect).
+     * A claim beyond a wide floor stands: the change was seen all the same. */
     bool aa_changed = false, claimed_regression = false, unconfirmed_regression = false;
+    bool above_detect = false;
+    unsigned floor_runs = 0;
     for (size_t t = 0; t < m; t++) {
         struct bench__cmp_cell_out *o = &out[tested[t]];
         o->bh_rejected = rej[t];
@@ -306,6 +323,15 @@ int bench__compare(const struct bench__cmp_params *params, const struct bench__c
             o->reason = !excl0    ? "ci_includes_zero"
                         : !beyond ? "ci_within_floor"
                                   : "below_min_delta";
+            if (o->floor > params->detect) {
+                const struct bench__cmp_cell_in *in = &cells[tested[t]];
+                o->state = BENCH__CMP_UNMEASURED;
+                o->reason = "floor_above_detect";
+                o->runs_needed = bench__floor_runs_needed(&in->base, &in->aa, params->detect);
+                above_detect = true;
+                if (o->runs_needed > floor_runs)
+                    floor_runs = o->runs_needed;
+            }
         }
 
         double aa_abs_delta = o->median_aa - o->median_baseline;
@@ -317,6 +343,8 @@ int bench__compare(const struct bench__cmp_params *params, const struct bench__c
 
     /* The verdict: the first matching row of the table in docs/explanation/statistics.md wins. */
     *result = (struct bench__cmp_result){.family_size = m};
+    for (size_t t = 0; t < m; t++)
+        result->detectable_cells += out[tested[t]].floor <= params->detect;
     if (aa_changed) {
         result->verdict = "UNMEASURED";
         result->exit_code = 2;
@@ -335,6 +363,12 @@ int bench__compare(const struct bench__cmp_params *params, const struct bench__c
         result->verdict = "UNMEASURED";
         result->exit_code = 2;
         result->reason = "unmeasured_cells";
+    } else if (above_detect) {
+        /* PASS needs every cell able to see a change of params->detect */
+        result->verdict = "UNMEASURED";
+        result->exit_code = 2;
+        result->reason = "floor_above_detect";
+        result->runs_needed = floor_runs > runs_needed ? floor_runs : runs_needed;
     } else {
         result->verdict = "PASS";
         result->exit_code = 0;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* compare.h: the statistical comparison engine of `libbench compare`: SplitMix64 streams, the
  * percentile bootstrap, the A/A floor, the exact Mann-Whitney permutation p, Benjamini-Hochberg,
- * cell states, runs_needed and the verdict (docs/explanation/statistics.md). Pure functions over
- * numbers: no I/O. An internal static library the tools link (lib/stats/), not part of
- * libbench.so: one implementation for every tool. */
+ * cell states, the sensitivity (--detect), runs_needed, the verdict and the stopping rule of
+ * --runs=auto (docs/explanation/statistics.md). Pure functions over numbers: no I/O. An internal
+ * static library the tools link (lib/stats/), not part of libbench.so: one implementation for every
+ * tool. */
 #ifndef BENCH_COMPARE_H
 #define BENCH_COMPARE_H
 
@@ -61,6 +62,17 @@ BENCH__HIDDEN void bench__bootstrap_ci(const struct bench__arm *base, const stru
  * Benjamini-Hochberg at q (docs/explanation/statistics.md, "runs_needed"). */
 BENCH__HIDDEN unsigned bench__runs_needed(size_t family_size, double q);
 
+/* The runs per arm that would likely bring a cell's A/A floor under `detect`, estimated from the
+ * spread of its baseline and A/A arms (docs/explanation/statistics.md, "runs_needed"):
+ * s = 1.4826 · the median, over both arms, of |ln v − the median of ln v in v's arm|, and
+ * n = ceil((BENCH__FLOOR_SPREAD_FACTOR · s / detect)²), at least one more than the smaller arm
+ * and at most BENCH__FLOOR_RUNS_MAX. 0 when an arm is empty or detect is not > 0, or when out of
+ * memory. */
+#define BENCH__FLOOR_SPREAD_FACTOR 7.0
+#define BENCH__FLOOR_RUNS_MAX 1000000u
+BENCH__HIDDEN unsigned bench__floor_runs_needed(const struct bench__arm *base,
+                                                const struct bench__arm *aa, double detect);
+
 /* ---- the engine ------------------------------------------------------------------------ */
 
 struct bench__cmp_params {
@@ -70,6 +82,8 @@ struct bench__cmp_params {
     double min_delta;                     /* 0, in the input unit (ns) */
     uint32_t resamples;                   /* 10000 */
     double alpha;                         /* 0.05 (ci_level 0.95) */
+    double detect;                        /* 0.10: the smallest relative change every cell must
+                                             be able to show; INFINITY asks for none */
     uint64_t global_seed;                 /* 0 */
     const char *subj_b, *subj_c, *subj_a; /* subject names for the stream seeds */
 };
@@ -106,9 +120,11 @@ struct bench__cmp_cell_out {
     double q_adjusted;
     enum bench__cmp_state state;
     const char *direction; /* "regression" | "improvement" | NULL */
-    const char *reason;    /* "insufficient_runs", "no_aa_floor", "ci_includes_zero",
-                              "ci_within_floor", "below_min_delta", or NULL */
-    unsigned runs_needed;  /* UNCONFIRMED cells; 0 otherwise */
+    const char *reason;    /* "insufficient_runs", "no_aa_floor", "floor_above_detect",
+                              "ci_includes_zero", "ci_within_floor", "below_min_delta", or NULL */
+    bool tested;           /* in the Benjamini-Hochberg family: its numbers were computed */
+    unsigned runs_needed;  /* UNCONFIRMED: bench__runs_needed of the family; floor_above_detect:
+                              bench__floor_runs_needed; 0 otherwise */
     double aa_p;
     bool aa_bh_rejected;
     double aa_q_adjusted;
@@ -117,11 +133,13 @@ struct bench__cmp_cell_out {
 
 struct bench__cmp_result {
     size_t family_size;
-    const char *verdict;  /* "PASS" | "REGRESSION" | "UNMEASURED" */
-    int exit_code;        /* 0 | 1 | 2 */
-    const char *reason;   /* aa_control_changed, claimed_regression, unconfirmed_regression,
-                             unmeasured_cells, or NULL for PASS */
-    unsigned runs_needed; /* when an UNCONFIRMED regression decides the verdict; else 0 */
+    size_t detectable_cells; /* cells whose A/A floor is at most params->detect */
+    const char *verdict;     /* "PASS" | "REGRESSION" | "UNMEASURED" */
+    int exit_code;           /* 0 | 1 | 2 */
+    const char *reason;      /* aa_control_changed, claimed_regression, unconfirmed_regression,
+                                unmeasured_cells, floor_above_detect, or NULL for PASS */
+    unsigned runs_needed;    /* when an UNCONFIRMED regression or a floor above detect decides
+                                the verdict; else 0 */
 };
 
 /* The whole comparison of n cells (medians, intervals, p values, BH, states, verdict). Returns 0,
@@ -132,5 +150,27 @@ BENCH__HIDDEN int bench__compare(const struct bench__cmp_params *params,
                                  struct bench__cmp_cell_out *out, struct bench__cmp_result *result,
                                  size_t *bad_cell);
 BENCH__HIDDEN const char *bench__cmp_state_name(enum bench__cmp_state state);
+
+/* ---- --runs=auto ----------------------------------------------------------------------- */
+
+/* What the stopping rule of --runs=auto may see of a cell: its baseline and A/A arms and the
+ * candidate's count of values, never the candidate's values, so that when to stop cannot depend
+ * on the baseline-versus-candidate difference (docs/explanation/statistics.md, "Adaptive
+ * runs"). */
+struct bench__aa_cell {
+    const char *scenario, *operation;
+    struct bench__arm base, aa;
+    size_t n_candidate;
+};
+
+/* After `runs_done` runs: *more is true while a cell that has values in every arm has fewer than
+ * min_runs in one, or an A/A floor (the very floor bench__compare computes from these arms)
+ * above params->detect, or while runs_done is below bench__runs_needed of the number of such
+ * cells. *pending (may be NULL) counts the cells that still need runs. Returns 0, BENCH_EINVAL
+ * (bad parameters or values, `bad_cell` names the cell) or BENCH_ENOMEM. */
+BENCH__HIDDEN int bench__auto_more_runs(const struct bench__cmp_params *params,
+                                        const struct bench__aa_cell *cells, size_t n,
+                                        size_t runs_done, bool *more, size_t *pending,
+                                        size_t *bad_cell);
 
 #endif /* BENCH_COMPARE_H */

@@ -37,6 +37,17 @@ BENCH__HIDDEN void bench__boot_core(const struct bench__arm *base, const struct 
                                     struct bench__boot_ws *ws, double *lo, double *hi,
                                     bool *paired);
 
+/* An arm the engine accepts: every value finite and > 0, run indices ascending and unique. */
+BENCH__HIDDEN bool bench__arm_valid(const struct bench__arm *a);
+/* The A/A interval of a cell (B vs A on the cell's A/A stream, whose seed goes to *seed) and its
+ * floor max(f_min, |lo|, |hi|), returned: one computation for the engine and for --runs=auto. */
+BENCH__HIDDEN double bench__aa_floor_core(const struct bench__cmp_params *params,
+                                          const char *scenario, const char *operation,
+                                          const struct bench__arm *base,
+                                          const struct bench__arm *aa, size_t k,
+                                          struct bench__boot_ws *ws, double *lo, double *hi,
+                                          uint64_t *seed);
+
 /* The exact p by the doubled-rank subset-sum DP: 0, 1 when C(N, k) > 2^63, or BENCH_ENOMEM. */
 BENCH__HIDDEN int bench__mw_exact_core(const double *b, size_t nb, const double *c, size_t nc,
                                        uint64_t *num, uint64_t *den);

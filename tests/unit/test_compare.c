@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_compare.c: the comparison engine (compare.h) against every golden vector of
- * stats-vectors.json (path in $STATS_VECTORS) that §B.1 covers, plus oracles built here. */
+ * stats-vectors.json (path in $STATS_VECTORS) that §B.1 covers, against libbench's own vectors of
+ * compare-vectors.json (path in $COMPARE_VECTORS: --detect and lost runs), plus oracles built
+ * here. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,6 +25,7 @@
 #define MAX_RUNS 64
 
 static json_t *root;
+static json_t *own_root; /* compare-vectors.json */
 
 /* ---- checking: every mismatch is printed with its values, then the test fails ----------- */
 
@@ -175,6 +178,21 @@ static void arm_of(json_t *obj, struct arm_buf *a)
             a->runs[j - 1] = r;
             a->values[j - 1] = v;
         }
+}
+
+/* An arm of compare-vectors.json: null values are error rows, left out like the tool does. */
+static void measured_arm_of(json_t *obj, struct arm_buf *a)
+{
+    json_t *copy = json_object();
+    const char *key;
+    json_t *val;
+    json_object_foreach(obj, key, val)
+    {
+        if (!json_is_null(val))
+            json_object_set(copy, key, val);
+    }
+    arm_of(copy, a);
+    json_decref(copy);
 }
 
 static struct bench__arm arm_view(const struct arm_buf *a)
@@ -922,6 +940,9 @@ static unsigned run_family(const char *name, struct family *f, unsigned *cells_c
     pp.min_delta = get_num(res, "min_delta");
     pp.resamples = (uint32_t)get_u64(res, "bootstrap_resamples");
     pp.global_seed = get_u64(res, "global_seed");
+    /* The spec's vectors predate the sensitivity requirement (--detect): they are checked with
+     * none, so every floor is enough. compare-vectors.json covers --detect. */
+    pp.detect = INFINITY;
     pp.subj_b = json_string_value(get(subjects, "baseline"));
     pp.subj_c = json_string_value(get(subjects, "candidate"));
     pp.subj_a = json_string_value(get(subjects, "aa_control"));
@@ -1019,6 +1040,156 @@ static void test_engine(void **state)
 
     printf("[ VECTORS  ] engine: %u families, %u cells\n", families, cells);
     section_end("engine", families + cells, checks);
+}
+
+/* ---- compare-vectors.json: --detect and lost runs --------------------------------------- */
+
+static void check_own_cell(json_t *w, const struct bench__cmp_cell_out *o, unsigned *checks)
+{
+    expect_u64("n_baseline", o->n_baseline, get_u64(w, "n_baseline"));
+    expect_u64("n_candidate", o->n_candidate, get_u64(w, "n_candidate"));
+    expect_u64("n_aa", o->n_aa, get_u64(w, "n_aa"));
+    expect_str("state", bench__cmp_state_name(o->state), opt_str(w, "state"));
+    expect_str("reason", o->reason, opt_str(w, "reason"));
+    expect_str("direction", o->direction, opt_str(w, "direction"));
+    json_t *rn = get(w, "runs_needed");
+    expect_u64("runs_needed", o->runs_needed, json_is_null(rn) ? 0 : u64(rn));
+    expect_bool("tested", o->tested, json_is_true(get(w, "tested")));
+    *checks += 8;
+    if (!o->tested) { /* nothing was computed: NaN, never 0 */
+        if (!isnan(o->median_baseline) || !isnan(o->rel_delta) || !isnan(o->ci_lo) ||
+            !isnan(o->p) || !isnan(o->floor) || !isnan(o->q_adjusted) || o->p_method)
+            mismatch("untested", "numbers were computed for a cell outside the family");
+        (*checks)++;
+        return;
+    }
+    /* A tested cell keeps its numbers, UNMEASURED floor_above_detect included. */
+    static const char *const dbl[] = {"median_baseline",
+                                      "median_candidate",
+                                      "median_aa",
+                                      "rel_delta",
+                                      "abs_delta",
+                                      "ci_lo",
+                                      "ci_hi",
+                                      "aa_ci_lo",
+                                      "aa_ci_hi",
+                                      "floor",
+                                      "p",
+                                      "q_adjusted",
+                                      "aa_p",
+                                      "aa_q_adjusted"};
+    const double got[] = {o->median_baseline,
+                          o->median_candidate,
+                          o->median_aa,
+                          o->rel_delta,
+                          o->abs_delta,
+                          o->ci_lo,
+                          o->ci_hi,
+                          o->aa_ci_lo,
+                          o->aa_ci_hi,
+                          o->floor,
+                          o->p,
+                          o->q_adjusted,
+                          o->aa_p,
+                          o->aa_q_adjusted};
+    for (size_t k = 0; k < N_OF(dbl); k++)
+        expect_dbl(dbl[k], got[k], get_num(w, dbl[k]));
+    char frac[64];
+    snprintf(frac, sizeof frac, "%" PRIu64 "/%" PRIu64, o->p_numerator, o->p_denominator);
+    expect_str("p_exact", frac, opt_str(w, "p_exact"));
+    expect_bool("paired", o->paired, json_is_true(get(w, "paired")));
+    expect_u64("seed", o->seed, get_u64(w, "seed"));
+    expect_u64("aa_seed", o->aa_seed, get_u64(w, "aa_seed"));
+    expect_bool("bh_rejected", o->bh_rejected, json_is_true(get(w, "bh_rejected")));
+    expect_bool("aa_bh_rejected", o->aa_bh_rejected, json_is_true(get(w, "aa_bh_rejected")));
+    expect_bool("aa_confirmed_change", o->aa_confirmed_change,
+                json_is_true(get(w, "aa_confirmed_change")));
+    *checks += (unsigned)N_OF(dbl) + 7;
+}
+
+static void own_params(json_t *params, json_t *subjects, struct bench__cmp_params *pp)
+{
+    bench__cmp_defaults(pp);
+    pp->q = get_num(params, "q");
+    pp->f_min = get_num(params, "f_min");
+    pp->min_delta = get_num(params, "min_delta");
+    pp->resamples = (uint32_t)get_u64(params, "bootstrap_resamples");
+    pp->alpha = 1.0 - get_num(params, "ci_level");
+    pp->global_seed = get_u64(params, "global_seed");
+    pp->detect = get_num(params, "detect");
+    pp->min_runs = (size_t)get_u64(params, "min_runs");
+    pp->subj_b = json_string_value(get(subjects, "baseline"));
+    pp->subj_c = json_string_value(get(subjects, "candidate"));
+    pp->subj_a = json_string_value(get(subjects, "aa_control"));
+}
+
+static void test_own_vectors(void **state)
+{
+    (void)state;
+    section_begin();
+    json_t *families = get(own_root, "families"), *subjects = get(own_root, "subjects");
+    unsigned vectors = 0, checks = 0;
+    const char *name;
+    json_t *fam;
+    static struct family f;
+    json_object_foreach(families, name, fam)
+    {
+        memset(&f, 0, sizeof f);
+        json_t *cells = get(fam, "cells"), *res = get(fam, "result");
+        for (size_t i = 0; i < json_array_size(cells); i++) {
+            json_t *c = json_array_get(cells, i);
+            assert_true(f.n < MAX_CELLS);
+            size_t k = f.n++;
+            snprintf(f.scenario[k], sizeof f.scenario[k], "%s", json_string_value(get(c, "name")));
+            snprintf(f.operation[k], sizeof f.operation[k], "%s",
+                     json_string_value(get(c, "operation")));
+            measured_arm_of(get(c, "baseline"), &f.arms[k][0]);
+            measured_arm_of(get(c, "candidate"), &f.arms[k][1]);
+            measured_arm_of(get(c, "aa"), &f.arms[k][2]);
+            f.in[k] =
+                (struct bench__cmp_cell_in){f.scenario[k], f.operation[k], arm_view(&f.arms[k][0]),
+                                            arm_view(&f.arms[k][1]), arm_view(&f.arms[k][2])};
+        }
+        struct bench__cmp_params pp;
+        own_params(get(fam, "params"), subjects, &pp);
+        struct bench__cmp_cell_out out[MAX_CELLS];
+        struct bench__cmp_result r;
+        size_t bad = 0;
+        snprintf(where, sizeof where, "compare-vectors.%s", name);
+        expect_int("bench__compare", bench__compare(&pp, f.in, f.n, out, &r, &bad), 0);
+        json_t *want = get(res, "cells");
+        expect_u64("cell count", f.n, json_array_size(want));
+        for (size_t i = 0; i < f.n && i < json_array_size(want); i++) {
+            json_t *w = json_array_get(want, i);
+            snprintf(where, sizeof where, "compare-vectors.%s[%s {%s}]", name,
+                     json_string_value(get(w, "name")), json_string_value(get(w, "operation")));
+            check_own_cell(w, &out[i], &checks);
+        }
+        snprintf(where, sizeof where, "compare-vectors.%s result", name);
+        expect_u64("family_size", r.family_size, get_u64(res, "family_size"));
+        expect_u64("detectable_cells", r.detectable_cells, get_u64(res, "detectable_cells"));
+        expect_str("verdict", r.verdict, json_string_value(get(res, "verdict")));
+        expect_int("exit_code", r.exit_code, json_integer_value(get(res, "exit_code")));
+        const char *want_reason = opt_str(res, "reason");
+        if (want_reason && strcmp(want_reason, "no_claimed_regression") == 0)
+            want_reason = NULL;
+        expect_str("reason", r.reason, want_reason);
+        json_t *rn = get(res, "runs_needed");
+        expect_u64("runs_needed", r.runs_needed, json_is_null(rn) ? 0 : u64(rn));
+        checks += 8;
+        json_t *off = json_object_get(fam, "without_detect");
+        if (off) { /* what the verdict was before --detect */
+            pp.detect = INFINITY;
+            expect_int("bench__compare (no detect)", bench__compare(&pp, f.in, f.n, out, &r, &bad),
+                       0);
+            expect_str("verdict without detect", r.verdict, json_string_value(get(off, "verdict")));
+            expect_int("exit without detect", r.exit_code,
+                       json_integer_value(get(off, "exit_code")));
+            checks += 3;
+        }
+        vectors++;
+    }
+    section_end("compare-vectors.json", vectors, checks);
 }
 
 /* ---- beyond the vectors: input validation and the bootstrap's fast paths --------------- */
@@ -1182,36 +1353,41 @@ static void test_engine_cells_independent(void **state)
 
 /* ---- main ----------------------------------------------------------------------------- */
 
+static json_t *load_json(const char *variable, const char *file)
+{
+    const char *path = getenv(variable);
+    if (!path || !*path) {
+        fprintf(stderr, "test_compare: %s is not set; it must name %s\n", variable, file);
+        return NULL;
+    }
+    json_error_t err;
+    json_t *doc = json_load_file(path, 0, &err);
+    if (!doc)
+        fprintf(stderr, "test_compare: cannot load %s: %s (line %d)\n", path, err.text, err.line);
+    return doc;
+}
+
 static int load_vectors(void **state)
 {
     (void)state;
-    const char *path = getenv("STATS_VECTORS");
-    if (!path || !*path) {
-        fprintf(stderr,
-                "test_compare: STATS_VECTORS is not set; it must name stats-vectors.json\n");
-        return -1;
-    }
-    json_error_t err;
-    root = json_load_file(path, 0, &err);
-    if (!root) {
-        fprintf(stderr, "test_compare: cannot load %s: %s (line %d)\n", path, err.text, err.line);
-        return -1;
-    }
-    return 0;
+    root = load_json("STATS_VECTORS", "stats-vectors.json");
+    own_root = load_json("COMPARE_VECTORS", "compare-vectors.json");
+    return root && own_root ? 0 : -1;
 }
 
 static int free_vectors(void **state)
 {
     (void)state;
     json_decref(root);
+    json_decref(own_root);
     return 0;
 }
 
 int main(void)
 {
-    if (!getenv("STATS_VECTORS")) {
-        fprintf(stderr,
-                "test_compare: STATS_VECTORS is not set; it must name stats-vectors.json\n");
+    if (!getenv("STATS_VECTORS") || !getenv("COMPARE_VECTORS")) {
+        fprintf(stderr, "test_compare: STATS_VECTORS and COMPARE_VECTORS must name "
+                        "stats-vectors.json and compare-vectors.json\n");
         return 1;
     }
     const struct CMUnitTest tests[] = {
@@ -1224,6 +1400,7 @@ int main(void)
         cmocka_unit_test(test_benjamini_hochberg),
         cmocka_unit_test(test_bootstrap),
         cmocka_unit_test(test_engine),
+        cmocka_unit_test(test_own_vectors),
         cmocka_unit_test(test_validation),
         cmocka_unit_test(test_exact_limit),
         cmocka_unit_test(test_bootstrap_paths),
