@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* compare_cells.c: owns the cells of a comparison: every row of every subject's documents
  * grouped by its key (name and labels) into one cell with a value (or the reason there is none)
- * per subject and run. No statistics. */
+ * per subject and run; a row missing from a document is a skip, never an input error. No
+ * statistics. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
@@ -86,18 +87,25 @@ static struct compare_cell *add_cell(struct compare_state *st, const struct comp
     return c;
 }
 
-static const char *source_name(const struct compare_state *st, size_t s, size_t r, char *buf,
-                               size_t size)
+void compare_cells_free(struct compare_state *st)
 {
-    if (st->opts.binary_mode)
-        bench__fmt(buf, size, "%s run %zu", compare_subject_names[s], r + 1);
-    else
-        bench__sanitize_copy(st->opts.files[s][r], buf, size);
-    return buf;
+    for (size_t i = 0; i < st->n_cells; i++)
+        for (size_t s = 0; s < N_SUBJECTS; s++) {
+            for (size_t r = 0; r < st->n_runs[s]; r++)
+                free(st->cells[i].skips[s][r]);
+            free(st->cells[i].skips[s]);
+            free(st->cells[i].values[s]);
+        }
+    free(st->cells);
+    free(st->slots);
+    st->cells = NULL;
+    st->slots = NULL;
+    st->n_cells = st->cap_cells = st->n_slots = 0;
 }
 
-/* Every document into the cell table, then the gaps: a failed run, a missing row. File
- * mode: a cell missing from a document is an input error (one line in err). */
+/* Every document into the cell table, then the gaps: a failed run, a missing row. A cell that a
+ * document lacks (a lost run, a benchmark added or removed) gets a skip for that run, and the
+ * engine judges it with the runs it has (docs/how-to/compare-two-builds.md, "Lost runs"). */
 int compare_assemble(struct compare_state *st, char *err, size_t err_size)
 {
     for (size_t s = 0; s < N_SUBJECTS; s++)
@@ -111,6 +119,7 @@ int compare_assemble(struct compare_state *st, char *err, size_t err_size)
                     return -1;
                 }
                 c->values[s][r] = row->median_ns;
+                c->present[s] = true;
                 if (row->skip && !(c->skips[s][r] = strdup(row->skip))) {
                     bench__fmt(err, err_size, "out of memory");
                     return -1;
@@ -124,16 +133,6 @@ int compare_assemble(struct compare_state *st, char *err, size_t err_size)
                 if (!isnan(c->values[s][r]) || c->skips[s][r])
                     continue;
                 const char *why = st->run_fail[s][r];
-                if (!why && !st->opts.binary_mode) {
-                    char file[256], first[256], name[128], op[128];
-                    bench__sanitize_copy(st->opts.files[s][r], file, sizeof file);
-                    source_name(st, c->first_subject, c->first_run, first, sizeof first);
-                    bench__sanitize_copy(c->row->name, name, sizeof name);
-                    bench__sanitize_copy(c->row->operation, op, sizeof op);
-                    bench__fmt(err, err_size, "%s: rows: no row for cell '%s' {%s} (it is in %s)",
-                               file, name, op, first);
-                    return -1;
-                }
                 c->skips[s][r] = strdup(why ? why : "no row for this cell in the run's document");
                 if (!c->skips[s][r]) {
                     bench__fmt(err, err_size, "out of memory");

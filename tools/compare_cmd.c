@@ -15,6 +15,10 @@
 
 #define RUNS_DEFAULT 5u
 #define RUNS_MAX 1000u
+#define RUNS_AUTO_MAX_DEFAULT 30u /* --runs=auto without :MAX */
+#define DETECT_DEFAULT 10.0       /* --detect, in percent */
+#define DETECT_MIN 3.0            /* the smallest A/A floor (f_min), in percent */
+#define DETECT_MAX 1000.0
 
 const char *const compare_subject_names[N_SUBJECTS] = {"baseline", "candidate", "aa"};
 
@@ -34,6 +38,12 @@ void compare_usage(FILE *out)
           "options:\n"
           "  --runs N            binary mode: runs per subject (default 5; 5 is the practical\n"
           "                      minimum, fewer than 3 leaves every cell UNMEASURED)\n"
+          "  --runs auto[:MAX]   binary mode: 5 runs, then one more at a time until every\n"
+          "                      cell's A/A floor is at most --detect (and the family has the\n"
+          "                      runs Benjamini-Hochberg needs), or MAX runs (default 30)\n"
+          "  --detect PCT        the smallest change, in percent, every cell must be able to\n"
+          "                      show (default 10, at least 3): a cell whose A/A floor is\n"
+          "                      above it and claims nothing is UNMEASURED, never a PASS\n"
           "  --seed N            global seed of the schedule and the bootstraps (default 0)\n"
           "  --q X               false discovery rate of Benjamini-Hochberg (default 0.05)\n"
           "  --min-delta-ns X    smallest absolute median change that can be claimed (default 0)\n"
@@ -42,6 +52,9 @@ void compare_usage(FILE *out)
           "  --candidate FILE... file mode: the candidate's documents\n"
           "  --aa FILE...        file mode: the A/A control's documents\n"
           "  -h, --help          print this help and exit\n"
+          "\n"
+          "Numbers are plain decimal: no sign, no 0x, no exponent, no spaces. An option's value\n"
+          "is never a word that starts with '-' (write --json=-FILE for such a name).\n"
           "\n"
           "exit status: 0 PASS, 1 REGRESSION, 2 UNMEASURED or an error\n",
           out);
@@ -62,37 +75,43 @@ __attribute__((format(printf, 2, 3))) static int usage_error(struct cmd_error *e
     return -1;
 }
 
-static bool parse_u64(const char *text, uint64_t max, uint64_t *out)
+/* A whole number in the grammar of the test binaries' options (lib/util/text.h
+ * bench__parse_digits): decimal digits only, at most max. */
+static bool parse_whole(const char *text, uint64_t max, uint64_t *out)
 {
-    int base = 10;
-    if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-        base = 16;
-        text += 2;
-    }
-    if (!*text)
+    const char *end = text + strlen(text), *stop;
+    return bench__parse_digits(text, end, max, out, &stop) == BENCH__DIGITS_OK && stop == end;
+}
+
+/* A decimal number: digits, optionally a point and more digits (no sign, exponent, hex, spaces,
+ * inf or nan), checked with the digit runs of bench__parse_digits, then read by strtod. */
+static bool parse_decimal(const char *text, double *out)
+{
+    const char *end = text + strlen(text), *stop;
+    uint64_t ignored;
+    if (bench__parse_digits(text, end, UINT64_MAX, &ignored, &stop) == BENCH__DIGITS_NONE)
         return false;
-    for (const char *p = text; *p; p++)
-        if (!(base == 10 ? (*p >= '0' && *p <= '9') : strchr("0123456789abcdefABCDEF", *p) != NULL))
+    if (stop < end && *stop == '.') {
+        const char *frac = stop + 1;
+        if (bench__parse_digits(frac, end, UINT64_MAX, &ignored, &stop) == BENCH__DIGITS_NONE)
             return false;
+    }
+    if (stop != end)
+        return false;
     errno = 0;
-    unsigned long long v = strtoull(text, NULL, base);
-    if (errno == ERANGE || v > max)
+    double v = strtod(text, NULL);
+    if (errno == ERANGE || !isfinite(v))
         return false;
     *out = v;
     return true;
 }
 
-static bool parse_double(const char *text, double *out)
+/* A word that is an option, not a value: "-" followed by something other than a digit or '.'
+ * ("-1" and "-.5" are values, refused later by the number grammar, with their own message). */
+static bool looks_like_option(const char *word)
 {
-    if (!*text)
-        return false;
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (*end != '\0' || errno == ERANGE || !isfinite(v))
-        return false;
-    *out = v;
-    return true;
+    return word[0] == '-' && word[1] != '\0' && !(word[1] >= '0' && word[1] <= '9') &&
+           word[1] != '.';
 }
 
 enum list_id { LIST_NONE = -1 };
@@ -120,7 +139,8 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
     memset(o, 0, sizeof *o);
     o->runs = RUNS_DEFAULT;
     o->q = 0.05;
-    bool seen_runs = false, seen_seed = false, seen_q = false, seen_delta = false;
+    o->detect = DETECT_DEFAULT / 100.0;
+    bool seen[6] = {false}; /* the valued options below, by index */
     bool seen_list[N_SUBJECTS] = {false, false, false};
     int list = LIST_NONE;
     size_t n_pos = 0;
@@ -168,58 +188,78 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
         }
         if (matched)
             continue;
-        /* options with one value: "--opt=V" or "--opt V" */
-        static const char *const valued[] = {"--runs", "--seed", "--q", "--min-delta-ns", "--json"};
+        /* options with one value: "--opt=V" or "--opt V", where V is never another option */
+        static const struct {
+            const char *name, *needs;
+        } valued[] = {
+            {"--runs", "a number, 'auto' or 'auto:MAX'"},
+            {"--seed", "a number"},
+            {"--q", "a number"},
+            {"--min-delta-ns", "a number"},
+            {"--json", "a file name"},
+            {"--detect", "a number (a percentage)"},
+        };
         size_t k = 0;
         for (; k < sizeof valued / sizeof *valued; k++)
-            if (option_is(arg, valued[k], &value))
+            if (option_is(arg, valued[k].name, &value))
                 break;
         if (k == sizeof valued / sizeof *valued)
             return usage_error(e, "unknown option '%s'", arg);
         if (!value) {
-            if (i + 1 >= argc)
-                return usage_error(e, "'%s' needs a value", valued[k]);
+            if (i + 1 >= argc || looks_like_option(argv[i + 1]))
+                return usage_error(e, "%s needs %s", valued[k].name, valued[k].needs);
             value = argv[++i];
         }
+        if (!*value)
+            return usage_error(e, "%s needs %s", valued[k].name, valued[k].needs);
+        if (seen[k])
+            return usage_error(e, "'%s' given twice", valued[k].name);
+        seen[k] = true;
         uint64_t u;
         switch (k) {
         case 0:
-            if (seen_runs)
-                return usage_error(e, "'--runs' given twice");
-            seen_runs = true;
-            if (!parse_u64(value, RUNS_MAX, &u) || u == 0)
-                return usage_error(e, "--runs: '%s' is not a whole number from 1 to %u", value,
-                                   RUNS_MAX);
+            if (strcmp(value, "auto") == 0 || strncmp(value, "auto:", 5) == 0) {
+                o->runs_auto = true;
+                if (value[4] == ':' && (!parse_whole(value + 5, RUNS_MAX, &u) || u < RUNS_DEFAULT))
+                    return usage_error(e,
+                                       "--runs: in '%s', MAX is not a whole number from %u to %u",
+                                       value, RUNS_DEFAULT, RUNS_MAX);
+                o->runs_max = value[4] == ':' ? (unsigned)u : RUNS_AUTO_MAX_DEFAULT;
+                break;
+            }
+            if (!parse_whole(value, RUNS_MAX, &u) || u == 0)
+                return usage_error(e,
+                                   "--runs: '%s' is not a whole number from 1 to %u, 'auto' "
+                                   "or 'auto:MAX'",
+                                   value, RUNS_MAX);
             o->runs = (unsigned)u;
             break;
         case 1:
-            if (seen_seed)
-                return usage_error(e, "'--seed' given twice");
-            seen_seed = true;
-            if (!parse_u64(value, UINT64_MAX, &o->seed))
-                return usage_error(e, "--seed: '%s' is not an unsigned 64-bit number", value);
+            if (!parse_whole(value, UINT64_MAX, &o->seed))
+                return usage_error(e, "--seed: '%s' is not a whole number from 0 to %llu", value,
+                                   (unsigned long long)UINT64_MAX);
             break;
         case 2:
-            if (seen_q)
-                return usage_error(e, "'--q' given twice");
-            seen_q = true;
-            if (!parse_double(value, &o->q) || !(o->q > 0 && o->q < 1))
-                return usage_error(e, "--q: '%s' is not a number between 0 and 1", value);
+            if (!parse_decimal(value, &o->q) || !(o->q > 0 && o->q < 1))
+                return usage_error(
+                    e, "--q: '%s' is not a decimal number between 0 and 1 (like 0.05)", value);
             break;
         case 3:
-            if (seen_delta)
-                return usage_error(e, "'--min-delta-ns' given twice");
-            seen_delta = true;
-            if (!parse_double(value, &o->min_delta_ns) || o->min_delta_ns < 0)
-                return usage_error(e, "--min-delta-ns: '%s' is not a number >= 0", value);
+            if (!parse_decimal(value, &o->min_delta_ns))
+                return usage_error(
+                    e, "--min-delta-ns: '%s' is not a decimal number >= 0 (like 2.5)", value);
             break;
-        default:
-            if (o->json_path)
-                return usage_error(e, "'--json' given twice");
-            if (!*value)
-                return usage_error(e, "--json needs a file name");
-            o->json_path = value;
+        case 4: o->json_path = value; break;
+        default: {
+            double pct;
+            if (!parse_decimal(value, &pct) || pct < DETECT_MIN || pct > DETECT_MAX)
+                return usage_error(e,
+                                   "--detect: '%s' is not a percentage from %g to %g (an A/A "
+                                   "floor is never below %g%%)",
+                                   value, DETECT_MIN, DETECT_MAX, DETECT_MIN);
+            o->detect = pct / 100.0;
             break;
+        }
         }
     }
 
@@ -239,7 +279,7 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
         o->binary_mode = true;
         return 0;
     }
-    if (seen_runs)
+    if (seen[0])
         return usage_error(e, "--runs applies to binaries (in file mode each file is one run)");
     if (o->n_args > 0)
         return usage_error(e, "ARGS after '--' apply to binaries, not to documents");
@@ -256,15 +296,7 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
 
 static void state_free(struct compare_state *st)
 {
-    for (size_t i = 0; i < st->n_cells; i++)
-        for (size_t s = 0; s < N_SUBJECTS; s++) {
-            for (size_t r = 0; r < st->n_runs[s]; r++)
-                free(st->cells[i].skips[s][r]);
-            free(st->cells[i].skips[s]);
-            free(st->cells[i].values[s]);
-        }
-    free(st->cells);
-    free(st->slots);
+    compare_cells_free(st);
     for (size_t s = 0; s < N_SUBJECTS; s++) {
         for (size_t r = 0; r < st->n_runs[s]; r++) {
             if (st->docs[s])
@@ -278,6 +310,82 @@ static void state_free(struct compare_state *st)
     }
     free(st->schedule);
     free(st->tmpdir);
+}
+
+static void engine_params(const struct compare_options *o, struct bench__cmp_params *params)
+{
+    bench__cmp_defaults(params);
+    params->q = o->q;
+    params->min_delta = o->min_delta_ns;
+    params->detect = o->detect;
+    params->global_seed = o->seed;
+    params->subj_b = compare_subject_names[SUBJ_BASELINE];
+    params->subj_c = compare_subject_names[SUBJ_CANDIDATE];
+    params->subj_a = compare_subject_names[SUBJ_AA];
+}
+
+/* One arm of a cell for the engine: the runs with a value, ascending run numbers (from 1). */
+static void arm_of(const struct compare_cell *c, size_t s, size_t runs, double *values,
+                   uint64_t *run_ids, struct bench__arm *arm)
+{
+    arm->values = values;
+    arm->runs = run_ids;
+    arm->n = 0;
+    for (size_t r = 0; r < runs; r++) {
+        if (isnan(c->values[s][r]))
+            continue;
+        values[arm->n] = c->values[s][r];
+        run_ids[arm->n] = r + 1;
+        arm->n++;
+    }
+}
+
+int compare_auto_more(struct compare_state *st, size_t runs, bool *more, size_t *pending, char *err,
+                      size_t err_size)
+{
+    for (size_t s = 0; s < N_SUBJECTS; s++)
+        st->n_runs[s] = runs;
+    if (compare_assemble(st, err, err_size) != 0)
+        return -1;
+    size_t n = st->n_cells ? st->n_cells : 1;
+    struct bench__aa_cell *cells = calloc(n, sizeof *cells);
+    double *values = malloc(n * 2 * runs * sizeof *values);
+    uint64_t *run_ids = malloc(n * 2 * runs * sizeof *run_ids);
+    int rc = -1;
+    if (!cells || !values || !run_ids) {
+        bench__fmt(err, err_size, "out of memory");
+        goto done;
+    }
+    /* The candidate's values are not handed over: only how many runs gave one. */
+    for (size_t i = 0; i < st->n_cells; i++) {
+        const struct compare_cell *c = &st->cells[i];
+        cells[i].scenario = c->row->name;
+        cells[i].operation = c->row->operation;
+        arm_of(c, SUBJ_BASELINE, runs, values + 2 * i * runs, run_ids + 2 * i * runs,
+               &cells[i].base);
+        arm_of(c, SUBJ_AA, runs, values + (2 * i + 1) * runs, run_ids + (2 * i + 1) * runs,
+               &cells[i].aa);
+        for (size_t r = 0; r < runs; r++)
+            cells[i].n_candidate += !isnan(c->values[SUBJ_CANDIDATE][r]);
+    }
+    struct bench__cmp_params params;
+    engine_params(&st->opts, &params);
+    size_t bad = 0;
+    int erc = bench__auto_more_runs(&params, cells, st->n_cells, runs, more, pending, &bad);
+    if (erc != 0) {
+        char name[128], op[128];
+        bench__sanitize_copy(bad < st->n_cells ? cells[bad].scenario : "?", name, sizeof name);
+        bench__sanitize_copy(bad < st->n_cells ? cells[bad].operation : "", op, sizeof op);
+        bench__fmt(err, err_size, "the engine refused cell '%s' {%s} (error %d)", name, op, erc);
+        goto done;
+    }
+    rc = 0;
+done:
+    free(cells);
+    free(values);
+    free(run_ids);
+    compare_cells_free(st);
+    return rc;
 }
 
 /* The engine's input arms of every cell: present runs only, ascending run numbers. */
@@ -306,17 +414,8 @@ static int analyse(struct compare_state *st, const struct bench__cmp_params *par
         in[i].operation = c->row->operation;
         struct bench__arm *arms[N_SUBJECTS] = {&in[i].base, &in[i].cand, &in[i].aa};
         for (size_t s = 0; s < N_SUBJECTS; s++) {
-            arms[s]->values = values + used;
-            arms[s]->runs = runs + used;
-            arms[s]->n = 0;
-            for (size_t r = 0; r < st->n_runs[s]; r++) {
-                if (isnan(c->values[s][r]))
-                    continue;
-                values[used] = c->values[s][r];
-                runs[used] = r + 1;
-                used++;
-                arms[s]->n++;
-            }
+            arm_of(c, s, st->n_runs[s], values + used, runs + used, arms[s]);
+            used += arms[s]->n;
         }
     }
     size_t bad = 0;
@@ -353,8 +452,11 @@ int compare_main(int argc, char **argv)
     char err[COMPARE_ERROR_MAX + 300];
     int status = 2;
     struct bench__cmp_cell_out *out = NULL;
+    st.runs_cap = st.opts.runs_auto ? st.opts.runs_max : st.opts.runs;
+    if (st.opts.runs_auto)
+        st.opts.runs = RUNS_DEFAULT; /* the first runs; then one at a time */
     for (size_t s = 0; s < N_SUBJECTS; s++) {
-        st.n_runs[s] = st.opts.binary_mode ? st.opts.runs : st.opts.n_files[s];
+        st.n_runs[s] = st.opts.binary_mode ? st.runs_cap : st.opts.n_files[s];
         st.docs[s] = calloc(st.n_runs[s] ? st.n_runs[s] : 1, sizeof *st.docs[s]);
         st.run_fail[s] = calloc(st.n_runs[s] ? st.n_runs[s] : 1, sizeof *st.run_fail[s]);
         if (!st.docs[s] || !st.run_fail[s]) {
@@ -363,7 +465,7 @@ int compare_main(int argc, char **argv)
         }
     }
     if (st.opts.binary_mode) {
-        st.schedule = calloc((size_t)st.opts.runs * N_SUBJECTS, sizeof *st.schedule);
+        st.schedule = calloc(st.runs_cap * N_SUBJECTS, sizeof *st.schedule);
         if (!st.schedule || compare_run_binaries(&st, err, sizeof err) != 0) {
             fprintf(stderr, "error: %s\n", st.schedule ? err : "out of memory");
             goto done;
@@ -385,13 +487,7 @@ int compare_main(int argc, char **argv)
     }
 
     struct bench__cmp_params params;
-    bench__cmp_defaults(&params);
-    params.q = st.opts.q;
-    params.min_delta = st.opts.min_delta_ns;
-    params.global_seed = st.opts.seed;
-    params.subj_b = compare_subject_names[SUBJ_BASELINE];
-    params.subj_c = compare_subject_names[SUBJ_CANDIDATE];
-    params.subj_a = compare_subject_names[SUBJ_AA];
+    engine_params(&st.opts, &params);
     struct bench__cmp_result result = {0};
     out = calloc(st.n_cells ? st.n_cells : 1, sizeof *out);
     if (!out) {
@@ -408,6 +504,24 @@ int compare_main(int argc, char **argv)
         goto done;
     }
 
+    /* Too few runs for the family: Benjamini-Hochberg cannot confirm anything (the rule of
+     * docs/explanation/statistics.md, "Why 5 runs is the practical minimum"). */
+    char bh_warning[320];
+    const char *warnings[1];
+    size_t n_warnings = 0;
+    size_t per_arm = st.n_runs[SUBJ_BASELINE] < st.n_runs[SUBJ_CANDIDATE]
+                         ? st.n_runs[SUBJ_BASELINE]
+                         : st.n_runs[SUBJ_CANDIDATE];
+    unsigned bh_needs = result.family_size ? bench__runs_needed(result.family_size, params.q) : 0;
+    if (per_arm < bh_needs) {
+        bench__fmt(bh_warning, sizeof bh_warning,
+                   "%zu runs per arm are too few for Benjamini-Hochberg to confirm a change "
+                   "in a family of %zu cell%s at q %g: that needs %u runs per arm",
+                   per_arm, result.family_size, result.family_size == 1 ? "" : "s", params.q,
+                   bh_needs);
+        warnings[n_warnings++] = bh_warning;
+    }
+
     struct compare_report rep = {
         .opts = &st.opts,
         .params = &params,
@@ -416,6 +530,9 @@ int compare_main(int argc, char **argv)
         .out = out,
         .result = &result,
         .schedule = st.schedule,
+        .auto_stop = st.auto_stop,
+        .warnings = warnings,
+        .n_warnings = n_warnings,
     };
     for (size_t s = 0; s < N_SUBJECTS; s++) {
         rep.n_runs[s] = st.n_runs[s];

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* compare_report.c: owns what `libbench compare` prints: the per-cell table, the skipped
- * runs, the verdict line, and the --json document (jansson, atomic write). No statistics. */
+/* compare_report.c: owns what `libbench compare` prints: the header with the sensitivity
+ * reached, the warnings, the per-cell table, the skipped runs, the cells missing from an arm, the
+ * verdict line, and the --json document (jansson, atomic write). No statistics. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -67,13 +68,49 @@ static char *state_text(const struct bench__cmp_cell_out *o)
     return strdup(name);
 }
 
+/* A cell with no row in any document of a subject: said once, not run by run. */
+static bool missing_from(const struct compare_report *rep, const struct compare_cell *c, size_t s)
+{
+    return !c->present[s] && rep->n_runs[s] > 0;
+}
+
+static bool missing_somewhere(const struct compare_report *rep, const struct compare_cell *c)
+{
+    for (size_t s = 0; s < N_SUBJECTS; s++)
+        if (missing_from(rep, c, s))
+            return true;
+    return false;
+}
+
 static size_t cell_skips(const struct compare_report *rep, const struct compare_cell *c)
 {
     size_t n = 0;
     for (size_t s = 0; s < N_SUBJECTS; s++)
-        for (size_t r = 0; r < rep->n_runs[s]; r++)
+        for (size_t r = 0; r < rep->n_runs[s] && !missing_from(rep, c, s); r++)
             n += c->skips[s][r] != NULL;
     return n;
+}
+
+/* "only in candidate", "missing from candidate", "missing from baseline and aa". */
+static void missing_text(const struct compare_report *rep, const struct compare_cell *c, char *buf,
+                         size_t size)
+{
+    const char *in[N_SUBJECTS], *out[N_SUBJECTS];
+    size_t n_in = 0, n_out = 0;
+    for (size_t s = 0; s < N_SUBJECTS; s++) {
+        if (missing_from(rep, c, s))
+            out[n_out++] = compare_subject_names[s];
+        else
+            in[n_in++] = compare_subject_names[s];
+    }
+    if (n_in == 1)
+        bench__fmt(buf, size, "only in %s", in[0]);
+    else if (n_out == 1)
+        bench__fmt(buf, size, "missing from %s", out[0]);
+    else if (n_out == 2)
+        bench__fmt(buf, size, "missing from %s and %s", out[0], out[1]);
+    else
+        bench__fmt(buf, size, "in no arm");
 }
 
 static char *reason_text(const struct compare_report *rep, size_t i)
@@ -81,15 +118,18 @@ static char *reason_text(const struct compare_report *rep, size_t i)
     const struct bench__cmp_cell_out *o = &rep->out[i];
     const char *reason = o->reason ? o->reason : "";
     char needed[48] = "";
-    if (o->state == BENCH__CMP_UNCONFIRMED && o->runs_needed > 0)
+    if (o->runs_needed > 0)
         bench__fmt(needed, sizeof needed, "runs needed: %u", o->runs_needed);
+    char missing[96] = "";
+    if (missing_somewhere(rep, &rep->cells[i]))
+        missing_text(rep, &rep->cells[i], missing, sizeof missing);
     size_t skipped = cell_skips(rep, &rep->cells[i]);
     char skips[48] = "";
     if (skipped)
         bench__fmt(skips, sizeof skips, "%zu run%s skipped", skipped, skipped == 1 ? "" : "s");
-    const char *parts[3] = {reason, needed, skips};
+    const char *parts[4] = {reason, needed, missing, skips};
     char *out = strdup("");
-    for (size_t k = 0; k < 3 && out; k++) {
+    for (size_t k = 0; k < 4 && out; k++) {
         if (!*parts[k])
             continue;
         char *joined = fmt("%s%s%s", out, *out ? "; " : "", parts[k]);
@@ -165,7 +205,8 @@ static void print_table(FILE *out, const struct compare_report *rep)
 }
 
 /* Every run that gave a cell no value, with its reason: a whole failed run on one line
- * (even when no cell is known), a failed row on its cell's line. */
+ * (even when no cell is known), a failed or missing row on its cell's line. A cell that no
+ * document of a subject has is listed once by print_missing instead. */
 static void print_skips(FILE *out, const struct compare_report *rep)
 {
     bool header = false;
@@ -174,7 +215,7 @@ static void print_skips(FILE *out, const struct compare_report *rep)
             const char *whole = rep->run_fail[s][r];
             for (size_t i = 0; i < (whole ? 1 : rep->n_cells); i++) {
                 const struct compare_cell *c = whole ? NULL : &rep->cells[i];
-                if (c && !c->skips[s][r])
+                if (c && (!c->skips[s][r] || missing_from(rep, c, s)))
                     continue;
                 if (!header) {
                     fputs("skipped (these runs gave no value and are not in the statistics):\n",
@@ -203,38 +244,78 @@ static void print_skips(FILE *out, const struct compare_report *rep)
         }
 }
 
+/* Cells that an arm never had (a benchmark added or removed, or lost in every run): listed
+ * with their reason, UNMEASURED like any cell with too few runs. */
+static void print_missing(FILE *out, const struct compare_report *rep)
+{
+    bool header = false;
+    for (size_t i = 0; i < rep->n_cells; i++) {
+        const struct compare_cell *c = &rep->cells[i];
+        if (!missing_somewhere(rep, c))
+            continue;
+        if (!header) {
+            fputs("cells not in every arm (no document of the arm has a row for them):\n", out);
+            header = true;
+        }
+        char name[256], op[256], where[96];
+        bench__sanitize_copy(c->row->name, name, sizeof name);
+        bench__sanitize_copy(c->row->operation, op, sizeof op);
+        missing_text(rep, c, where, sizeof where);
+        const struct bench__cmp_cell_out *o = &rep->out[i];
+        fprintf(out, "  %s%s%s%s: %s: %s (%s)\n", name, *op ? " {" : "", op, *op ? "}" : "", where,
+                bench__cmp_state_name(o->state), o->reason ? o->reason : "");
+    }
+}
+
 /* The engine leaves a PASS without a reason; the output names it like the others. */
 static const char *verdict_reason(const struct bench__cmp_result *res)
 {
     return res->reason ? res->reason : "no_claimed_regression";
 }
 
+/* "could detect ≥10% in 5 of 7 cells": the cells whose A/A floor is at most --detect. */
+static void sensitivity_text(const struct compare_report *rep, char *buf, size_t size)
+{
+    bench__fmt(buf, size, "could detect \xe2\x89\xa5%g%% in %zu of %zu cell%s",
+               rep->params->detect * 100.0, rep->result->detectable_cells, rep->n_cells,
+               rep->n_cells == 1 ? "" : "s");
+}
+
 void compare_report_text(FILE *out, const struct compare_report *rep)
 {
     const struct compare_options *o = rep->opts;
     const struct bench__cmp_params *p = rep->params;
-    if (o->binary_mode)
-        fprintf(out,
-                "libbench compare: %u runs per subject, seed %llu, q %g, A/A floor >= %g%%, "
-                "min delta %gns\n",
-                o->runs, (unsigned long long)o->seed, p->q, p->f_min * 100.0, p->min_delta);
+    char runs[160], sensitivity[96];
+    sensitivity_text(rep, sensitivity, sizeof sensitivity);
+    if (o->binary_mode && rep->auto_stop)
+        bench__fmt(runs, sizeof runs, "%zu runs per subject (--runs=auto:%u: %s)",
+                   rep->n_runs[SUBJ_BASELINE], o->runs_max,
+                   strcmp(rep->auto_stop, "detect_reached") == 0 ? "every A/A floor within --detect"
+                                                                 : "stopped at the limit");
+    else if (o->binary_mode)
+        bench__fmt(runs, sizeof runs, "%zu runs per subject", rep->n_runs[SUBJ_BASELINE]);
     else
-        fprintf(out,
-                "libbench compare: %zu/%zu/%zu documents (baseline/candidate/aa), seed %llu, "
-                "q %g, A/A floor >= %g%%, min delta %gns\n",
-                rep->n_runs[SUBJ_BASELINE], rep->n_runs[SUBJ_CANDIDATE], rep->n_runs[SUBJ_AA],
-                (unsigned long long)o->seed, p->q, p->f_min * 100.0, p->min_delta);
+        bench__fmt(runs, sizeof runs, "%zu/%zu/%zu documents (baseline/candidate/aa)",
+                   rep->n_runs[SUBJ_BASELINE], rep->n_runs[SUBJ_CANDIDATE], rep->n_runs[SUBJ_AA]);
+    fprintf(out,
+            "libbench compare: %s, seed %llu, q %g, A/A floor \xe2\x89\xa5 %g%%, min delta %gns; "
+            "%s\n",
+            runs, (unsigned long long)o->seed, p->q, p->f_min * 100.0, p->min_delta, sensitivity);
+    for (size_t w = 0; w < rep->n_warnings; w++)
+        fprintf(out, "warning: %s\n", rep->warnings[w]);
     if (rep->n_cells > 0)
         print_table(out, rep);
     else
         fputs("no cell: no document held a row\n", out);
     print_skips(out, rep);
+    print_missing(out, rep);
 
     bool insufficient = false;
-    size_t improvements = 0;
+    size_t improvements = 0, above = 0;
     for (size_t i = 0; i < rep->n_cells; i++) {
         const struct bench__cmp_cell_out *c = &rep->out[i];
         insufficient = insufficient || (c->reason && !strcmp(c->reason, "insufficient_runs"));
+        above += c->reason && !strcmp(c->reason, "floor_above_detect");
         improvements +=
             c->state == BENCH__CMP_CLAIMED && c->direction && !strcmp(c->direction, "improvement");
     }
@@ -243,6 +324,12 @@ void compare_report_text(FILE *out, const struct compare_report *rep)
                 "note: insufficient_runs: a cell needs at least %zu measured runs per arm; 5 "
                 "is the practical minimum (see docs/explanation/statistics.md)\n",
                 p->min_runs);
+    if (above)
+        fprintf(out,
+                "note: floor_above_detect: %zu cell%s claimed nothing with an A/A floor above "
+                "%g%%: a change of that size could not have been seen there (more runs narrow "
+                "the floor; see docs/explanation/statistics.md)\n",
+                above, above == 1 ? "" : "s", p->detect * 100.0);
     const struct bench__cmp_result *res = rep->result;
     fprintf(out, "verdict: %s (%s)\n", res->verdict, verdict_reason(res));
     if (res->runs_needed > 0)
@@ -309,7 +396,7 @@ static json_t *cell_json(const struct compare_report *rep, size_t i)
          put(j, "p_method", string_or_null(o->p_method)) &&
          put(j, "p_exact", o->p_denominator ? json_string(frac) : json_null()) &&
          put(j, "q", real_or_null(o->q_adjusted)) &&
-         put(j, "bh_rejected", json_boolean(o->state != BENCH__CMP_UNMEASURED && o->bh_rejected)) &&
+         put(j, "bh_rejected", json_boolean(o->tested && o->bh_rejected)) &&
          put(j, "rel_delta", real_or_null(o->rel_delta)) &&
          put(j, "abs_delta_ns", real_or_null(o->abs_delta)) &&
          put(j, "ci_lo", real_or_null(o->ci_lo)) && put(j, "ci_hi", real_or_null(o->ci_hi)) &&
@@ -326,9 +413,13 @@ static json_t *cell_json(const struct compare_report *rep, size_t i)
          put(j, "aa_ci_hi", real_or_null(o->aa_ci_hi)) &&
          put(j, "aa_seed", seed_string(o->aa_seed)) && put(j, "aa_p", real_or_null(o->aa_p)) &&
          put(j, "aa_q", real_or_null(o->aa_q_adjusted)) &&
-         put(j, "aa_bh_rejected",
-             json_boolean(o->state != BENCH__CMP_UNMEASURED && o->aa_bh_rejected)) &&
+         put(j, "aa_bh_rejected", json_boolean(o->tested && o->aa_bh_rejected)) &&
          put(j, "aa_confirmed_change", json_boolean(o->aa_confirmed_change));
+    json_t *missing = json_array();
+    ok = ok ? put(j, "missing_from", missing) : (json_decref(missing), false);
+    for (size_t s = 0; ok && s < N_SUBJECTS; s++)
+        if (missing_from(rep, c, s))
+            ok = append(missing, json_string(compare_subject_names[s]));
     json_t *runs = json_object(), *skips = json_array();
     ok = ok ? put(j, "runs_ns", runs) : (json_decref(runs), false);
     for (size_t s = 0; ok && s < N_SUBJECTS; s++) {
@@ -381,7 +472,7 @@ static json_t *document(const struct compare_report *rep)
     const struct compare_options *o = rep->opts;
     const struct bench__cmp_params *p = rep->params;
     const struct bench__cmp_result *res = rep->result;
-    json_t *doc = json_object(), *params, *subjects, *schedule, *cells;
+    json_t *doc = json_object(), *params, *subjects, *schedule, *cells, *warnings;
     bool ok =
         doc && put(doc, "tool", json_string("libbench compare")) &&
         put(doc, "version", json_string(bench_version_string())) &&
@@ -390,9 +481,16 @@ static json_t *document(const struct compare_report *rep)
         put(doc, "reason", json_string(verdict_reason(res))) &&
         put(doc, "runs_needed", res->runs_needed ? json_integer(res->runs_needed) : json_null()) &&
         put(doc, "family_size", json_integer((json_int_t)res->family_size)) &&
+        put(doc, "detectable_cells", json_integer((json_int_t)res->detectable_cells)) &&
+        put(doc, "warnings", warnings = json_array()) &&
         put(doc, "mode", json_string(o->binary_mode ? "binaries" : "files")) &&
+        put(doc, "auto_stop", string_or_null(rep->auto_stop)) &&
         put(doc, "params", params = json_object()) &&
-        put(params, "runs", o->binary_mode ? json_integer(o->runs) : json_null()) &&
+        put(params, "runs",
+            o->binary_mode ? json_integer((json_int_t)rep->n_runs[SUBJ_BASELINE]) : json_null()) &&
+        put(params, "runs_auto_max",
+            o->binary_mode && o->runs_auto ? json_integer(o->runs_max) : json_null()) &&
+        put(params, "detect", json_real(p->detect)) &&
         put(params, "min_runs", json_integer((json_int_t)p->min_runs)) &&
         put(params, "q", json_real(p->q)) && put(params, "f_min", json_real(p->f_min)) &&
         put(params, "min_delta_ns", json_real(p->min_delta)) &&
@@ -400,11 +498,13 @@ static json_t *document(const struct compare_report *rep)
         put(params, "ci_level", json_real(1.0 - p->alpha)) &&
         put(params, "global_seed", seed_string(p->global_seed)) &&
         put(doc, "subjects", subjects = json_object());
+    for (size_t w = 0; ok && w < rep->n_warnings; w++)
+        ok = append(warnings, json_string(rep->warnings[w]));
     for (size_t s = 0; ok && s < N_SUBJECTS; s++)
         ok = put(subjects, compare_subject_names[s], subject_json(rep, s));
     if (ok && o->binary_mode) {
         ok = put(doc, "schedule", schedule = json_array());
-        for (size_t r = 0; ok && r < o->runs; r++) {
+        for (size_t r = 0; ok && r < rep->n_runs[SUBJ_BASELINE]; r++) {
             json_t *run;
             ok = append(schedule, run = json_array());
             for (size_t k = 0; ok && k < N_SUBJECTS; k++)

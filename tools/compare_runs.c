@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* compare_runs.c: owns binary mode's runs: each subject's test binary run once per run in the
- * interleaved schedule, its --bench-json document kept (or why the run gave none), and the
- * temporary directory removed on exit or interrupt. No statistics. */
+ * interleaved schedule, its --bench-json document kept (or why the run gave none), the runs
+ * --runs=auto adds while the engine's stopping rule asks for them, and the temporary directory
+ * removed on exit or interrupt. No statistics. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
@@ -20,7 +21,7 @@ static void remove_tmpdir(void *data)
     if (!st->tmpdir)
         return;
     for (size_t s = 0; s < N_SUBJECTS; s++)
-        for (size_t r = 0; r < st->opts.runs; r++) {
+        for (size_t r = 0; r < st->runs_cap; r++) {
             char path[4096];
             static const char *const ext[] = {"json", "log"};
             for (size_t k = 0; k < 2; k++) {
@@ -110,19 +111,57 @@ int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
     }
     compare_exec_on_interrupt(remove_tmpdir, st);
 
-    /* One stream; each run shuffles a fresh copy of the declared subject list. */
+    /* One stream; each run shuffles a fresh copy of the declared subject list. --runs=auto
+     * continues the same schedule: its first runs are those of --runs with the same count. */
     struct bench__rng rng = {st->opts.seed ^ bench__fnv1a64("schedule", 8)};
     int rc = 0;
-    for (size_t r = 0; r < st->opts.runs && rc == 0; r++) {
+    bool more = true;
+    size_t r = 0;
+    for (; r < st->runs_cap && more && rc == 0; r++) {
         size_t *order = &st->schedule[r * N_SUBJECTS];
         for (size_t s = 0; s < N_SUBJECTS; s++)
             order[s] = s;
         bench__shuffle(&rng, order, N_SUBJECTS);
-        fprintf(stderr, "libbench compare: run %zu/%u: %s, %s, %s\n", r + 1, st->opts.runs,
-                compare_subject_names[order[0]], compare_subject_names[order[1]],
-                compare_subject_names[order[2]]);
+        if (st->opts.runs_auto)
+            fprintf(stderr, "libbench compare: run %zu (auto, at most %u): %s, %s, %s\n", r + 1,
+                    st->opts.runs_max, compare_subject_names[order[0]],
+                    compare_subject_names[order[1]], compare_subject_names[order[2]]);
+        else
+            fprintf(stderr, "libbench compare: run %zu/%u: %s, %s, %s\n", r + 1, st->opts.runs,
+                    compare_subject_names[order[0]], compare_subject_names[order[1]],
+                    compare_subject_names[order[2]]);
         for (size_t k = 0; k < N_SUBJECTS && rc == 0; k++)
             rc = run_subject(st, order[k], r);
+        if (rc != 0 || !st->opts.runs_auto || r + 1 < st->opts.runs)
+            continue;
+        /* The stopping rule sees the baseline and A/A values and the run counts only. */
+        size_t pending = 0;
+        if (compare_auto_more(st, r + 1, &more, &pending, err, err_size) != 0) {
+            remove_tmpdir(st);
+            compare_exec_on_interrupt(NULL, NULL);
+            return -1;
+        }
+        if (more && r + 1 < st->runs_cap)
+            fprintf(stderr,
+                    "libbench compare: auto: after %zu runs, %zu cell%s still need%s runs (an "
+                    "A/A floor above %g%% or too few runs)\n",
+                    r + 1, pending, pending == 1 ? "" : "s", pending == 1 ? "s" : "",
+                    st->opts.detect * 100.0);
+    }
+    for (size_t s = 0; s < N_SUBJECTS; s++)
+        st->n_runs[s] = r; /* the runs done */
+    if (st->opts.runs_auto && rc == 0) {
+        st->auto_stop = more ? "runs_max_reached" : "detect_reached";
+        if (more)
+            fprintf(stderr,
+                    "libbench compare: auto: stopped at the limit of %zu runs; some cells still "
+                    "need runs\n",
+                    r);
+        else
+            fprintf(stderr,
+                    "libbench compare: auto: stopped after %zu runs: every cell's A/A floor is "
+                    "at most %g%%\n",
+                    r, st->opts.detect * 100.0);
     }
     remove_tmpdir(st);
     compare_exec_on_interrupt(NULL, NULL);

@@ -67,12 +67,16 @@ extern const char *const compare_subject_names[N_SUBJECTS]; /* baseline, candida
 struct compare_cell {
     const struct compare_row *row; /* identity (name, labels, operation) from its first row */
     size_t first_subject, first_run;
+    bool present[N_SUBJECTS]; /* some run's document of the subject has a row for it */
     double *values[N_SUBJECTS];
     char **skips[N_SUBJECTS];
 };
 
 struct compare_options {
-    unsigned runs;         /* binary mode: runs per subject */
+    unsigned runs;         /* binary mode: runs per subject (with runs_auto: the first runs) */
+    bool runs_auto;        /* --runs=auto[:MAX]: more runs until every floor is under detect */
+    unsigned runs_max;     /* --runs=auto: the most runs per subject */
+    double detect;         /* --detect as a fraction (0.10) */
     uint64_t seed;         /* the engine's global_seed */
     double q;              /* BH false discovery rate */
     double min_delta_ns;   /* absolute materiality */
@@ -92,6 +96,8 @@ struct compare_state {
     struct compare_doc *docs[N_SUBJECTS]; /* per run; empty when the run failed */
     char **run_fail[N_SUBJECTS];          /* per run: why it gave nothing, or NULL */
     size_t *schedule;                     /* binary mode: runs × N_SUBJECTS */
+    size_t runs_cap;                      /* binary mode: the runs the arrays above hold */
+    const char *auto_stop;                /* --runs=auto: why it stopped; NULL otherwise */
     char *tmpdir;
     struct compare_cell *cells;
     size_t n_cells, cap_cells;
@@ -99,10 +105,18 @@ struct compare_state {
     size_t n_slots;
 };
 
-/* compare_cells.c: group every document's rows into cells; -1 with err on a bad input. */
+/* compare_cells.c: group every document's rows (runs 1..n_runs[s]) into cells; a cell without
+ * a row in a document gets a skip for that run. -1 with err when out of memory. */
 int compare_assemble(struct compare_state *st, char *err, size_t err_size);
-/* compare_runs.c: run the subjects in the schedule (binary mode); -1 with err. */
+/* Free the cells (the documents stay). */
+void compare_cells_free(struct compare_state *st);
+/* compare_runs.c: run the subjects in the schedule (binary mode), with --runs=auto until
+ * compare_auto_more says stop; -1 with err. */
 int compare_run_binaries(struct compare_state *st, char *err, size_t err_size);
+/* compare_cmd.c: after `runs` runs of --runs=auto, whether to run more (the engine's stopping
+ * rule on the cells of those runs); `pending` the cells that still need runs. -1 with err. */
+int compare_auto_more(struct compare_state *st, size_t runs, bool *more, size_t *pending, char *err,
+                      size_t err_size);
 
 int compare_main(int argc, char **argv);
 void compare_usage(FILE *out);
@@ -123,6 +137,10 @@ struct compare_report {
     size_t n_runs[N_SUBJECTS];
     char **run_fail[N_SUBJECTS]; /* per run: why the whole run gave nothing, or NULL */
     const size_t *schedule;      /* binary mode: n_runs × N_SUBJECTS subject indices */
+    const char *auto_stop;       /* --runs=auto: why it stopped ("detect_reached" or
+                                    "runs_max_reached"); NULL otherwise */
+    const char *const *warnings; /* n_warnings lines, each printed as "warning: ..." */
+    size_t n_warnings;
 };
 
 void compare_report_text(FILE *out, const struct compare_report *rep);

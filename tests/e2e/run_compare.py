@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-# run_compare.py: end-to-end checks of `libbench compare`: real binaries compared (itself,
-# a 25% slower candidate, too few runs, failing runs), hand-written documents checked field
-# by field against the engine's golden vectors, bad inputs and usage errors (one line, exit 2).
+# run_compare.py: end-to-end checks of `libbench compare`: real binaries compared (itself under
+# --runs=auto, a 25% slower candidate, too few runs, failing runs), scripted subjects whose
+# numbers are chosen (--runs=auto, deterministic on a busy machine), hand-written documents
+# checked field by field against the golden vectors (the spec's, and compare-vectors.json for
+# --detect and lost runs), bad inputs and usage errors (one line, exit 2).
 import json
 import os
 import re
@@ -15,6 +17,8 @@ TOOL = os.environ.get("COMPARE_TOOL", "")
 KNOB = os.environ.get("COMPARE_KNOB", "")
 VECTORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data",
                        "stats-vectors.json")
+OWN_VECTORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data",
+                           "compare-vectors.json")
 FAST = ["--", "--bench-min-time=1"]  # ARGS for every subject run: short samples
 KNOB_CELLS = ["workload_knob.mix", "workload_knob.sum_4k", "workload_knob.copy_16k"]
 
@@ -33,9 +37,9 @@ def clean_env(**extra):
     return env
 
 
-def run(args, timeout=300, **env):
+def run(args, timeout=300, cwd=None, **env):
     p = subprocess.run([TOOL] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       stdin=subprocess.DEVNULL, env=clean_env(**env), timeout=timeout)
+                       stdin=subprocess.DEVNULL, env=clean_env(**env), timeout=timeout, cwd=cwd)
     return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
 
 
@@ -69,15 +73,32 @@ def stream_seed(seed, x, scenario, operation):
 
 def common_json_checks(doc, rc, what):
     check(doc["exit"] == rc, f"{what}: JSON exit {doc['exit']} != status {rc}")
+    detect = doc["params"]["detect"]
+    able = 0
     for c in doc["cells"]:
         for key in ("name", "labels", "state", "direction", "reason", "p", "q", "rel_delta",
-                    "ci_lo", "ci_hi", "floor"):
+                    "ci_lo", "ci_hi", "floor", "runs_needed", "missing_from"):
             check(key in c, f"{what}: cell {c.get('name')} lacks '{key}'")
         check(c["state"] in ("CLAIMED", "UNCONFIRMED", "NO_CLAIM", "UNMEASURED"),
               f"{what}: state {c['state']}")
-        if c["state"] == "UNMEASURED":
-            for key in ("p", "q", "rel_delta", "ci_lo", "ci_hi"):
+        if c["state"] == "UNMEASURED" and c["reason"] != "floor_above_detect":
+            for key in ("p", "q", "rel_delta", "ci_lo", "ci_hi", "floor"):
                 check(c[key] is None, f"{what}: UNMEASURED {c['name']}: {key} = {c[key]}, want null")
+        if c["reason"] == "floor_above_detect":
+            # it was measured: its numbers stay; its floor is what it could not see past
+            check(c["state"] == "UNMEASURED" and c["floor"] > detect and
+                  isinstance(c["runs_needed"], int) and
+                  c["runs_needed"] > min(c["n_baseline"], c["n_aa"]) and
+                  all(c[k] is not None for k in ("p", "q", "rel_delta", "ci_lo", "ci_hi")),
+                  f"{what}: floor_above_detect {c['name']}: {c}")
+        if c["state"] == "NO_CLAIM":
+            check(c["floor"] <= detect, f"{what}: NO_CLAIM {c['name']} with floor {c['floor']}")
+        able += c["floor"] is not None and c["floor"] <= detect
+    check(doc["detectable_cells"] == able,
+          f"{what}: detectable_cells {doc['detectable_cells']} != {able}")
+    if doc["verdict"] == "PASS":
+        check(able == len(doc["cells"]), f"{what}: PASS with {able} of {len(doc['cells'])} "
+                                         "cells able to detect")
 
 
 # ---- binaries --------------------------------------------------------------------------------
@@ -106,32 +127,48 @@ def noisy_skip(what, notes):
 
 
 def case_self():
-    """A binary compared with itself: PASS, exit 0, no CLAIMED cell. A CLAIMED cell fails at
-    once; an UNMEASURED verdict (an A/A change or an unconfirmed regression: the noise of a
-    shared machine) is retried, and skipped with its reason when every attempt is one."""
+    """A binary compared with itself under --runs=auto: PASS, exit 0, no CLAIMED cell, every
+    floor within --detect. A CLAIMED cell fails at once; an UNMEASURED verdict (an A/A change,
+    an unconfirmed regression, or floors still above 10% at the limit: the noise of a shared
+    machine) is retried, and skipped with its reason when every attempt is one."""
     need_knob()
     notes = []
     for attempt in range(1, ATTEMPTS + 1):
         with tempfile.TemporaryDirectory() as tmp:
-            rc, out, err, doc = compare_binaries(KNOB, KNOB, [], tmp, "self")
+            rc, out, err, doc = compare_binaries(KNOB, KNOB, ["--runs=auto"], tmp, "self")
             common_json_checks(doc, rc, "self")
+            runs = doc["params"]["runs"]
+            check(doc["params"]["runs_auto_max"] == 30 and 5 <= runs <= 30,
+                  f"self: runs {runs}, max {doc['params']['runs_auto_max']}")
             check(sorted(c["name"] for c in doc["cells"]) == sorted(KNOB_CELLS),
                   f"self: cells {[c['name'] for c in doc['cells']]}")
-            check(all(c["n_baseline"] == c["n_candidate"] == c["n_aa"] == 5
-                      for c in doc["cells"]), "self: every arm has 5 runs")
-            # Step 10: the schedule of seed 0 is the golden vector's (declared b, c, aa)
+            check(all(c["n_baseline"] == c["n_candidate"] == c["n_aa"] == runs
+                      for c in doc["cells"]), f"self: every arm has {runs} runs")
+            # Step 10: the schedule of seed 0 begins with the golden vector's (declared b, c, aa)
             vec = load(VECTORS)["schedule"]
             names = dict(zip(vec["subjects_declared"], ["baseline", "candidate", "aa"]))
             want = [[names[s] for s in r["order"]] for r in vec["runs"]]
-            check(doc.get("schedule") == want, f"self: schedule {doc.get('schedule')} != {want}")
-            check(len(re.findall(r"^libbench compare: run \d/5: ", err, re.M)) == 5,
+            check(len(doc.get("schedule", [])) == runs and doc["schedule"][:len(want)] == want,
+                  f"self: schedule {doc.get('schedule')} does not begin with {want}")
+            check(len(re.findall(r"^libbench compare: run \d+ \(auto, at most 30\): ", err,
+                                 re.M)) == runs,
                   f"self: one progress line per run on stderr: {err!r}")
+            stop = doc.get("auto_stop")
+            check((stop == "detect_reached") == (runs < 30 or all(
+                c["floor"] is not None and c["floor"] <= 0.10 for c in doc["cells"])),
+                f"self: auto_stop {stop} after {runs} runs")
+            if stop == "detect_reached":
+                check(all(c["floor"] <= 0.10 for c in doc["cells"]),
+                      f"self: stopped with a floor above 10%\n{out}")
+                check(f"libbench compare: auto: stopped after {runs} runs: every cell's A/A "
+                      "floor is at most 10%\n" in err, f"self: the stop line {err!r}")
             check(os.listdir(tmp) == ["self.json"], f"self: stray files: {os.listdir(tmp)}")
             claimed = [c["name"] for c in doc["cells"] if c["state"] == "CLAIMED"]
             check(not claimed, f"self: CLAIMED cells in a self-compare: {claimed}\n{out}")
             if claimed or failures:
                 return
-            if rc == 2 and doc.get("reason") in ("aa_control_changed", "unconfirmed_regression"):
+            if rc == 2 and doc.get("reason") in ("aa_control_changed", "unconfirmed_regression",
+                                                  "floor_above_detect"):
                 notes.append(f"attempt {attempt}: {doc['reason']}, floors " +
                              ", ".join(f"{c['floor']:.1%}" for c in doc["cells"]))
                 print(f"note: self attempt {attempt}: {doc['reason']} (noise), retrying\n{out}")
@@ -139,6 +176,10 @@ def case_self():
             check(rc == 0, f"self: exit {rc}, want 0 (PASS)\n{out}{err}")
             check(re.search(r"^verdict: PASS \(no_claimed_regression\)$", out, re.M) is not None,
                   f"self: verdict line\n{out}")
+            check(out.startswith(f"libbench compare: {runs} runs per subject (--runs=auto:30: "
+                                 "every A/A floor within --detect), seed 0, ") and
+                  out.split("\n")[0].endswith("; could detect \u226510% in 3 of 3 cells"),
+                  f"self: header\n{out}")
             check(doc.get("verdict") == "PASS" and doc.get("reason") == "no_claimed_regression",
                   f"self: JSON verdict {doc.get('verdict')} {doc.get('reason')}")
             return
@@ -426,6 +467,264 @@ def case_files():
         check(load(out_json)["params"]["global_seed"] == "12345", "files: global_seed recorded")
 
 
+# ---- compare-vectors.json: --detect and lost runs, as documents ---------------------------
+
+def own_family_documents(tmp, fam):
+    """One document per (arm, run) of a compare-vectors.json family: a null value is an error
+    row, an absent run index a document without a row for the cell."""
+    files = {"baseline": [], "candidate": [], "aa": []}
+    last = max(int(r) for c in fam["cells"] for arm in files for r in c[arm])
+    for arm in files:
+        for run_no in range(1, last + 1):
+            rows = []
+            for c in fam["cells"]:
+                if str(run_no) not in c[arm]:
+                    continue
+                v = c[arm][str(run_no)]
+                rows.append(row(c["name"], c["labels"], v) if v is not None else
+                            row(c["name"], c["labels"], None, "the body crashed: SIGSEGV"))
+            files[arm].append(write(os.path.join(tmp, f"{arm}{run_no}.json"), document(rows)))
+    return files
+
+
+def own_key(c):
+    return c["name"] + ("{" + c["operation"] + "}" if c["operation"] else "")
+
+
+def check_own_family(tmp, name, extra=(), detect=None):
+    """Run one family of compare-vectors.json as documents; check the verdict, the text lines
+    and every cell against the vector (exactly: the tool's subjects and operations are the
+    vector's, so its seeds and intervals are the same numbers)."""
+    fam = load(OWN_VECTORS)["families"][name]
+    fdir = os.path.join(tmp, name)
+    os.mkdir(fdir)
+    files = own_family_documents(fdir, fam)
+    out_json = os.path.join(fdir, "out.json")
+    pct = detect if detect is not None else fam["params"]["detect"] * 100
+    args = ["compare", "--detect", f"{pct:g}", "--json", out_json] + list(extra)
+    rc, out, err = run(args + file_args(files))
+    want = fam["result"]
+    doc = load(out_json) if os.path.exists(out_json) else {"cells": [], "exit": None}
+    check(rc == want["exit_code"], f"{name}: exit {rc}, want {want['exit_code']}\n{out}{err}")
+    check(err == "", f"{name}: stderr {err!r}")
+    check(doc.get("verdict") == want["verdict"] and doc.get("reason") == want["reason"] and
+          doc.get("runs_needed") == want["runs_needed"] and
+          doc.get("family_size") == want["family_size"] and
+          doc.get("detectable_cells") == want["detectable_cells"] and
+          doc.get("params", {}).get("detect") == fam["params"]["detect"],
+          f"{name}: JSON {[doc.get(k) for k in ('verdict', 'reason', 'runs_needed')]}")
+    lines = out.split("\n")
+    check(lines[0].endswith("; " + want["text"]["sensitivity"]),
+          f"{name}: header {lines[0]!r}, want it to end with {want['text']['sensitivity']!r}")
+    check(want["text"]["verdict"] in lines, f"{name}: verdict line\n{out}")
+    if want["text"]["runs_needed"]:
+        check(want["text"]["runs_needed"] in lines, f"{name}: runs needed line\n{out}")
+    else:
+        check(not any(x.startswith("runs needed:") for x in lines), f"{name}: runs needed\n{out}")
+    common_json_checks(doc, rc, name)
+    got = {own_key(c): c for c in doc["cells"]}
+    check(len(got) == len(want["cells"]), f"{name}: {len(got)} cells")
+    for w in want["cells"]:
+        c = got.get(own_key(w))
+        if c is None:
+            check(False, f"{name}: no cell {own_key(w)}")
+            continue
+        for f in ("state", "reason", "direction", "runs_needed", "n_baseline", "n_candidate",
+                  "n_aa"):
+            check(c[f] == w[f], f"{name}: {own_key(w)}: {f} {c[f]} != {w[f]}")
+        if not w["tested"]:
+            continue
+        for f, g in (("floor", "floor"), ("ci_lo", "ci_lo"), ("ci_hi", "ci_hi"), ("p", "p"),
+                     ("q", "q_adjusted"), ("rel_delta", "rel_delta"), ("aa_ci_lo", "aa_ci_lo"),
+                     ("aa_ci_hi", "aa_ci_hi")):
+            check(close(c[f], w[g]), f"{name}: {own_key(w)}: {f} {c[f]} != {w[g]}")
+        check(c["seed"] == w["seed"] and c["aa_seed"] == w["aa_seed"] and
+              c["p_exact"] == w["p_exact"], f"{name}: {own_key(w)}: seeds or p_exact")
+    return fam, files, out, doc
+
+
+def case_sensitivity():
+    """--detect on documents with chosen numbers (a busy machine cannot change them): a noisy
+    comparison that used to PASS is UNMEASURED with runs_needed, the same comparison on a quiet
+    machine is a REGRESSION, a claim beyond a wide floor stands, --detect moves the line."""
+    with tempfile.TemporaryDirectory() as tmp:
+        fam, files, out, doc = check_own_family(tmp, "noisy_now_unmeasured")
+        print("--- a noisy run: UNMEASURED with runs_needed (exit 2)\n" + out)
+        hashed = {own_key(c): c for c in doc["cells"]}.get("hash{size=small}", {})
+        check(re.search(r"│ hash +│ size=small +│.*│ UNMEASURED +│ floor_above_detect; runs "
+                        r"needed: \d+ +│", out) is not None, f"noisy: the row of hash\n{out}")
+        check(hashed.get("floor", 0) > 0.10 and hashed.get("runs_needed", 0) > 5,
+              f"noisy: hash {hashed}")
+        check("note: floor_above_detect: 2 cells claimed nothing with an A/A floor above 10%" in
+              out, f"noisy: the note\n{out}")
+        # the same documents with no sensitivity requirement to speak of: the old PASS
+        rc, out2, _ = run(["compare", "--detect", "1000"] + file_args(files))
+        check(rc == 0 and fam["without_detect"]["verdict"] == "PASS" and
+              "\nverdict: PASS (no_claimed_regression)\n" in out2 and
+              "could detect \u22651000% in 3 of 3 cells" in out2, f"noisy at 1000%: {rc}\n{out2}")
+        _, _, out, _ = check_own_family(tmp, "quiet_regression")
+        print("--- the same comparison on a quiet machine: REGRESSION (exit 1)\n" + out)
+        check(re.search(r"│ hash +│ size=small +│.*│ CLAIMED regression +│", out) is not None,
+              f"quiet: the row of hash\n{out}")
+        check_own_family(tmp, "claim_beyond_wide_floor")
+        check_own_family(tmp, "detect_25")
+        check_own_family(tmp, "detect_10_same_inputs")
+        # determinism: the same documents give the same bytes
+        fdir = os.path.join(tmp, "noisy_now_unmeasured")
+        first = open(os.path.join(fdir, "out.json"), "rb").read()
+        run(["compare", "--detect", "10", "--json", os.path.join(fdir, "out.json")] +
+            file_args(files))
+        check(open(os.path.join(fdir, "out.json"), "rb").read() == first,
+              "noisy: --json not byte-identical on a second run")
+
+
+def case_lost_runs():
+    """Lost runs judged cell by cell: rows missing from documents, error rows, a cell only in
+    the candidate, an A/A arm that lost runs; no input error."""
+    with tempfile.TemporaryDirectory() as tmp:
+        fam, files, out, doc = check_own_family(tmp, "lost_runs")
+        print("--- lost runs, judged cell by cell\n" + out)
+        cells = {own_key(c): c for c in doc["cells"]}
+        crashy, flaky, new = cells.get("crashy", {}), cells.get("flaky{op=read}", {}), \
+            cells.get("new", {})
+        check(crashy.get("runs_ns", {}).get("baseline") == [20, 21, None, None, None] and
+              [(k["subject"], k["run"]) for k in crashy.get("skips", [])] ==
+              [("baseline", 3), ("baseline", 4), ("baseline", 5)] and
+              all(k["reason"] == "no row for this cell in the run's document"
+                  for k in crashy.get("skips", [])), f"lost: crashy {crashy}")
+        check(flaky.get("paired") is False and
+              [(k["subject"], k["run"], k["reason"]) for k in flaky.get("skips", [])] ==
+              [("candidate", 2, "the body crashed: SIGSEGV"),
+               ("candidate", 4, "the body crashed: SIGSEGV")], f"lost: flaky {flaky}")
+        check(new.get("missing_from") == ["baseline", "aa"] and new.get("runs_ns", {}).get(
+            "candidate") == [50, 51, 49, 50.5, 49.5], f"lost: new {new}")
+        check(all(c["missing_from"] == [] for k, c in cells.items() if k != "new"),
+              "lost: missing_from of the other cells")
+        for line in ("  baseline run 3 ({}), crashy: no row for this cell in the run's document",
+                     "  candidate run 2 ({}), flaky {{op=read}}: the body crashed: SIGSEGV",
+                     "cells not in every arm (no document of the arm has a row for them):",
+                     "  new: only in candidate: UNMEASURED (insufficient_runs)"):
+            want = line.format(files["baseline"][2] if "crashy" in line else
+                               files["candidate"][1])
+            check(want in out.split("\n"), f"lost: line {want!r}\n{out}")
+        check(not re.search(r"^  (baseline|aa) run \d \(.*\), new:", out, re.M),
+              f"lost: a cell missing from an arm is listed once, not run by run\n{out}")
+        _, _, out, _ = check_own_family(tmp, "lost_runs_regression")
+        check(re.search(r"│ steady +│ +│ 5/5/5 .*│ CLAIMED regression +│", out) is not None,
+              f"lost + regression: the row of steady\n{out}")
+
+
+# ---- --runs=auto with scripted subjects ------------------------------------------------------
+
+def scripted_subject(tmp, name, values):
+    """A subject whose every invocation writes a --bench-json document with chosen numbers:
+    invocation k (counted in a file) gives cell c the value values[c][k - 1] (the last one
+    once the list is used up). The baseline binary serves both the baseline and the A/A
+    control (two invocations per run, in the order the schedule of seed 0 gives), the
+    candidate one per run: every number is fixed and a busy machine changes nothing."""
+    counter = os.path.join(tmp, name + ".count")
+    script = wrapper(tmp, name, "")
+    with open(script, "w", encoding="utf-8") as f:
+        f.write(f"""#!{sys.executable}
+import json, sys
+values = {json.dumps(values)}
+try:
+    k = int(open({counter!r}).read()) + 1
+except OSError:
+    k = 1
+open({counter!r}, "w").write(str(k))
+path = [a for a in sys.argv if a.startswith("--bench-json=")][0].split("=", 1)[1]
+rows = [{{"name": c, "labels": {{}}, "medianNs": v[min(k, len(v)) - 1], "error": ""}}
+        for c, v in sorted(values.items())]
+with open(path, "w") as out:
+    json.dump({{"schema": 2, "rows": rows}}, out)
+""")
+    return script
+
+
+# The numbers, invocation by invocation: the baseline binary's two per run (baseline and A/A),
+# the candidate's one. `steady` is quiet throughout; `noisy` swings by tens of percent in the
+# first 5 runs and settles at 100 +- 1 afterwards, so its A/A floor narrows run by run.
+SETTLED = [100, 101, 99, 100.5, 99.5, 100.2, 99.8, 100.4, 99.6, 100.1]
+BASE_VALUES = {"steady": [50 + (k % 3) * 0.1 for k in range(60)],
+               "noisy": [100, 150, 98, 70, 103, 160, 95, 66, 101, 140] + SETTLED * 5}
+CAND_VALUES = {"steady": [50 + (k % 3) * 0.1 for k in range(30)],
+               "noisy": [120, 75, 140, 97, 160] + SETTLED * 3}
+
+
+def case_auto():
+    """--runs=auto with scripted subjects: it adds runs until every A/A floor is within
+    --detect and stops there; it stops at MAX with the cells still above; the candidate's
+    numbers never change when it stops."""
+    with tempfile.TemporaryDirectory() as tmp:
+        base = scripted_subject(tmp, "base", BASE_VALUES)
+        same = scripted_subject(tmp, "same", CAND_VALUES)
+        slow = scripted_subject(tmp, "slow", {c: [v * 3 for v in vs]
+                                              for c, vs in CAND_VALUES.items()})
+        results = {}
+        for cand, name in ((same, "same"), (slow, "slow")):
+            for f in os.listdir(tmp):
+                if f.endswith(".count"):
+                    os.unlink(os.path.join(tmp, f))
+            out_json = os.path.join(tmp, name + ".json")
+            rc, out, err = run(["compare", "--runs=auto:20", "--json", out_json, base, cand])
+            doc = load(out_json) if os.path.exists(out_json) else {"cells": [], "exit": None,
+                                                                    "params": {"detect": 0.1}}
+            common_json_checks(doc, rc, f"auto {name}")
+            results[name] = (rc, out, err, doc)
+        rc, out, err, doc = results["same"]
+        runs = doc.get("params", {}).get("runs")
+        print(f"--- --runs=auto:20 on scripted subjects: {runs} runs\n" + out)
+        cells = cells_by_name(doc)
+        check(rc == 0 and doc.get("verdict") == "PASS" and doc.get("auto_stop") ==
+              "detect_reached" and 5 < runs < 20, f"auto: {rc} {doc.get('verdict')} "
+              f"{doc.get('auto_stop')} after {runs} runs\n{out}{err}")
+        check(all(c["floor"] <= 0.10 for c in doc["cells"]), f"auto: floors\n{out}")
+        check(len(doc.get("schedule", [])) == runs and all(
+            c["n_baseline"] == c["n_candidate"] == c["n_aa"] == runs for c in doc["cells"]),
+            f"auto: schedule and counts\n{out}")
+        check(f"libbench compare: auto: stopped after {runs} runs: every cell's A/A floor is at "
+              "most 10%\n" in err and "libbench compare: auto: after 5 runs, 1 cell still needs "
+              "runs" in err, f"auto: stderr {err!r}")
+        # one run fewer would not have done: the rule stopped at the first run it could
+        fewer = scripted_subject(tmp, "fewer", CAND_VALUES)
+        for f in os.listdir(tmp):
+            if f.endswith(".count"):
+                os.unlink(os.path.join(tmp, f))
+        rc2, out2, err2 = run(["compare", f"--runs={runs - 1}", "--json",
+                               os.path.join(tmp, "fewer.json"), base, fewer])
+        fewer_doc = load(os.path.join(tmp, "fewer.json"))
+        noisy_fewer = cells_by_name(fewer_doc).get("noisy", {})
+        check(rc2 == 2 and noisy_fewer.get("reason") == "floor_above_detect" and
+              fewer_doc.get("schedule") == doc.get("schedule")[:runs - 1],
+              f"auto: at {runs - 1} fixed runs, noisy {noisy_fewer.get('reason')}\n{out2}")
+        # the candidate 3x slower: the same runs, the same schedule (the rule never looks at
+        # the candidate's numbers), and the REGRESSION is claimed
+        src, sout, serr, sdoc = results["slow"]
+        check(sdoc.get("params", {}).get("runs") == runs and
+              sdoc.get("schedule") == doc.get("schedule") and
+              [c["floor"] for c in sdoc["cells"]] == [c["floor"] for c in doc["cells"]],
+              f"auto: a slower candidate changed the stop: {sdoc.get('params')}")
+        check(src == 1 and sdoc.get("verdict") == "REGRESSION", f"auto slow: {src}\n{sout}")
+        # the limit: at most 6 runs, the noisy cell still above 10%
+        for f in os.listdir(tmp):
+            if f.endswith(".count"):
+                os.unlink(os.path.join(tmp, f))
+        out_json = os.path.join(tmp, "max.json")
+        rc, out, err = run(["compare", "--runs", "auto:6", "--json", out_json, base, same])
+        mdoc = load(out_json)
+        noisy = cells_by_name(mdoc).get("noisy", {})
+        check(rc == 2 and mdoc.get("auto_stop") == "runs_max_reached" and
+              mdoc["params"]["runs"] == 6 and mdoc["params"]["runs_auto_max"] == 6 and
+              mdoc.get("reason") == "floor_above_detect" and
+              noisy.get("reason") == "floor_above_detect" and noisy.get("runs_needed", 0) > 6 and
+              "libbench compare: auto: stopped at the limit of 6 runs; some cells still need "
+              "runs\n" in err and
+              out.startswith("libbench compare: 6 runs per subject (--runs=auto:6: stopped at "
+                             "the limit), "), f"auto:6: {rc}\n{out}{err}")
+        print("--- --runs=auto:6: the limit\n" + out)
+
+
 BAD = [
     # (name, document text or None for a missing file, field named in the message)
     ("missing", None, "cannot read: No such file or directory"),
@@ -496,13 +795,20 @@ def case_bad_inputs():
             check(len(lines) == 1 and err.endswith("\n"), f"bad {name}: stderr {err!r}")
             check(err.startswith(f"error: {path}: ") and field in err,
                   f"bad {name}: stderr {err!r} should name {path} and '{field}'")
-        # a cell in one arm only: the document that lacks it is named, with its field
+        # a cell in one document only is not an input error: it is judged (UNMEASURED, with
+        # its runs skipped) and the other cells as usual
         extra = write(os.path.join(tmp, "extra.json"),
                       document([row("sum", {"size": "64"}, 100), row("new", {}, 5)]))
-        rc, out, err = run(["compare", "--baseline"] + good + ["--candidate", extra, good[1],
-                                                               good[2], "--aa"] + good)
-        check(rc == 2 and out == "" and err == f"error: {good[0]}: rows: no row for cell 'new' {{}} "
-              f"(it is in {extra})\n", f"one arm: {rc} {err!r}")
+        out_json = os.path.join(tmp, "one_arm.json")
+        rc, out, err = run(["compare", "--json", out_json, "--baseline"] + good +
+                           ["--candidate", extra, good[1], good[2], "--aa"] + good)
+        doc = load(out_json) if os.path.exists(out_json) else {"cells": []}
+        new = cells_by_name(doc).get("new", {})
+        check(rc == 2 and err == "" and doc.get("reason") == "unmeasured_cells" and
+              new.get("state") == "UNMEASURED" and new.get("reason") == "insufficient_runs" and
+              new.get("n_candidate") == 1 and new.get("missing_from") == ["baseline", "aa"] and
+              "  new: only in candidate: UNMEASURED (insufficient_runs)\n" in out,
+              f"one arm: {rc} {err!r}\n{out}")
         # control characters in a hostile name stay on one line
         hostile = write(os.path.join(tmp, "hostile.json"),
                         document([row("a\nb", {}, 1), row("a\nb", {}, 2)]))
@@ -529,10 +835,37 @@ def case_cli():
         (["compare", "--runs", "0", "a", "b"], "--runs: '0' is not a whole number from 1 to"),
         (["compare", "--runs=x", "a", "b"], "--runs: 'x' is not a whole number"),
         (["compare", "--runs", "3", "--runs", "4", "a", "b"], "'--runs' given twice"),
-        (["compare", "--seed", "-1", "a", "b"], "--seed: '-1' is not an unsigned 64-bit number"),
-        (["compare", "--q", "1.5", "a", "b"], "--q: '1.5' is not a number between 0 and 1"),
+        (["compare", "--seed", "-1", "a", "b"], "--seed: '-1' is not a whole number from 0 to"),
+        (["compare", "--q", "1.5", "a", "b"], "--q: '1.5' is not a decimal number between 0 and 1"),
         (["compare", "--min-delta-ns", "nan", "a", "b"], "--min-delta-ns: 'nan' is not"),
-        (["compare", "--json"], "'--json' needs a value"),
+        (["compare", "--json"], "--json needs a file name"),
+        # an option that needs a value never takes the next option as its value
+        (["compare", "--json", "--baseline", "x", "--candidate", "y"], "--json needs a file name"),
+        (["compare", "--runs", "--seed", "3", "a", "b"], "--runs needs a number, 'auto' or"),
+        (["compare", "--seed", "--q", "0.1", "a", "b"], "--seed needs a number"),
+        (["compare", "--q", "--json", "o", "a", "b"], "--q needs a number"),
+        (["compare", "--detect", "-h", "a", "b"], "--detect needs a number"),
+        (["compare", "--json=", "a", "b"], "--json needs a file name"),
+        # numbers: the grammar of the test binaries (no 0x, no sign, no spaces, no exponent)
+        (["compare", "--runs", "0x10", "a", "b"], "--runs: '0x10' is not a whole number"),
+        (["compare", "--seed", "0x10", "a", "b"], "--seed: '0x10' is not a whole number"),
+        (["compare", "--runs", "+5", "a", "b"], "--runs: '+5' is not a whole number"),
+        (["compare", "--runs", " 5", "a", "b"], "--runs: ' 5' is not a whole number"),
+        (["compare", "--seed=18446744073709551616", "a", "b"], "--seed: '18446744073709551616'"),
+        (["compare", "--q", "5e-2", "a", "b"], "--q: '5e-2' is not a decimal number"),
+        (["compare", "--q", "0x0.1p0", "a", "b"], "--q: '0x0.1p0' is not a decimal number"),
+        (["compare", "--min-delta-ns", "1.", "a", "b"], "--min-delta-ns: '1.' is not"),
+        (["compare", "--min-delta-ns", "inf", "a", "b"], "--min-delta-ns: 'inf' is not"),
+        # --runs=auto[:MAX] and --detect
+        (["compare", "--runs=auto:4", "a", "b"], "--runs: in 'auto:4', MAX is not a whole number "
+                                                 "from 5 to 1000"),
+        (["compare", "--runs=auto:0x20", "a", "b"], "MAX is not a whole number"),
+        (["compare", "--runs=autox", "a", "b"], "--runs: 'autox' is not a whole number"),
+        (["compare", "--runs=auto", "--baseline", "x", "--candidate", "y"], "--runs applies"),
+        (["compare", "--detect", "2", "a", "b"], "--detect: '2' is not a percentage from 3 to 1000"),
+        (["compare", "--detect=1001", "a", "b"], "--detect: '1001' is not a percentage"),
+        (["compare", "--detect=10%", "a", "b"], "--detect: '10%' is not a percentage"),
+        (["compare", "--detect=5", "--detect=6", "a", "b"], "'--detect' given twice"),
         (["compare", "--bogus", "a", "b"], "unknown option '--bogus'"),
         (["compare", "a", "b", "--", "--bench-json=x"], "ARGS may not hold '--bench-json'"),
         (["compare", "--baseline", "x.json"], "missing '--candidate' documents"),
@@ -549,6 +882,25 @@ def case_cli():
         rc, out, err = run(["compare", os.path.join(tmp, "nope"), os.path.join(tmp, "nope")])
         check(rc == 2 and err == f"error: {tmp}/nope: cannot execute: No such file or directory\n",
               f"missing binary: {rc} {err!r}")
+        # too few runs for the family: a warning with the runs Benjamini-Hochberg needs
+        for n_runs, warned in ((5, True), (6, False)):
+            files = {arm: [write(os.path.join(tmp, f"bh_{arm}{r}.json"),
+                                 document([row(f"cell{c}", {}, 100 + c + (r % 3) * 0.1)
+                                           for c in range(7)]))
+                           for r in range(n_runs)] for arm in ("baseline", "candidate", "aa")}
+            out_json = os.path.join(tmp, "bh.json")
+            rc, out, err = run(["compare", "--json", out_json] + file_args(files))
+            line = ("warning: 5 runs per arm are too few for Benjamini-Hochberg to confirm a "
+                    "change in a family of 7 cells at q 0.05: that needs 6 runs per arm")
+            doc = load(out_json)
+            check((out.split("\n")[1] == line) == warned and
+                  doc["warnings"] == ([line[len("warning: "):]] if warned else []),
+                  f"BH warning at {n_runs} runs: {doc['warnings']}\n{out}")
+        # a value that starts with '-' after '=' is taken: a file named -x.json
+        rc, out, err = run(["compare", "--json=-x.json", "--baseline", files["baseline"][0],
+                            "--candidate", files["candidate"][0]], cwd=tmp)
+        check(rc == 2 and err == "" and os.path.exists(os.path.join(tmp, "-x.json")),
+              f"--json=-x.json: {rc} {err!r}")
         # --json that cannot be written: one line, exit 2, after the verdict
         doc = write(os.path.join(tmp, "d.json"), document([row("x", {}, 1)]))
         rc, out, err = run(["compare", "--json", os.path.join(tmp, "no", "such", "out.json"),
