@@ -298,7 +298,9 @@ static void state_free(struct compare_state *st)
 {
     compare_cells_free(st);
     for (size_t s = 0; s < N_SUBJECTS; s++) {
-        for (size_t r = 0; r < st->n_runs[s]; r++) {
+        /* binary mode allocates for every run it may do; file mode one per document */
+        size_t allocated = st->opts.binary_mode ? st->runs_cap : st->n_runs[s];
+        for (size_t r = 0; r < allocated; r++) {
             if (st->docs[s])
                 compare_doc_free(&st->docs[s][r]);
             if (st->run_fail[s])
@@ -340,8 +342,8 @@ static void arm_of(const struct compare_cell *c, size_t s, size_t runs, double *
     }
 }
 
-int compare_auto_more(struct compare_state *st, size_t runs, bool *more, size_t *pending, char *err,
-                      size_t err_size)
+int compare_auto_more(struct compare_state *st, size_t runs, bool *more, size_t *pending,
+                      size_t *usable, char *err, size_t err_size)
 {
     for (size_t s = 0; s < N_SUBJECTS; s++)
         st->n_runs[s] = runs;
@@ -368,6 +370,9 @@ int compare_auto_more(struct compare_state *st, size_t runs, bool *more, size_t 
         for (size_t r = 0; r < runs; r++)
             cells[i].n_candidate += !isnan(c->values[SUBJ_CANDIDATE][r]);
     }
+    *usable = 0;
+    for (size_t i = 0; i < st->n_cells; i++)
+        *usable += cells[i].base.n > 0 && cells[i].aa.n > 0 && cells[i].n_candidate > 0;
     struct bench__cmp_params params;
     engine_params(&st->opts, &params);
     size_t bad = 0;

@@ -115,8 +115,8 @@ int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
      * continues the same schedule: its first runs are those of --runs with the same count. */
     struct bench__rng rng = {st->opts.seed ^ bench__fnv1a64("schedule", 8)};
     int rc = 0;
-    bool more = true;
-    size_t r = 0;
+    bool more = true, engine_failed = false;
+    size_t r = 0, usable = 0;
     for (; r < st->runs_cap && more && rc == 0; r++) {
         size_t *order = &st->schedule[r * N_SUBJECTS];
         for (size_t s = 0; s < N_SUBJECTS; s++)
@@ -136,10 +136,11 @@ int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
             continue;
         /* The stopping rule sees the baseline and A/A values and the run counts only. */
         size_t pending = 0;
-        if (compare_auto_more(st, r + 1, &more, &pending, err, err_size) != 0) {
-            remove_tmpdir(st);
-            compare_exec_on_interrupt(NULL, NULL);
-            return -1;
+        if (compare_auto_more(st, r + 1, &more, &pending, &usable, err, err_size) != 0) {
+            rc = -1;
+            engine_failed = true;
+            r++;
+            break;
         }
         if (more && r + 1 < st->runs_cap)
             fprintf(stderr,
@@ -157,6 +158,11 @@ int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
                     "libbench compare: auto: stopped at the limit of %zu runs; some cells still "
                     "need runs\n",
                     r);
+        else if (usable == 0)
+            fprintf(stderr,
+                    "libbench compare: auto: stopped after %zu runs: no cell has values in every "
+                    "arm, and more runs of the same builds are not expected to give any\n",
+                    r);
         else
             fprintf(stderr,
                     "libbench compare: auto: stopped after %zu runs: every cell's A/A floor is "
@@ -165,7 +171,7 @@ int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
     }
     remove_tmpdir(st);
     compare_exec_on_interrupt(NULL, NULL);
-    if (rc != 0)
+    if (rc != 0 && !engine_failed)
         bench__fmt(err, err_size, "out of memory");
     return rc;
 }

@@ -114,9 +114,10 @@ void compare_cells_free(struct compare_state *st);
  * compare_auto_more says stop; -1 with err. */
 int compare_run_binaries(struct compare_state *st, char *err, size_t err_size);
 /* compare_cmd.c: after `runs` runs of --runs=auto, whether to run more (the engine's stopping
- * rule on the cells of those runs); `pending` the cells that still need runs. -1 with err. */
-int compare_auto_more(struct compare_state *st, size_t runs, bool *more, size_t *pending, char *err,
-                      size_t err_size);
+ * rule on the cells of those runs); `pending` the cells that still need runs, `usable` the cells
+ * with values in every arm (the ones the rule waits for). -1 with err. */
+int compare_auto_more(struct compare_state *st, size_t runs, bool *more, size_t *pending,
+                      size_t *usable, char *err, size_t err_size);
 
 int compare_main(int argc, char **argv);
 void compare_usage(FILE *out);
