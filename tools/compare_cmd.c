@@ -368,16 +368,9 @@ int compare_main(int argc, char **argv)
             fprintf(stderr, "error: %s\n", st.schedule ? err : "out of memory");
             goto done;
         }
-    } else {
-        for (size_t s = 0; s < N_SUBJECTS; s++)
-            for (size_t r = 0; r < st.n_runs[s]; r++) {
-                char derr[COMPARE_ERROR_MAX], file[256];
-                if (compare_doc_load(st.opts.files[s][r], &st.docs[s][r], derr, sizeof derr) != 0) {
-                    bench__sanitize_copy(st.opts.files[s][r], file, sizeof file);
-                    fprintf(stderr, "error: %s: %s\n", file, derr);
-                    goto done;
-                }
-            }
+    } else if (compare_load_files(&st, err, sizeof err) != 0) {
+        fprintf(stderr, "error: %s\n", err);
+        goto done;
     }
     if (compare_assemble(&st, err, sizeof err) != 0) {
         fprintf(stderr, "error: %s\n", err);

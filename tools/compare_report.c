@@ -220,7 +220,7 @@ void compare_report_text(FILE *out, const struct compare_report *rep)
                 o->runs, (unsigned long long)o->seed, p->q, p->f_min * 100.0, p->min_delta);
     else
         fprintf(out,
-                "libbench compare: %zu/%zu/%zu documents (baseline/candidate/aa), seed %llu, "
+                "libbench compare: %zu/%zu/%zu runs from files (baseline/candidate/aa), seed %llu, "
                 "q %g, A/A floor >= %g%%, min delta %gns\n",
                 rep->n_runs[SUBJ_BASELINE], rep->n_runs[SUBJ_CANDIDATE], rep->n_runs[SUBJ_AA],
                 (unsigned long long)o->seed, p->q, p->f_min * 100.0, p->min_delta);
