@@ -194,7 +194,7 @@ static int label_order(const void *a, const void *b)
  * order; what is left (at least the first '/'-separated part) is the cell's name. A bare ARG
  * at position K (from 0) is label argK; a named one is label NAME, unless NAME is one of the
  * reserved keys, of the form argN, or given twice, when it is argK with the whole "NAME:V" as
- * its value. The same name string always gives the same cell (on the caller: r zeroed). */
+ * its value. The same name string always gives the same cell. r must be zeroed. */
 static int identity(const char *gname, struct compare_row *r)
 {
     size_t n_seg = 1;
