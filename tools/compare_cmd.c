@@ -33,7 +33,8 @@ void compare_usage(FILE *out)
           "Compare two builds with an A/A control (the baseline again under a second name).\n"
           "Binary mode runs baseline, candidate and the control interleaved in a seeded random\n"
           "order, each run one `BIN --bench --bench-json=FILE ARGS...`; file mode reads one\n"
-          "--bench-json document per run (its position in the list is its run index).\n"
+          "--bench-json document per run (its position in the list is its run index), or\n"
+          "Google Benchmark JSON, one run per repetition, the files' runs pooled in order.\n"
           "\n"
           "options:\n"
           "  --runs N            binary mode: runs per subject (default 5; 5 is the practical\n"
@@ -48,7 +49,7 @@ void compare_usage(FILE *out)
           "  --q X               false discovery rate of Benjamini-Hochberg (default 0.05)\n"
           "  --min-delta-ns X    smallest absolute median change that can be claimed (default 0)\n"
           "  --json FILE         also write the comparison as JSON (written atomically)\n"
-          "  --baseline FILE...  file mode: the baseline's documents, one per run\n"
+          "  --baseline FILE...  file mode: the baseline's documents, in run order\n"
           "  --candidate FILE... file mode: the candidate's documents\n"
           "  --aa FILE...        file mode: the A/A control's documents\n"
           "  -h, --help          print this help and exit\n"
@@ -475,16 +476,9 @@ int compare_main(int argc, char **argv)
             fprintf(stderr, "error: %s\n", st.schedule ? err : "out of memory");
             goto done;
         }
-    } else {
-        for (size_t s = 0; s < N_SUBJECTS; s++)
-            for (size_t r = 0; r < st.n_runs[s]; r++) {
-                char derr[COMPARE_ERROR_MAX], file[256];
-                if (compare_doc_load(st.opts.files[s][r], &st.docs[s][r], derr, sizeof derr) != 0) {
-                    bench__sanitize_copy(st.opts.files[s][r], file, sizeof file);
-                    fprintf(stderr, "error: %s: %s\n", file, derr);
-                    goto done;
-                }
-            }
+    } else if (compare_load_files(&st, err, sizeof err) != 0) {
+        fprintf(stderr, "error: %s\n", err);
+        goto done;
     }
     if (compare_assemble(&st, err, sizeof err) != 0) {
         fprintf(stderr, "error: %s\n", err);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* compare_input.c: owns reading one --bench-json document (schema 2) for `libbench compare`:
- * the file, the JSON, the fields it uses and one-line errors. It runs and compares nothing. */
+ * the file, the JSON, the fields it uses and one-line errors; and file mode's documents of
+ * either kind, by content, as runs. It runs and compares nothing. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -64,13 +65,20 @@ void compare_doc_free(struct compare_doc *doc)
     doc->n_rows = 0;
 }
 
+void compare_docs_free(struct compare_doc *docs, size_t n)
+{
+    for (size_t i = 0; docs && i < n; i++)
+        compare_doc_free(&docs[i]);
+    free(docs);
+}
+
 static int label_order(const void *a, const void *b)
 {
     return strcmp(((const struct compare_label *)a)->key, ((const struct compare_label *)b)->key);
 }
 
 /* "k=v,k2=v2" and the length-prefixed identity "<len>:name<len>:k<len>:v...". */
-static int build_keys(struct compare_row *r)
+int compare_row_keys(struct compare_row *r)
 {
     size_t op_len = 1, key_len = strlen(r->name) + 24;
     for (size_t k = 0; k < r->n_labels; k++) {
@@ -167,7 +175,7 @@ static int parse_row(const json_t *o, size_t i, struct compare_row *r, char *err
         }
         qsort(r->labels, r->n_labels, sizeof *r->labels, label_order);
     }
-    if (build_keys(r) != 0)
+    if (compare_row_keys(r) != 0)
         return fail(err, size, "out of memory");
     if (failed)
         r->skip = strdup(json_string_value(error));
@@ -226,16 +234,11 @@ static int check_duplicates(const struct compare_doc *doc, char *err, size_t siz
                 op);
 }
 
-int compare_doc_parse(const char *data, size_t len, struct compare_doc *doc, char *err,
-                      size_t err_size)
+/* A parsed document (root stays the caller's) into *doc. */
+static int doc_from_root(const json_t *root, struct compare_doc *doc, char *err, size_t err_size)
 {
     doc->rows = NULL;
     doc->n_rows = 0;
-    json_error_t jerr;
-    json_t *root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root)
-        return fail(err, err_size, "line %d column %d: invalid JSON: %s", jerr.line, jerr.column,
-                    jerr.text);
     int rc = -1;
     if (!json_is_object(root)) {
         fail(err, err_size, "top level: must be an object (a --bench-json document), not %s",
@@ -280,16 +283,29 @@ int compare_doc_parse(const char *data, size_t len, struct compare_doc *doc, cha
     }
     rc = check_duplicates(doc, err, err_size);
 done:
-    json_decref(root);
     if (rc != 0)
         compare_doc_free(doc);
     return rc;
 }
 
-int compare_doc_load(const char *path, struct compare_doc *doc, char *err, size_t err_size)
+int compare_doc_parse(const char *data, size_t len, struct compare_doc *doc, char *err,
+                      size_t err_size)
 {
     doc->rows = NULL;
     doc->n_rows = 0;
+    json_error_t jerr;
+    json_t *root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root)
+        return fail(err, err_size, "line %d column %d: invalid JSON: %s", jerr.line, jerr.column,
+                    jerr.text);
+    int rc = doc_from_root(root, doc, err, err_size);
+    json_decref(root);
+    return rc;
+}
+
+/* The whole file at path (at most COMPARE_DOC_MAX_BYTES) into *data (malloc'd). */
+static int read_file(const char *path, char **data_out, size_t *len_out, char *err, size_t err_size)
+{
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
         return fail(err, err_size, "cannot read: %s", strerror(errno));
@@ -333,7 +349,148 @@ int compare_doc_load(const char *path, struct compare_doc *doc, char *err, size_
         free(data);
         return fail(err, err_size, "cannot read: %s", strerror(e));
     }
+    *data_out = data;
+    *len_out = len;
+    return 0;
+}
+
+int compare_doc_load(const char *path, struct compare_doc *doc, char *err, size_t err_size)
+{
+    doc->rows = NULL;
+    doc->n_rows = 0;
+    char *data;
+    size_t len;
+    if (read_file(path, &data, &len, err, err_size) != 0)
+        return -1;
     int rc = compare_doc_parse(data, len, doc, err, err_size);
     free(data);
     return rc;
+}
+
+/* ---- file mode: documents of either kind, as runs ------------------------------------------ */
+
+int compare_doc_parse_runs(const char *data, size_t len, struct compare_doc **docs, size_t *n_docs,
+                           char *err, size_t err_size)
+{
+    *docs = NULL;
+    *n_docs = 0;
+    json_error_t jerr;
+    json_t *root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root)
+        root = compare_gbench_load_lenient(data, len);
+    if (!root)
+        return fail(err, err_size, "line %d column %d: invalid JSON: %s", jerr.line, jerr.column,
+                    jerr.text);
+    int rc;
+    if (compare_gbench_is(root)) {
+        rc = compare_gbench_runs(root, docs, n_docs, err, err_size);
+    } else if (!(*docs = calloc(1, sizeof **docs))) {
+        rc = fail(err, err_size, "out of memory");
+    } else if ((rc = doc_from_root(root, *docs, err, err_size)) == 0) {
+        *n_docs = 1;
+    } else {
+        free(*docs);
+        *docs = NULL;
+    }
+    json_decref(root);
+    return rc;
+}
+
+int compare_doc_load_runs(const char *path, struct compare_doc **docs, size_t *n_docs, char *err,
+                          size_t err_size)
+{
+    *docs = NULL;
+    *n_docs = 0;
+    char *data;
+    size_t len;
+    if (read_file(path, &data, &len, err, err_size) != 0)
+        return -1;
+    int rc = compare_doc_parse_runs(data, len, docs, n_docs, err, err_size);
+    free(data);
+    return rc;
+}
+
+#define FILE_RUNS_MAX 1000u /* runs per subject in file mode, as --runs allows in binary mode */
+
+/* One subject's files in order: every file's runs appended to *docs, its path to *files. */
+static int load_subject(char *const *paths, size_t n_paths, struct compare_doc **docs_out,
+                        char ***files_out, size_t *n_out, char *err, size_t err_size)
+{
+    struct compare_doc *docs = NULL;
+    char **files = NULL;
+    size_t n = 0;
+    for (size_t f = 0; f < n_paths; f++) {
+        struct compare_doc *got;
+        size_t k;
+        char derr[COMPARE_ERROR_MAX], file[256];
+        bench__sanitize_copy(paths[f], file, sizeof file);
+        if (compare_doc_load_runs(paths[f], &got, &k, derr, sizeof derr) != 0) {
+            fail(err, err_size, "%s: %s", file, derr);
+            goto fail;
+        }
+        if (k > FILE_RUNS_MAX - n) {
+            compare_docs_free(got, k);
+            fail(err, err_size,
+                 "%s: more than %u runs in all for one subject (files and their "
+                 "repetitions)",
+                 file, FILE_RUNS_MAX);
+            goto fail;
+        }
+        struct compare_doc *more = realloc(docs, (n + k + 1) * sizeof *more);
+        docs = more ? more : docs;
+        char **more_files = more ? realloc(files, (n + k + 1) * sizeof *more_files) : NULL;
+        files = more_files ? more_files : files;
+        if (!more || !more_files) {
+            compare_docs_free(got, k);
+            fail(err, err_size, "out of memory");
+            goto fail;
+        }
+        for (size_t r = 0; r < k; r++) {
+            docs[n + r] = got[r];
+            files[n + r] = paths[f];
+        }
+        n += k;
+        free(got); /* the array only: its documents moved */
+    }
+    *docs_out = docs;
+    *files_out = files;
+    *n_out = n;
+    return 0;
+fail:
+    compare_docs_free(docs, n);
+    free(files);
+    return -1;
+}
+
+int compare_load_files(struct compare_state *st, char *err, size_t err_size)
+{
+    for (size_t s = 0; s < N_SUBJECTS; s++) {
+        struct compare_doc *docs;
+        char **files;
+        size_t n;
+        if (load_subject(st->opts.files[s], st->opts.n_files[s], &docs, &files, &n, err,
+                         err_size) != 0)
+            return -1;
+        char **run_fail = calloc(n + 1, sizeof *run_fail);
+        if (!run_fail) {
+            compare_docs_free(docs, n);
+            free(files);
+            return fail(err, err_size, "out of memory");
+        }
+        for (size_t r = 0; r < st->n_runs[s]; r++) {
+            if (st->docs[s])
+                compare_doc_free(&st->docs[s][r]);
+            if (st->run_fail[s])
+                free(st->run_fail[s][r]);
+        }
+        free(st->docs[s]);
+        free(st->run_fail[s]);
+        free(st->opts.files[s]);
+        st->docs[s] = docs;
+        st->run_fail[s] = run_fail;
+        st->opts.files[s] = files;
+        st->opts.n_files[s] = n;
+        st->n_runs[s] = n;
+    }
+    return 0;
 }

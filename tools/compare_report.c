@@ -295,7 +295,7 @@ void compare_report_text(FILE *out, const struct compare_report *rep)
     else if (o->binary_mode)
         bench__fmt(runs, sizeof runs, "%zu runs per subject", rep->n_runs[SUBJ_BASELINE]);
     else
-        bench__fmt(runs, sizeof runs, "%zu/%zu/%zu documents (baseline/candidate/aa)",
+        bench__fmt(runs, sizeof runs, "%zu/%zu/%zu runs from files (baseline/candidate/aa)",
                    rep->n_runs[SUBJ_BASELINE], rep->n_runs[SUBJ_CANDIDATE], rep->n_runs[SUBJ_AA]);
     fprintf(out,
             "libbench compare: %s, seed %llu, q %g, A/A floor \xe2\x89\xa5 %g%%, min delta %gns; "

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* compare_tool.h: declarations shared by the files of `libbench compare`: the reader of
- * one --bench-json document, the subject runner, the command and its report. */
+/* compare_tool.h: declarations shared by the files of `libbench compare`: the readers of
+ * --bench-json and Google Benchmark documents, the subject runner, the command and its report. */
 #ifndef LIBBENCH_COMPARE_TOOL_H
 #define LIBBENCH_COMPARE_TOOL_H
 
@@ -43,6 +43,34 @@ int compare_doc_parse(const char *data, size_t len, struct compare_doc *doc, cha
 /* Read the file at path and parse it; a read failure is reported as "cannot read: ...". */
 int compare_doc_load(const char *path, struct compare_doc *doc, char *err, size_t err_size);
 void compare_doc_free(struct compare_doc *doc);
+void compare_docs_free(struct compare_doc *docs, size_t n); /* each document, then the array */
+/* Fill r->operation and r->key from r->name and r->labels (sorted by key); -1 out of memory. */
+int compare_row_keys(struct compare_row *r);
+
+/* File mode: one document of either kind, recognised by its content. A --bench-json document
+ * is one run (*n_docs = 1); Google Benchmark JSON is one run per repetition (compare_gbench.c).
+ * On success *docs is a malloc'd array of *n_docs documents (compare_docs_free); on failure
+ * -1, one line in err as compare_doc_parse writes it, *docs NULL and *n_docs 0. */
+int compare_doc_parse_runs(const char *data, size_t len, struct compare_doc **docs, size_t *n_docs,
+                           char *err, size_t err_size);
+int compare_doc_load_runs(const char *path, struct compare_doc **docs, size_t *n_docs, char *err,
+                          size_t err_size);
+
+/* ---- compare_gbench.c: one Google Benchmark JSON document, as runs ---------------------- */
+
+struct json_t;
+#define COMPARE_GBENCH_REPETITIONS_MAX 1000 /* repetitions of one benchmark in one file */
+
+/* A Google Benchmark document: an object with "context" or "benchmarks" and no "schema". */
+bool compare_gbench_is(const struct json_t *root);
+/* The text parsed again with Google Benchmark's bare NaN, Infinity and -Infinity (not JSON)
+ * read as null; the root only when it is then a Google Benchmark document, else NULL. */
+struct json_t *compare_gbench_load_lenient(const char *data, size_t len);
+/* Its runs: run r holds every benchmark's repetition r (repetition_index r), one row per cell
+ * in every run, a skip with its reason where the repetition gave no value. The rules (names,
+ * units, errors, aggregates) are in docs/reference/cli.md. -1 with "FIELD: problem" in err. */
+int compare_gbench_runs(const struct json_t *root, struct compare_doc **docs, size_t *n_docs,
+                        char *err, size_t err_size);
 
 /* ---- compare_exec.c: one subject invocation ------------------------------------------- */
 
@@ -85,7 +113,7 @@ struct compare_options {
     const char *bin[2]; /* baseline, candidate (binary mode) */
     char **args;        /* passed to every invocation (after --) */
     size_t n_args;
-    char **files[N_SUBJECTS]; /* file mode: one document per run, per subject */
+    char **files[N_SUBJECTS]; /* file mode: the files given; once loaded, the file of each run */
     size_t n_files[N_SUBJECTS];
 };
 
@@ -105,6 +133,10 @@ struct compare_state {
     size_t n_slots;
 };
 
+/* compare_input.c: file mode: each subject's files read in order, a file's runs appended (a
+ * Google Benchmark file gives one per repetition); then n_runs, docs, run_fail and
+ * opts.files (the file of each run) are indexed by run. -1 with "FILE: problem" in err. */
+int compare_load_files(struct compare_state *st, char *err, size_t err_size);
 /* compare_cells.c: group every document's rows (runs 1..n_runs[s]) into cells; a cell without
  * a row in a document gets a skip for that run. -1 with err when out of memory. */
 int compare_assemble(struct compare_state *st, char *err, size_t err_size);
