@@ -66,6 +66,8 @@ static struct bench__source_request request_for(const struct bench__config *cfg,
         .selectors = cfg->metrics,
         .n_selectors = cfg->n_metrics,
         .scaled = cfg->perf_scaled,
+        .profile = cfg->profile,
+        .profile_hz = cfg->profile_hz,
     };
 }
 

@@ -11,6 +11,7 @@
 #include <bench/errors.h>
 
 #include "../measure/sampler.h"
+#include "../sources/ip_sampling.h"
 #include "../sources/source.h"
 #include "../util/text.h"
 #include "cli.h"
@@ -47,6 +48,9 @@ enum option_id {
     O_ROUNDS,
     O_BENCH_TIMEOUT,
     O_BENCH_IN_PROCESS,
+    O_PROFILE,
+    O_PROFILE_HZ,
+    O_PROFILE_FOLDED,
 };
 
 struct option_def {
@@ -112,6 +116,12 @@ static const struct option_def options[] = {
     OPTION(O_BENCH_IN_PROCESS, 0, "bench-in-process", OPT_FLAG, NULL, 0,
            "with --bench: measure in this process, unsupervised (for a debugger; a crash ends "
            "the run)"),
+    OPTION(O_PROFILE, 0, "profile", OPT_FLAG, NULL, 0,
+           "with --bench: a sampling pass per benchmark after its timing: where the time goes"),
+    OPTION(O_PROFILE_HZ, 0, "profile-hz", OPT_UINT, "N", BENCH__PROFILE_HZ_MAX,
+           "with --bench: samples per second of CPU time of --profile (0 = 1000)"),
+    OPTION(O_PROFILE_FOLDED, 0, "profile-folded", OPT_STRING, "FILE", 0,
+           "with --bench: also write the profiles as folded stacks (implies --profile)"),
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 #define SOURCE_FLAGS_AFTER O_BENCH /* where the sources' flags go in the table and in --help */
@@ -322,6 +332,12 @@ static int apply(struct bench__config *cfg, struct parse_state *st, const struct
     case O_TIMEOUT: cfg->timeout = (unsigned)n; break;
     case O_BENCH_TIMEOUT: cfg->bench_timeout = (unsigned)n; break;
     case O_BENCH_IN_PROCESS: cfg->bench_in_process = true; break;
+    case O_PROFILE: cfg->profile = true; break;
+    case O_PROFILE_HZ: cfg->profile_hz = (unsigned)n; break;
+    case O_PROFILE_FOLDED:
+        cfg->profile = true;
+        cfg->profile_folded = value;
+        break;
     case O_INCLUDE: cfg->include_src = value; break;
     case O_EXCLUDE: cfg->exclude_src = value; break;
     case O_BENCH: cfg->bench = true; break;

@@ -47,5 +47,11 @@ int bench__preflight(const struct bench__config *cfg, const struct bench__suite 
         fprintf(err, "error: --bench-json: cannot write '%s': %s\n", shown, why);
         return 2;
     }
+    if (cfg->profile_folded && bench__write_file_check(cfg->profile_folded, why, sizeof why) != 0) {
+        char shown[1024];
+        bench__sanitize_copy(cfg->profile_folded, shown, sizeof shown);
+        fprintf(err, "error: --profile-folded: cannot write '%s': %s\n", shown, why);
+        return 2;
+    }
     return 0;
 }

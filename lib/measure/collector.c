@@ -12,9 +12,11 @@
 
 #include "../model/grouping.h"
 #include "../report/bench_table.h"
+#include "../report/profile_table.h"
 #include "../report/json.h"
 #include "../report/workload_table.h"
 #include "../util/alloc.h"
+#include "../util/atomic_file.h"
 #include "../util/clock.h"
 #include "../util/text.h"
 #include "collector.h"
@@ -420,6 +422,7 @@ void bench__collect_row(struct bench__collector *c, const struct bench__row *row
     r->error = bench__xstrdup(row->error);
     r->labels = copy_labels(row->labels, row->n_labels);
     r->cells = copy_cells(c, row->cells, row->n_cells, cell_columns, &r->n_cells);
+    r->profile = row->profile ? bench__profile_copy(row->profile) : NULL;
     if (fresh)
         admit_row(c);
 }
@@ -450,6 +453,8 @@ static void draw(struct bench__collector *c, const struct bench__row **rows, siz
     bench__ticker_clear(&c->ticker);
     bench__bench_table_render(stdout, rows, n, c->table, c->n_table, keys, n_keys, title,
                               &c->memory);
+    for (size_t i = 0; i < n; i++) /* --profile: each row's profile under its table */
+        bench__profile_table_render(stdout, rows[i]);
     fflush(stdout);
 }
 
@@ -808,6 +813,39 @@ static int write_json(struct bench__collector *c)
     return rc;
 }
 
+/* --profile-folded: every row's stacks under the row's name (its labels after it), one
+ * "frames count" line each, written atomically. */
+static int write_folded(const struct bench__collector *c)
+{
+    char *all = bench__xstrdup("");
+    size_t len = 0, cap = 1;
+    for (size_t r = 0; r < c->n_rows; r++) {
+        const struct bench__row *row = &c->rows[r];
+        if (!row->profile || row->profile->unavailable)
+            continue;
+        char *root = bench__xstrdup(row->name);
+        for (size_t i = 0; i < row->n_labels; i++) {
+            char *longer =
+                bench__xasprintf("%s %s=%s", root, row->labels[i].key, row->labels[i].value);
+            free(root);
+            root = longer;
+        }
+        char *text = bench__profile_folded(row->profile, root);
+        size_t n = strlen(text);
+        all = bench__grow(all, &cap, len + n + 1, 1);
+        memcpy(all + len, text, n + 1);
+        len += n;
+        free(text);
+        free(root);
+    }
+    int rc = bench__write_file(c->cfg->profile_folded, all, len);
+    if (rc)
+        fprintf(stderr, "--profile-folded: cannot write '%s': %s\n", c->cfg->profile_folded,
+                bench__write_file_strerror(rc));
+    free(all);
+    return rc;
+}
+
 /* --group-by=list prints no table: a body that died while registering its cases is said here. */
 static int listing_status(const struct bench__collector *c)
 {
@@ -855,6 +893,8 @@ int bench__collector_finish(struct bench__collector *c)
     for (size_t i = 0; i < c->workloads.n; i++)
         errors += c->workloads.windows[i].state == BENCH__ROW_ERROR;
     if (c->cfg->bench_json && write_json(c) != 0)
+        errors++;
+    if (c->cfg->profile_folded && write_folded(c) != 0)
         errors++;
     if (c->worker_status == 2)
         return 2; /* a usage error found at the end (an unknown --metrics name) beats a failure */

@@ -9,6 +9,7 @@
 #include "../util/alloc.h"
 #include "../util/format.h"
 #include "../util/text.h"
+#include "../sources/ip_sampling.h"
 #include "measure.h"
 
 static const struct bench__source_ops *count_ops(const struct bench__measure *m)
@@ -28,14 +29,20 @@ static void *count_state(const struct bench__measure *m)
 
 void bench__count_bracket_begin(struct bench__measure *m)
 {
-    count_ops(m)->bracket_begin(count_state(m));
+    if (m->count.profile)
+        bench__ip_sampling_enable(m->profile.sampling);
+    else
+        count_ops(m)->bracket_begin(count_state(m));
     m->count.bracket_open = true;
     m->count.brackets++;
 }
 
 void bench__count_bracket_end(struct bench__measure *m)
 {
-    count_ops(m)->bracket_end(count_state(m));
+    if (m->count.profile)
+        bench__ip_sampling_disable(m->profile.sampling);
+    else
+        count_ops(m)->bracket_end(count_state(m));
     m->count.bracket_open = false;
 }
 
@@ -46,6 +53,7 @@ void bench__count_close_bracket(struct bench__measure *m)
         bench__count_bracket_end(m);
     m->count.active = false;
     m->count.inert = false;
+    m->count.profile = false;
 }
 
 void bench__count_pass_begin(struct bench__measure *m, size_t row, uint64_t iterations,
@@ -56,12 +64,19 @@ void bench__count_pass_begin(struct bench__measure *m, size_t row, uint64_t iter
     m->count.batch = batch;
     m->count.done = 0;
     m->count.brackets = 0;
-    count_ops(m)->pass_begin(count_state(m));
+    if (m->count.profile)
+        bench__profile_pass_begin(m);
+    else
+        count_ops(m)->pass_begin(count_state(m));
 }
 
 /* Read the pass and append the source's family as cells of the row. */
 void bench__count_pass_end(struct bench__measure *m)
 {
+    if (m->count.profile) { /* --profile's pass: a profile, no cells */
+        bench__profile_pass_end(m, m->count.row, m->count.done);
+        return;
+    }
     const struct bench__open_source *src = count_src(m);
     double *values = bench__xcalloc(src->n_family + 1, sizeof *values);
     bool *estimate = bench__xcalloc(src->n_family + 1, sizeof *estimate);

@@ -48,7 +48,9 @@ static uint64_t count_loop_begin(struct bench__measure *m)
         return 1;
     }
     const struct bench__row *r = &m->rows[row];
-    uint64_t iterations = bench__count_iterations(m->cfg->perf_iters, r->iterations);
+    uint64_t iterations = m->count.profile
+                              ? bench__profile_iterations(r->stats.min, false)
+                              : bench__count_iterations(m->cfg->perf_iters, r->iterations);
     bench__count_pass_begin(m, row, iterations,
                             bench__count_batch(m->cfg->perf_batch, iterations, r->stats.median));
     m->count.current = bench__count_next_batch(m);
@@ -164,6 +166,25 @@ void bench__whole_body_count(struct bench__measure *m, bench_t *b, size_t row)
         bench__count_pass_end(m);
         r = &m->rows[row];
     }
+    if (m->profile.wanted && !bench__profile_available(m))
+        bench__profile_unavailable(m, row);
+    if (bench__profile_available(m)) { /* --profile: after the counting passes */
+        m->count.profile = true;
+        uint64_t iterations = bench__profile_iterations(r->stats.min, false);
+        bench__count_pass_begin(
+            m, row, iterations,
+            bench__count_batch(m->cfg->perf_batch, iterations, r->stats.median));
+        while (m->count.done < m->count.iterations) {
+            uint64_t n = bench__count_next_batch(m);
+            bench__count_bracket_begin(m);
+            for (uint64_t i = 0; i < n; i++)
+                fn(b);
+            bench__count_bracket_end(m);
+            m->count.done += n;
+        }
+        bench__count_pass_end(m);
+        m->count.profile = false;
+    }
     m->whole_body = false;
 }
 
@@ -184,5 +205,17 @@ void bench__loops_count(struct bench__measure *m, bench_t *b)
         m->loops = 0;
         m->entry->test->fn(b);
         m->count.active = false;
+    }
+    if (m->profile.wanted && !bench__profile_available(m))
+        for (size_t k = 0; k < m->n_loop_rows; k++)
+            if (m->loop_rows[k] != SIZE_MAX)
+                bench__profile_unavailable(m, m->loop_rows[k]);
+    if (bench__profile_available(m)) { /* --profile: the body once more, after the counting */
+        m->count.profile = true;
+        m->count.active = true;
+        m->loops = 0;
+        m->entry->test->fn(b);
+        m->count.active = false;
+        m->count.profile = false;
     }
 }

@@ -67,6 +67,19 @@ struct bench__cell_index {
     size_t rows_indexed; /* rows[0 .. rows_indexed) are in it */
 };
 
+/* --profile in the measuring process (profile_pass.c). */
+#define BENCH__PROFILE_BUDGET_NS 3e8 /* a pass runs about 300 ms of the body's time */
+struct bench__ip_sampling;
+struct bench__symbolizer;
+struct bench__profile_state {
+    bool wanted; /* --profile, and this run measures */
+    unsigned hz;
+    struct bench__ip_sampling *sampling; /* NULL: no pass (reason) */
+    struct bench__symbolizer *symbols;   /* NULL: samples unsymbolised (symbols_reason) */
+    char reason[240];
+    char symbols_reason[240];
+};
+
 /* Where the measuring side's events go: straight to a collector in this process (white-box
  * tests), or down the pipe to the supervising process. */
 struct bench__emitter {
@@ -118,8 +131,10 @@ struct bench__measure {
     /* counting passes */
     struct bench__catalog catalog;
     struct bench__workloads workloads;
+    struct bench__profile_state profile;
     struct {
         bool active;   /* a body re-runs for a counting pass */
+        bool profile;  /* the pass is --profile's sampling pass, not a source's */
         size_t source; /* index in catalog.sources */
         bool inert;    /* this loop is not counted (its row failed): it runs once */
         bool bracket_open;
@@ -190,6 +205,24 @@ BENCH__HIDDEN void bench__count_close_bracket(struct bench__measure *m);
 BENCH__HIDDEN uint64_t bench__count_next_batch(const struct bench__measure *m);
 /* Per-call rows count one call per bracket: say once per source what an empty bracket reads. */
 BENCH__HIDDEN void bench__count_disclose_bracket(struct bench__measure *m, size_t source);
+
+/* ---- profile_pass.c: --profile ----------------------------------------------------------- */
+
+/* Open the sampling event and the symbolizer (when --profile), and say once how it samples. */
+BENCH__HIDDEN void bench__profile_open(struct bench__measure *m);
+BENCH__HIDDEN void bench__profile_close(struct bench__measure *m);
+/* A pass can run (the sampling event opened). */
+BENCH__HIDDEN bool bench__profile_available(const struct bench__measure *m);
+/* Calls (or loop iterations) of a pass: its time budget over the row's fastest sample (the
+ * closest to its CPU time on a busy machine); a per-call row's pass is capped like a counting
+ * pass (each call is bracketed). */
+BENCH__HIDDEN uint64_t bench__profile_iterations(double fastest_ns, bool per_call);
+/* A row of a --profile run that gets no pass: its profile says why. */
+BENCH__HIDDEN void bench__profile_unavailable(struct bench__measure *m, size_t row);
+BENCH__HIDDEN void bench__profile_pass_begin(struct bench__measure *m);
+/* The pass ended: its samples symbolised and aggregated into the row's profile. */
+BENCH__HIDDEN void bench__profile_pass_end(struct bench__measure *m, size_t row,
+                                           uint64_t iterations);
 
 /* ---- rounds.c: sampling rounds (--bench-rounds) ---------------------------------------- */
 

@@ -127,6 +127,7 @@ static void free_measure(struct bench__measure *m)
     bench__cells_free(m);
     bench__workloads_free(&m->workloads);
     bench__catalog_close(&m->catalog);
+    bench__profile_close(m);
 }
 
 /* ---- workloads ------------------------------------------------------------------------------ */
@@ -248,6 +249,7 @@ void bench__measure_suite(const struct bench__config *cfg, const struct bench__s
     } else {
         open_quietly(&m.catalog, cfg);
     }
+    bench__profile_open(&m);
     /* the early sampling rounds: every body in turn, each loop taking its share of samples */
     m.rounds = cfg->rounds > BENCH__SAMPLE_COUNT ? BENCH__SAMPLE_COUNT
                : cfg->rounds > 1                 ? cfg->rounds

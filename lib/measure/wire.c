@@ -240,6 +240,47 @@ void bench__wire_begin(FILE *f, enum bench__item item, size_t entry, const char 
     send(f, e);
 }
 
+/* A profile (--profile) as the member "profile" of a row event. */
+static json_t *entries_json(const struct bench__profile_entry *e, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(a, json_pack("[o, o, o]", text(e[i].name),
+                                           e[i].module ? text(e[i].module) : json_null(),
+                                           count(e[i].samples)));
+    return a;
+}
+
+static json_t *profile_json(const struct bench__profile *p)
+{
+    json_t *o = json_object();
+    if (p->unavailable) {
+        json_object_set_new(o, "unavailable", text(p->unavailable));
+        return o;
+    }
+    json_object_set_new(o, "event", text(p->event ? p->event : ""));
+    json_object_set_new(o, "hz", real(p->hz));
+    json_object_set_new(o, "hzReached", real(p->hz_reached));
+    json_object_set_new(o, "runningNs", real(p->running_ns));
+    json_object_set_new(o, "iterations", count(p->iterations));
+    json_object_set_new(o, "samples", count(p->samples));
+    json_object_set_new(o, "lost", count(p->lost));
+    json_object_set_new(o, "chains", json_boolean(p->chains));
+    json_object_set_new(o, "note", text(p->note ? p->note : ""));
+    json_object_set_new(o, "hot", p->hot ? text(p->hot) : json_null());
+    json_object_set_new(o, "self", entries_json(p->self, p->n_self));
+    json_object_set_new(o, "inclusive", entries_json(p->inclusive, p->n_inclusive));
+    json_object_set_new(o, "lines", entries_json(p->lines, p->n_lines));
+    json_object_set_new(o, "unsymbolised", entries_json(p->unsymbolised, p->n_unsymbolised));
+    json_object_set_new(o, "unsymbolisedSamples", count(p->n_unsymbolised_samples));
+    json_t *stacks = json_array();
+    for (size_t i = 0; i < p->n_stacks; i++)
+        json_array_append_new(
+            stacks, json_pack("[o, o]", text(p->stacks[i].frames), count(p->stacks[i].samples)));
+    json_object_set_new(o, "stacks", stacks);
+    return o;
+}
+
 void bench__wire_row(FILE *f, const struct bench__row *row, size_t slot)
 {
     json_t *e = event("row");
@@ -259,6 +300,8 @@ void bench__wire_row(FILE *f, const struct bench__row *row, size_t slot)
     json_object_set_new(e, "cells", cells_json(row->cells, row->n_cells));
     json_object_set_new(e, "countIterations", count(row->count_iterations));
     json_object_set_new(e, "error", text(row->error));
+    if (row->profile)
+        json_object_set_new(e, "profile", profile_json(row->profile));
     send(f, e);
 }
 
@@ -442,6 +485,67 @@ static void read_begin(struct bench__collector *c, const json_t *e)
     free(labels);
 }
 
+/* Text of a member that must be a string: a copy, or NULL when it is missing or not text. */
+static char *text_copy(const json_t *v)
+{
+    return json_is_string(v) || json_is_object(v) ? bench__xstrdup(text_of(v)) : NULL;
+}
+
+static struct bench__profile_entry *entries_of(const json_t *a, size_t *n)
+{
+    size_t size = json_array_size(a);
+    struct bench__profile_entry *e = bench__xcalloc(size + 1, sizeof *e);
+    *n = 0;
+    for (size_t i = 0; i < size; i++) {
+        const json_t *x = json_array_get(a, i);
+        char *name = text_copy(json_array_get(x, 0));
+        if (!name)
+            continue; /* a malformed entry is dropped, never guessed */
+        e[(*n)++] = (struct bench__profile_entry){name, text_copy(json_array_get(x, 1)),
+                                                  count_of(json_array_get(x, 2))};
+    }
+    return e;
+}
+
+/* The profile of a row event; NULL when it has none (or it is not an object). */
+static struct bench__profile *profile_of(const json_t *o)
+{
+    if (!json_is_object(o))
+        return NULL;
+    struct bench__profile *p = bench__xcalloc(1, sizeof *p);
+    p->unavailable = text_copy(json_object_get(o, "unavailable"));
+    if (p->unavailable) {
+        p->hz = p->hz_reached = p->running_ns = NAN;
+        return p;
+    }
+    p->event = text_copy(json_object_get(o, "event"));
+    p->hz = real_of(json_object_get(o, "hz"));
+    p->hz_reached = real_of(json_object_get(o, "hzReached"));
+    p->running_ns = real_of(json_object_get(o, "runningNs"));
+    p->iterations = count_of(json_object_get(o, "iterations"));
+    p->samples = count_of(json_object_get(o, "samples"));
+    p->lost = count_of(json_object_get(o, "lost"));
+    p->chains = json_is_true(json_object_get(o, "chains"));
+    p->note = text_copy(json_object_get(o, "note"));
+    p->hot = text_copy(json_object_get(o, "hot"));
+    p->self = entries_of(json_object_get(o, "self"), &p->n_self);
+    p->inclusive = entries_of(json_object_get(o, "inclusive"), &p->n_inclusive);
+    p->lines = entries_of(json_object_get(o, "lines"), &p->n_lines);
+    p->unsymbolised = entries_of(json_object_get(o, "unsymbolised"), &p->n_unsymbolised);
+    p->n_unsymbolised_samples = count_of(json_object_get(o, "unsymbolisedSamples"));
+    const json_t *stacks = json_object_get(o, "stacks");
+    size_t n = json_array_size(stacks);
+    p->stacks = bench__xcalloc(n + 1, sizeof *p->stacks);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *x = json_array_get(stacks, i);
+        char *frames = text_copy(json_array_get(x, 0));
+        if (frames)
+            p->stacks[p->n_stacks++] =
+                (struct bench__profile_stack){frames, count_of(json_array_get(x, 1))};
+    }
+    return p;
+}
+
 static void read_row(struct bench__collector *c, const json_t *e)
 {
     const json_t *stats = json_object_get(e, "stats");
@@ -459,7 +563,9 @@ static void read_row(struct bench__collector *c, const json_t *e)
     row.labels = labels_of(json_object_get(e, "labels"), &row.n_labels);
     const char **names;
     row.cells = cells_of(json_object_get(e, "cells"), &row.n_cells, &names);
+    row.profile = profile_of(json_object_get(e, "profile"));
     bench__collect_row(c, &row, names, (size_t)count_of(json_object_get(e, "slot")));
+    bench__profile_free(row.profile);
     free(row.labels);
     free(row.cells);
     free(names);

@@ -50,4 +50,6 @@ void bench__row_release(struct bench__row *row)
         free(row->labels[i].value);
     }
     free(row->labels);
+    bench__profile_free(row->profile);
+    row->profile = NULL;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "../util/format.h"
+#include "profile.h"
 #include "summary.h"
 
 /* The classes of a metric (the catalog's vocabulary). */
@@ -53,8 +54,9 @@ struct bench__row {
     struct bench__summary stats; /* ns per iteration; all NaN unless state == OK */
     struct bench__cell *cells;   /* row-cell order */
     size_t n_cells;
-    uint64_t count_iterations; /* 0 = no counting pass ran */
-    char *error;               /* "" when ok; the reason for error and skip rows */
+    uint64_t count_iterations;      /* 0 = no counting pass ran */
+    char *error;                    /* "" when ok; the reason for error and skip rows */
+    struct bench__profile *profile; /* --profile: the row's sampling pass (owned), or NULL */
 };
 
 /* The identity of a row in a run: its name and its labels (sorted by key), joined by 0x1F
@@ -65,7 +67,8 @@ BENCH__HIDDEN char *bench__row_identity(const char *name, const struct bench__kv
  * by 0x1E (malloc'd). */
 BENCH__HIDDEN char *bench__case_identity(const char *body, const char *name,
                                          const struct bench__kv *labels, size_t n_labels);
-/* Free what a row owns (name, source, labels, cells, error); the row itself is the caller's. */
+/* Free what a row owns (name, source, labels, cells, error, profile); the row itself is the
+ * caller's. */
 BENCH__HIDDEN void bench__row_release(struct bench__row *row);
 
 #endif /* BENCH_MODEL_ROW_H */

@@ -16,6 +16,7 @@
 #include "../util/atomic_file.h"
 #include "../util/text.h"
 #include "json.h"
+#include "profile_json.h"
 
 #define SCHEMA_VERSION 2
 #define EXACT_INT_MAX 9007199254740992.0 /* 2^53: every integer up to here is a double */
@@ -196,6 +197,8 @@ static json_t *row_json(const struct bench__row *row)
              put_metrics(o, row);
         if (ok && row->count_iterations > 0)
             ok = put(o, "countIterations", count(row->count_iterations));
+        if (ok && row->profile)
+            ok = put(o, "profile", bench__profile_json(row->profile));
     } else {
         /* error and skipped rows: nothing was measured, only the reason is reported */
         static const char *const timing[] = {"iterations",  "samples", "medianNs",

@@ -8,9 +8,11 @@
 #include <string.h>
 
 #include "../util/text.h"
+#include "ip_sampling.h"
 #include "perf_group.h"
 #include "rdpmc.h"
 #include "source.h"
+#include "symbolize.h"
 
 /* Events, leader first; the family below is derived from them. */
 enum { EV_CYCLES, EV_INSTR, EV_BRANCHES, EV_BR_MISSES, EV_LLC_REFS, EV_LLC_MISSES, EV_PGFLT, EV_N };
@@ -47,7 +49,8 @@ struct perf_state {
     bool scaled_mode;   /* --perf-scaled: the full group multiplexes, values are estimates */
 };
 
-static void report_rest(struct bench__caps *caps, const struct perf_state *st)
+static void report_rest(const struct bench__source_request *req, struct bench__caps *caps,
+                        const struct perf_state *st)
 {
     if (st && st->scaled_mode)
         bench__caps_present(caps, BENCH__CAP_COUNTING_SCALED);
@@ -64,18 +67,24 @@ static void report_rest(struct bench__caps *caps, const struct perf_state *st)
         bench__caps_present(caps, BENCH__CAP_SELF_MONITORING);
     else
         bench__caps_absent(caps, BENCH__CAP_SELF_MONITORING, "%s", reason);
-    bench__caps_absent(caps, BENCH__CAP_IP_SAMPLING, "not implemented");
+    if (req && req->profile) { /* probed only when asked: libdw is loaded for it */
+        bench__ip_sampling_caps(caps, req->profile_hz);
+        bench__symbolization_caps(caps);
+    } else {
+        bench__caps_absent(caps, BENCH__CAP_IP_SAMPLING, "opt-in: --profile");
+    }
     bench__caps_absent(caps, BENCH__CAP_PRECISE_MEMORY, "not implemented");
 }
 
-static void *absent(struct perf_state *st, struct bench__caps *caps, const char *reason)
+static void *absent(const struct bench__source_request *req, struct perf_state *st,
+                    struct bench__caps *caps, const char *reason)
 {
     if (st) {
         bench__perf_group_close(&st->group);
         free(st);
     }
     bench__caps_absent(caps, BENCH__CAP_COUNTING, "%s", reason);
-    report_rest(caps, NULL);
+    report_rest(req, caps, NULL);
     return NULL;
 }
 
@@ -99,15 +108,15 @@ static void *perf_open(const struct bench__source_request *req, struct bench__ca
     status[0] = '\0';
     struct perf_state *st = calloc(1, sizeof *st);
     if (!st)
-        return absent(NULL, caps, "out of memory");
+        return absent(req, NULL, caps, "out of memory");
     if (bench__perf_group_open(&st->group, events, EV_N, 0, reason, sizeof reason) < 0) {
         free(st);
-        return absent(NULL, caps, reason);
+        return absent(req, NULL, caps, reason);
     }
 
     double scale = bench__perf_group_calibrate(&st->group);
     if (isnan(scale))
-        return absent(st, caps, "reading the perf counter group failed during calibration");
+        return absent(req, st, caps, "reading the perf counter group failed during calibration");
     if (scale < CALIBRATION_MIN_SCALE) {
         if (req->scaled && scale > 0) {
             st->scaled_mode = true;
@@ -116,20 +125,21 @@ static void *perf_open(const struct bench__source_request *req, struct bench__ca
             if (bench__perf_group_open(&st->group, events, EV_N, LLC_PAIR, reason, sizeof reason) <
                 0) {
                 free(st);
-                return absent(NULL, caps, reason);
+                return absent(req, NULL, caps, reason);
             }
             st->cache_dropped = true;
             scale = bench__perf_group_calibrate(&st->group);
             if (isnan(scale))
-                return absent(st, caps, "reading the perf counter group failed during calibration");
+                return absent(req, st, caps,
+                              "reading the perf counter group failed during calibration");
             if (scale == 0)
-                return absent(st, caps, "PMU busy — the group never got scheduled");
+                return absent(req, st, caps, "PMU busy — the group never got scheduled");
             /* a reduced group that still multiplexes stays open; its passes get ≈ labels */
         }
     }
 
     bench__caps_present(caps, BENCH__CAP_COUNTING);
-    report_rest(caps, st);
+    report_rest(req, caps, st);
     perf_status(st, status, status_size);
     return st;
 }

@@ -64,7 +64,7 @@ static void paranoid_setting(char *buf, size_t size)
         bench__fmt(buf, size, "perf_event_paranoid unreadable");
 }
 
-static void explain_failure(const char *event, int err, char *reason, size_t size)
+void bench__perf_explain_failure(const char *event, int err, char *reason, size_t size)
 {
     char name[32];
     const char *known = bench__perf_errno_name(err);
@@ -236,7 +236,7 @@ int bench__perf_group_open_with(struct bench__perf_group *g, const struct bench_
     }
     if (rc < 0) {
         close_all(g);
-        explain_failure(events[0].name, -rc, reason, reason_size);
+        bench__perf_explain_failure(events[0].name, -rc, reason, reason_size);
         return rc;
     }
     map_pages(g);

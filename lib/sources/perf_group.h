@@ -145,6 +145,9 @@ BENCH__HIDDEN const char *bench__perf_group_mode(const struct bench__perf_group 
  * a short name; and /proc/sys/kernel/perf_event_paranoid read through the seam (false
  * when unreadable or not a number). */
 BENCH__HIDDEN const char *bench__perf_errno_name(int err);
+/* "perf_event_open(<event>) failed: EACCES (Permission denied) — <what it likely means>". */
+BENCH__HIDDEN void bench__perf_explain_failure(const char *event, int err, char *reason,
+                                               size_t size);
 BENCH__HIDDEN bool bench__perf_paranoid(long *level);
 
 #endif /* BENCH_SOURCES_PERF_GROUP_H */

@@ -60,7 +60,9 @@ struct bench__source_request {
     size_t n_flag_values;
     char *const *selectors; /* every --metrics selector, in order: a source takes its own */
     size_t n_selectors;
-    bool scaled; /* --perf-scaled: keep a multiplexed group, its values labelled estimates */
+    bool scaled;  /* --perf-scaled: keep a multiplexed group, its values labelled estimates */
+    bool profile; /* --profile: probe sampling and symbolization (their capabilities) */
+    unsigned profile_hz; /* --profile-hz, 0 = the default */
 };
 
 /* A family made for one request: the columns and the text they point to, owned by the caller

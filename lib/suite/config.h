@@ -65,6 +65,10 @@ struct bench__config {
     /* --bench-timeout: seconds a body may run in the supervised bench mode, 0 = none */
     unsigned bench_timeout;
     bool bench_in_process; /* --bench-in-process: no worker, no supervision */
+    /* --profile: a sampling pass per benchmark row after its timing and counting passes */
+    bool profile;               /* also set by --profile-folded */
+    unsigned profile_hz;        /* --profile-hz: 0 = the default rate */
+    const char *profile_folded; /* --profile-folded: NULL when not given */
 };
 
 /* The flag named `name` ("perf"), or NULL when no source declares it. */

@@ -341,7 +341,7 @@ static void test_capabilities_on_the_fake_host(void **state)
          "lower it or grant CAP_PERFMON"},
         {"perf", "countingScaled", "opt-in: --perf-scaled"},
         {"perf", "selfMonitoring", "no hardware counter to map (the perf group did not open)"},
-        {"perf", "ipSampling", "not implemented"},
+        {"perf", "ipSampling", "opt-in: --profile"},
         {"perf", "preciseMemory", "not implemented"},
         {"perf-sw", "counting",
          "perf_event_open(task-clock) failed: EACCES (Permission denied) — "

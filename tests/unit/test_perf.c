@@ -494,7 +494,7 @@ static void test_open_attr_and_capabilities(void **state)
     assert_string_equal(bench__caps_reason(&o.caps, BENCH__CAP_SELF_MONITORING),
                         "rdpmc is implemented for x86-64 only");
 #endif
-    assert_string_equal(bench__caps_reason(&o.caps, BENCH__CAP_IP_SAMPLING), "not implemented");
+    assert_string_equal(bench__caps_reason(&o.caps, BENCH__CAP_IP_SAMPLING), "opt-in: --profile");
     assert_string_equal(bench__caps_reason(&o.caps, BENCH__CAP_PRECISE_MEMORY), "not implemented");
     assert_null(bench__caps_reason(&o.caps, BENCH__CAP_COUNTING));
     close_and_check(&bench__source_perf, o.state);

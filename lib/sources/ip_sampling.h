@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/* ip_sampling.h: the sampling perf_event of --profile: user-space instruction pointers and
+ * call chains of the calling thread, read from the mmap ring buffer. It keeps raw addresses;
+ * symbolize.h turns them into functions and lines. */
+#ifndef BENCH_SOURCES_IP_SAMPLING_H
+#define BENCH_SOURCES_IP_SAMPLING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../util/hidden.h"
+#include "source.h"
+
+#define BENCH__PROFILE_HZ_DEFAULT 1000u
+#define BENCH__PROFILE_HZ_MAX 100000u
+
+struct bench__ip_sampling;
+
+/* Open a disabled sampling event on the calling thread: hardware cycles where a PMU exists,
+ * else the cpu-clock software event, `hz` samples per second. NULL with the reason (naming the
+ * event, the errno and what it likely means) when neither opens. */
+BENCH__HIDDEN struct bench__ip_sampling *bench__ip_sampling_open(unsigned hz, char *reason,
+                                                                 size_t reason_size);
+BENCH__HIDDEN void bench__ip_sampling_close(struct bench__ip_sampling *s);
+/* "cycles" or "cpu-clock". */
+BENCH__HIDDEN const char *bench__ip_sampling_event(const struct bench__ip_sampling *s);
+/* Call chains are recorded (the kernel follows frame pointers). */
+BENCH__HIDDEN bool bench__ip_sampling_chains(const struct bench__ip_sampling *s);
+
+/* A pass: begin forgets the samples kept so far; enable and disable bracket the sampled code
+ * (disable drains the ring buffer into the kept samples). */
+BENCH__HIDDEN void bench__ip_sampling_begin(struct bench__ip_sampling *s);
+BENCH__HIDDEN void bench__ip_sampling_enable(struct bench__ip_sampling *s);
+BENCH__HIDDEN void bench__ip_sampling_disable(struct bench__ip_sampling *s);
+
+/* What the pass kept: samples, each a list of addresses (the sampled one first, then return
+ * addresses of its callers); samples the kernel lost; throttling seen; the event's running time
+ * since begin (NaN when unreadable). */
+BENCH__HIDDEN size_t bench__ip_sampling_count(const struct bench__ip_sampling *s);
+BENCH__HIDDEN const uint64_t *bench__ip_sampling_stack(const struct bench__ip_sampling *s, size_t i,
+                                                       size_t *n);
+BENCH__HIDDEN uint64_t bench__ip_sampling_lost(const struct bench__ip_sampling *s);
+BENCH__HIDDEN bool bench__ip_sampling_throttled(const struct bench__ip_sampling *s);
+BENCH__HIDDEN double bench__ip_sampling_running_ns(const struct bench__ip_sampling *s);
+
+/* The ipSampling capability: an event opened and closed (present), or absent with the reason. */
+BENCH__HIDDEN void bench__ip_sampling_caps(struct bench__caps *caps, unsigned hz);
+
+/* Decode the records of a ring buffer's bytes (pure, for tests and the drain): samples of the
+ * layout this file asks for (ip, pid/tid, callchain) are appended, lost records counted.
+ * `data` is the ring of `size` bytes (a power of two), read from `tail` to `head`. */
+BENCH__HIDDEN void bench__ip_sampling_decode(struct bench__ip_sampling *s,
+                                             const unsigned char *data, size_t size, uint64_t tail,
+                                             uint64_t head);
+/* An empty sample store for the decoder's tests (no event). */
+BENCH__HIDDEN struct bench__ip_sampling *bench__ip_sampling_store(bool chains);
+
+#endif /* BENCH_SOURCES_IP_SAMPLING_H */
