@@ -24,6 +24,9 @@ WORKLOADS = os.environ.get("E2E_WORKLOADS", "")
 CRASHING = os.environ.get("E2E_CRASHING", "")
 DUPLICATES = os.environ.get("E2E_DUPLICATES", "")
 LIBBENCH = os.environ.get("E2E_LIBBENCH", "")
+PROFILE = os.environ.get("E2E_PROFILE", "")
+PROFILE_STRIPPED = os.environ.get("E2E_PROFILE_STRIPPED", "")
+HIDE_LIBDW_LIB = os.environ.get("E2E_HIDE_LIBDW_LIB", "")
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "reference",
                       "bench-json.schema.json")
 EXPECT_DEBUG_WARNING = os.environ.get("E2E_EXPECT_DEBUG_WARNING", "0") == "1"
@@ -1331,6 +1334,106 @@ def case_duplicates():
             check("error:" not in cerr and "same cell" not in cerr and
                   re.search(r"^verdict: ", cout, re.M) is not None,
                   f"{what}: libbench compare refused the document: {p.returncode} {cerr!r}\n{cout}")
+
+
+def parse_folded(text):
+    """Folded stacks: one "a;b;c count" line each; returns [(frames, count)] or None."""
+    stacks = []
+    for line in text.splitlines():
+        frames, sep, count = line.rpartition(" ")
+        if not sep or not frames or not count.isdigit() or int(count) <= 0:
+            return None
+        stacks.append((frames.split(";"), int(count)))
+    return stacks
+
+
+def profile_run(binary, *extra, **env):
+    """--bench --profile with a JSON document and folded stacks: (rc, out, err, doc, folded)."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        doc_path, folded_path = os.path.join(d, "doc.json"), os.path.join(d, "stacks.folded")
+        rc, out, err = run([binary, "--bench", "--profile", "--bench-json=" + doc_path,
+                            "--profile-folded=" + folded_path] + list(extra), **env)
+        doc = load_json(doc_path) if os.path.exists(doc_path) else {}
+        folded = open(folded_path).read() if os.path.exists(folded_path) else None
+        if os.path.exists(doc_path):
+            p = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__),
+                                                             "check_json_schema.py"), SCHEMA,
+                                doc_path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            check(p.returncode in (0, 77), f"schema: {p.stderr.decode()}")
+    return rc, out, err, doc, folded
+
+
+# The lines of hot_function in tests/e2e/profile.c (its loop).
+HOT_LINES = range(12, 20)
+
+
+def case_profile():
+    # Shares are of samples of this thread's CPU time, so an 80/20 split in CPU work holds on a
+    # busy machine; the tolerance is wide (hot 0.6-0.95) because a sample can land in the loop
+    # of the body or the harness, and a few hundred samples vary by a few percent.
+    rc, out, err, doc, folded = profile_run(PROFILE)
+    if "--profile: no sampling pass" in err:
+        print("SKIP: this host cannot sample:", err.strip().splitlines()[0])
+        sys.exit(77)
+    for what, extra in (("supervised", []), ("in-process", ["--bench-in-process"])):
+        if extra:
+            rc, out, err, doc, folded = profile_run(PROFILE, *extra)
+        check(rc == 0, f"{what}: exit {rc} {err!r}")
+        rows = doc.get("rows", [])
+        prof = rows[0].get("profile", {}) if rows else {}
+        self_ = prof.get("self", [])
+        names = [e.get("function") for e in self_]
+        check(names[:2] == ["hot_function", "cold_function"],
+              f"{what}: self order {names}\n{out}")
+        if len(self_) >= 2:
+            check(0.6 <= self_[0]["share"] <= 0.95, f"{what}: hot share {self_[0]['share']}")
+            check(0.05 <= self_[1]["share"] <= 0.4, f"{what}: cold share {self_[1]['share']}")
+        lines = (prof.get("hotLines") or {}).get("lines", [])
+        m = re.match(r".*profile\.c:(\d+)$", lines[0]["location"]) if lines else None
+        check(m is not None and int(m.group(1)) in HOT_LINES,
+              f"{what}: hot line {lines[:1]}")
+        check(prof.get("samples", 0) > 0 and prof.get("hzReached") is not None,
+              f"{what}: samples {prof.get('samples')} rate {prof.get('hzReached')}")
+        check(prof.get("estimate") == (prof.get("samples", 0) < prof.get("minimumSamples", 0)),
+              f"{what}: estimate {prof.get('estimate')}")
+        check("profile of profile.split_80_20: " in out and "hot_function" in out,
+              f"{what}: the table\n{out}")
+        stacks = parse_folded(folded or "")
+        check(stacks is not None and stacks, f"{what}: folded output {folded!r}")
+        if stacks:
+            check(sum(c for _, c in stacks) == prof.get("samples"),
+                  f"{what}: folded total vs {prof.get('samples')}")
+            check(all(f[0] == "profile.split_80_20" for f, _ in stacks), f"{what}: folded roots")
+            check(any(f[-1] == "hot_function" for f, _ in stacks), f"{what}: folded leaves")
+
+    # stripped: the samples stay, counted as unsymbolised with the reason
+    rc, out, err, doc, folded = profile_run(PROFILE_STRIPPED)
+    check(rc == 0, f"stripped: exit {rc} {err!r}")
+    prof = (doc.get("rows") or [{}])[0].get("profile", {})
+    unsym = prof.get("unsymbolised", [])
+    check(prof.get("unsymbolisedSamples", 0) > 0 and
+          any("stripped" in u.get("reason", "") for u in unsym),
+          f"stripped: unsymbolised {unsym}")
+    check(prof.get("unsymbolisedSamples", 0) <= prof.get("samples", 0), "stripped: totals")
+    check("not symbolised: stripped" in out, f"stripped: the table\n{out}")
+
+    # libdw hidden: the capability is absent with the reason, and the run still passes
+    env = {"LD_PRELOAD": HIDE_LIBDW_LIB}
+    rc, out, err, doc, folded = profile_run(PROFILE, **env)
+    check(rc == 0, f"no libdw: exit {rc} {err!r}")
+    check("--profile: samples are not symbolised (libdw not loaded: dlopen(libdw.so.1) failed"
+          in err, f"no libdw: stderr {err!r}")
+    prof = (doc.get("rows") or [{}])[0].get("profile", {})
+    check(prof.get("samples", 0) > 0 and
+          prof.get("unsymbolisedSamples") == prof.get("samples"),
+          f"no libdw: {prof.get('samples')} samples, {prof.get('unsymbolisedSamples')} unsymbolised")
+    rc, out, err = run([PROFILE, "--list-metrics", "--profile"], **env)
+    check(rc == 0 and re.search(r"✗ symbolization — libdw not loaded", out) is not None,
+          f"no libdw: --list-metrics\n{out}")
+    rc, out, err = run([PROFILE, "--list-metrics", "--profile"])
+    check(rc == 0 and "✓ ipSampling" in out and "✓ symbolization" in out,
+          f"--list-metrics --profile\n{out}")
 
 
 ALL = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}

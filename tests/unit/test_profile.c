@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: MIT */
+/* test_profile.c: the pure parts of --profile (aggregation by function, self and inclusive,
+ * the hot function's lines, unsymbolised samples kept in the total, folded stacks, shares and the
+ * estimate mark, the ring-buffer decoder on torn and wrapped input) and its soft dependencies
+ * through the fault-injection seam (libdw hidden, perf_event_open refused). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/profile.h"
+#include "platform/os.h"
+#include "sources/ip_sampling.h"
+#include "sources/symbolize.h"
+
+/* ---- aggregation ------------------------------------------------------------------------ */
+
+static const struct bench__profile_frame hot = {"hot", "a.c", 12, "prog", NULL, NULL};
+static const struct bench__profile_frame hot13 = {"hot", "a.c", 13, "prog", NULL, NULL};
+static const struct bench__profile_frame cold = {"cold", "a.c", 30, "prog", NULL, NULL};
+static const struct bench__profile_frame body = {"body", "a.c", 40, "prog", NULL, "inl"};
+static const struct bench__profile_frame runner = {"runner", NULL, 0, "libbench.so", NULL, NULL};
+static const struct bench__profile_frame stripped = {NULL, NULL, 0, "prog", "stripped", NULL};
+
+/* n samples: `hot_n` in hot (every third on line 13), `cold_n` in cold, `unsym_n` stripped;
+ * each called from body, called from runner */
+static struct bench__profile *build(size_t hot_n, size_t cold_n, size_t unsym_n, bool chains)
+{
+    size_t n = hot_n + cold_n + unsym_n;
+    struct bench__profile_sample *s = calloc(n + 1, sizeof *s);
+    const struct bench__profile_frame **frames = calloc(3 * n + 1, sizeof *frames);
+    for (size_t i = 0; i < n; i++) {
+        const struct bench__profile_frame **f = frames + 3 * i;
+        f[0] = i < hot_n ? (i % 3 == 2 ? &hot13 : &hot) : i < hot_n + cold_n ? &cold : &stripped;
+        f[1] = &body;
+        f[2] = &runner;
+        s[i].frames = f;
+        s[i].n = 3;
+    }
+    struct bench__profile *p = calloc(1, sizeof *p);
+    p->chains = chains;
+    bench__profile_aggregate(p, s, n);
+    free(frames);
+    free(s);
+    return p;
+}
+
+static void test_self_and_inclusive(void **state)
+{
+    (void)state;
+    struct bench__profile *p = build(240, 60, 0, true);
+    assert_int_equal(p->samples, 300);
+    assert_int_equal(p->n_self, 2);
+    assert_string_equal(p->self[0].name, "hot");
+    assert_string_equal(p->self[0].module, "prog");
+    assert_int_equal(p->self[0].samples, 240);
+    assert_string_equal(p->self[1].name, "cold");
+    assert_int_equal(p->self[1].samples, 60);
+    assert_true(fabs(bench__profile_share(p, p->self[0].samples) - 80.0) < 1e-9);
+    assert_false(bench__profile_estimate(p));
+    /* inclusive: body and runner hold every sample, ties by name */
+    assert_int_equal(p->n_inclusive, 4);
+    assert_string_equal(p->inclusive[0].name, "body");
+    assert_int_equal(p->inclusive[0].samples, 300);
+    assert_string_equal(p->inclusive[1].name, "runner");
+    assert_string_equal(p->inclusive[2].name, "hot");
+    /* the hot function's lines */
+    assert_string_equal(p->hot, "hot");
+    assert_int_equal(p->n_lines, 2);
+    assert_string_equal(p->lines[0].name, "a.c:12");
+    assert_int_equal(p->lines[0].samples, 160);
+    assert_string_equal(p->lines[1].name, "a.c:13");
+    assert_int_equal(p->lines[1].samples, 80);
+    bench__profile_free(p);
+}
+
+static void test_unsymbolised_stay_in_total(void **state)
+{
+    (void)state;
+    struct bench__profile *p = build(100, 50, 50, true);
+    assert_int_equal(p->samples, 200);
+    assert_int_equal(p->n_unsymbolised_samples, 50);
+    assert_int_equal(p->n_unsymbolised, 1);
+    assert_string_equal(p->unsymbolised[0].name, "stripped");
+    assert_int_equal(p->unsymbolised[0].samples, 50);
+    /* shares are of every sample: hot is 50%, not 66.7% */
+    assert_true(fabs(bench__profile_share(p, p->self[0].samples) - 50.0) < 1e-9);
+    uint64_t sum = p->n_unsymbolised_samples;
+    for (size_t i = 0; i < p->n_self; i++)
+        sum += p->self[i].samples;
+    assert_int_equal(sum, p->samples);
+    bench__profile_free(p);
+}
+
+static void test_estimate_mark(void **state)
+{
+    (void)state;
+    struct bench__profile *p = build(BENCH__PROFILE_MIN_SAMPLES - 1, 0, 0, false);
+    assert_true(bench__profile_estimate(p));
+    assert_int_equal(p->n_inclusive, 0); /* no chains, no inclusive table */
+    bench__profile_free(p);
+    p = build(BENCH__PROFILE_MIN_SAMPLES, 0, 0, false);
+    assert_false(bench__profile_estimate(p));
+    bench__profile_free(p);
+    struct bench__profile empty = {0};
+    assert_true(isnan(bench__profile_share(&empty, 0)));
+}
+
+static void test_folded(void **state)
+{
+    (void)state;
+    struct bench__profile *p = build(4, 2, 1, true);
+    char *text = bench__profile_folded(p, "suite.bench;x");
+    /* outermost first, the inlined chain after its function, the root's ';' replaced */
+    assert_string_equal(text, "suite.bench_x;runner;body;inl;hot 4\n"
+                              "suite.bench_x;runner;body;inl;cold 2\n"
+                              "suite.bench_x;runner;body;inl;[prog] 1\n");
+    free(text);
+    struct bench__profile *c = bench__profile_copy(p);
+    text = bench__profile_folded(c, NULL);
+    assert_string_equal(text, "runner;body;inl;hot 4\nrunner;body;inl;cold 2\n"
+                              "runner;body;inl;[prog] 1\n");
+    free(text);
+    bench__profile_free(c);
+    bench__profile_free(p);
+    p = build(3, 0, 0, false); /* no chains: the sampled function alone */
+    text = bench__profile_folded(p, NULL);
+    assert_string_equal(text, "hot 3\n");
+    free(text);
+    bench__profile_free(p);
+}
+
+/* ---- the ring-buffer decoder ----------------------------------------------------------- */
+
+static size_t put_sample(unsigned char *ring, size_t size, size_t at, const uint64_t *chain,
+                         size_t n)
+{
+    uint64_t rec[16];
+    struct perf_event_header h = {PERF_RECORD_SAMPLE, 0, (uint16_t)(8 + 24 + 8 * n)};
+    rec[0] = chain[1]; /* ip */
+    rec[1] = 42;       /* pid, tid */
+    rec[2] = n;
+    memcpy(rec + 3, chain, n * 8);
+    unsigned char bytes[256];
+    memcpy(bytes, &h, 8);
+    memcpy(bytes + 8, rec, h.size - 8);
+    for (size_t i = 0; i < h.size; i++)
+        ring[(at + i) % size] = bytes[i];
+    return at + h.size;
+}
+
+static void test_decode(void **state)
+{
+    (void)state;
+    unsigned char ring[128];
+    memset(ring, 0, sizeof ring);
+    /* a chain as the kernel writes it: the user context marker, the ip again, callers */
+    uint64_t chain[] = {(uint64_t)PERF_CONTEXT_USER, 0x1000, 0x2000, 0x3000};
+    size_t start = 100; /* the record wraps round the end of the ring */
+    size_t at = put_sample(ring, sizeof ring, start, chain, 4);
+    struct perf_event_header lost = {PERF_RECORD_LOST, 0, 24};
+    uint64_t lost_body[2] = {7, 5};
+    unsigned char bytes[24];
+    memcpy(bytes, &lost, 8);
+    memcpy(bytes + 8, lost_body, 16);
+    for (size_t i = 0; i < 24; i++)
+        ring[(at + i) % sizeof ring] = bytes[i];
+    at += 24;
+    struct bench__ip_sampling *s = bench__ip_sampling_store(true);
+    bench__ip_sampling_decode(s, ring, sizeof ring, start, at);
+    assert_int_equal(bench__ip_sampling_count(s), 1);
+    size_t n;
+    const uint64_t *ips = bench__ip_sampling_stack(s, 0, &n);
+    assert_int_equal(n, 3);
+    assert_int_equal(ips[0], 0x1000);
+    assert_int_equal(ips[1], 0x2000);
+    assert_int_equal(ips[2], 0x3000);
+    assert_int_equal(bench__ip_sampling_lost(s), 5);
+    /* torn: a header claiming more than was written ends the read, nothing is invented */
+    bench__ip_sampling_decode(s, ring, sizeof ring, start, start + 20);
+    assert_int_equal(bench__ip_sampling_count(s), 1);
+    bench__ip_sampling_close(s);
+}
+
+/* ---- the soft dependencies through the seam -------------------------------------------- */
+
+static void *refuse_dlopen(const char *file, int mode)
+{
+    (void)file;
+    (void)mode;
+    return NULL;
+}
+
+static char *refused_text(void)
+{
+    return "libdw.so.1: cannot open shared object file: No such file or directory";
+}
+
+static int refuse_perf(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+                       unsigned long flags)
+{
+    (void)attr;
+    (void)pid;
+    (void)cpu;
+    (void)group_fd;
+    (void)flags;
+    errno = EACCES;
+    return -1;
+}
+
+static void test_libdw_hidden(void **state)
+{
+    (void)state;
+    bench__dw_unload();
+    bench__os.dlopen = refuse_dlopen;
+    bench__os.dlerror = refused_text;
+    char reason[240];
+    assert_false(bench__dw_load(reason, sizeof reason));
+    assert_string_equal(reason, "libdw not loaded: dlopen(libdw.so.1) failed: libdw.so.1: cannot "
+                                "open shared object file: No such file or directory");
+    assert_null(bench__symbolizer_new(reason, sizeof reason));
+    struct bench__caps caps = {0};
+    bench__symbolization_caps(&caps);
+    assert_false(caps.present & (1u << BENCH__CAP_SYMBOLIZATION));
+    assert_non_null(
+        strstr(bench__caps_reason(&caps, BENCH__CAP_SYMBOLIZATION), "libdw not loaded"));
+    bench__os_reset();
+    bench__dw_unload();
+}
+
+static void test_sampling_refused(void **state)
+{
+    (void)state;
+    bench__os.perf_event_open = refuse_perf;
+    struct bench__caps caps = {0};
+    bench__ip_sampling_caps(&caps, 1000);
+    const char *why = bench__caps_reason(&caps, BENCH__CAP_IP_SAMPLING);
+    assert_non_null(why);
+    assert_non_null(strstr(why, "EACCES"));
+    char reason[240];
+    assert_null(bench__ip_sampling_open(1000, reason, sizeof reason));
+    assert_non_null(strstr(reason, "perf_event_open(cpu-clock sampling) failed: EACCES"));
+    bench__os_reset();
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_self_and_inclusive),
+        cmocka_unit_test(test_unsymbolised_stay_in_total),
+        cmocka_unit_test(test_estimate_mark),
+        cmocka_unit_test(test_folded),
+        cmocka_unit_test(test_decode),
+        cmocka_unit_test(test_libdw_hidden),
+        cmocka_unit_test(test_sampling_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
