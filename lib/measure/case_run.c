@@ -39,6 +39,8 @@ static void per_call_loop(struct bench__measure *m, struct bench__pending *p, st
         }
     }
     int64_t total = 0;
+    memset(&m->contention, 0, sizeof m->contention);
+    bench__row_contention_begin(m);
     while (bench__per_call_continue(m->n_samples, total, m->budget_ns, pin)) {
         int64_t t0 = bench__clock_ns();
         p->timed(p->state);
@@ -50,6 +52,7 @@ static void per_call_loop(struct bench__measure *m, struct bench__pending *p, st
             return;
         }
     }
+    bench__row_contention_end(m);
 }
 
 /* The cost of one clock read, which every per-call sample includes: the median of 1000
@@ -182,6 +185,7 @@ void bench__case_measure(struct bench__measure *m, struct bench__pending *p)
         r->iterations = 1;
         r->samples = m->n_samples;
         r->stats = bench__summarize(m->samples, m->n_samples);
+        r->contention = bench__row_contention(m);
         /* client cells first (row-cell order), then what the counting passes appended */
         struct bench__cell *cells = bench__xcalloc(p->n_metrics + r->n_cells + 1, sizeof *cells);
         for (size_t i = 0; i < p->n_metrics; i++) {

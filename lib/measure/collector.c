@@ -59,6 +59,7 @@ struct bench__collector {
     struct bench__workloads workloads;
     double clock_overhead_ns;
     unsigned rounds;
+    const struct bench__environment *environment; /* NULL: not checked */
     char **provenance;
     size_t n_provenance;
     char **said; /* keys of once-per-run disclosures made */
@@ -105,6 +106,11 @@ struct bench__collector *bench__collector_new(const struct bench__config *cfg,
     c->item = BENCH__ITEM_NONE;
     c->listing = bench__group_list_wanted(cfg);
     return c;
+}
+
+void bench__collector_environment(struct bench__collector *c, const struct bench__environment *env)
+{
+    c->environment = env;
 }
 
 static void free_strings(char **list, size_t n)
@@ -380,6 +386,7 @@ static void admit_row(struct bench__collector *c)
         free(taken);
         r->state = BENCH__ROW_ERROR;
         r->stats = (struct bench__summary){NAN, NAN, NAN, NAN};
+        r->contention = NAN;
         r->iterations = 0;
         r->samples = 0;
         free(r->cells);
@@ -395,6 +402,7 @@ static struct bench__row *new_row(struct bench__collector *c)
     c->rows = bench__grow(c->rows, &c->cap_rows, c->n_rows + 1, sizeof *c->rows);
     struct bench__row *r = &c->rows[c->n_rows++];
     memset(r, 0, sizeof *r);
+    r->contention = NAN;
     return r;
 }
 
@@ -803,6 +811,7 @@ static int write_json(struct bench__collector *c)
     report.meta.provenance = c->provenance;
     report.meta.n_provenance = c->n_provenance;
     report.meta.incomplete = c->lost_reason;
+    report.meta.environment = c->environment;
     char err[BENCH__ERROR_MAX];
     int rc = bench__json_write(&report, c->cfg->bench_json, err, sizeof err);
     if (rc)

@@ -63,6 +63,11 @@ BENCH__HIDDEN struct bench__collector *bench__collector_new(const struct bench__
                                                             uint64_t min_time_ms);
 BENCH__HIDDEN void bench__collector_free(struct bench__collector *c);
 
+/* The environment checked before the run (borrowed: it must outlive the collector), for the
+ * document's meta. */
+BENCH__HIDDEN void bench__collector_environment(struct bench__collector *c,
+                                                const struct bench__environment *env);
+
 /* ---- events (the measuring side's, in order) ---------------------------------------------- */
 
 BENCH__HIDDEN void bench__collect_columns(struct bench__collector *c,

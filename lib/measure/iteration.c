@@ -26,6 +26,7 @@ static void finish_batched_row(struct bench__measure *m, char *name)
     r->iterations = m->sampler.count;
     r->samples = m->sampler.n;
     r->stats = bench__summarize(m->sampler.samples, m->sampler.n);
+    r->contention = bench__row_contention(m);
     if (m->sampler.count >= BENCH__MAX_SCALED_ITERATIONS) /* nothing measurable was timed */
         bench__row_fail(
             r, BENCH__FAILED,
@@ -85,6 +86,7 @@ uint64_t bench_iter_begin(bench_t *b)
     m->loops++;
     m->loop_open = true;
     bench__rounds_sampler_begin(m, m->loops);
+    bench__row_contention_begin(m);
     m->t0 = bench__clock_ns();
     return m->sampler.count;
 }
@@ -101,6 +103,7 @@ uint64_t bench_iter_next(bench_t *b)
         m->t0 = bench__clock_ns();
         return m->sampler.count;
     }
+    bench__row_contention_end(m); /* after the last sample's clock read */
     if (bench__rounds_early(m)) {
         bench__rounds_keep(m, m->loops);
         m->loop_open = false;
@@ -124,6 +127,7 @@ void bench__whole_body_measure(struct bench__measure *m, bench_t *b)
     m->whole_body = true;
     bench__rounds_sampler_begin(m, 0);
     void (*fn)(bench_t *) = m->entry->test->fn;
+    bench__row_contention_begin(m);
     for (;;) {
         uint64_t count = m->sampler.count;
         int64_t t0 = bench__clock_ns();
@@ -133,6 +137,7 @@ void bench__whole_body_measure(struct bench__measure *m, bench_t *b)
         if (!bench__sampler_step(&m->sampler, elapsed))
             break;
     }
+    bench__row_contention_end(m);
     if (bench__rounds_early(m))
         bench__rounds_keep(m, 0);
     else

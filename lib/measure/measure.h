@@ -16,6 +16,7 @@
 #include "../suite/context.h"
 #include "../suite/registry.h"
 #include "collector.h"
+#include "contention.h"
 #include "wire.h"
 #include "sampler.h"
 
@@ -34,6 +35,7 @@ struct bench__round_loop {
     uint64_t count;
     size_t n;
     double samples[BENCH__SAMPLE_COUNT];
+    struct bench__contention contention; /* what its timing spanned so far */
 };
 
 /* A bench_case registered by a body, measured after the body returns. */
@@ -112,6 +114,9 @@ struct bench__measure {
     bool registered;
     struct bench__sampler sampler;
     int64_t t0;
+    /* the contention of the row being timed: its spans so far, and the edge its timing began at */
+    struct bench__contention contention;
+    struct bench__contention_edge contention_edge;
     bool loop_open;           /* a BENCH_ITER loop began and has not finished its row */
     double clock_overhead_ns; /* NaN until the first per-call case */
     /* results */
@@ -162,6 +167,16 @@ bench__client_column(struct bench__measure *m, const char *unit, enum bench_metr
 /* A client column an earlier worker of this run made, made again under the same name and in the
  * same order, so the column sets of the run do not depend on where a worker died. */
 BENCH__HIDDEN void bench__client_column_resume(struct bench__measure *m, const char *name);
+
+/* ---- contention.c: what the rest of the machine used while a row was timed ------------ */
+
+/* Read the edge a row's timing begins at (before its first sample). */
+BENCH__HIDDEN void bench__row_contention_begin(struct bench__measure *m);
+/* Read the edge it ends at (after its last sample) and add the span to m->contention; a failed
+ * read is said once per run. */
+BENCH__HIDDEN void bench__row_contention_end(struct bench__measure *m);
+/* The row's contention from m->contention (NaN when not measured). */
+BENCH__HIDDEN double bench__row_contention(const struct bench__measure *m);
 
 /* ---- identity.c: one row per name and labels in a run's document ------------------------ */
 

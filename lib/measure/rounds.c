@@ -41,10 +41,12 @@ struct bench__round_loop *bench__rounds_loop(struct bench__measure *m, unsigned 
 void bench__rounds_sampler_begin(struct bench__measure *m, unsigned ordinal)
 {
     bench__sampler_start(&m->sampler, m->budget_ns, m->pin);
+    memset(&m->contention, 0, sizeof m->contention);
     if (m->rounds <= 1)
         return;
     const struct bench__round_loop *rl = bench__rounds_loop(m, ordinal, false);
     if (rl && rl->count) {
+        m->contention = rl->contention;
         m->sampler.count = rl->count;
         m->sampler.sampling = true;
         m->sampler.warmup = true;
@@ -63,5 +65,6 @@ void bench__rounds_keep(struct bench__measure *m, unsigned ordinal)
     struct bench__round_loop *rl = bench__rounds_loop(m, ordinal, true);
     rl->count = m->sampler.count;
     rl->n = m->sampler.n;
+    rl->contention = m->contention;
     memcpy(rl->samples, m->sampler.samples, rl->n * sizeof rl->samples[0]);
 }

@@ -20,6 +20,7 @@ struct bench__row *bench__row_new(struct bench__measure *m, const char *name)
     r->source = bench__xstrdup(m->entry->full_name);
     r->stats = (struct bench__summary){NAN, NAN, NAN, NAN};
     r->error = bench__xstrdup("");
+    r->contention = NAN;
     return r;
 }
 
@@ -31,6 +32,7 @@ void bench__row_fail(struct bench__row *r, enum bench__outcome outcome, const ch
     r->stats = (struct bench__summary){NAN, NAN, NAN, NAN};
     r->iterations = 0;
     r->samples = 0;
+    r->contention = NAN;
     free(r->cells);
     r->cells = NULL;
     r->n_cells = 0;

@@ -15,6 +15,7 @@
 #include "../report/metric_listing.h"
 #include "../util/alloc.h"
 #include "../workload/workload.h"
+#include "environment.h"
 #include "measure.h"
 #include "run.h"
 #include "supervisor.h"
@@ -275,23 +276,6 @@ done:
 /* ---- the run ----------------------------------------------------------------------------------
  */
 
-static void warn_debug_build(const struct bench__suite *suite)
-{
-    for (size_t i = 0; i < suite->count; i++) {
-        const struct bench_test *t = suite->entries[i].test;
-        unsigned want = BENCH_BUILD_NDEBUG | BENCH_BUILD_OPTIMIZED;
-        if (t->kind == BENCH_KIND_TEST || (t->build & want) == want)
-            continue;
-        fprintf(stderr,
-                "warning: %s was compiled %s — benchmark numbers may be meaningless; build with "
-                "optimization and -DNDEBUG (e.g. meson --buildtype=release)\n",
-                t->file,
-                !(t->build & BENCH_BUILD_OPTIMIZED) ? "without optimization"
-                                                    : "without NDEBUG (asserts enabled)");
-        return;
-    }
-}
-
 /* --list-metrics: the public catalog made for this configuration, and its listing. */
 static int list_metrics(const struct bench__config *cfg)
 {
@@ -306,8 +290,10 @@ static int list_metrics(const struct bench__config *cfg)
     return 0;
 }
 
-/* Everything before measuring; returns -1 to go on, else the exit status. */
-static int before_measuring(const struct bench__config *cfg, const struct bench__suite *suite)
+/* Everything before measuring; returns -1 to go on, else the exit status. The environment is
+ * checked (env->build set) only when benchmarks or workloads are measured. */
+static int before_measuring(const struct bench__config *cfg, const struct bench__suite *suite,
+                            struct bench__environment *env)
 {
     if (cfg->list_metrics || cfg->metrics_help)
         return list_metrics(cfg);
@@ -320,7 +306,7 @@ static int before_measuring(const struct bench__config *cfg, const struct bench_
         return 0;
     }
     if (!list_groups) {
-        warn_debug_build(suite);
+        bench__environment_check(env, suite, stderr);
         if (cfg->perf_iters > BENCH__MAX_COUNT_ITERATIONS)
             fprintf(stderr, "--perf-iters: capped at %u (%llu requested)\n",
                     BENCH__MAX_COUNT_ITERATIONS, (unsigned long long)cfg->perf_iters);
@@ -334,16 +320,22 @@ bool bench__bench_in_process = false;
 
 int bench__run_bench(const struct bench__config *cfg, const struct bench__suite *suite)
 {
-    int status = before_measuring(cfg, suite);
-    if (status >= 0)
+    struct bench__environment env = {0};
+    int status = before_measuring(cfg, suite, &env);
+    if (status >= 0) {
+        bench__environment_free(&env);
         return status;
+    }
     uint64_t min_time_ms = cfg->min_time_ms ? cfg->min_time_ms : BENCH__DEFAULT_MIN_TIME_MS;
     struct bench__collector *c = bench__collector_new(cfg, suite, min_time_ms);
+    if (env.build) /* checked: the document records it */
+        bench__collector_environment(c, &env);
     if (bench__bench_in_process || cfg->bench_in_process)
         bench__measure_suite(cfg, suite, (struct bench__emitter){.direct = c}, NULL);
     else
         bench__supervise(cfg, suite, c);
     status = bench__collector_finish(c);
     bench__collector_free(c);
+    bench__environment_free(&env);
     return status;
 }

@@ -299,6 +299,7 @@ void bench__wire_row(FILE *f, const struct bench__row *row, size_t slot)
     json_object_set_new(e, "stats", stats);
     json_object_set_new(e, "cells", cells_json(row->cells, row->n_cells));
     json_object_set_new(e, "countIterations", count(row->count_iterations));
+    json_object_set_new(e, "contention", real(row->contention));
     json_object_set_new(e, "error", text(row->error));
     if (row->profile)
         json_object_set_new(e, "profile", profile_json(row->profile));
@@ -558,6 +559,7 @@ static void read_row(struct bench__collector *c, const json_t *e)
         .stats = {real_of(json_array_get(stats, 0)), real_of(json_array_get(stats, 1)),
                   real_of(json_array_get(stats, 2)), real_of(json_array_get(stats, 3))},
         .count_iterations = count_of(json_object_get(e, "countIterations")),
+        .contention = real_of(json_object_get(e, "contention")),
         .error = (char *)text_of(json_object_get(e, "error")),
     };
     row.labels = labels_of(json_object_get(e, "labels"), &row.n_labels);

@@ -11,6 +11,23 @@
 #include "row.h"
 #include "window.h"
 
+/* The environment a run measured in, checked once before anything is measured (its warnings
+ * went to stderr too). Unknown values are NULL / -1 / NaN / 0, each with its reason in
+ * `unknown` (key: the JSON name of the value). */
+struct bench__environment {
+    char *governor;    /* the distinct cpufreq governors, comma-separated; NULL unknown */
+    int boost;         /* 1 on, 0 off, -1 unknown */
+    const char *build; /* "optimized", "unoptimized", "asserts" (NDEBUG missing) */
+    int hardware_pmu;  /* 1 present, 0 absent, -1 unknown */
+    int hypervisor;    /* /proc/cpuinfo's hypervisor flag: 1, 0, -1 unknown */
+    double load_avg;   /* 1-minute load average at start; NaN unknown */
+    unsigned cpus;     /* CPUs /proc/stat lists; 0 unknown */
+    char **warnings;   /* each as said on stderr, without its "warning: " */
+    size_t n_warnings;
+    struct bench__kv *unknown;
+    size_t n_unknown;
+};
+
 struct bench__meta {
     char date[16]; /* ISO day, local time */
     char *hostname;
@@ -25,6 +42,7 @@ struct bench__meta {
     char **provenance;        /* deduplicated, first-seen order */
     size_t n_provenance;
     const char *incomplete; /* NULL, or why the run stopped before it measured everything */
+    const struct bench__environment *environment; /* NULL: not checked (not written) */
 };
 
 /* Rows in measurement order, the metric columns in catalog order (only available ones), and

@@ -41,6 +41,9 @@ struct bench__kv {
     char *value;
 };
 
+/* A row whose contention is at least this is marked in the table (a note under it says so). */
+#define BENCH__CONTENTION_MARK 0.25
+
 enum bench__row_state { BENCH__ROW_OK, BENCH__ROW_ERROR, BENCH__ROW_SKIPPED };
 
 struct bench__row {
@@ -54,7 +57,10 @@ struct bench__row {
     struct bench__summary stats; /* ns per iteration; all NaN unless state == OK */
     struct bench__cell *cells;   /* row-cell order */
     size_t n_cells;
-    uint64_t count_iterations;      /* 0 = no counting pass ran */
+    uint64_t count_iterations; /* 0 = no counting pass ran */
+    /* the share of the machine's CPU time other processes used while the row was timed, in
+     * [0, 1]; NaN = not measured (docs/explanation/contention.md) */
+    double contention;
     char *error;                    /* "" when ok; the reason for error and skip rows */
     struct bench__profile *profile; /* --profile: the row's sampling pass (owned), or NULL */
 };

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* bench_table.c: owns how benchmark rows become a console table: label columns, the
- * name or `implementation` column, n, median ±MAD, min, max, metric columns and notes.
- * It neither orders rows (grouping.c) nor draws boxes (table.c). */
+ * name or `implementation` column, n, median ±MAD (marked when the row's contention reached
+ * BENCH__CONTENTION_MARK, with a one-line note under the table), min, max, metric columns and
+ * notes. It neither orders rows (grouping.c) nor draws boxes (table.c). */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "bench_table.h"
 
 #define EM_DASH "\xe2\x80\x94"
+#define CONTENTION_SIGN "\xe2\x80\xa0" /* U+2020 DAGGER, one cell wide */
 
 static int compare_strings(const void *a, const void *b)
 {
@@ -71,6 +73,41 @@ static char *dup_or_dash(const char *s)
     return strdup(s && *s ? s : EM_DASH);
 }
 
+static bool contended(const struct bench__row *row)
+{
+    return row->state == BENCH__ROW_OK && row->contention >= BENCH__CONTENTION_MARK;
+}
+
+/* The line under a table with marked rows: how many, and the range of their contention. */
+static void contention_note(FILE *out, const struct bench__row *const *rows, size_t n)
+{
+    size_t marked = 0;
+    double lo = 1, hi = 0;
+    for (size_t r = 0; r < n; r++) {
+        if (!contended(rows[r]))
+            continue;
+        marked++;
+        lo = rows[r]->contention < lo ? rows[r]->contention : lo;
+        hi = rows[r]->contention > hi ? rows[r]->contention : hi;
+    }
+    if (marked == 0)
+        return;
+    char share[32];
+    if (marked == 1 || (int)(lo * 100 + 0.5) == (int)(hi * 100 + 0.5))
+        bench__fmt(share, sizeof share, "%.0f%%", hi * 100);
+    else
+        bench__fmt(share, sizeof share, "%.0f\xe2\x80\x93%.0f%%", lo * 100, hi * 100);
+    char rows_word[48];
+    if (marked == 1)
+        bench__fmt(rows_word, sizeof rows_word, "the marked row was");
+    else
+        bench__fmt(rows_word, sizeof rows_word, "the %zu marked rows were", marked);
+    fprintf(out,
+            CONTENTION_SIGN " other processes used %s of the machine's CPU time while %s timed "
+                            "(marked from %.0f%%; docs/explanation/contention.md)\n",
+            share, rows_word, BENCH__CONTENTION_MARK * 100);
+}
+
 void bench__bench_table_render(FILE *out, const struct bench__row *const *rows, size_t n,
                                const struct bench__column_desc *const *cols, size_t n_cols,
                                char *const *group_keys, size_t n_group_keys, const char *title,
@@ -90,8 +127,11 @@ void bench__bench_table_render(FILE *out, const struct bench__row *const *rows, 
         if (used)
             metrics[n_metrics++] = cols[c];
     }
-    for (size_t r = 0; r < n; r++)
+    bool any_marked = false;
+    for (size_t r = 0; r < n; r++) {
         notes |= rows[r]->state != BENCH__ROW_OK;
+        any_marked |= contended(rows[r]);
+    }
 
     size_t n_columns = n_labels + 5 + n_metrics + (notes ? 1 : 0);
     struct bench__column *columns = calloc(n_columns, sizeof *columns);
@@ -138,7 +178,9 @@ void bench__bench_table_render(FILE *out, const struct bench__row *const *rows, 
         if (ok) {
             bench__format_ns(row->stats.median, med, sizeof med);
             bench__format_ns(row->stats.mad, mad, sizeof mad);
-            if (asprintf(&cell[k++], "%s \xc2\xb1%s", med, mad) < 0)
+            /* a marked row's median carries the sign; the others keep its place blank */
+            const char *sign = !any_marked ? "" : contended(row) ? " " CONTENTION_SIGN : "  ";
+            if (asprintf(&cell[k++], "%s \xc2\xb1%s%s", med, mad, sign) < 0)
                 cell[k - 1] = NULL;
             bench__format_ns(row->stats.min, buf, sizeof buf);
             cell[k++] = strdup(buf);
@@ -169,6 +211,7 @@ void bench__bench_table_render(FILE *out, const struct bench__row *const *rows, 
                                  .cells = cells,
                                  .n_rows = n};
     bench__table_render(out, &table, memory);
+    contention_note(out, rows, n);
 done:
     if (cells)
         for (size_t i = 0; i < n * n_columns; i++)

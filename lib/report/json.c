@@ -99,6 +99,37 @@ static bool append(json_t *array, json_t *value)
 
 /* ---- the document ------------------------------------------------------------------------ */
 
+/* -1 (unknown) is null. */
+static json_t *tristate(int v)
+{
+    return v < 0 ? json_null() : json_boolean(v);
+}
+
+static json_t *environment_json(const struct bench__environment *env)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    json_t *warnings = json_array(), *unknown = json_object();
+    bool ok = put(o, "governor", env->governor ? text(env->governor) : json_null()) &&
+              put(o, "boost", tristate(env->boost)) && put(o, "build", text(env->build)) &&
+              put(o, "hardwarePmu", tristate(env->hardware_pmu)) &&
+              put(o, "hypervisor", tristate(env->hypervisor)) &&
+              put(o, "loadAverage", number(env->load_avg)) &&
+              put(o, "cpus", env->cpus ? count(env->cpus) : json_null());
+    ok = ok ? put(o, "warnings", warnings) : (json_decref(warnings), false);
+    ok = ok ? put(o, "unknown", unknown) : (json_decref(unknown), false);
+    for (size_t i = 0; ok && i < env->n_warnings; i++)
+        ok = append(warnings, text(env->warnings[i]));
+    for (size_t i = 0; ok && i < env->n_unknown; i++)
+        ok = put_text_key(unknown, env->unknown[i].key, text(env->unknown[i].value));
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 static json_t *meta_json(const struct bench__meta *m)
 {
     json_t *o = json_object();
@@ -108,13 +139,16 @@ static json_t *meta_json(const struct bench__meta *m)
               put(o, "os", text(m->os)) && put(o, "arch", text(m->arch)) &&
               put(o, "compiler", text(m->compiler)) && put(o, "cpu", text(m->cpu)) &&
               put(o, "minSampleTimeMs", count(m->min_time_ms)) &&
-              put(o, "sampleCount", count(m->sample_count));
+              put(o, "sampleCount", count(m->sample_count)) &&
+              put(o, "contentionThreshold", number(BENCH__CONTENTION_MARK));
     if (ok && m->rounds > 1)
         ok = put(o, "rounds", count(m->rounds));
     if (ok && !isnan(m->clock_overhead_ns))
         ok = put(o, "clockOverheadNs", number(m->clock_overhead_ns));
     if (ok && m->incomplete)
         ok = put(o, "incomplete", text(m->incomplete));
+    if (ok && m->environment)
+        ok = put(o, "environment", environment_json(m->environment));
     if (ok && m->n_provenance > 0) {
         json_t *a = json_array();
         ok = put(o, "provenance", a);
@@ -207,6 +241,7 @@ static json_t *row_json(const struct bench__row *row)
             ok = put(o, timing[i], json_null());
         ok = ok && put(o, "metrics", json_object());
     }
+    ok = ok && put(o, "contention", number(row->state == BENCH__ROW_OK ? row->contention : NAN));
     ok = ok && put(o, "error", text(row->error));
     if (!ok) {
         json_decref(o);

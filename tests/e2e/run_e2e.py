@@ -51,11 +51,19 @@ def clean_env(**extra):
     return env
 
 
-def run(argv, preexec_fn=None, **env):
+# The environment check's warnings (the governor, boost, no PMU, the load at start) depend on the
+# host: run() drops them, and case_environment checks them.
+ENVIRONMENT_WARNING = re.compile(r"^warning: environment: [^\n]*\n", re.M)
+
+
+def run(argv, preexec_fn=None, keep_environment=False, **env):
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        stdin=subprocess.DEVNULL, env=clean_env(**env), timeout=90,
                        preexec_fn=preexec_fn)
-    return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
+    err = p.stderr.decode("utf-8")
+    if not keep_environment:
+        err = ENVIRONMENT_WARNING.sub("", err)
+    return p.returncode, p.stdout.decode("utf-8"), err
 
 
 def run_pty(argv, **env):
@@ -310,7 +318,8 @@ def case_empty():
           "has none\n", f"empty filtered: {rc} {out!r} {err!r}")
 
 
-ROW = r"│ (\S+) +│ +(\d+(?:×\d+)?) │ +(\S+) ±(\S+) │ +(\S+) │ +(\S+) │"
+# A median may carry the contention mark (" †"), or its blank place in a table with marked rows.
+ROW = r"│ (\S+) +│ +(\d+(?:×\d+)?) │ +(\S+) ±(\S+)(?: †|  )? │ +(\S+) │ +(\S+) │"
 
 
 def case_bench():
@@ -1436,6 +1445,92 @@ def case_profile():
     rc, out, err = run([PROFILE, "--list-metrics", "--profile"])
     check(rc == 0 and "✓ ipSampling" in out and "✓ symbolization" in out,
           f"--list-metrics --profile\n{out}")
+def validate(doc_path, what):
+    v = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                     "check_json_schema.py"), SCHEMA, doc_path],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    check(v.returncode == 0, f"{what}: schema validation: " + v.stdout.decode())
+
+
+def case_environment():
+    """The environment is checked once per run: each warning on stderr is in meta.environment,
+    every unknown value has its reason, and none of it changes the run's outcome."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "doc.json")
+        rc, out, err = run([SAMPLE, "--bench", "-i", "sum_loop", f"--bench-json={path}"],
+                           keep_environment=True)
+        check(rc == 0, f"environment: exit {rc} {err!r}")
+        doc = load_json(path)
+        validate(path, "environment")
+        env = doc["meta"].get("environment", {})
+        said = [line[len("warning: "):] for line in err.splitlines()
+                if line.startswith("warning: ")]
+        check(said == env.get("warnings"), f"environment: stderr {said} vs meta {env}")
+        check(env.get("build") == ("optimized" if not EXPECT_DEBUG_WARNING else env.get("build"))
+              and (env.get("build") != "optimized") == EXPECT_DEBUG_WARNING,
+              f"environment: build {env.get('build')}")
+        nulls = {k for k in ("governor", "boost", "hardwarePmu", "hypervisor", "loadAverage", "cpus")
+                 if env.get(k) is None}
+        check(nulls == set(env.get("unknown", {})), f"environment: unknown reasons {env}")
+        check(env.get("cpus") is None or 1 <= env["cpus"] <= 4096, f"environment: cpus {env}")
+        if env.get("hardwarePmu") is False:
+            check(any(w.startswith("environment: no hardware PMU") for w in said),
+                  f"environment: no PMU, no warning {said}")
+        load, cpus = env.get("loadAverage"), env.get("cpus")
+        if load is not None and cpus:
+            check(any("load average" in w for w in said) == (load >= 0.5 * cpus),
+                  f"environment: load {load} on {cpus} CPUs, warnings {said}")
+        # said once per run, by the supervising process: not again by a worker or per body
+        check(len(said) == len(set(said)), f"environment: said twice {said}")
+        # --list-metrics and a test run check nothing
+        rc, out, err = run([SAMPLE, "--list-metrics"], keep_environment=True)
+        check("environment" not in err, f"environment: --list-metrics {err!r}")
+
+
+def contention_run(d, name):
+    path = os.path.join(d, name + ".json")
+    rc, out, err = run([SAMPLE, "--bench", "-i", "sum_loop", "--bench-min-time=20",
+                        f"--bench-json={path}"])
+    check(rc == 0, f"contention {name}: exit {rc} {err!r}")
+    validate(path, f"contention {name}")
+    doc = load_json(path)
+    row = next((r for r in doc["rows"] if r["name"] == "sample.sum_loop"), {})
+    return out, row.get("contention", "missing"), doc["meta"].get("contentionThreshold")
+
+
+def case_contention():
+    """A row measured once as it comes and once beside CPU hogs: the hogs' run says so. The
+    machine is shared, so the first run may be busy too: only what holds either way is asserted
+    of it (a number in [0, 1], marked exactly when at or above the threshold)."""
+    import tempfile
+    hogs_wanted = min((os.cpu_count() or 2) + 1, 16)
+    with tempfile.TemporaryDirectory() as d:
+        runs = {"as-it-comes": contention_run(d, "quiet")}
+        hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"],
+                                 stdin=subprocess.DEVNULL) for _ in range(hogs_wanted)]
+        try:
+            runs["beside hogs"] = contention_run(d, "hogs")
+        finally:
+            for h in hogs:
+                h.kill()
+                h.wait()
+        for what, (out, value, threshold) in runs.items():
+            check(threshold == 0.25, f"contention {what}: threshold {threshold}")
+            check(isinstance(value, (int, float)) and 0 <= value <= 1,
+                  f"contention {what}: value {value!r}")
+            if not isinstance(value, (int, float)):
+                continue
+            marked = re.search(r"│ sample\.sum_loop +│ +\d+×\d+ │ [^│]* † │", out) is not None
+            note = re.search(r"^† other processes used \d+% of the machine's CPU time while the "
+                             r"marked row was timed \(marked from 25%; "
+                             r"docs/explanation/contention\.md\)$", out, re.M) is not None
+            check(marked == (value >= 0.25) and note == marked,
+                  f"contention {what}: {value} marked {marked} note {note}\n{out}")
+            print(f"contention {what}: {value}")
+        value = runs["beside hogs"][1]
+        check(isinstance(value, (int, float)) and value >= 0.5,
+              f"contention beside {hogs_wanted} hogs: {value} (want at least 0.5)")
 
 
 ALL = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}

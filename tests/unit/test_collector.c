@@ -317,9 +317,14 @@ static void test_wire_numbers(void **state)
                              .stats = {1.0 / 3.0, 4.9406564584124654e-324, -INFINITY, INFINITY},
                              .cells = cells,
                              .n_cells = 2,
+                             .contention = 0.1,
                              .error = (char *)""};
     bench__wire_row(f, &row, 7);
+    row.contention = NAN;
+    bench__wire_row(f, &row, 8);
     fclose(f);
+    assert_non_null(strstr(buf, "\"contention\":0.10000000000000001"));
+    assert_non_null(strstr(buf, "\"contention\":null")); /* not measured travels as such */
     assert_non_null(strstr(buf, "0.33333333333333331"));
     assert_non_null(strstr(buf, "4.9406564584124654e-324"));
     assert_non_null(strstr(buf, "\"-inf\",\"inf\""));

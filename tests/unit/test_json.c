@@ -67,6 +67,7 @@ static struct bench__row rows[] = {
      .stats = {3823300.0, 41200.0, 3615100.0, 4891000.0},
      .cells = cells_normal,
      .n_cells = N(cells_normal),
+     .contention = 0.3125,
      .error = ""},
     {.name = "estimate",
      .source = "sample.estimate",
@@ -78,6 +79,7 @@ static struct bench__row rows[] = {
      .stats = {11.48, 0.25, 11.0, 13.75},
      .cells = cells_estimate,
      .n_cells = N(cells_estimate),
+     .contention = NAN,
      .error = ""},
     {.name = "counted",
      .source = "sample.counted",
@@ -88,6 +90,7 @@ static struct bench__row rows[] = {
      .cells = cells_count,
      .n_cells = N(cells_count),
      .count_iterations = 336,
+     .contention = 0, /* measured: nothing else ran */
      .error = ""},
     /* error and skipped rows carry stale fields that must not leak into the document */
     {.name = "broken",
@@ -101,6 +104,7 @@ static struct bench__row rows[] = {
      .cells = cells_ignored,
      .n_cells = N(cells_ignored),
      .count_iterations = 9,
+     .contention = 0.5,
      .error = "sample.c:12: assertion failed: x == 1"},
     {.name = "skipped",
      .source = "sample.skipped",
@@ -115,6 +119,7 @@ static struct bench__row rows[] = {
      .iterations = 1,
      .samples = 0,
      .stats = {NAN, INFINITY, -INFINITY, NAN},
+     .contention = NAN,
      .error = ""},
 };
 
@@ -228,8 +233,9 @@ static void test_meta(void **state)
     struct bench__report r = make_report();
     struct parsed p = render(&r);
     json_t *meta = json_object_get(p.doc, "meta");
-    static const char *const keys[] = {"date", "hostname",        "os",         "arch", "compiler",
-                                       "cpu",  "minSampleTimeMs", "sampleCount"};
+    static const char *const keys[] = {
+        "date",        "hostname",           "os", "arch", "compiler", "cpu", "minSampleTimeMs",
+        "sampleCount", "contentionThreshold"};
     assert_keys(meta, keys, N(keys));
     assert_string_equal(json_string_value(json_object_get(meta, "date")), "2026-07-10");
     assert_string_equal(json_string_value(json_object_get(meta, "hostname")), "h");
@@ -239,6 +245,7 @@ static void test_meta(void **state)
     assert_string_equal(json_string_value(json_object_get(meta, "cpu")), "cpu");
     assert_int_field(meta, "minSampleTimeMs", 5);
     assert_int_field(meta, "sampleCount", 32);
+    assert_contains(p.text, "\"contentionThreshold\": 0.25\n");
     release(&p);
 }
 
@@ -250,9 +257,16 @@ static void test_meta_provenance(void **state)
     r.meta.n_provenance = N(provenance);
     struct parsed p = render(&r);
     json_t *meta = json_object_get(p.doc, "meta");
-    static const char *const keys[] = {
-        "date", "hostname",        "os",          "arch",      "compiler",
-        "cpu",  "minSampleTimeMs", "sampleCount", "provenance"};
+    static const char *const keys[] = {"date",
+                                       "hostname",
+                                       "os",
+                                       "arch",
+                                       "compiler",
+                                       "cpu",
+                                       "minSampleTimeMs",
+                                       "sampleCount",
+                                       "contentionThreshold",
+                                       "provenance"};
     assert_keys(meta, keys, N(keys));
     json_t *prov = json_object_get(meta, "provenance");
     assert_int_equal(json_array_size(prov), 2);
@@ -290,8 +304,9 @@ static void test_normal_row(void **state)
     struct bench__report r = make_report();
     struct parsed p = render(&r);
     json_t *row = row_at(&p, 0);
-    static const char *const keys[] = {"name",        "labels", "iterations", "samples", "medianNs",
-                                       "deviationNs", "minNs",  "maxNs",      "metrics", "error"};
+    static const char *const keys[] = {"name",     "labels",      "iterations", "samples",
+                                       "medianNs", "deviationNs", "minNs",      "maxNs",
+                                       "metrics",  "contention",  "error"};
     assert_keys(row, keys, N(keys));
     assert_string_equal(json_string_value(json_object_get(row, "name")), "mir-ion");
     static const char *const label_keys[] = {"dataset", "operation"};
@@ -318,6 +333,7 @@ static void test_normal_row(void **state)
     assert_contains(p.text, "\"B/s\": 261554,\n");
     assert_contains(p.text, "\"br-miss\": null\n");
     assert_string_equal(json_string_value(json_object_get(row, "error")), "");
+    assert_contains(p.text, "\"contention\": 0.3125,\n");
     release(&p);
 }
 
@@ -329,7 +345,7 @@ static void test_estimate_row(void **state)
     json_t *row = row_at(&p, 1);
     static const char *const keys[] = {"name",     "labels",           "iterations", "samples",
                                        "medianNs", "deviationNs",      "minNs",      "maxNs",
-                                       "metrics",  "estimatedMetrics", "error"};
+                                       "metrics",  "estimatedMetrics", "contention", "error"};
     assert_keys(row, keys, N(keys));
     json_t *est = json_object_get(row, "estimatedMetrics");
     assert_int_equal(json_array_size(est), 2);
@@ -346,6 +362,7 @@ static void test_estimate_row(void **state)
     assert_contains(p.text, "\"ipc\": 2.71539,\n");
     assert_contains(p.text, "\"br-miss\": 0.257415\n");
     assert_int_field(row, "iterations", 1024);
+    assert_null_field(row, "contention"); /* not measured: null, never 0 */
     release(&p);
 }
 
@@ -357,9 +374,10 @@ static void test_count_row(void **state)
     json_t *row = row_at(&p, 2);
     static const char *const keys[] = {"name",     "labels",          "iterations", "samples",
                                        "medianNs", "deviationNs",     "minNs",      "maxNs",
-                                       "metrics",  "countIterations", "error"};
+                                       "metrics",  "countIterations", "contention", "error"};
     assert_keys(row, keys, N(keys));
     assert_int_field(row, "countIterations", 336);
+    assert_int_field(row, "contention", 0); /* a measured 0 stays 0 */
     assert_int_equal(json_object_size(json_object_get(row, "labels")), 0);
     assert_contains(p.text, "\"labels\": {},\n      \"iterations\": 3,\n");
     /* 123456.7 -> "%.6g" is "123457": an integer */
@@ -375,8 +393,9 @@ static void test_count_row(void **state)
 
 static void assert_unmeasured_row(json_t *row, const char *name, const char *error)
 {
-    static const char *const keys[] = {"name",        "labels", "iterations", "samples", "medianNs",
-                                       "deviationNs", "minNs",  "maxNs",      "metrics", "error"};
+    static const char *const keys[] = {"name",     "labels",      "iterations", "samples",
+                                       "medianNs", "deviationNs", "minNs",      "maxNs",
+                                       "metrics",  "contention",  "error"};
     assert_keys(row, keys, N(keys));
     assert_string_equal(json_string_value(json_object_get(row, "name")), name);
     static const char *const timing[] = {"iterations",  "samples", "medianNs",
@@ -386,6 +405,7 @@ static void assert_unmeasured_row(json_t *row, const char *name, const char *err
     json_t *metrics = json_object_get(row, "metrics");
     assert_true(json_is_object(metrics));
     assert_int_equal(json_object_size(metrics), 0);
+    assert_null_field(row, "contention"); /* a stale value never leaks */
     assert_string_equal(json_string_value(json_object_get(row, "error")), error);
 }
 
@@ -402,6 +422,7 @@ static void test_error_row(void **state)
                             "      \"medianNs\": null,\n      \"deviationNs\": null,\n"
                             "      \"minNs\": null,\n      \"maxNs\": null,\n"
                             "      \"metrics\": {},\n"
+                            "      \"contention\": null,\n"
                             "      \"error\": \"sample.c:12: assertion failed: x == 1\"\n");
     release(&p);
 }
@@ -423,8 +444,9 @@ static void test_nan_stats_row(void **state)
     struct bench__report r = make_report();
     struct parsed p = render(&r);
     json_t *row = row_at(&p, 5);
-    static const char *const keys[] = {"name",        "labels", "iterations", "samples", "medianNs",
-                                       "deviationNs", "minNs",  "maxNs",      "metrics", "error"};
+    static const char *const keys[] = {"name",     "labels",      "iterations", "samples",
+                                       "medianNs", "deviationNs", "minNs",      "maxNs",
+                                       "metrics",  "contention",  "error"};
     assert_keys(row, keys, N(keys));
     assert_int_field(row, "iterations", 1);
     assert_int_field(row, "samples", 0);
@@ -887,7 +909,8 @@ static void test_clock_overhead_only_when_measured(void **state)
     r.meta.clock_overhead_ns = 21;
     text = bench__json_render(&r);
     assert_non_null(text);
-    assert_non_null(strstr(text, "\"sampleCount\": 32,\n    \"clockOverheadNs\": 21\n  },"));
+    assert_non_null(
+        strstr(text, "\"contentionThreshold\": 0.25,\n    \"clockOverheadNs\": 21\n  },"));
     free(text);
 }
 
