@@ -9,7 +9,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "report/ticker.h"
@@ -43,8 +42,9 @@ void run_usage(FILE *out)
           "                      backslashes), with no expansion; repeat for more commands\n"
           "  --shell             run each -c command as /bin/sh -c CMD, and measure the\n"
           "                      shell's own start-up (/bin/sh -c '') beside them\n"
-          "  --name NAME         the name of the next command in the table and the JSON\n"
-          "                      (one per command, in order; default: the command itself)\n"
+          "  --name NAME         a command's name in the tables and the JSON: the first\n"
+          "                      --name names the first command, and so on (default: the\n"
+          "                      command as given)\n"
           "  --runs N            timed runs per command (default 10)\n"
           "  --warmup N          untimed runs per command before them (default 0)\n"
           "  --prepare CMD       run before every run of a command, untimed (once: for every\n"
@@ -450,6 +450,23 @@ static void stamp_run(struct run_state *st, struct run_command *c)
     s->note = stamp.note[0] ? bench__xstrdup(stamp.note) : NULL;
 }
 
+/* This process's own peak resident set in bytes (VmHWM of /proc/self/status): the floor of every
+ * child's max RSS, since a child spawned with its parent's memory counts that memory's peak when
+ * it execs. Not getrusage(RUSAGE_SELF), which also holds the peak of whoever started this tool
+ * (the same rule, one generation up). -1 when unknown. */
+static int64_t own_peak_rss(void)
+{
+    FILE *f = fopen("/proc/self/status", "re");
+    char line[256];
+    long long kib = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %lld kB", &kib) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kib > 0 ? (int64_t)kib * 1024 : -1;
+}
+
 static void run_all(struct run_state *st)
 {
     struct run_loop loop = {.st = st};
@@ -513,8 +530,7 @@ static void run_all(struct run_state *st)
     free(order);
     free(sample);
     free(loop.attempts);
-    struct rusage self;
-    st->harness_maxrss = getrusage(RUSAGE_SELF, &self) == 0 ? (int64_t)self.ru_maxrss * 1024 : -1;
+    st->harness_maxrss = own_peak_rss();
 }
 
 int run_main(int argc, char **argv)

@@ -105,8 +105,8 @@ static char *notes_cell(const struct run_state *st, const struct run_command *c)
         run_regime_summary(st, c, &reached, &note);
         char text[500];
         if (reached < c->done) {
-            bench__fmt(text, sizeof text, "%zu of %zu runs ran steady-state%s%s", c->done - reached,
-                       c->done, note && *note ? ": " : "", note ? note : "");
+            bench__fmt(text, sizeof text, "%zu of %zu runs: %s", c->done - reached, c->done,
+                       note && *note ? note : "ran steady-state");
             bench__note_append(buf, sizeof buf, text);
         } else if (note) {
             bench__note_append(buf, sizeof buf, note);
