@@ -37,6 +37,8 @@ import time
 
 GOAL = 1.0  # libbench run's median / hyperfine's median, over all rounds
 BUSY_NOTE = 0.2  # other processes' CPUs during a suite above which the report says so
+# The spawn_floor method that spawns and reaps as libbench run does (tools/run_proc.c).
+LIBBENCH_MECHANISM = "posix_spawn + wait4"
 HARNESSES = ("libbench", "hyperfine", "floor")
 DASH = "\u2014"
 
@@ -152,8 +154,10 @@ def libbench_samples(doc):
         raise Unmeasured("libbench run --json: the row has no per-run samples")
     samples = []
     for run in runs:
-        ns = run.get("wallNs") if isinstance(run, dict) else run
-        if not isinstance(ns, int) or ns < 0:
+        ns = run.get("wallNs") if isinstance(run, dict) else None
+        if isinstance(ns, float) and ns.is_integer():
+            ns = int(ns)
+        if isinstance(ns, bool) or not isinstance(ns, int) or ns < 0:
             raise Unmeasured("libbench run --json: a run without an integer wallNs: %r" % (run,))
         samples.append(ns)
     return samples
@@ -426,6 +430,10 @@ def main():
     else:
         print("libbench run against the floor: %.3f x the floor (%s \u00b5s above %s \u00b5s, the median "
               "of %s)" % (r_fl, us(lb - fl), us(fl), cheapest))
+    bare = summary(methods.get(LIBBENCH_MECHANISM, []))["median"]
+    if not math.isnan(lb) and not math.isnan(bare):
+        print("libbench run against its own way of spawning, bare (%s): %.3f x (%s \u00b5s "
+              "above)" % (LIBBENCH_MECHANISM, ratio(lb, bare), us(lb - bare)))
     if not math.isnan(hf) and not math.isnan(fl):
         print("hyperfine against the floor: %.3f x the floor (%s \u00b5s above)"
               % (ratio(hf, fl), us(hf - fl)))
@@ -438,6 +446,7 @@ def main():
             "goal": GOAL,
             "ratioToHyperfine": None if math.isnan(r_hf) else r_hf,
             "ratioToFloor": None if math.isnan(r_fl) else r_fl,
+            "ratioToOwnMechanism": None if math.isnan(ratio(lb, bare)) else ratio(lb, bare),
             "floorMethod": cheapest,
             "overall": {h: {k: (None if isinstance(v, float) and math.isnan(v) else v)
                             for k, v in overall[h].items()} for h in HARNESSES},
