@@ -291,10 +291,10 @@ def main():
     ap.add_argument("--hyperfine", default=None, help="hyperfine (default: from PATH)")
     ap.add_argument("--floor", default="build/benchmarks/run_vs_hyperfine/spawn_floor",
                     help="the spawn_floor program")
-    ap.add_argument("--runs", type=int, default=200, help="runs per harness per round")
+    ap.add_argument("--runs", type=int, default=300, help="runs per harness per round")
     ap.add_argument("--floor-samples", type=int, default=None,
                     help="samples per spawn method per round (default: --runs)")
-    ap.add_argument("--rounds", type=int, default=6, help="rounds (default 6)")
+    ap.add_argument("--rounds", type=int, default=10, help="rounds (default 10)")
     ap.add_argument("--warmup", type=int, default=0,
                     help="untimed runs before each harness's timed ones (both harnesses)")
     ap.add_argument("--json", metavar="OUT", help="also write the results as JSON")
