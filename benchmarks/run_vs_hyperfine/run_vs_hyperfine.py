@@ -285,6 +285,11 @@ def find_tools(args):
     return missing
 
 
+def gap(delta_ns):
+    """A difference of medians in words: "12.3 µs above" or "4.5 µs below"."""
+    return "%s \u00b5s %s" % (us(abs(delta_ns)), "below" if delta_ns < 0 else "above")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--libbench", default="build/tools/libbench", help="the libbench command")
@@ -428,15 +433,15 @@ def main():
     if math.isnan(r_fl):
         print("libbench run against the floor: NOT MEASURED")
     else:
-        print("libbench run against the floor: %.3f x the floor (%s \u00b5s above %s \u00b5s, the median "
-              "of %s)" % (r_fl, us(lb - fl), us(fl), cheapest))
+        print("libbench run against the floor: %.3f x the floor (%s %s \u00b5s, the median "
+              "of %s)" % (r_fl, gap(lb - fl), us(fl), cheapest))
     bare = summary(methods.get(LIBBENCH_MECHANISM, []))["median"]
     if not math.isnan(lb) and not math.isnan(bare):
-        print("libbench run against its own way of spawning, bare (%s): %.3f x (%s \u00b5s "
-              "above)" % (LIBBENCH_MECHANISM, ratio(lb, bare), us(lb - bare)))
+        print("libbench run against its own way of spawning, bare (%s): %.3f x (%s)"
+              % (LIBBENCH_MECHANISM, ratio(lb, bare), gap(lb - bare)))
     if not math.isnan(hf) and not math.isnan(fl):
-        print("hyperfine against the floor: %.3f x the floor (%s \u00b5s above)"
-              % (ratio(hf, fl), us(hf - fl)))
+        print("hyperfine against the floor: %.3f x the floor (%s)"
+              % (ratio(hf, fl), gap(hf - fl)))
 
     if args.json:
         doc = {
