@@ -11,6 +11,8 @@
 
 #include "stats/compare.h"
 #include "compare_tool.h"
+#include "run_tool.h"
+#include "tool_args.h"
 #include "util/text.h"
 
 #define RUNS_DEFAULT 5u
@@ -29,12 +31,15 @@ void compare_usage(FILE *out)
     fputs("usage: libbench compare [OPTIONS] BASELINE_BIN CANDIDATE_BIN [-- ARGS...]\n"
           "       libbench compare [OPTIONS] --baseline B1.json... --candidate C1.json...\n"
           "                        [--aa A1.json...]\n"
+          "       libbench compare [OPTIONS] --commands 'BASE CMD' 'CAND CMD'\n"
           "\n"
           "Compare two builds with an A/A control (the baseline again under a second name).\n"
           "Binary mode runs baseline, candidate and the control interleaved in a seeded random\n"
           "order, each run one `BIN --bench --bench-json=FILE ARGS...`; file mode reads one\n"
           "--bench-json document per run (its position in the list is its run index), or\n"
-          "Google Benchmark JSON, one run per repetition, the files' runs pooled in order.\n"
+          "Google Benchmark JSON, one run per repetition, the files' runs pooled in order;\n"
+          "--commands runs each command as `libbench run` does, each run's value the wall time\n"
+          "of one process (one cell, '" COMPARE_COMMAND_CELL "').\n"
           "\n"
           "options:\n"
           "  --runs N            binary mode: runs per subject (default 5; 5 is the practical\n"
@@ -52,6 +57,11 @@ void compare_usage(FILE *out)
           "  --baseline FILE...  file mode: the baseline's documents, in run order\n"
           "  --candidate FILE... file mode: the candidate's documents\n"
           "  --aa FILE...        file mode: the A/A control's documents\n"
+          "  --commands B C      the baseline and candidate commands, each one word, split\n"
+          "                      like `libbench run -c` (no shell, no expansion)\n"
+          "  --shell             --commands: run each through /bin/sh -c\n"
+          "  --timeout SECONDS   --commands: a run that takes longer is killed (with its\n"
+          "                      process group) and gives no value\n"
           "  -h, --help          print this help and exit\n"
           "\n"
           "Numbers are plain decimal: no sign, no 0x, no exponent, no spaces. An option's value\n"
@@ -76,63 +86,7 @@ __attribute__((format(printf, 2, 3))) static int usage_error(struct cmd_error *e
     return -1;
 }
 
-/* A whole number in the grammar of the test binaries' options (lib/util/text.h
- * bench__parse_digits): decimal digits only, at most max. */
-static bool parse_whole(const char *text, uint64_t max, uint64_t *out)
-{
-    const char *end = text + strlen(text), *stop;
-    return bench__parse_digits(text, end, max, out, &stop) == BENCH__DIGITS_OK && stop == end;
-}
-
-/* A decimal number: digits, optionally a point and more digits (no sign, exponent, hex, spaces,
- * inf or nan), checked with the digit runs of bench__parse_digits, then read by strtod. */
-static bool parse_decimal(const char *text, double *out)
-{
-    const char *end = text + strlen(text), *stop;
-    uint64_t ignored;
-    if (bench__parse_digits(text, end, UINT64_MAX, &ignored, &stop) == BENCH__DIGITS_NONE)
-        return false;
-    if (stop < end && *stop == '.') {
-        const char *frac = stop + 1;
-        if (bench__parse_digits(frac, end, UINT64_MAX, &ignored, &stop) == BENCH__DIGITS_NONE)
-            return false;
-    }
-    if (stop != end)
-        return false;
-    errno = 0;
-    double v = strtod(text, NULL);
-    if (errno == ERANGE || !isfinite(v))
-        return false;
-    *out = v;
-    return true;
-}
-
-/* A word that is an option, not a value: "-" followed by something other than a digit or '.'
- * ("-1" and "-.5" are values, refused later by the number grammar, with their own message). */
-static bool looks_like_option(const char *word)
-{
-    return word[0] == '-' && word[1] != '\0' && !(word[1] >= '0' && word[1] <= '9') &&
-           word[1] != '.';
-}
-
 enum list_id { LIST_NONE = -1 };
-
-/* The option a word names, "--name" or "--name=value"; the value (or NULL) in *value. */
-static bool option_is(const char *arg, const char *name, const char **value)
-{
-    size_t n = strlen(name);
-    if (strncmp(arg, name, n) != 0)
-        return false;
-    if (arg[n] == '\0') {
-        *value = NULL;
-        return true;
-    }
-    if (arg[n] == '=') {
-        *value = arg + n + 1;
-        return true;
-    }
-    return false;
-}
 
 static int parse_args(struct compare_options *o, int argc, char **argv, struct cmd_error *e,
                       bool *help)
@@ -141,7 +95,7 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
     o->runs = RUNS_DEFAULT;
     o->q = 0.05;
     o->detect = DETECT_DEFAULT / 100.0;
-    bool seen[6] = {false}; /* the valued options below, by index */
+    bool seen[7] = {false}; /* the valued options below, by index */
     bool seen_list[N_SUBJECTS] = {false, false, false};
     int list = LIST_NONE;
     size_t n_pos = 0;
@@ -170,7 +124,7 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
         }
         bool matched = false;
         for (int s = 0; s < N_SUBJECTS && !matched; s++) {
-            if (!option_is(arg, list_opts[s], &value))
+            if (!tool_option_is(arg, list_opts[s], &value))
                 continue;
             matched = true;
             if (seen_list[s])
@@ -189,6 +143,25 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
         }
         if (matched)
             continue;
+        if (strcmp(arg, "--shell") == 0) {
+            o->shell = true;
+            continue;
+        }
+        if (tool_option_is(arg, "--commands", &value)) {
+            if (value)
+                return usage_error(e, "--commands takes two words, not '--commands=': "
+                                      "--commands 'BASE CMD' 'CAND CMD'");
+            if (o->commands_mode)
+                return usage_error(e, "'--commands' given twice");
+            if (i + 2 >= argc || tool_looks_like_option(argv[i + 1]) ||
+                tool_looks_like_option(argv[i + 2]))
+                return usage_error(e, "--commands needs two commands: --commands 'BASE CMD' "
+                                      "'CAND CMD'");
+            o->commands_mode = true;
+            o->commands[0] = argv[++i];
+            o->commands[1] = argv[++i];
+            continue;
+        }
         /* options with one value: "--opt=V" or "--opt V", where V is never another option */
         static const struct {
             const char *name, *needs;
@@ -199,15 +172,16 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
             {"--min-delta-ns", "a number"},
             {"--json", "a file name"},
             {"--detect", "a number (a percentage)"},
+            {"--timeout", "a number of seconds"},
         };
         size_t k = 0;
         for (; k < sizeof valued / sizeof *valued; k++)
-            if (option_is(arg, valued[k].name, &value))
+            if (tool_option_is(arg, valued[k].name, &value))
                 break;
         if (k == sizeof valued / sizeof *valued)
             return usage_error(e, "unknown option '%s'", arg);
         if (!value) {
-            if (i + 1 >= argc || looks_like_option(argv[i + 1]))
+            if (i + 1 >= argc || tool_looks_like_option(argv[i + 1]))
                 return usage_error(e, "%s needs %s", valued[k].name, valued[k].needs);
             value = argv[++i];
         }
@@ -221,14 +195,15 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
         case 0:
             if (strcmp(value, "auto") == 0 || strncmp(value, "auto:", 5) == 0) {
                 o->runs_auto = true;
-                if (value[4] == ':' && (!parse_whole(value + 5, RUNS_MAX, &u) || u < RUNS_DEFAULT))
+                if (value[4] == ':' &&
+                    (!tool_parse_whole(value + 5, RUNS_MAX, &u) || u < RUNS_DEFAULT))
                     return usage_error(e,
                                        "--runs: in '%s', MAX is not a whole number from %u to %u",
                                        value, RUNS_DEFAULT, RUNS_MAX);
                 o->runs_max = value[4] == ':' ? (unsigned)u : RUNS_AUTO_MAX_DEFAULT;
                 break;
             }
-            if (!parse_whole(value, RUNS_MAX, &u) || u == 0)
+            if (!tool_parse_whole(value, RUNS_MAX, &u) || u == 0)
                 return usage_error(e,
                                    "--runs: '%s' is not a whole number from 1 to %u, 'auto' "
                                    "or 'auto:MAX'",
@@ -236,24 +211,35 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
             o->runs = (unsigned)u;
             break;
         case 1:
-            if (!parse_whole(value, UINT64_MAX, &o->seed))
+            if (!tool_parse_whole(value, UINT64_MAX, &o->seed))
                 return usage_error(e, "--seed: '%s' is not a whole number from 0 to %llu", value,
                                    (unsigned long long)UINT64_MAX);
             break;
         case 2:
-            if (!parse_decimal(value, &o->q) || !(o->q > 0 && o->q < 1))
+            if (!tool_parse_decimal(value, &o->q) || !(o->q > 0 && o->q < 1))
                 return usage_error(
                     e, "--q: '%s' is not a decimal number between 0 and 1 (like 0.05)", value);
             break;
         case 3:
-            if (!parse_decimal(value, &o->min_delta_ns))
+            if (!tool_parse_decimal(value, &o->min_delta_ns))
                 return usage_error(
                     e, "--min-delta-ns: '%s' is not a decimal number >= 0 (like 2.5)", value);
             break;
         case 4: o->json_path = value; break;
+        case 6: {
+            double secs;
+            if (!tool_parse_decimal(value, &secs) || !(secs > 0) || secs > 1e6 ||
+                llround(secs * 1e9) <= 0)
+                return usage_error(e,
+                                   "--timeout: '%s' is not a number of seconds above 0 and at "
+                                   "most 1000000 (like 5 or 0.5)",
+                                   value);
+            o->timeout_ns = (int64_t)llround(secs * 1e9);
+            break;
+        }
         default: {
             double pct;
-            if (!parse_decimal(value, &pct) || pct < DETECT_MIN || pct > DETECT_MAX)
+            if (!tool_parse_decimal(value, &pct) || pct < DETECT_MIN || pct > DETECT_MAX)
                 return usage_error(e,
                                    "--detect: '%s' is not a percentage from %g to %g (an A/A "
                                    "floor is never below %g%%)",
@@ -265,6 +251,38 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
     }
 
     bool any_files = seen_list[0] || seen_list[1] || seen_list[2];
+    if (o->commands_mode) {
+        if (any_files || n_pos > 0)
+            return usage_error(e, "give --commands, two binaries or --baseline/--candidate "
+                                  "documents: one of them");
+        if (o->n_args > 0)
+            return usage_error(e, "ARGS after '--' apply to binaries: put a command's arguments "
+                                  "in its string");
+        for (int c = 0; c < 2; c++) {
+            char why[COMPARE_ERROR_MAX];
+            if (o->shell) {
+                if (!*o->commands[c])
+                    return usage_error(e, "--commands '': the command is empty");
+                char **w = calloc(4, sizeof *w);
+                if (!w)
+                    return usage_error(e, "out of memory");
+                o->command_argv[c] = w;
+                w[0] = strdup("/bin/sh");
+                w[1] = strdup("-c");
+                w[2] = strdup(o->commands[c]);
+                if (!w[0] || !w[1] || !w[2])
+                    return usage_error(e, "out of memory");
+                continue;
+            }
+            size_t n;
+            if (run_split_words(o->commands[c], &o->command_argv[c], &n, why, sizeof why) != 0)
+                return usage_error(e, "--commands '%s': %s", o->commands[c], why);
+        }
+        o->binary_mode = true;
+        return 0;
+    }
+    if (o->shell || seen[6])
+        return usage_error(e, "%s applies to --commands", o->shell ? "--shell" : "--timeout");
     if (any_files && n_pos > 0)
         return usage_error(e, "give either two binaries or --baseline/--candidate documents, "
                               "not both");
@@ -313,6 +331,13 @@ static void state_free(struct compare_state *st)
     }
     free(st->schedule);
     free(st->tmpdir);
+    for (size_t c = 0; c < 2; c++) {
+        if (st->programs)
+            run_program_free(&st->programs[c]); /* its argv is command_argv[c] */
+        else
+            run_words_free(st->opts.command_argv[c]);
+    }
+    free(st->programs);
 }
 
 static void engine_params(const struct compare_options *o, struct bench__cmp_params *params)

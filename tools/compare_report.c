@@ -23,6 +23,7 @@
 #include "util/format.h"
 #include "util/atomic_file.h"
 #include "compare_tool.h"
+#include "tool_json.h"
 #include "util/text.h"
 
 #define EM_DASH "\xe2\x80\x94"
@@ -204,8 +205,20 @@ static void print_table(FILE *out, const struct compare_report *rep)
     free(cells);
 }
 
+/* The last run of subject s, from run r on, that failed as a whole for the same reason as run r
+ * (r itself when the next one did not). */
+static size_t same_failure_until(const struct compare_report *rep, size_t s, size_t r)
+{
+    size_t last = r;
+    while (last + 1 < rep->n_runs[s] && rep->run_fail[s][last + 1] &&
+           strcmp(rep->run_fail[s][last + 1], rep->run_fail[s][r]) == 0)
+        last++;
+    return last;
+}
+
 /* Every run that gave a cell no value, with its reason: a whole failed run on one line
- * (even when no cell is known), a failed or missing row on its cell's line. A cell that no
+ * (consecutive runs that failed alike on one line: "baseline runs 1–20"; even when no cell is
+ * known), a failed or missing row on its cell's line. A cell that no
  * document of a subject has is listed once by print_missing instead. */
 static void print_skips(FILE *out, const struct compare_report *rep)
 {
@@ -223,7 +236,11 @@ static void print_skips(FILE *out, const struct compare_report *rep)
                     header = true;
                 }
                 char where[512], shown_where[512], why[1024], name[256], op[256];
-                if (rep->opts->binary_mode)
+                size_t last = whole && rep->opts->binary_mode ? same_failure_until(rep, s, r) : r;
+                if (last > r)
+                    bench__fmt(where, sizeof where, "%s runs %zu\u2013%zu",
+                               compare_subject_names[s], r + 1, last + 1);
+                else if (rep->opts->binary_mode)
                     bench__fmt(where, sizeof where, "%s run %zu", compare_subject_names[s], r + 1);
                 else
                     bench__fmt(where, sizeof where, "%s run %zu (%s)", compare_subject_names[s],
@@ -232,6 +249,7 @@ static void print_skips(FILE *out, const struct compare_report *rep)
                 bench__sanitize_copy(whole ? whole : c->skips[s][r], why, sizeof why);
                 if (whole) {
                     fprintf(out, "  %s, every cell: %s\n", shown_where, why);
+                    r = last;
                     continue;
                 }
                 bench__sanitize_copy(c->row->name, name, sizeof name);
@@ -450,7 +468,13 @@ static json_t *subject_json(const struct compare_report *rep, size_t s)
     const struct compare_options *o = rep->opts;
     json_t *j = json_object(), *files, *args;
     bool ok = j != NULL;
-    if (o->binary_mode) {
+    if (o->commands_mode) {
+        size_t c = s == SUBJ_CANDIDATE ? 1 : 0;
+        ok = ok && put(j, "command", json_string(o->commands[c])) &&
+             put(j, "shell", json_boolean(o->shell)) && put(j, "argv", args = json_array());
+        for (char **w = o->command_argv[c]; ok && w && *w; w++)
+            ok = append(args, json_string(*w));
+    } else if (o->binary_mode) {
         ok = ok && put(j, "binary", json_string(o->bin[s == SUBJ_CANDIDATE ? 1 : 0])) &&
              put(j, "args", args = json_array());
         for (size_t k = 0; ok && k < o->n_args; k++)
@@ -483,13 +507,18 @@ static json_t *document(const struct compare_report *rep)
         put(doc, "family_size", json_integer((json_int_t)res->family_size)) &&
         put(doc, "detectable_cells", json_integer((json_int_t)res->detectable_cells)) &&
         put(doc, "warnings", warnings = json_array()) &&
-        put(doc, "mode", json_string(o->binary_mode ? "binaries" : "files")) &&
+        put(doc, "mode",
+            json_string(o->commands_mode ? "commands"
+                        : o->binary_mode ? "binaries"
+                                         : "files")) &&
         put(doc, "auto_stop", string_or_null(rep->auto_stop)) &&
         put(doc, "params", params = json_object()) &&
         put(params, "runs",
             o->binary_mode ? json_integer((json_int_t)rep->n_runs[SUBJ_BASELINE]) : json_null()) &&
         put(params, "runs_auto_max",
             o->binary_mode && o->runs_auto ? json_integer(o->runs_max) : json_null()) &&
+        put(params, "timeout_ns",
+            o->commands_mode && o->timeout_ns ? json_integer(o->timeout_ns) : json_null()) &&
         put(params, "detect", json_real(p->detect)) &&
         put(params, "min_runs", json_integer((json_int_t)p->min_runs)) &&
         put(params, "q", json_real(p->q)) && put(params, "f_min", json_real(p->f_min)) &&
@@ -536,75 +565,6 @@ static json_t *document(const struct compare_report *rep)
     return doc;
 }
 
-/* A real as the shortest "%.Ng" that reads back as the same double, with jansson's
- * exponent style (no '+', no leading zeros) and a ".0" when it would look like an integer. */
-static void shortest_real(double v, char *buf, size_t size)
-{
-    for (int precision = 1; precision <= 17; precision++) {
-        bench__fmt(buf, size, "%.*g", precision, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    char *e = strchr(buf, 'e');
-    if (e) {
-        char *src = e + 1, *dst = e + 1;
-        if (*src == '+')
-            src++;
-        else if (*src == '-')
-            *dst++ = *src++;
-        while (*src == '0' && src[1])
-            src++;
-        memmove(dst, src, strlen(src) + 1);
-    } else if (!strchr(buf, '.')) {
-        strncat(buf, ".0", size - strlen(buf) - 1);
-    }
-}
-
-/* Rewrite every real of jansson's "%.17g" text in its shortest round-trip form: the same
- * values, read back bit for bit, without the noise digits (0.05, not 0.050000000000000003). */
-static int shorten_reals(struct bench__text *b)
-{
-    struct bench__text o = {0};
-    size_t i = 0;
-    while (i < b->len) {
-        size_t start = i;
-        if (b->data[i] == '"') { /* a string, escapes included: copied as it is */
-            for (i++; i < b->len && b->data[i] != '"'; i++)
-                if (b->data[i] == '\\')
-                    i++;
-            i++;
-        } else if (b->data[i] == '-' || (b->data[i] >= '0' && b->data[i] <= '9')) {
-            bool real = false;
-            while (i < b->len && strchr("0123456789+-.eE", b->data[i])) {
-                real = real || strchr(".eE", b->data[i]);
-                i++;
-            }
-            if (real) {
-                char text[64], out[64];
-                size_t n = i - start < sizeof text - 1 ? i - start : sizeof text - 1;
-                memcpy(text, b->data + start, n);
-                text[n] = '\0';
-                shortest_real(strtod(text, NULL), out, sizeof out);
-                if (bench__text_append(out, strlen(out), &o) != 0)
-                    goto fail;
-                continue;
-            }
-        } else {
-            i++;
-        }
-        if (i > b->len)
-            i = b->len;
-        if (bench__text_append(b->data + start, i - start, &o) != 0)
-            goto fail;
-    }
-    free(b->data);
-    *b = o;
-    return 0;
-fail:
-    free(o.data);
-    return -1;
-}
-
 int compare_report_json(const struct compare_report *rep, const char *path, char *err,
                         size_t err_size)
 {
@@ -612,12 +572,9 @@ int compare_report_json(const struct compare_report *rep, const char *path, char
     bench__sanitize_copy(path, shown, sizeof shown);
     json_t *doc = document(rep);
     struct bench__text b = {0};
-    int rc =
-        doc ? json_dump_callback(doc, bench__text_append, &b,
-                                 JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
-            : -1;
+    int rc = doc ? tool_json_dump(doc, &b) : -1;
     json_decref(doc);
-    if (rc != 0 || shorten_reals(&b) != 0 || bench__text_append("\n", 1, &b) != 0) {
+    if (rc != 0) {
         free(b.data);
         bench__fmt(err, err_size, "cannot write '%s': out of memory", shown);
         return -1;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* compare_runs.c: owns binary mode's runs: each subject's test binary run once per run in the
- * interleaved schedule, its --bench-json document kept (or why the run gave none), the runs
- * --runs=auto adds while the engine's stopping rule asks for them, and the temporary directory
- * removed on exit or interrupt. No statistics. */
+/* compare_runs.c: owns the runs of binary mode and of --commands: each subject run once per run
+ * in the interleaved schedule, its --bench-json document kept (or, for a command, its wall time
+ * through run_proc.c as a one-row document), or why the run gave none; the runs --runs=auto adds
+ * while the engine's stopping rule asks for them, and the temporary directory removed on exit or
+ * interrupt. No statistics, and no process spawned here for a command. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
@@ -13,6 +14,7 @@
 
 #include "stats/compare.h"
 #include "compare_tool.h"
+#include "run_tool.h"
 #include "util/text.h"
 
 static void remove_tmpdir(void *data)
@@ -39,6 +41,35 @@ static bool doc_has_error_row(const struct compare_doc *d)
         if (d->rows[i].skip && isnan(d->rows[i].median_ns))
             return true;
     return false;
+}
+
+/* --commands: one process of the subject's command, its wall time as a one-row document (the
+ * cell COMPARE_COMMAND_CELL), or why the run gave none. */
+static int run_command(struct compare_state *st, size_t s, size_t r, struct run_sample *sample)
+{
+    struct run_program *prog = &st->programs[s == SUBJ_CANDIDATE ? 1 : 0];
+    struct run_exec_params params = {.output = RUN_OUTPUT_NULL, .timeout_ns = st->opts.timeout_ns};
+    run_proc_exec(prog, &params, sample);
+    if (sample->outcome != RUN_COMPLETED) {
+        char why[COMPARE_ERROR_MAX];
+        run_sample_describe(sample, prog, st->opts.timeout_ns, why, sizeof why);
+        st->run_fail[s][r] = strdup(why);
+        if (!st->run_fail[s][r])
+            return -1;
+        fprintf(stderr, "libbench compare: %s run %zu gave no values: %s\n",
+                compare_subject_names[s], r + 1, why);
+        return 0;
+    }
+    struct compare_doc *d = &st->docs[s][r];
+    d->rows = calloc(1, sizeof *d->rows);
+    if (!d->rows)
+        return -1;
+    d->n_rows = 1;
+    d->rows[0].name = strdup(COMPARE_COMMAND_CELL);
+    d->rows[0].median_ns = (double)sample->wall_ns;
+    if (!d->rows[0].name || compare_row_keys(&d->rows[0]) != 0)
+        return -1;
+    return 0;
 }
 
 /* One invocation: the document on success; otherwise the reason in run_fail. An exit
@@ -85,9 +116,40 @@ static int run_subject(struct compare_state *st, size_t s, size_t r)
     return 0;
 }
 
+/* --commands: both programs found before anything runs (a missing one is an error). */
+static int find_commands(struct compare_state *st, char *err, size_t err_size)
+{
+    st->programs = calloc(2, sizeof *st->programs);
+    if (!st->programs) {
+        bench__fmt(err, err_size, "out of memory");
+        return -1;
+    }
+    for (size_t c = 0; c < 2; c++) {
+        st->programs[c].argv = st->opts.command_argv[c];
+        int e = run_program_find(&st->programs[c]);
+        if (e != 0) {
+            char shown[256];
+            bench__sanitize_copy(st->programs[c].argv[0], shown, sizeof shown);
+            bench__fmt(err, err_size, "--commands: cannot run '%s': %s", shown, strerror(e));
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
 {
-    for (size_t b = 0; b < 2; b++)
+    struct run_sample *sample = NULL;
+    if (st->opts.commands_mode) {
+        if (find_commands(st, err, err_size) != 0)
+            return -1;
+        sample = malloc(sizeof *sample);
+        if (!sample) {
+            bench__fmt(err, err_size, "out of memory");
+            return -1;
+        }
+    }
+    for (size_t b = 0; b < 2 && !st->opts.commands_mode; b++)
         if (strchr(st->opts.bin[b], '/') && access(st->opts.bin[b], X_OK) != 0) {
             char shown[256];
             bench__sanitize_copy(st->opts.bin[b], shown, sizeof shown);
@@ -96,20 +158,22 @@ int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
         }
     const char *base = getenv("TMPDIR");
     size_t len = strlen(base && *base ? base : "/tmp") + sizeof "/libbench-compare.XXXXXX";
-    st->tmpdir = malloc(len);
-    if (!st->tmpdir) {
+    st->tmpdir = st->opts.commands_mode ? NULL : malloc(len); /* commands write no documents */
+    if (!st->opts.commands_mode && !st->tmpdir) {
         bench__fmt(err, err_size, "out of memory");
         return -1;
     }
-    bench__fmt(st->tmpdir, len, "%s/libbench-compare.XXXXXX", base && *base ? base : "/tmp");
-    if (!mkdtemp(st->tmpdir)) {
+    if (st->tmpdir)
+        bench__fmt(st->tmpdir, len, "%s/libbench-compare.XXXXXX", base && *base ? base : "/tmp");
+    if (st->tmpdir && !mkdtemp(st->tmpdir)) {
         bench__fmt(err, err_size, "cannot create a temporary directory in %s: %s",
                    base && *base ? base : "/tmp", strerror(errno));
         free(st->tmpdir);
         st->tmpdir = NULL;
         return -1;
     }
-    compare_exec_on_interrupt(remove_tmpdir, st);
+    if (st->tmpdir)
+        compare_exec_on_interrupt(remove_tmpdir, st);
 
     /* One stream; each run shuffles a fresh copy of the declared subject list. --runs=auto
      * continues the same schedule: its first runs are those of --runs with the same count. */
@@ -131,7 +195,8 @@ int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
                     compare_subject_names[order[0]], compare_subject_names[order[1]],
                     compare_subject_names[order[2]]);
         for (size_t k = 0; k < N_SUBJECTS && rc == 0; k++)
-            rc = run_subject(st, order[k], r);
+            rc = st->opts.commands_mode ? run_command(st, order[k], r, sample)
+                                        : run_subject(st, order[k], r);
         if (rc != 0 || !st->opts.runs_auto || r + 1 < st->opts.runs)
             continue;
         /* The stopping rule sees the baseline and A/A values and the run counts only. */
@@ -171,6 +236,7 @@ int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
     }
     remove_tmpdir(st);
     compare_exec_on_interrupt(NULL, NULL);
+    free(sample);
     if (rc != 0 && !engine_failed)
         bench__fmt(err, err_size, "out of memory");
     return rc;

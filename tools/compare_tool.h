@@ -101,25 +101,36 @@ struct compare_cell {
 };
 
 struct compare_options {
-    unsigned runs;         /* binary mode: runs per subject (with runs_auto: the first runs) */
-    bool runs_auto;        /* --runs=auto[:MAX]: more runs until every floor is under detect */
-    unsigned runs_max;     /* --runs=auto: the most runs per subject */
-    double detect;         /* --detect as a fraction (0.10) */
-    uint64_t seed;         /* the engine's global_seed */
-    double q;              /* BH false discovery rate */
-    double min_delta_ns;   /* absolute materiality */
-    const char *json_path; /* NULL = no --json */
-    bool binary_mode;
-    const char *bin[2]; /* baseline, candidate (binary mode) */
-    char **args;        /* passed to every invocation (after --) */
+    unsigned runs;           /* binary mode: runs per subject (with runs_auto: the first runs) */
+    bool runs_auto;          /* --runs=auto[:MAX]: more runs until every floor is under detect */
+    unsigned runs_max;       /* --runs=auto: the most runs per subject */
+    double detect;           /* --detect as a fraction (0.10) */
+    uint64_t seed;           /* the engine's global_seed */
+    double q;                /* BH false discovery rate */
+    double min_delta_ns;     /* absolute materiality */
+    const char *json_path;   /* NULL = no --json */
+    bool binary_mode;        /* the tool runs the subjects: binaries, or --commands */
+    bool commands_mode;      /* --commands: each run is one process of a command, its wall time */
+    const char *bin[2];      /* baseline, candidate (binary mode) */
+    const char *commands[2]; /* baseline, candidate (--commands), as given */
+    char **command_argv[2];  /* their words (--commands, once split) */
+    bool shell;              /* --commands: each through /bin/sh -c */
+    int64_t timeout_ns;      /* --commands: --timeout (0: none) */
+    char **args;             /* passed to every invocation (after --) */
     size_t n_args;
     char **files[N_SUBJECTS]; /* file mode: the files given; once loaded, the file of each run */
     size_t n_files[N_SUBJECTS];
 };
 
+/* The cell of --commands: each run of a subject is one row of this name, its wall time. */
+#define COMPARE_COMMAND_CELL "process wall time"
+
+struct run_program;
+
 /* The state of one comparison: the options, every run's document, the cells. */
 struct compare_state {
     struct compare_options opts;
+    struct run_program *programs; /* --commands: baseline, candidate (the aa runs the first) */
     size_t n_runs[N_SUBJECTS];
     struct compare_doc *docs[N_SUBJECTS]; /* per run; empty when the run failed */
     char **run_fail[N_SUBJECTS];          /* per run: why it gave nothing, or NULL */

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* libbench.c: owns the `libbench` command-line tool's entry point: subcommand dispatch,
- * --help and --version. Each subcommand lives in its own files (compare_*.c). */
+ * --help and --version. Each subcommand lives in its own files (run_*.c, compare_*.c). */
 #include <stdio.h>
 #include <string.h>
 
 #include <bench/bench.h>
 
 #include "compare_tool.h"
+#include "run_tool.h"
 #include "util/text.h"
 
 static void usage(FILE *out)
@@ -14,13 +15,17 @@ static void usage(FILE *out)
     fputs("usage: libbench COMMAND [ARGS...]\n"
           "\n"
           "commands:\n"
-          "  compare     compare two builds (or their --bench-json documents) with an A/A\n"
-          "              control: per-cell deltas, confidence intervals, a verdict\n"
+          "  run         measure whole processes: wall time and rusage of each run of one or\n"
+          "              more commands, interleaved; median, MAD, min, max\n"
+          "  compare     compare two builds (or their --bench-json documents, or two commands)\n"
+          "              with an A/A control: per-cell deltas, confidence intervals, a verdict\n"
           "\n"
           "  libbench --help       print this help and exit\n"
           "  libbench --version    print the libbench version and exit\n"
           "\n",
           out);
+    run_usage(out);
+    fputs("\n", out);
     compare_usage(out);
 }
 
@@ -39,6 +44,8 @@ int main(int argc, char **argv)
         printf("libbench %s\n", bench_version_string());
         return 0;
     }
+    if (!strcmp(cmd, "run"))
+        return run_main(argc - 1, argv + 1);
     if (!strcmp(cmd, "compare"))
         return compare_main(argc - 1, argv + 1);
     char shown[128];

@@ -1,0 +1,477 @@
+/* SPDX-License-Identifier: MIT */
+/* run_proc.c: owns running one process for `libbench run` and `libbench compare --commands`:
+ * the program found on PATH once, posix_spawn into a process group of its own, the wall time
+ * from just before the spawn to the reap, wait4's rusage, a blocking wait (ppoll on a pidfd with
+ * the time left to the deadline when a timeout or pipes need watching), the output (null, pipes
+ * drained to EOF with the stderr tail kept, inherited), the group killed after every run and on
+ * an interrupt. It must never poll in a loop with a sleep, nor compute statistics. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run_tool.h"
+#include "util/alloc.h"
+#include "util/clock.h"
+#include "util/text.h"
+
+extern char **environ;
+
+const char *const run_output_names[3] = {"null", "pipe", "inherit"};
+
+#define DRAIN_GRACE_NS INT64_C(1000000000) /* reading the pipes once the group is dead */
+#define READ_CHUNK 65536
+
+/* ---- interrupts ------------------------------------------------------------------------- */
+
+static volatile sig_atomic_t child_group; /* the running child's process group, 0 = none */
+static volatile sig_atomic_t interrupted; /* the signal that asked us to stop, 0 = none */
+static void (*interrupt_cleanup)(void *);
+static void *interrupt_data;
+static bool handlers_installed;
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define N_STOP_SIGNALS (sizeof stop_signals / sizeof stop_signals[0])
+
+static void on_stop_signal(int sig)
+{
+    int saved = errno;
+    interrupted = sig;
+    if (child_group > 0)
+        kill(-(pid_t)child_group, SIGKILL);
+    errno = saved;
+}
+
+void run_proc_on_interrupt(void (*cleanup)(void *), void *data)
+{
+    interrupt_cleanup = cleanup;
+    interrupt_data = data;
+}
+
+static void install_handlers(void)
+{
+    if (handlers_installed)
+        return;
+    handlers_installed = true;
+    for (size_t i = 0; i < N_STOP_SIGNALS; i++) {
+        struct sigaction old;
+        if (sigaction(stop_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue; /* ignored by whoever started us: stay ignored */
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_stop_signal;
+        sa.sa_flags = SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        sigaction(stop_signals[i], &sa, NULL);
+    }
+}
+
+/* After an interrupt: the tool's cleanup, then death by the same signal. */
+static void honour_interrupt(void)
+{
+    int sig = interrupted;
+    if (!sig)
+        return;
+    if (interrupt_cleanup)
+        interrupt_cleanup(interrupt_data);
+    signal(sig, SIG_DFL);
+    raise(sig);
+    _exit(128 + sig);
+}
+
+/* ---- the program ------------------------------------------------------------------------ */
+
+int run_program_find(struct run_program *prog)
+{
+    if (prog->path)
+        return 0;
+    const char *name = prog->argv[0];
+    if (strchr(name, '/')) {
+        struct stat st;
+        if (stat(name, &st) != 0)
+            return errno;
+        if (!S_ISREG(st.st_mode) || access(name, X_OK) != 0)
+            return EACCES;
+        prog->path = bench__xstrdup(name);
+        return 0;
+    }
+    if (!*name)
+        return ENOENT;
+    const char *path = getenv("PATH");
+    char fallback[256];
+    if (!path) {
+        size_t n = confstr(_CS_PATH, fallback, sizeof fallback);
+        path = n > 0 && n <= sizeof fallback ? fallback : "/bin:/usr/bin";
+    }
+    int found = ENOENT;
+    for (const char *dir = path;; dir++) {
+        const char *end = strchr(dir, ':');
+        size_t len = end ? (size_t)(end - dir) : strlen(dir);
+        /* an empty entry is the current directory, as execvp reads it */
+        char *file =
+            len ? bench__xasprintf("%.*s/%s", (int)len, dir, name) : bench__xasprintf("./%s", name);
+        struct stat st;
+        if (stat(file, &st) == 0 && S_ISREG(st.st_mode)) {
+            if (access(file, X_OK) == 0) {
+                prog->path = file;
+                return 0;
+            }
+            found = EACCES;
+        }
+        free(file);
+        if (!end)
+            break;
+        dir = end;
+    }
+    return found;
+}
+
+void run_program_free(struct run_program *prog)
+{
+    run_words_free(prog->argv);
+    free(prog->path);
+    memset(prog, 0, sizeof *prog);
+}
+
+/* ---- one run ---------------------------------------------------------------------------- */
+
+static int devnull_fd = -1;
+
+static void keep_tail(struct run_sample *out, const char *data, size_t n)
+{
+    if (n >= RUN_TAIL_MAX) {
+        out->tail_cut = out->tail_cut || out->tail_len > 0 || n > RUN_TAIL_MAX;
+        memcpy(out->tail, data + n - RUN_TAIL_MAX, RUN_TAIL_MAX);
+        out->tail_len = RUN_TAIL_MAX;
+        return;
+    }
+    if (out->tail_len + n > RUN_TAIL_MAX) {
+        size_t drop = out->tail_len + n - RUN_TAIL_MAX;
+        memmove(out->tail, out->tail + drop, out->tail_len - drop);
+        out->tail_len -= drop;
+        out->tail_cut = true;
+    }
+    memcpy(out->tail + out->tail_len, data, n);
+    out->tail_len += n;
+}
+
+/* Read what a pipe holds now; -1 at EOF or on an error (the pipe is then done). */
+static int read_pipe(int fd, bool keep, struct run_sample *out, char *buf)
+{
+    for (;;) {
+        ssize_t got = read(fd, buf, READ_CHUNK);
+        if (got > 0) {
+            if (keep)
+                keep_tail(out, buf, (size_t)got);
+            continue;
+        }
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return 0;
+        return -1;
+    }
+}
+
+static void harness_failed(struct run_sample *out, const char *call, int error)
+{
+    out->outcome = RUN_HARNESS_FAILED;
+    out->failed_call = call;
+    out->error = error;
+}
+
+static int pidfd_open_checked(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+static void set_timeout(struct timespec *ts, int64_t left_ns)
+{
+    ts->tv_sec = (time_t)(left_ns / 1000000000);
+    ts->tv_nsec = (long)(left_ns % 1000000000);
+}
+
+/* The pipes once the group is dead: to EOF, or until a process outside the group that holds one
+ * has had DRAIN_GRACE_NS to let go. */
+static void drain(struct pollfd *fds, size_t first, size_t n, struct run_sample *out, char *buf)
+{
+    int64_t deadline = bench__clock_ns() + DRAIN_GRACE_NS;
+    for (;;) {
+        bool open = false;
+        for (size_t i = first; i < n; i++)
+            open = open || fds[i].fd >= 0;
+        if (!open)
+            return;
+        int64_t left = deadline - bench__clock_ns();
+        if (left <= 0) {
+            out->pipe_held = true;
+            return;
+        }
+        struct timespec ts;
+        set_timeout(&ts, left);
+        int k = ppoll(fds + first, n - first, &ts, NULL);
+        if (k < 0 && errno != EINTR)
+            return;
+        for (size_t i = first; k > 0 && i < n; i++)
+            if (fds[i].fd >= 0 && fds[i].revents && read_pipe(fds[i].fd, i == n - 1, out, buf) != 0)
+                fds[i].fd = -1;
+    }
+}
+
+/* Wait for pid with ppoll on its pidfd (and the pipes), up to the deadline. Returns true when it
+ * exited, false on a timeout or a failure (out says which). */
+static bool watch(pid_t pid, int pidfd, struct pollfd *fds, size_t n, int64_t deadline,
+                  struct run_sample *out, char *buf)
+{
+    fds[0].fd = pidfd;
+    fds[0].events = POLLIN;
+    for (;;) {
+        struct timespec ts, *tsp = NULL;
+        if (deadline) {
+            int64_t left = deadline - bench__clock_ns();
+            if (left <= 0) {
+                out->outcome = RUN_TIMED_OUT;
+                return false;
+            }
+            set_timeout(&ts, left);
+            tsp = &ts;
+        }
+        int k = ppoll(fds, n, tsp, NULL);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            harness_failed(out, "ppoll", errno);
+            return false;
+        }
+        if (k == 0)
+            continue; /* the deadline: said at the top */
+        for (size_t i = 1; i < n; i++)
+            if (fds[i].fd >= 0 && fds[i].revents && read_pipe(fds[i].fd, i == n - 1, out, buf) != 0)
+                fds[i].fd = -1;
+        if (fds[0].revents)
+            return true;
+    }
+    (void)pid;
+}
+
+static int reap(pid_t pid, int *status, struct rusage *ru)
+{
+    for (;;) {
+        pid_t r = wait4(pid, status, 0, ru);
+        if (r == pid)
+            return 0;
+        if (r < 0 && errno == EINTR)
+            continue;
+        return r < 0 ? errno : ECHILD;
+    }
+}
+
+void run_proc_exec(struct run_program *prog, const struct run_exec_params *params,
+                   struct run_sample *out)
+{
+    memset(out, 0, sizeof *out);
+    install_handlers();
+    honour_interrupt();
+    int e = run_program_find(prog);
+    if (e != 0) {
+        out->outcome = RUN_CANNOT_START;
+        out->error = e;
+        return;
+    }
+    if (devnull_fd < 0) {
+        devnull_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+        if (devnull_fd < 0) {
+            harness_failed(out, "open /dev/null", errno);
+            return;
+        }
+    }
+    bool piped = params->output == RUN_OUTPUT_PIPE;
+    int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1};
+    if (piped && (pipe2(out_pipe, O_CLOEXEC | O_NONBLOCK) != 0 ||
+                  pipe2(err_pipe, O_CLOEXEC | O_NONBLOCK) != 0)) {
+        harness_failed(out, "pipe2", errno);
+        for (int i = 0; i < 2; i++)
+            if (out_pipe[i] >= 0)
+                close(out_pipe[i]);
+        return;
+    }
+    /* The child's ends are blocking: a program may not expect O_NONBLOCK on its stdout. */
+    if (piped) {
+        fcntl(out_pipe[1], F_SETFL, 0);
+        fcntl(err_pipe[1], F_SETFL, 0);
+    }
+
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawn_file_actions_adddup2(&fa, devnull_fd, STDIN_FILENO);
+    if (params->output == RUN_OUTPUT_NULL) {
+        posix_spawn_file_actions_adddup2(&fa, devnull_fd, STDOUT_FILENO);
+        posix_spawn_file_actions_adddup2(&fa, devnull_fd, STDERR_FILENO);
+    } else if (piped) {
+        posix_spawn_file_actions_adddup2(&fa, out_pipe[1], STDOUT_FILENO);
+        posix_spawn_file_actions_adddup2(&fa, err_pipe[1], STDERR_FILENO);
+    }
+    bool need_watch = piped || params->timeout_ns > 0;
+    char *buf = piped ? bench__xmalloc(READ_CHUNK) : NULL;
+
+    /* The sample: from just before the spawn to the return of wait4. */
+    pid_t pid = 0;
+    int64_t t0 = bench__clock_ns();
+    int rc = posix_spawn(&pid, prog->path, &fa, &attr, prog->argv, environ);
+    if (rc == 0) {
+        child_group = pid;
+        if (interrupted) /* a signal before child_group was set found no group to kill */
+            kill(-pid, SIGKILL);
+    }
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    if (piped) {
+        close(out_pipe[1]);
+        close(err_pipe[1]);
+    }
+    if (rc != 0) {
+        out->outcome = RUN_CANNOT_START;
+        out->error = rc;
+        if (piped) {
+            close(out_pipe[0]);
+            close(err_pipe[0]);
+        }
+        free(buf);
+        honour_interrupt();
+        return;
+    }
+
+    int status = 0;
+    struct pollfd fds[3] = {{-1, POLLIN, 0}, {-1, POLLIN, 0}, {-1, POLLIN, 0}};
+    size_t nfds = 1;
+    if (piped) {
+        fds[1].fd = out_pipe[0];
+        fds[2].fd = err_pipe[0];
+        nfds = 3;
+    }
+    bool exited = true;
+    if (need_watch) {
+        int pidfd = pidfd_open_checked(pid);
+        if (pidfd < 0) {
+            harness_failed(out, "pidfd_open", errno);
+            exited = false;
+        } else {
+            exited = watch(pid, pidfd, fds, nfds, params->timeout_ns ? t0 + params->timeout_ns : 0,
+                           out, buf);
+            close(pidfd);
+        }
+        if (!exited)
+            kill(-pid, SIGKILL); /* the deadline, or we cannot watch it: the whole group */
+    }
+    int werr = reap(pid, &status, &out->ru);
+    int64_t t1 = bench__clock_ns();
+    kill(-pid, SIGKILL); /* whatever the child left running in its group */
+    child_group = 0;
+    out->wall_ns = t1 - t0;
+    if (piped) {
+        drain(fds, 1, nfds, out, buf);
+        close(out_pipe[0]);
+        close(err_pipe[0]);
+    }
+    free(buf);
+    honour_interrupt();
+    if (werr != 0) {
+        harness_failed(out, "wait4", werr);
+        return;
+    }
+    if (!exited)
+        return; /* RUN_TIMED_OUT or RUN_HARNESS_FAILED, set by watch() */
+    if (WIFEXITED(status)) {
+        out->status = WEXITSTATUS(status);
+        out->outcome = out->status == 0 ? RUN_COMPLETED : RUN_EXITED;
+    } else if (WIFSIGNALED(status)) {
+        out->signal = WTERMSIG(status);
+        out->core_dumped = WCOREDUMP(status);
+        out->outcome = RUN_SIGNALED;
+    } else {
+        harness_failed(out, "wait4", EINVAL);
+    }
+}
+
+/* ---- words ------------------------------------------------------------------------------ */
+
+void run_sample_describe(const struct run_sample *s, const struct run_program *prog,
+                         int64_t timeout_ns, char *buf, size_t size)
+{
+    char name[200];
+    bench__sanitize_copy(prog && prog->argv ? prog->argv[0] : "?", name, sizeof name);
+    switch (s->outcome) {
+    case RUN_COMPLETED: bench__fmt(buf, size, "completed"); return;
+    case RUN_EXITED: bench__fmt(buf, size, "exited with status %d", s->status); return;
+    case RUN_SIGNALED: {
+        const char *abbrev = sigabbrev_np(s->signal);
+        const char *text = strsignal(s->signal);
+        const char *core = s->core_dumped ? ", core dumped" : "";
+        if (abbrev)
+            bench__fmt(buf, size, "was killed by SIG%s (%s%s)", abbrev, text ? text : "?", core);
+        else
+            bench__fmt(buf, size, "was killed by signal %d%s", s->signal, core);
+        return;
+    }
+    case RUN_TIMED_OUT:
+        bench__fmt(buf, size, "timed out after %.9g s", (double)timeout_ns / 1e9);
+        return;
+    case RUN_CANNOT_START:
+        bench__fmt(buf, size, "cannot run '%s': %s", name, strerror(s->error));
+        return;
+    case RUN_HARNESS_FAILED:
+        bench__fmt(buf, size, "could not be watched: %s: %s", s->failed_call ? s->failed_call : "?",
+                   strerror(s->error));
+        return;
+    }
+    bench__fmt(buf, size, "?");
+}
+
+char *run_sample_tail(const struct run_sample *s, size_t max_lines)
+{
+    size_t n = s->tail_len;
+    while (n > 0 && (s->tail[n - 1] == '\n' || s->tail[n - 1] == '\r'))
+        n--;
+    size_t start = n, lines = 0;
+    while (start > 0) {
+        if (s->tail[start - 1] == '\n' && ++lines >= max_lines)
+            break;
+        start--;
+    }
+    /* a tail that was cut starts in the middle of a line: drop that partial line */
+    if (start == 0 && s->tail_cut) {
+        const char *nl = memchr(s->tail, '\n', n);
+        if (nl && (size_t)(nl - s->tail) + 1 < n)
+            start = (size_t)(nl - s->tail) + 1;
+    }
+    char *raw = bench__xmalloc(n - start + 1);
+    for (size_t i = start; i < n; i++) {
+        unsigned char c = (unsigned char)s->tail[i];
+        raw[i - start] = (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f ? '?' : (char)c;
+    }
+    raw[n - start] = '\0';
+    char *text = bench__utf8_repair(raw);
+    free(raw);
+    if (!text)
+        bench__out_of_memory();
+    return text;
+}

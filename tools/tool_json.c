@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/* tool_json.c: owns the text of the JSON documents of the `libbench` tool (tool_json.h): the
+ * shortest round-trip form of every real. It builds no document and writes no file. */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool_json.h"
+#include "util/text.h"
+
+/* A real as the shortest "%.Ng" that reads back as the same double, with jansson's
+ * exponent style (no '+', no leading zeros) and a ".0" when it would look like an integer. */
+static void shortest_real(double v, char *buf, size_t size)
+{
+    for (int precision = 1; precision <= 17; precision++) {
+        bench__fmt(buf, size, "%.*g", precision, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    char *e = strchr(buf, 'e');
+    if (e) {
+        char *src = e + 1, *dst = e + 1;
+        if (*src == '+')
+            src++;
+        else if (*src == '-')
+            *dst++ = *src++;
+        while (*src == '0' && src[1])
+            src++;
+        memmove(dst, src, strlen(src) + 1);
+    } else if (!strchr(buf, '.')) {
+        strncat(buf, ".0", size - strlen(buf) - 1);
+    }
+}
+
+/* Rewrite every real of jansson's "%.17g" text in its shortest round-trip form: the same
+ * values, read back bit for bit, without the noise digits (0.05, not 0.050000000000000003). */
+static int shorten_reals(struct bench__text *b)
+{
+    struct bench__text o = {0};
+    size_t i = 0;
+    while (i < b->len) {
+        size_t start = i;
+        if (b->data[i] == '"') { /* a string, escapes included: copied as it is */
+            for (i++; i < b->len && b->data[i] != '"'; i++)
+                if (b->data[i] == '\\')
+                    i++;
+            i++;
+        } else if (b->data[i] == '-' || (b->data[i] >= '0' && b->data[i] <= '9')) {
+            bool real = false;
+            while (i < b->len && strchr("0123456789+-.eE", b->data[i])) {
+                real = real || strchr(".eE", b->data[i]);
+                i++;
+            }
+            if (real) {
+                char text[64], out[64];
+                size_t n = i - start < sizeof text - 1 ? i - start : sizeof text - 1;
+                memcpy(text, b->data + start, n);
+                text[n] = '\0';
+                shortest_real(strtod(text, NULL), out, sizeof out);
+                if (bench__text_append(out, strlen(out), &o) != 0)
+                    goto fail;
+                continue;
+            }
+        } else {
+            i++;
+        }
+        if (i > b->len)
+            i = b->len;
+        if (bench__text_append(b->data + start, i - start, &o) != 0)
+            goto fail;
+    }
+    free(b->data);
+    *b = o;
+    return 0;
+fail:
+    free(o.data);
+    return -1;
+}
+
+int tool_json_dump(const json_t *doc, struct bench__text *out)
+{
+    if (json_dump_callback(doc, bench__text_append, out,
+                           JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17)) != 0)
+        return -1;
+    if (shorten_reals(out) != 0 || bench__text_append("\n", 1, out) != 0)
+        return -1;
+    return 0;
+}
