@@ -72,13 +72,25 @@ def rows(doc):
     return {r["name"]: r for r in (doc or {}).get("rows", [])}
 
 
-def process_gone(pid):
+def process_dead(pid):
     """The process does not exist, or is a zombie (dead, waiting to be reaped)."""
     try:
         with open(f"/proc/{pid}/stat") as f:
             return f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
     except (FileNotFoundError, ProcessLookupError):
         return True
+
+
+def process_gone(pid, within=10.0):
+    """The process dies within `within` seconds. A SIGKILL is delivered when the killed process
+    next runs, which on a loaded machine can be a little after kill() returned; a process that
+    was never killed (a `sleep 300`) is still alive at the end."""
+    deadline = time.monotonic() + within
+    while not process_dead(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def measured_ok(row, runs, what):
