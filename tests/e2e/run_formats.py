@@ -164,6 +164,149 @@ def case_bmf():
             check(not is_bmf(bad), f"bmf: the check took {bad}")
 
 
+# ---- libbench export ------------------------------------------------------------------------
+
+def export(fmt, path):
+    return run([LIBBENCH, "export", "--format=" + fmt, path])
+
+
+def md_cells(line):
+    """The cells of one Markdown table line (an escaped '|' stays in its cell)."""
+    check(line.startswith("| ") and line.endswith(" |"), f"markdown: line {line!r}")
+    cells, cur, i = [], "", 2
+    body = line[2:-2]
+    while i - 2 < len(body):
+        c = body[i - 2]
+        if c == "\\" and i - 1 < len(body):
+            cur += body[i - 1]
+            i += 2
+            continue
+        if body.startswith(" | ", i - 2):
+            cells.append(cur)
+            cur = ""
+            i += 3
+            continue
+        cur += c
+        i += 1
+    cells.append(cur)
+    return cells
+
+
+def check_export(doc, path, what):
+    """CSV and Markdown of the document at path against the document itself."""
+    import csv
+    import io
+    rc, out, err = export("csv", path)
+    check(rc == 0 and err == "", f"{what}: csv exit {rc}: {err}")
+    table = list(csv.reader(io.StringIO(out)))
+    keys = []
+    for r in doc["rows"]:
+        keys += [k for k in r.get("labels", {}) if k not in keys]
+    metrics = [c["name"] for c in doc["columns"]]
+    header = (["name"] + keys + ["iterations", "samples", "median_ns", "deviation_ns", "min_ns",
+                                 "max_ns"] + metrics + ["error"])
+    check(table and table[0] == header, f"{what}: csv header {table[:1]}")
+    check(len(table) == 1 + len(doc["rows"]), f"{what}: csv has {len(table)} lines")
+    fields = ["iterations", "samples", "medianNs", "deviationNs", "minNs", "maxNs"]
+    for r, line in zip(doc["rows"], table[1:]):
+        want = ([r["name"]] + [r.get("labels", {}).get(k, "") for k in keys] +
+                [r.get(f) for f in fields] + [r["metrics"].get(m) for m in metrics] + [r["error"]])
+        check(len(line) == len(want), f"{what}: csv line {line}")
+        for got, w in zip(line, want):
+            if w is None:  # null: an empty field, never 0
+                check(got == "", f"{what}: csv null as {got!r} in {line}")
+            elif isinstance(w, (int, float)):
+                check(got != "" and float(got) == float(w), f"{what}: csv {got!r} for {w!r}")
+            else:
+                check(got == w, f"{what}: csv {got!r} for {w!r}")
+
+    rc, out, err = export("markdown", path)
+    check(rc == 0 and err == "", f"{what}: markdown exit {rc}: {err}")
+    lines = out.splitlines()
+    check(len(lines) == 2 + len(doc["rows"]), f"{what}: markdown has {len(lines)} lines")
+    width = 1 + len(keys) + 5 + len(metrics) + 1
+    heads = md_cells(lines[0]) if lines else []
+    check(heads[:1] == ["benchmark"] and heads[-1:] == ["note"] and len(heads) == width,
+          f"{what}: markdown header {heads}")
+    check(lines[1:2] == ["|" + "|".join([":---"] * (1 + len(keys)) +
+                                        ["---:"] * (5 + len(metrics)) + [":---"]) + "|"],
+          f"{what}: markdown alignment {lines[1:2]}")
+    for r, line in zip(doc["rows"], lines[2:]):
+        cells = md_cells(line)
+        check(len(cells) == width, f"{what}: markdown cells {cells}")
+        check(cells[:1] == [r["name"]] and cells[-1:] == [r["error"]],
+              f"{what}: markdown row {cells}")
+        numbers = cells[1 + len(keys):-1]
+        values = [r.get(f) for f in fields[2:]] + [r["metrics"].get(m) for m in metrics]
+        # n, then median, ±, min, max and the metrics: an em dash exactly where null
+        for got, w in zip(numbers[1:], values):
+            check((got == "—") == (w is None), f"{what}: markdown {got!r} for {w!r}")
+            check(w is None or got != "", f"{what}: markdown {got!r} for {w!r}")
+            check(w in (None, 0) or got != "0", f"{what}: markdown {got!r} for {w!r}")
+
+
+def case_export():
+    import csv
+    import io
+    with tempfile.TemporaryDirectory() as d:
+        # a --bench-json document of a real run: errors, skips, labels, client metrics
+        path = os.path.join(d, "bench.json")
+        doc = bench(path, None)
+        check_export(doc, path, "export bench")
+        # a libbench run --json document: a command that fails has no numbers
+        rpath = os.path.join(d, "run.json")
+        rc, out, err = run([LIBBENCH, "run", "--runs", "3", "--json", rpath, "-c", "true",
+                            "-c", "false"])
+        check(rc == 1, f"export: libbench run exited {rc}: {err}")
+        with open(rpath, encoding="utf-8") as f:
+            rdoc = json.load(f)
+        check_export(rdoc, rpath, "export run")
+        # hostile text: quotes, commas, pipes, a newline, a backslash
+        hostile = {"schema": 2, "meta": {}, "columns": [
+            {"name": "x,\"y\"", "header": "x|y", "format": "count", "class": "quantitative",
+             "source": "client"}],
+            "rows": [{"name": "a,b \"c\"|d\ne\\", "labels": {"k|1": "v,1"}, "iterations": 1,
+                      "samples": 3, "medianNs": 1.5, "deviationNs": 0, "minNs": 1,
+                      "maxNs": 2.25, "metrics": {"x,\"y\"": None}, "error": ""}]}
+        hpath = os.path.join(d, "hostile.json")
+        with open(hpath, "w", encoding="utf-8") as f:
+            json.dump(hostile, f)
+        rc, out, err = export("csv", hpath)
+        table = list(csv.reader(io.StringIO(out)))
+        check(rc == 0 and table == [
+            ["name", "k|1", "iterations", "samples", "median_ns", "deviation_ns", "min_ns",
+             "max_ns", "x,\"y\"", "error"],
+            ["a,b \"c\"|d\ne\\", "v,1", "1", "3", "1.5", "0", "1", "2.25", "", ""]],
+            f"export: hostile csv {table} {err}")
+        rc, out, err = export("markdown", hpath)
+        lines = out.splitlines()
+        check(rc == 0 and len(lines) == 3 and
+              md_cells(lines[2]) == ["a,b \"c\"|d e\\", "v,1", "3×1", "1.50ns", "±0.00ns",
+                                     "1.00ns", "2.25ns", "—", ""] and
+              md_cells(lines[0])[1] == "k|1", f"export: hostile markdown {out!r}")
+        # what export refuses, and how
+        for argv, code, words in (
+                ([], 2, "missing --format"), (["--format=csv"], 2, "missing the document"),
+                (["--format=json", path], 2, "unknown format 'json'"),
+                (["--format=csv", path, path], 2, "one document only"),
+                (["--format=csv", "--format=csv", path], 2, "given more than once"),
+                (["--bogus", path], 2, "unknown option '--bogus'"),
+                (["--format=csv", os.path.join(d, "none.json")], 1, "cannot read"),
+                (["--format=markdown", os.path.join(d, "gb.json")], 1, "not a libbench document")):
+            if argv[-1:] == [os.path.join(d, "gb.json")]:
+                bench(argv[-1], "gbench")
+            rc, out, err = run([LIBBENCH, "export"] + argv)
+            check(rc == code and out == "" and words in err and err.count("\n") == 1,
+                  f"export {argv}: exit {rc} {err!r}")
+        rc, out, err = run([LIBBENCH, "export", "--help"])
+        check(rc == 0 and out.startswith("usage: libbench export"), f"export --help: {rc}")
+        with open("/dev/full", "w") as full:
+            p = subprocess.run([LIBBENCH, "export", "--format=csv", path], stdout=full,
+                               stderr=subprocess.PIPE)
+        check(p.returncode == 1 and b"cannot write" in p.stderr,
+              f"export to /dev/full: {p.returncode} {p.stderr!r}")
+
+
 ALL = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 if __name__ == "__main__":
