@@ -81,7 +81,9 @@ void export_markdown(const struct export_doc *doc, FILE *out)
         for (size_t k = 0; k < doc->n_label_keys; k++)
             cell(out, r->labels[k] ? r->labels[k] : "");
         char n[64] = DASH;
-        if (isfinite(r->samples) && isfinite(r->iterations))
+        if (isfinite(r->samples) && r->iterations == 1) /* one call per sample: as the table */
+            snprintf(n, sizeof n, "%.0f", r->samples);
+        else if (isfinite(r->samples) && isfinite(r->iterations))
             snprintf(n, sizeof n, "%.0f\xc3\x97%.0f", r->samples, r->iterations); /* × */
         cell(out, n);
         duration(out, "", r->median_ns);
