@@ -30,6 +30,8 @@ static const char *const entry_keys[] = {
     "time_unit",
     "error_occurred",
     "error_message",
+    "skipped",
+    "skip_message",
     "label",
     "threads",
     "aggregate_name",
