@@ -205,8 +205,20 @@ static void print_table(FILE *out, const struct compare_report *rep)
     free(cells);
 }
 
+/* The last run of subject s, from run r on, that failed as a whole for the same reason as run r
+ * (r itself when the next one did not). */
+static size_t same_failure_until(const struct compare_report *rep, size_t s, size_t r)
+{
+    size_t last = r;
+    while (last + 1 < rep->n_runs[s] && rep->run_fail[s][last + 1] &&
+           strcmp(rep->run_fail[s][last + 1], rep->run_fail[s][r]) == 0)
+        last++;
+    return last;
+}
+
 /* Every run that gave a cell no value, with its reason: a whole failed run on one line
- * (even when no cell is known), a failed or missing row on its cell's line. A cell that no
+ * (consecutive runs that failed alike on one line: "baseline runs 1–20"; even when no cell is
+ * known), a failed or missing row on its cell's line. A cell that no
  * document of a subject has is listed once by print_missing instead. */
 static void print_skips(FILE *out, const struct compare_report *rep)
 {
@@ -224,7 +236,11 @@ static void print_skips(FILE *out, const struct compare_report *rep)
                     header = true;
                 }
                 char where[512], shown_where[512], why[1024], name[256], op[256];
-                if (rep->opts->binary_mode)
+                size_t last = whole && rep->opts->binary_mode ? same_failure_until(rep, s, r) : r;
+                if (last > r)
+                    bench__fmt(where, sizeof where, "%s runs %zu\u2013%zu",
+                               compare_subject_names[s], r + 1, last + 1);
+                else if (rep->opts->binary_mode)
                     bench__fmt(where, sizeof where, "%s run %zu", compare_subject_names[s], r + 1);
                 else
                     bench__fmt(where, sizeof where, "%s run %zu (%s)", compare_subject_names[s],
@@ -233,6 +249,7 @@ static void print_skips(FILE *out, const struct compare_report *rep)
                 bench__sanitize_copy(whole ? whole : c->skips[s][r], why, sizeof why);
                 if (whole) {
                     fprintf(out, "  %s, every cell: %s\n", shown_where, why);
+                    r = last;
                     continue;
                 }
                 bench__sanitize_copy(c->row->name, name, sizeof name);

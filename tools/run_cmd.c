@@ -229,7 +229,7 @@ static int parse_args(struct run_state *st, struct run_options *o, int argc, cha
                 (int64_t)(s * 1e9) <= 0)
                 return usage_error(e,
                                    "--timeout: '%s' is not a number of seconds above 0 and at "
-                                   "most %g (like 5 or 0.5)",
+                                   "most %.0f (like 5 or 0.5)",
                                    value, TIMEOUT_MAX_S);
             st->timeout_s = s;
             st->timeout_ns = (int64_t)llround(s * 1e9);
@@ -334,9 +334,7 @@ static int build_commands(struct run_state *st, const struct run_options *o, str
             if (words_of(st, "-c", o->cmds[i], &c->prog.argv, e) != 0)
                 return -1;
         }
-        c->name = bench__xstrdup(i < o->n_names ? o->names[i] : c->text);
-        if (i < o->n_names && !*o->names[i])
-            return usage_error(e, "--name '' : a command's name may not be empty");
+        c->name = bench__xstrdup(i < o->n_names ? o->names[i] : c->text); /* never "": parse_args */
         const char *prep = o->n_prepares == 1 ? o->prepares[0]
                            : o->n_prepares    ? o->prepares[i]
                                               : NULL;
@@ -476,6 +474,7 @@ static void run_all(struct run_state *st)
     loop.ticker.start_ns = bench__clock_ns();
     loop.attempts = bench__xcalloc(st->n_cmds, sizeof *loop.attempts);
     run_proc_on_interrupt(clear_ticker, &loop);
+    st->harness_maxrss_start = own_peak_rss();
 
     struct run_exec_params params = {.output = st->output, .timeout_ns = st->timeout_ns};
     struct run_sample *sample = bench__xmalloc(sizeof *sample);

@@ -157,6 +157,8 @@ static json_t *meta_json(const struct run_state *st)
     } else {
         put(m, "regime", json_null());
     }
+    put(m, "harnessMaxRssAtStartBytes",
+        st->harness_maxrss_start > 0 ? json_integer(st->harness_maxrss_start) : json_null());
     put(m, "harnessMaxRssBytes",
         st->harness_maxrss > 0 ? json_integer(st->harness_maxrss) : json_null());
     json_t *schedule = json_array();

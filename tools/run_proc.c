@@ -96,6 +96,11 @@ int run_program_find(struct run_program *prog)
         return 0;
     const char *name = prog->argv[0];
     if (strchr(name, '/')) {
+        struct stat st;
+        if (stat(name, &st) != 0)
+            return errno;
+        if (!S_ISREG(st.st_mode) || access(name, X_OK) != 0)
+            return EACCES;
         prog->path = bench__xstrdup(name);
         return 0;
     }

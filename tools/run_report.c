@@ -201,10 +201,12 @@ static void resources_table(FILE *out, const struct run_state *st)
 }
 
 /* A max RSS at or below this tool's own: Linux gives a child the larger of the memory it had
- * before exec (this process's, shared or copied) and its own peak after. */
+ * before exec (this process's when it was spawned, shared or copied) and its own peak after.
+ * This process's peak grows a little during the runs (the spawns' stacks), so the floor is a
+ * range: at least the peak when the runs began, at most the peak when they ended. */
 static void rss_note(FILE *out, const struct run_state *st)
 {
-    if (st->harness_maxrss <= 0)
+    if (st->harness_maxrss <= 0 || st->harness_maxrss_start <= 0)
         return;
     bool low = false;
     for (size_t i = 0; i < st->n_cmds && !low; i++) {
@@ -214,13 +216,21 @@ static void rss_note(FILE *out, const struct run_state *st)
     }
     if (!low)
         return;
-    char *own = dup_bytes((double)st->harness_maxrss);
-    fprintf(out,
-            "note: max RSS counts the memory a process had before its exec, this tool's: a run "
-            "never shows less than about %s here, and one that does not exceed it used at most "
-            "that much\n",
-            own);
-    free(own);
+    char *first = dup_bytes((double)st->harness_maxrss_start);
+    char *last = dup_bytes((double)st->harness_maxrss);
+    if (st->harness_maxrss_start == st->harness_maxrss)
+        fprintf(out,
+                "note: max RSS counts the memory a process had before its exec, this tool's "
+                "(%s): no run shows less, and one at or below it may have used less\n",
+                first);
+    else
+        fprintf(out,
+                "note: max RSS counts the memory a process had before its exec, this tool's "
+                "(%s when the runs began, %s when they ended): no run shows less than the "
+                "first, and one at or below the second may have used less\n",
+                first, last);
+    free(first);
+    free(last);
 }
 
 static void failures(FILE *out, const struct run_state *st)

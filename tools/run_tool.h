@@ -89,7 +89,8 @@ char *run_sample_tail(const struct run_sample *s, size_t max_lines);
 /* The cleanup run before an interrupted tool re-raises the signal (may be NULL). */
 void run_proc_on_interrupt(void (*cleanup)(void *), void *data);
 /* Look argv[0] up on PATH (as execvp would, without running it) and keep the file in prog->path;
- * 0, or an errno (ENOENT, EACCES). A name with a '/' is taken as it is. */
+ * 0, or an errno (ENOENT, EACCES). A name with a '/' is taken as it is, once it is known to be an
+ * executable regular file. */
 int run_program_find(struct run_program *prog);
 void run_program_free(struct run_program *prog);
 
@@ -179,8 +180,10 @@ struct run_state {
     /* the commands, in the order given (the shell start-up row last) */
     struct run_command *cmds;
     size_t n_cmds;
-    size_t *schedule;       /* [runs][n_cmds]: the command indices in the order each run ran them */
-    int64_t harness_maxrss; /* this process's max RSS in bytes when the runs ended */
+    size_t *schedule; /* [runs][n_cmds]: the command indices in the order each run ran them */
+    /* This process's peak RSS in bytes (VmHWM) when the runs began and when they ended: a child's
+     * max RSS includes what this process had when it was spawned, somewhere in between. */
+    int64_t harness_maxrss_start, harness_maxrss;
 };
 
 /* run_stats.c: a command's page-cache regime over its timed runs: how many reached the
