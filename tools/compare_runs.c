@@ -124,8 +124,11 @@ static int find_commands(struct compare_state *st, char *err, size_t err_size)
         bench__fmt(err, err_size, "out of memory");
         return -1;
     }
-    for (size_t c = 0; c < 2; c++) {
+    /* both handed over first: the programs own (and state_free frees) both argv, also when the
+     * first is not found */
+    for (size_t c = 0; c < 2; c++)
         st->programs[c].argv = st->opts.command_argv[c];
+    for (size_t c = 0; c < 2; c++) {
         int e = run_program_find(&st->programs[c]);
         if (e != 0) {
             char shown[256];

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* libbench.c: owns the `libbench` command-line tool's entry point: subcommand dispatch,
- * --help and --version. Each subcommand lives in its own files (run_*.c, compare_*.c). */
+ * --help and --version. Each subcommand lives in its own files (run_*.c, compare_*.c, export_*.c).
+ */
 #include <stdio.h>
 #include <string.h>
 
 #include <bench/bench.h>
 
 #include "compare_tool.h"
+#include "export_tool.h"
 #include "run_tool.h"
 #include "util/text.h"
 
@@ -19,6 +21,7 @@ static void usage(FILE *out)
           "              more commands, interleaved; median, MAD, min, max\n"
           "  compare     compare two builds (or their --bench-json documents, or two commands)\n"
           "              with an A/A control: per-cell deltas, confidence intervals, a verdict\n"
+          "  export      write a document's rows as CSV or a Markdown table on standard output\n"
           "\n"
           "  libbench --help       print this help and exit\n"
           "  libbench --version    print the libbench version and exit\n"
@@ -27,6 +30,8 @@ static void usage(FILE *out)
     run_usage(out);
     fputs("\n", out);
     compare_usage(out);
+    fputs("\n", out);
+    export_usage(out);
 }
 
 int main(int argc, char **argv)
@@ -48,6 +53,8 @@ int main(int argc, char **argv)
         return run_main(argc - 1, argv + 1);
     if (!strcmp(cmd, "compare"))
         return compare_main(argc - 1, argv + 1);
+    if (!strcmp(cmd, "export"))
+        return export_main(argc - 1, argv + 1);
     char shown[128];
     bench__sanitize_copy(cmd, shown, sizeof shown);
     if (cmd[0] == '-')

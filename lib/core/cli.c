@@ -12,6 +12,7 @@
 
 #include "../measure/sampler.h"
 #include "../sources/ip_sampling.h"
+#include "../report/formats.h"
 #include "../sources/source.h"
 #include "../util/text.h"
 #include "cli.h"
@@ -44,6 +45,7 @@ enum option_id {
     O_SORT_BY,
     O_GROUP_BY,
     O_BENCH_JSON,
+    O_BENCH_FORMAT,
     O_MIN_TIME,
     O_ROUNDS,
     O_BENCH_TIMEOUT,
@@ -107,6 +109,8 @@ static const struct option_def options[] = {
            "with --bench: one table per label tuple (all, list)"),
     OPTION(O_BENCH_JSON, 0, "bench-json", OPT_STRING, "FILE", 0,
            "with --bench: also write the schema-2 JSON document"),
+    OPTION(O_BENCH_FORMAT, 0, "bench-format", OPT_STRING, "FORMAT", 0,
+           "with --bench-json: its format: libbench (default), gbench or bmf"),
     OPTION(O_MIN_TIME, 0, "bench-min-time", OPT_UINT, "MS", BENCH__MIN_TIME_MS_MAX,
            "with --bench: time budget per sample in ms (0 = 5 ms)"),
     OPTION(O_ROUNDS, 0, "bench-rounds", OPT_UINT, "N", BENCH__SAMPLE_COUNT,
@@ -165,6 +169,7 @@ struct parse_state {
     size_t err_size;
     const struct option_table *table;
     bool seen[N_OPTIONS + BENCH__SOURCE_FLAGS_MAX];
+    bool format_given; /* --bench-format, which needs --bench-json */
 };
 
 BENCH_PRINTF(2, 3) static int fail(struct parse_state *st, const char *fmt, ...)
@@ -349,6 +354,12 @@ static int apply(struct bench__config *cfg, struct parse_state *st, const struct
     case O_LIST_METRICS: cfg->list_metrics = true; break;
     case O_SORT_BY: cfg->sort_by = value; break;
     case O_BENCH_JSON: cfg->bench_json = value; break;
+    case O_BENCH_FORMAT:
+        st->format_given = true;
+        if (bench__doc_format_parse(value, &cfg->bench_format) != 0)
+            return fail(st, "option '%s': unknown format '%s' (libbench, gbench or bmf)", shown,
+                        value);
+        return 0;
     case O_GROUP_BY: return append_list(st, shown, value, &cfg->group_by, &cfg->n_group_by);
     case O_METRICS: {
         int rc = append_list(st, shown, value, &cfg->metrics, &cfg->n_metrics);
@@ -494,6 +505,9 @@ int bench__config_parse(struct bench__config *cfg, int argc, char **argv, char *
     cfg->timeout = BENCH__TIMEOUT_DEFAULT;
     cfg->bench_timeout = BENCH__BENCH_TIMEOUT_DEFAULT;
     int rc = parse_args(cfg, &st, argc, argv);
+    if (rc == 0 && st.format_given && !cfg->bench_json)
+        rc = fail(&st, "option '--bench-format' needs --bench-json=FILE (it chooses the format of "
+                       "that document)");
     if (rc == 0) {
         dedupe_list(cfg->metrics, &cfg->n_metrics);
         dedupe_list(cfg->group_by, &cfg->n_group_by);

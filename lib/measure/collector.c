@@ -14,6 +14,7 @@
 #include "../report/bench_table.h"
 #include "../report/profile_table.h"
 #include "../report/json.h"
+#include "../report/formats.h"
 #include "../report/workload_table.h"
 #include "../util/alloc.h"
 #include "../util/atomic_file.h"
@@ -813,7 +814,8 @@ static int write_json(struct bench__collector *c)
     report.meta.incomplete = c->lost_reason;
     report.meta.environment = c->environment;
     char err[BENCH__ERROR_MAX];
-    int rc = bench__json_write(&report, c->cfg->bench_json, err, sizeof err);
+    int rc =
+        bench__document_write(&report, c->cfg->bench_format, c->cfg->bench_json, err, sizeof err);
     if (rc)
         fprintf(stderr, "--bench-json: %s\n", err);
     report.meta.provenance = NULL;

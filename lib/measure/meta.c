@@ -71,6 +71,7 @@ void bench__meta_collect(struct bench__meta *meta, const struct bench__suite *su
             compiler = suite->entries[i].test->compiler;
     meta->compiler = strdup(compiler);
     meta->cpu = cpu_model();
+    meta->online_cpus = sysconf(_SC_NPROCESSORS_ONLN);
     meta->min_time_ms = min_time_ms;
     meta->sample_count = BENCH__SAMPLE_COUNT;
     meta->clock_overhead_ns = NAN;

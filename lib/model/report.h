@@ -35,6 +35,7 @@ struct bench__meta {
     const char *arch; /* x86_64|aarch64|x86|unknown */
     char *compiler;   /* of the test binary, as its shim recorded it */
     char *cpu;        /* /proc/cpuinfo model name, else "" */
+    long online_cpus; /* sysconf(_SC_NPROCESSORS_ONLN); <= 0 = unknown */
     uint64_t min_time_ms;
     unsigned sample_count;
     unsigned rounds;          /* --bench-rounds; written to JSON only when > 1 */
@@ -44,6 +45,9 @@ struct bench__meta {
     const char *incomplete; /* NULL, or why the run stopped before it measured everything */
     const struct bench__environment *environment; /* NULL: not checked (not written) */
 };
+
+/* The format of the --bench-json document (--bench-format; docs/reference/formats.md). */
+enum bench__doc_format { BENCH__DOC_LIBBENCH, BENCH__DOC_GBENCH, BENCH__DOC_BMF };
 
 /* Rows in measurement order, the metric columns in catalog order (only available ones), and
  * the workload windows (when workloads ran). */

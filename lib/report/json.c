@@ -97,6 +97,22 @@ static bool append(json_t *array, json_t *value)
     return value && json_array_append_new(array, value) == 0;
 }
 
+/* The rules above for the other formats of the document (report/formats.c). */
+json_t *bench__json_number(double v)
+{
+    return number(v);
+}
+
+json_t *bench__json_string(const char *s)
+{
+    return text(s);
+}
+
+bool bench__json_put(json_t *obj, const char *key, json_t *value)
+{
+    return put_text_key(obj, key, value);
+}
+
 /* ---- the document ------------------------------------------------------------------------ */
 
 /* -1 (unknown) is null. */
@@ -361,11 +377,17 @@ char *bench__json_render(const struct bench__report *report)
     json_t *doc = document(report);
     if (!doc)
         return NULL;
+    char *t = bench__json_dump(doc);
+    json_decref(doc);
+    return t;
+}
+
+char *bench__json_dump(json_t *doc)
+{
     /* Our own buffer, not json_dumps(): the text is freed with free() whatever allocator
      * the program gave jansson, and the trailing newline needs no second copy. */
     struct bench__text b = {0};
     int rc = json_dump_callback(doc, bench__text_append, &b, DUMP_FLAGS);
-    json_decref(doc);
     if (rc != 0 || bench__text_append("\n", 1, &b) != 0) {
         free(b.data);
         return NULL;

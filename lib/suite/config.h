@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../model/report.h"
 #include "../util/hidden.h"
 
 #define BENCH__JOBS_MAX 1024u
@@ -61,7 +62,8 @@ struct bench__config {
     const char *sort_by; /* NULL = median/iter */
     char **group_by;     /* accumulated --group-by keys */
     size_t n_group_by;
-    const char *bench_json; /* NULL = no JSON document */
+    const char *bench_json;              /* NULL = no JSON document */
+    enum bench__doc_format bench_format; /* --bench-format: the document's format */
     /* --bench-timeout: seconds a body may run in the supervised bench mode, 0 = none */
     unsigned bench_timeout;
     bool bench_in_process; /* --bench-in-process: no worker, no supervision */

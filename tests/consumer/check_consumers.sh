@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # check_consumers.sh: libbench used the two ways another project uses it: installed and
 # found with pkg-config (headers under include/bench/, the shim as <bench/shim.h>), and
-# as a Meson subproject through dependency('libbench'). Each builds and runs consumer.c.
+# as a Meson subproject through dependency('libbench'). Each builds and runs consumer.c. As a
+# subproject libbench builds nothing but its library (the targets are counted), unless asked.
 # usage: check_consumers.sh SOURCE_DIR BUILD_DIR SANITIZE (b_sanitize, e.g. none)
 set -eu
 src=$1 build=$2 sanitize=${3:-none}
@@ -30,14 +31,31 @@ echo "== as a Meson subproject"
 mkdir -p "$work/proj/subprojects"
 ln -s "$(cd "$src" && pwd)" "$work/proj/subprojects/libbench"
 cp "$consumer" "$work/proj/"
+# no options: a subproject builds the library, its headers and the dependency override only
 cat > "$work/proj/meson.build" <<'MESON'
 project('consumer', 'c', default_options: ['c_std=c11', 'warning_level=3', 'werror=true'])
-bench = dependency('libbench', fallback: ['libbench', 'libbench_dep'],
-                   default_options: ['tests=false', 'examples=false'])
+bench = dependency('libbench', fallback: ['libbench', 'libbench_dep'])
 executable('consumer', 'consumer.c', dependencies: bench)
 MESON
+targets() { # the build's targets, one "name type" a line, sorted
+    meson introspect --targets "$1" |
+        python3 -c 'import json, sys; print("\n".join(sorted(t["name"] + " " + t["type"] for t in json.load(sys.stdin))))'
+}
 meson setup "$work/proj/build" "$work/proj" --wrap-mode=nodownload >/dev/null
+targets "$work/proj/build" | tee "$work/targets"
+printf '%s\n' "bench shared library" "bench static library" "consumer executable" >"$work/want"
+diff -u "$work/want" "$work/targets" || {
+    echo "error: as a subproject libbench built more than its library: $(wc -l <"$work/targets") targets"
+    exit 1
+}
+echo "subproject targets: $(wc -l <"$work/targets") (the consumer and libbench's shared and static library)"
 ninja -C "$work/proj/build" >/dev/null
 "$work/proj/build/consumer" | tee "$work/out2"
 grep -q '^Summary: 1 passed, 0 failed' "$work/out2"
+# asked for, the examples build in a subproject too
+meson setup "$work/proj/asked" "$work/proj" --wrap-mode=nodownload -Dlibbench:examples=true >/dev/null
+targets "$work/proj/asked" | grep -q '^quickstart executable$' || {
+    echo "error: -Dlibbench:examples=true did not build the examples"
+    exit 1
+}
 echo "consumers: ok"

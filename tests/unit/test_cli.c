@@ -170,6 +170,18 @@ static const struct malformed_case malformed[] = {
     {ARGV("-i", "a", "-i", ""), "option '-i' given more than once"},
     {ARGV("--sort-by=name", "--sort-by", "median/iter"), "option '--sort-by' given more than once"},
     {ARGV("--bench-json=a", "--bench-json=b"), "option '--bench-json' given more than once"},
+    /* --bench-format: a known word, once, and only with --bench-json */
+    {ARGV("--bench-json=a", "--bench-format=csv"),
+     "option '--bench-format': unknown format 'csv' (libbench, gbench or bmf)"},
+    {ARGV("--bench-json=a", "--bench-format", "GBENCH"),
+     "option '--bench-format': unknown format 'GBENCH' (libbench, gbench or bmf)"},
+    {ARGV("--bench-json=a", "--bench-format="), "option '--bench-format' needs a non-empty value"},
+    {ARGV("--bench-json=a", "--bench-format=bmf", "--bench-format=bmf"),
+     "option '--bench-format' given more than once"},
+    {ARGV("--bench-format=gbench"), "option '--bench-format' needs --bench-json=FILE (it chooses "
+                                    "the format of that document)"},
+    {ARGV("--bench", "--bench-format=libbench"),
+     "option '--bench-format' needs --bench-json=FILE (it chooses the format of that document)"},
     /* numbers are single-valued too (flags may repeat, lists accumulate) */
     {ARGV("-j", "1", "-j", "2"), "option '-j' given more than once"},
     {ARGV("-j1", "-j1"), "option '-j' given more than once"},
@@ -410,6 +422,7 @@ struct expect {
     const char *sort_by;
     const char *group_by[MAX_ITEMS];
     const char *bench_json;
+    enum bench__doc_format bench_format;
 };
 
 struct valid_case {
@@ -464,6 +477,12 @@ static const struct valid_case valid[] = {
     {ARGV("--sort-by", "name", "--bench-json=out.json"),
      {.sort_by = "name", .bench_json = "out.json"}},
     {ARGV("--bench-json", "-"), {.bench_json = "-"}},
+    {ARGV("--bench-json=o", "--bench-format=gbench"),
+     {.bench_json = "o", .bench_format = BENCH__DOC_GBENCH}},
+    {ARGV("--bench-format", "bmf", "--bench-json", "o"),
+     {.bench_json = "o", .bench_format = BENCH__DOC_BMF}},
+    {ARGV("--bench-json=o", "--bench-format=libbench"),
+     {.bench_json = "o", .bench_format = BENCH__DOC_LIBBENCH}},
     {ARGV("--list-metrics"), {.list_metrics = true}},
     {ARGV("--"), {0}},
     {ARGV("-v", "--"), {.verbose = true}},
@@ -583,6 +602,7 @@ static void test_valid_table(void **state)
         check_string(cfg.sort_by, w->sort_by);
         check_list("group_by", k, cfg.group_by, cfg.n_group_by, w->group_by);
         check_string(cfg.bench_json, w->bench_json);
+        assert_int_equal(cfg.bench_format, w->bench_format);
         bench__config_free(&cfg);
         assert_null(cfg.metrics);
         assert_null(cfg.include_src);
