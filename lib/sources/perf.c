@@ -189,6 +189,7 @@ static void perf_counts(const struct bench__perf_reading *r, struct bench__count
     for (size_t i = 0; i < M_N; i++)
         out->estimate[i] = r->estimate && !isnan(out->values[i]);
     out->scale = r->scale;
+    out->never_enabled = r->never_enabled;
 }
 
 static void perf_pass_end(void *state, uint64_t iterations, uint64_t brackets,

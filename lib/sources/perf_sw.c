@@ -80,6 +80,7 @@ static void sw_counts(const struct bench__perf_reading *r, struct bench__counts 
         out->estimate[i] = r->estimate && !isnan(r->values[i]);
     }
     out->scale = r->scale;
+    out->never_enabled = r->never_enabled;
 }
 
 static void sw_pass_end(void *state, uint64_t iterations, uint64_t brackets,

@@ -331,6 +331,7 @@ static void raw_counts(const struct raw_state *st, const struct bench__perf_read
         out->estimate[f] = r->estimate && !isnan(out->values[f]);
     }
     out->scale = r->scale;
+    out->never_enabled = r->never_enabled;
 }
 
 static void raw_pass_end(void *state, uint64_t iterations, uint64_t brackets,

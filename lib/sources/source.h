@@ -83,6 +83,8 @@ struct bench__counts {
     /* A perf-backed source's running/enabled ratio (0 = never scheduled); NaN otherwise or
      * when unread. Workload windows turn 0 and "unreliable" into notes. */
     double scale;
+    /* A perf group whose enabled time did not advance (scale 0, every value NaN). */
+    bool never_enabled;
 };
 
 /* What a workload window edge reads once for every source that wants it: the wall reading's

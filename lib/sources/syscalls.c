@@ -470,6 +470,7 @@ static void sys_counts(const struct sys_state *st, const struct bench__perf_read
         out->estimate[k] = r->estimate && !isnan(out->values[k]);
     }
     out->scale = r->scale;
+    out->never_enabled = r->never_enabled;
 }
 
 static void sys_pass_end(void *state, uint64_t iterations, uint64_t brackets,

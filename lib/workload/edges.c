@@ -40,15 +40,18 @@ static void window_note_add(struct bench__window *win, const char *text)
     win->note = joined;
 }
 
-/* A perf group's scale gate, said in the window's note: a group that never ran, or a
- * multiplexed window whose counts were dropped. */
+/* A perf group's scale gate, said in the window's note: a group never enabled or never
+ * scheduled across the window, or a multiplexed window whose counts were dropped. */
 static void scale_note(struct bench__window *win, const struct bench__open_source *s,
                        const struct bench__counts *counts)
 {
     char text[160];
     if (isnan(counts->scale))
         return; /* not a perf group, or its reading failed */
-    if (counts->scale == 0) {
+    if (counts->never_enabled) {
+        bench__fmt(text, sizeof text, "%s: group never enabled across the window — unmeasured",
+                   s->ops->name);
+    } else if (counts->scale == 0) {
         bench__fmt(text, sizeof text, "%s: group never scheduled across the window", s->ops->name);
     } else {
         /* the gate drops counts of a multiplexed window with under 1 ms of PMU time, also when
