@@ -536,15 +536,76 @@ static struct bench__window *new_window(struct bench__collector *c)
     return win;
 }
 
-void bench__collect_window(struct bench__collector *c, const struct bench__window *w,
-                           const char *const *cell_columns)
+static bool same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The collector's own copy of a total's description (one allocation holding its text),
+ * shared by every window that reports the same total. */
+static const struct bench__total_desc *intern_total(struct bench__collector *c,
+                                                    const struct bench__total_desc *d)
+{
+    struct bench__workloads *wl = &c->workloads;
+    for (size_t i = 0; i < wl->n_descs; i++) {
+        const struct bench__total_desc *k = wl->descs[i];
+        if (same_text(k->object, d->object) && same_text(k->nest, d->nest) &&
+            same_text(k->key, d->key) && same_text(k->header, d->header) &&
+            same_text(k->metric, d->metric) && k->format == d->format &&
+            k->is_default == d->is_default)
+            return k;
+    }
+    const char *texts[5] = {d->object, d->nest, d->key, d->header, d->metric};
+    size_t bytes = sizeof(struct bench__total_desc);
+    for (int i = 0; i < 5; i++)
+        bytes += texts[i] ? strlen(texts[i]) + 1 : 0;
+    struct bench__total_desc *copy = bench__xmalloc(bytes);
+    char *p = (char *)(copy + 1);
+    const char *owned[5];
+    for (int i = 0; i < 5; i++) {
+        owned[i] = NULL;
+        if (!texts[i])
+            continue;
+        size_t len = strlen(texts[i]) + 1;
+        memcpy(p, texts[i], len);
+        owned[i] = p;
+        p += len;
+    }
+    *copy = (struct bench__total_desc){owned[0] ? owned[0] : "",
+                                       owned[1],
+                                       owned[2],
+                                       owned[3] ? owned[3] : "",
+                                       owned[4],
+                                       d->format,
+                                       d->is_default};
+    wl->descs = bench__xrealloc(wl->descs, (wl->n_descs + 1) * sizeof *wl->descs);
+    wl->descs[wl->n_descs++] = copy;
+    return copy;
+}
+
+void bench__collect_window(struct bench__collector *c, const struct bench__window *w)
 {
     struct bench__window *win = new_window(c);
     *win = *w;
     win->name = bench__xstrdup(w->name);
     win->error = bench__xstrdup(w->error);
     win->note = bench__xstrdup(w->note);
-    win->cells = copy_cells(c, w->cells, w->n_cells, cell_columns, &win->n_cells);
+    win->totals = bench__xcalloc(w->n_totals + 1, sizeof *win->totals);
+    for (size_t i = 0; i < w->n_totals; i++) {
+        win->totals[i] = w->totals[i];
+        win->totals[i].desc = intern_total(c, w->totals[i].desc);
+    }
+    win->groups = bench__xcalloc(w->n_groups + 1, sizeof *win->groups);
+    for (size_t i = 0; i < w->n_groups; i++) {
+        win->groups[i] = w->groups[i];
+        /* the object's name is one of its totals' (interned above) */
+        win->groups[i].object = "";
+        for (size_t k = 0; k < win->n_totals; k++)
+            if (!strcmp(win->totals[k].desc->object, w->groups[i].object)) {
+                win->groups[i].object = win->totals[k].desc->object;
+                break;
+            }
+    }
     if (w->regime) {
         win->regime = bench__xmalloc(sizeof *win->regime);
         *win->regime = *w->regime;
@@ -565,7 +626,11 @@ void bench__collect_workloads_done(struct bench__collector *c)
         return;
     c->workloads_drawn = true;
     bench__ticker_clear(&c->ticker);
-    bench__workloads_render(stdout, &c->workloads, c->wl, c->n_wl, &c->memory);
+    const char **selected = bench__xcalloc(c->n_wl + 1, sizeof *selected);
+    for (size_t i = 0; i < c->n_wl; i++)
+        selected[i] = c->wl[i]->name;
+    bench__workloads_render(stdout, &c->workloads, selected, c->n_wl, &c->memory);
+    free(selected);
     fflush(stdout);
 }
 

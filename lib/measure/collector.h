@@ -94,9 +94,8 @@ BENCH__HIDDEN void bench__collect_body_table(struct bench__collector *c, size_t 
 BENCH__HIDDEN void bench__collect_group_keys(struct bench__collector *c, const char *const *keys,
                                              size_t n);
 BENCH__HIDDEN void bench__collect_group_table(struct bench__collector *c, const char *group);
-/* A window of the workload in progress (copied; its cells name their columns). */
-BENCH__HIDDEN void bench__collect_window(struct bench__collector *c, const struct bench__window *w,
-                                         const char *const *cell_columns);
+/* A window of the workload in progress (copied, with the descriptions of its totals). */
+BENCH__HIDDEN void bench__collect_window(struct bench__collector *c, const struct bench__window *w);
 BENCH__HIDDEN void bench__collect_workload_end(struct bench__collector *c, size_t entry,
                                                size_t failures);
 /* Every workload ran: draw their table. */

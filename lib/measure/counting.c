@@ -84,6 +84,15 @@ void bench__count_pass_end(struct bench__measure *m)
         values[k] = NAN;
     struct bench__counts counts = {.values = values, .estimate = estimate, .scale = NAN};
     src->ops->pass_end(count_state(m), m->count.iterations, m->count.brackets, &counts);
+    if (counts.never_enabled) {
+        char key[128];
+        bench__fmt(key, sizeof key, "never-enabled:%s", src->ops->name);
+        if (bench__say_once(m, key))
+            bench__emit_note(m,
+                             "%s: the counter group was never enabled during a counting pass — "
+                             "its cells are unmeasured (—), not zero\n",
+                             src->ops->name);
+    }
     struct bench__row *r = &m->rows[m->count.row];
     struct bench__cell *cells =
         bench__xrealloc(r->cells, (r->n_cells + src->n_family + 1) * sizeof *cells);

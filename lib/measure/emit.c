@@ -61,8 +61,11 @@ void bench__emit_columns(struct bench__measure *m)
     size_t n_doc, n_table, n_wl;
     const struct bench__column_desc **doc = bench__run_columns(m, BENCH__COLUMNS_DOCUMENT, &n_doc);
     const struct bench__column_desc **table = bench__run_columns(m, BENCH__COLUMNS_TABLE, &n_table);
+    /* the workloads table shows its default totals, and those of what --metrics selected */
     const struct bench__column_desc **wl =
         bench__catalog_column_list(&m->catalog, NULL, 0, BENCH__COLUMNS_TABLE, &n_wl);
+    if (!m->cfg->metrics)
+        n_wl = 0;
     struct bench__column_wire *cols = bench__xcalloc(n_doc + 1, sizeof *cols);
     const char **doc_names = bench__xcalloc(n_doc + 1, sizeof *doc_names);
     const char **table_names = bench__xcalloc(n_table + 1, sizeof *table_names);
@@ -176,11 +179,7 @@ void bench__emit_window(struct bench__measure *m, size_t index)
     flush_output();
     const struct bench__window *w = &m->workloads.windows[index];
     if (m->out.direct) {
-        const char **names = bench__xcalloc(w->n_cells + 1, sizeof *names);
-        for (size_t k = 0; k < w->n_cells; k++)
-            names[k] = w->cells[k].column->name;
-        bench__collect_window(m->out.direct, w, names);
-        free(names);
+        bench__collect_window(m->out.direct, w);
     } else {
         bench__wire_window(m->out.wire->f, w);
     }

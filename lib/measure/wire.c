@@ -335,7 +335,25 @@ void bench__wire_window(FILE *f, const struct bench__window *w)
                                       (int)r->effective, "before", real(r->resident_before),
                                       "after", real(r->resident_after), "note", text(r->note)));
     }
-    json_object_set_new(e, "cells", cells_json(w->cells, w->n_cells));
+    /* each total with its description: the supervisor knows no source */
+    json_t *totals = json_array();
+    for (size_t i = 0; i < w->n_totals; i++) {
+        const struct bench__total_desc *d = w->totals[i].desc;
+        json_array_append_new(
+            totals,
+            json_pack("[o, o, o, o, o, i, b, o, b]", text(d->object),
+                      d->nest ? text(d->nest) : json_null(), d->key ? text(d->key) : json_null(),
+                      text(d->header), d->metric ? text(d->metric) : json_null(), (int)d->format,
+                      d->is_default, real(w->totals[i].value), w->totals[i].estimate));
+    }
+    json_object_set_new(e, "totals", totals);
+    json_t *groups = json_array();
+    for (size_t i = 0; i < w->n_groups; i++) {
+        const struct bench__window_group *g = &w->groups[i];
+        json_array_append_new(groups, json_pack("[o, b, o, i]", text(g->object), g->has_scale,
+                                                real(g->scale), g->user_only));
+    }
+    json_object_set_new(e, "groups", groups);
     json_object_set_new(e, "note", text(w->note));
     send(f, e);
 }
@@ -607,11 +625,54 @@ static void read_window(struct bench__collector *c, const json_t *e)
         snprintf(stamp.note, sizeof stamp.note, "%s", text_of(json_object_get(r, "note")));
         w.regime = &stamp;
     }
-    const char **names;
-    w.cells = cells_of(json_object_get(e, "cells"), &w.n_cells, &names);
-    bench__collect_window(c, &w, names);
-    free(w.cells);
-    free(names);
+    /* the texts of a total's description: copies until the collector has its own */
+    const json_t *totals = json_object_get(e, "totals"), *groups = json_object_get(e, "groups");
+    size_t n_totals = json_array_size(totals), n_groups = json_array_size(groups);
+    struct bench__total_desc *descs = bench__xcalloc(n_totals + 1, sizeof *descs);
+    w.totals = bench__xcalloc(n_totals + 1, sizeof *w.totals);
+    for (size_t i = 0; i < n_totals; i++) {
+        const json_t *x = json_array_get(totals, i);
+        char *object = text_copy(json_array_get(x, 0)), *header = text_copy(json_array_get(x, 3));
+        if (!object || !header) {
+            free(object);
+            free(header);
+            continue; /* a malformed total is dropped, never guessed */
+        }
+        descs[w.n_totals] =
+            (struct bench__total_desc){object,
+                                       text_copy(json_array_get(x, 1)),
+                                       text_copy(json_array_get(x, 2)),
+                                       header,
+                                       text_copy(json_array_get(x, 4)),
+                                       (enum bench__format)json_integer_value(json_array_get(x, 5)),
+                                       json_is_true(json_array_get(x, 6))};
+        w.totals[w.n_totals] = (struct bench__total){
+            &descs[w.n_totals], real_of(json_array_get(x, 7)), json_is_true(json_array_get(x, 8))};
+        w.n_totals++;
+    }
+    w.groups = bench__xcalloc(n_groups + 1, sizeof *w.groups);
+    char **group_names = bench__xcalloc(n_groups + 1, sizeof *group_names);
+    for (size_t i = 0; i < n_groups; i++) {
+        const json_t *x = json_array_get(groups, i);
+        group_names[i] = text_copy(json_array_get(x, 0));
+        w.groups[w.n_groups++] = (struct bench__window_group){
+            group_names[i] ? group_names[i] : "", json_is_true(json_array_get(x, 1)),
+            real_of(json_array_get(x, 2)), (int)json_integer_value(json_array_get(x, 3))};
+    }
+    bench__collect_window(c, &w);
+    for (size_t i = 0; i < w.n_totals; i++) {
+        free((char *)descs[i].object);
+        free((char *)descs[i].nest);
+        free((char *)descs[i].key);
+        free((char *)descs[i].header);
+        free((char *)descs[i].metric);
+    }
+    for (size_t i = 0; i < n_groups; i++)
+        free(group_names[i]);
+    free(group_names);
+    free(descs);
+    free(w.totals);
+    free(w.groups);
 }
 
 int bench__wire_dispatch(struct bench__collector *c, const char *line, size_t len)

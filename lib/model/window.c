@@ -11,11 +11,15 @@ void bench__workloads_free(struct bench__workloads *w)
     for (size_t i = 0; i < w->n; i++) {
         free(w->windows[i].name);
         free(w->windows[i].error);
-        free(w->windows[i].cells);
+        free(w->windows[i].totals);
+        free(w->windows[i].groups);
         free(w->windows[i].note);
         free(w->windows[i].regime);
     }
     free(w->windows);
+    for (size_t i = 0; i < w->n_descs; i++)
+        free(w->descs[i]);
+    free(w->descs);
     memset(w, 0, sizeof *w);
 }
 

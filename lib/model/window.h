@@ -28,6 +28,33 @@ struct bench__window_time {
     const char *scope; /* "thread" or "process" */
 };
 
+/* One total a window reports: a count over the whole window under its own name, never a
+ * per-iteration catalog id (docs/reference/bench-json.md, "Counter objects"). */
+struct bench__total_desc {
+    const char *object; /* the window's member it sits in: "perf", "perfSw", "tier0", ... */
+    const char *nest;   /* NULL, or the member of that object it sits in ("named", "events") */
+    const char *key;    /* its JSON key ("instructions", "readBytes"); NULL: table only (ipc) */
+    const char *header; /* the workloads table's header ("instr", "rd-bytes") */
+    const char *metric; /* the catalog id --metrics selects it by ("instr"), or NULL */
+    enum bench__format format;
+    bool is_default; /* a workloads table column without --metrics */
+};
+
+/* One total's value (NaN = not measured, never 0); `desc` outlives the window. */
+struct bench__total {
+    const struct bench__total_desc *desc;
+    double value;
+    bool estimate; /* multiplex-scaled: rendered with a leading U+2248 */
+};
+
+/* What a window reports of one counting source as a whole. */
+struct bench__window_group {
+    const char *object; /* as in its totals' desc->object */
+    bool has_scale;     /* a perf group: its running/enabled ratio is reported */
+    double scale;       /* rounded to 3 decimals; 0 = never scheduled or enabled; NaN = unread */
+    int user_only;      /* -1: not reported; 0 or 1: the group counted user space only */
+};
+
 /* One measured window's record. Kept small (no inline text buffers): a loop of thousands of
  * windows grows this array, and each new page of it costs a page fault inside the loop. */
 struct bench__window {
@@ -39,8 +66,10 @@ struct bench__window {
     bool psi_present;
     double psi[5]; /* ioSome, ioFull, memSome, memFull, cpuSome (ns, system-wide) */
     struct bench__regime_stamp *regime; /* NULL: no workload_files stamp for this window */
-    struct bench__cell *cells;          /* counter totals of the window (catalog columns) */
-    size_t n_cells;
+    struct bench__total *totals;        /* counter totals, grouped by source (table order) */
+    size_t n_totals;
+    struct bench__window_group *groups; /* one per source with totals, in the same order */
+    size_t n_groups;
     char *note; /* "" when none */
 };
 
@@ -50,6 +79,10 @@ struct bench__workloads {
     size_t n, cap;
     size_t failures; /* failures outside any window (no row) */
     bool ran;        /* some WORKLOAD was measured: the JSON gets a "windows" array */
+    /* the total descriptions the windows point to, each one allocation (with any text it
+     * owns), freed with the windows */
+    struct bench__total_desc **descs;
+    size_t n_descs;
 };
 
 BENCH__HIDDEN void bench__workloads_free(struct bench__workloads *w);

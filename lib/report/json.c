@@ -266,31 +266,36 @@ static json_t *row_json(const struct bench__row *row)
     return o;
 }
 
-/* A window's counter totals, one object per source ("perf-sw": {"task-clock": ...}),
- * keyed by catalog ids, so a new source needs no code here. */
+/* The object of `parent` under `key`, made when missing; NULL on out of memory. */
+static json_t *member_object(json_t *parent, const char *key)
+{
+    json_t *o = json_object_get(parent, key);
+    if (o)
+        return o;
+    o = json_object();
+    return put_text_key(parent, key, o) ? o : NULL;
+}
+
+/* A window's counter totals: one object per source, each total under its own name (never a
+ * per-iteration catalog id), then the group's scale (and userOnly) when it reports them. */
 static bool put_window_counters(json_t *o, const struct bench__window *win)
 {
-    for (size_t i = 0; i < win->n_cells; i++) {
-        const struct bench__column_desc *col = win->cells[i].column;
-        if (!col)
-            continue;
-        json_t *group = json_object_get(o, col->source);
-        if (!group) {
-            group = json_object();
-            if (!put(o, col->source, group))
-                return false;
-        }
-        if (!put_text_key(group, col->name, number(win->cells[i].value)))
+    for (size_t g = 0; g < win->n_groups; g++) {
+        const struct bench__window_group *grp = &win->groups[g];
+        json_t *group = member_object(o, grp->object);
+        if (!group)
             return false;
-        if (!win->cells[i].estimate)
-            continue;
-        json_t *estimated = json_object_get(group, "estimatedMetrics");
-        if (!estimated) {
-            estimated = json_array();
-            if (!put(group, "estimatedMetrics", estimated))
+        for (size_t i = 0; i < win->n_totals; i++) {
+            const struct bench__total_desc *d = win->totals[i].desc;
+            if (strcmp(d->object, grp->object) != 0 || !d->key)
+                continue;
+            json_t *into = d->nest ? member_object(group, d->nest) : group;
+            if (!into || !put_text_key(into, d->key, number(win->totals[i].value)))
                 return false;
         }
-        if (!append(estimated, text(col->name)))
+        if (grp->has_scale && !put(group, "scale", number(grp->scale)))
+            return false;
+        if (grp->user_only >= 0 && !put(group, "userOnly", json_boolean(grp->user_only)))
             return false;
     }
     return true;

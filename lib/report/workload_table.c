@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* workload_table.c: owns how workload windows become the `workloads` console table (wall
- * decomposition, io-stall, counter totals, notes). It measures nothing and draws no box. */
+ * decomposition, io-stall, counter totals under their own headers, notes). It measures
+ * nothing and draws no box. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdlib.h>
@@ -20,12 +21,52 @@ static char *ns_cell(double ns)
     return bench__xstrdup(buf);
 }
 
+static bool same_total(const struct bench__total_desc *a, const struct bench__total_desc *b)
+{
+    return a == b || (!strcmp(a->object, b->object) && !strcmp(a->header, b->header) &&
+                      !a->nest == !b->nest && (!a->nest || !strcmp(a->nest, b->nest)));
+}
+
+static bool shown(const struct bench__total_desc *d, const char *const *selected, size_t n)
+{
+    if (d->is_default)
+        return true;
+    for (size_t i = 0; d->metric && i < n; i++)
+        if (!strcmp(selected[i], d->metric))
+            return true;
+    return false;
+}
+
+/* The total columns: every shown total of some window, in first-seen order. */
+static const struct bench__total_desc **total_columns(const struct bench__workloads *w,
+                                                      const char *const *selected,
+                                                      size_t n_selected, size_t *n)
+{
+    size_t most = 0;
+    for (size_t r = 0; r < w->n; r++)
+        most += w->windows[r].n_totals;
+    const struct bench__total_desc **cols = bench__xcalloc(most + 1, sizeof *cols);
+    *n = 0;
+    for (size_t r = 0; r < w->n; r++)
+        for (size_t i = 0; i < w->windows[r].n_totals; i++) {
+            const struct bench__total_desc *d = w->windows[r].totals[i].desc;
+            bool known = false;
+            for (size_t k = 0; k < *n && !known; k++)
+                known = same_total(cols[k], d);
+            if (!known && shown(d, selected, n_selected))
+                cols[(*n)++] = d;
+        }
+    return cols;
+}
+
 void bench__workloads_render(FILE *out, const struct bench__workloads *w,
-                             const struct bench__column_desc *const *cols, size_t n_cols,
+                             const char *const *selected, size_t n_selected,
                              struct bench__table_memory *memory)
 {
     if (w->n == 0)
         return;
+    size_t n_cols;
+    const struct bench__total_desc **cols = total_columns(w, selected, n_selected, &n_cols);
     bool regime = false, io_stall = false, notes = false;
     for (size_t i = 0; i < w->n; i++) {
         regime |= w->windows[i].regime != NULL;
@@ -78,10 +119,10 @@ void bench__workloads_render(FILE *out, const struct bench__workloads *w,
         if (io_stall)
             cell[k++] = ns_cell(ok && win->psi_present ? win->psi[0] : NAN);
         for (size_t i = 0; i < n_cols; i++) {
-            const struct bench__cell *m = NULL;
-            for (size_t j = 0; ok && j < win->n_cells && !m; j++)
-                if (win->cells[j].column == cols[i])
-                    m = &win->cells[j];
+            const struct bench__total *m = NULL;
+            for (size_t j = 0; ok && j < win->n_totals && !m; j++)
+                if (same_total(win->totals[j].desc, cols[i]))
+                    m = &win->totals[j];
             if (m)
                 bench__format_metric(m->value, cols[i]->format, m->estimate, buf, sizeof buf);
             else
@@ -109,4 +150,5 @@ void bench__workloads_render(FILE *out, const struct bench__workloads *w,
         free(cells[i]);
     free(cells);
     free(columns);
+    free(cols);
 }

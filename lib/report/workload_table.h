@@ -6,9 +6,11 @@
 #include "../model/window.h"
 #include "table.h"
 
-/* Render the windows with the counter columns `cols` (the run's table columns, in order). */
+/* Render the windows. Their totals are columns (headed by their own names, never `/iter`):
+ * the default ones, and those whose catalog id is in `selected` (the ids --metrics selected;
+ * none without it). */
 BENCH__HIDDEN void bench__workloads_render(FILE *out, const struct bench__workloads *w,
-                                           const struct bench__column_desc *const *cols,
-                                           size_t n_cols, struct bench__table_memory *memory);
+                                           const char *const *selected, size_t n_selected,
+                                           struct bench__table_memory *memory);
 
 #endif /* BENCH_REPORT_WORKLOAD_TABLE_H */

@@ -43,6 +43,30 @@ static const struct bench__column_desc family[M_N] = {
     {"page-faults", "pgflt/iter", BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC, "perf", false},
 };
 
+/* A window's totals, under their own names (window_counts fills them in this order). */
+enum {
+    T_INSTR,
+    T_CYCLES,
+    T_IPC,
+    T_BRANCHES,
+    T_BR_MISSES,
+    T_CACHE_REFS,
+    T_CACHE_MISSES,
+    T_PGFLT,
+    T_N
+};
+
+static const struct bench__total_desc totals[T_N] = {
+    {"perf", NULL, "instructions", "instr", "instr", BENCH__FORMAT_COUNT, true},
+    {"perf", NULL, "cycles", "cycles", "cycles", BENCH__FORMAT_COUNT, true},
+    {"perf", NULL, NULL, "ipc", "ipc", BENCH__FORMAT_RATIO, true}, /* table only */
+    {"perf", NULL, "branches", "branches", "branches", BENCH__FORMAT_COUNT, false},
+    {"perf", NULL, "branchMisses", "br-misses", "br-miss", BENCH__FORMAT_COUNT, false},
+    {"perf", NULL, "cacheReferences", "cache-refs", "cache-miss", BENCH__FORMAT_COUNT, false},
+    {"perf", NULL, "cacheMisses", "cache-misses", "cache-miss", BENCH__FORMAT_COUNT, false},
+    {"perf", NULL, "pageFaults", "pg-flt", "page-faults", BENCH__FORMAT_COUNT, true},
+};
+
 struct perf_state {
     struct bench__perf_group group;
     bool cache_dropped; /* the LLC pair was dropped to avoid multiplexing */
@@ -189,6 +213,7 @@ static void perf_counts(const struct bench__perf_reading *r, struct bench__count
     for (size_t i = 0; i < M_N; i++)
         out->estimate[i] = r->estimate && !isnan(out->values[i]);
     out->scale = r->scale;
+    out->never_enabled = r->never_enabled;
 }
 
 static void perf_pass_end(void *state, uint64_t iterations, uint64_t brackets,
@@ -210,13 +235,29 @@ static void perf_edge_read(void *state, void *snapshot)
     bench__perf_group_snapshot(&((struct perf_state *)state)->group, snapshot);
 }
 
+/* A window's totals: the events' counts, and IPC for the table. */
 static void perf_window_counts(void *state, const void *open, const void *close,
                                const struct bench__edge_shared shared[2], struct bench__counts *out)
 {
     (void)shared;
+    const struct perf_state *st = state;
     struct bench__perf_reading r;
-    bench__perf_group_window(&((struct perf_state *)state)->group, open, close, &r);
-    perf_counts(&r, out);
+    bench__perf_group_window(&st->group, open, close, &r);
+    const double *v = r.values;
+    out->values[T_INSTR] = v[EV_INSTR];
+    out->values[T_CYCLES] = v[EV_CYCLES];
+    out->values[T_IPC] = ratio_of(v[EV_INSTR], v[EV_CYCLES], 1);
+    out->values[T_BRANCHES] = v[EV_BRANCHES];
+    out->values[T_BR_MISSES] = v[EV_BR_MISSES];
+    out->values[T_CACHE_REFS] = v[EV_LLC_REFS];
+    out->values[T_CACHE_MISSES] = v[EV_LLC_MISSES];
+    out->values[T_PGFLT] = v[EV_PGFLT];
+    for (size_t i = 0; i < T_N; i++)
+        out->estimate[i] = r.estimate && !isnan(out->values[i]);
+    out->scale = r.scale;
+    out->never_enabled = r.never_enabled;
+    out->scaled_group = true;
+    out->user_only = st->group.user_only;
 }
 
 static void perf_run_end(void *state)
@@ -244,6 +285,9 @@ const struct bench__source_ops bench__source_perf = {
     .bracket_end = perf_bracket_end,
     .pass_end = perf_pass_end,
     .edge_size = sizeof(struct bench__perf_snapshot),
+    .edge_rank = 5,
+    .totals = totals,
+    .n_totals = T_N,
     .run_begin = perf_run_begin,
     .edge_read = perf_edge_read,
     .window_counts = perf_window_counts,

@@ -365,7 +365,12 @@ static void gate_and_scale(const struct bench__perf_group *g, uint64_t enabled, 
                            const uint64_t *counts, uint64_t iterations,
                            struct bench__perf_reading *out)
 {
-    if (enabled > 0 && running == 0) { /* never ran */
+    if (enabled == 0) { /* never enabled: nothing was counted, which is not zero events */
+        out->scale = 0;
+        out->never_enabled = true;
+        return;
+    }
+    if (running == 0) { /* enabled, never on the PMU */
         out->scale = 0;
         return;
     }
@@ -392,6 +397,7 @@ static void reading_unmeasured(struct bench__perf_reading *out)
         out->values[i] = NAN;
     out->scale = NAN;
     out->estimate = false;
+    out->never_enabled = false;
 }
 
 void bench__perf_group_pass_end(struct bench__perf_group *g, uint64_t iterations,

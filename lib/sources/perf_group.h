@@ -76,10 +76,12 @@ struct bench__perf_group {
 /* What one pass read, per iteration. */
 struct bench__perf_reading {
     double values[BENCH__PERF_GROUP_MAX]; /* event order; NaN = not measured, never 0 */
-    /* running/enabled of the pass, rounded to 3 decimals: 1 when not multiplexed (or
-     * enabled == 0), 0 when the group never ran, the true ratio when "unreliable"; NaN
-     * when the read failed. */
+    /* running/enabled of the pass, rounded to 3 decimals: 1 when not multiplexed, 0 when
+     * the group never ran or was never enabled, the true ratio when "unreliable"; NaN when
+     * the read failed. */
     double scale;
+    /* The group's enabled time did not advance (scale 0): every value is NaN, never 0. */
+    bool never_enabled;
     bool estimate; /* scale < 0.9995: every non-NaN value is a multiplex-scaled estimate */
 };
 

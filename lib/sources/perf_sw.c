@@ -28,6 +28,14 @@ static const struct bench__column_desc family[EV_N] = {
     {"cpu-migrations", "migr/iter", BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC, "perf-sw", false},
 };
 
+/* A window's totals, under their own names, in the family's order. */
+static const struct bench__total_desc totals[EV_N] = {
+    {"perfSw", NULL, "taskClockNs", "task-clock", "task-clock", BENCH__FORMAT_COUNT, true},
+    {"perfSw", NULL, "pageFaults", "sw-pgflt", "sw-page-faults", BENCH__FORMAT_COUNT, true},
+    {"perfSw", NULL, "contextSwitches", "ctx-sw", "ctx-switches", BENCH__FORMAT_COUNT, true},
+    {"perfSw", NULL, "cpuMigrations", "migr", "cpu-migrations", BENCH__FORMAT_COUNT, false},
+};
+
 static void *sw_open(const struct bench__source_request *req, struct bench__caps *caps,
                      char *status, size_t status_size)
 {
@@ -80,6 +88,7 @@ static void sw_counts(const struct bench__perf_reading *r, struct bench__counts 
         out->estimate[i] = r->estimate && !isnan(r->values[i]);
     }
     out->scale = r->scale;
+    out->never_enabled = r->never_enabled;
 }
 
 static void sw_pass_end(void *state, uint64_t iterations, uint64_t brackets,
@@ -108,6 +117,8 @@ static void sw_window_counts(void *state, const void *open, const void *close,
     struct bench__perf_reading r;
     bench__perf_group_window(state, open, close, &r);
     sw_counts(&r, out);
+    out->scaled_group = true;
+    out->user_only = ((const struct bench__perf_group *)state)->user_only;
 }
 
 static void sw_run_end(void *state)
@@ -135,6 +146,9 @@ const struct bench__source_ops bench__source_perf_sw = {
     .bracket_end = sw_bracket_end,
     .pass_end = sw_pass_end,
     .edge_size = sizeof(struct bench__perf_snapshot),
+    .edge_rank = 4,
+    .totals = totals,
+    .n_totals = EV_N,
     .run_begin = sw_run_begin,
     .edge_read = sw_edge_read,
     .window_counts = sw_window_counts,

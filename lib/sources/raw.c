@@ -331,6 +331,7 @@ static void raw_counts(const struct raw_state *st, const struct bench__perf_read
         out->estimate[f] = r->estimate && !isnan(out->values[f]);
     }
     out->scale = r->scale;
+    out->never_enabled = r->never_enabled;
 }
 
 static void raw_pass_end(void *state, uint64_t iterations, uint64_t brackets,
@@ -367,6 +368,14 @@ static void raw_window_counts(void *state, const void *open, const void *close,
     if (st->open)
         bench__perf_group_window(&st->group, open, close, &r);
     raw_counts(st, st->open ? &r : NULL, out);
+    out->scaled_group = true; /* null when no event opened */
+}
+
+/* A window's totals: each event under `events`, keyed by its selector as written. */
+static void raw_window_total(const struct bench__column_desc *column, struct bench__total_desc *out)
+{
+    *out = (struct bench__total_desc){
+        "raw", "events", column->name, column->header, column->name, BENCH__FORMAT_COUNT, true};
 }
 
 static void raw_run_end(void *state)
@@ -394,6 +403,8 @@ const struct bench__source_ops bench__source_raw = {
     .bracket_end = raw_bracket_end,
     .pass_end = raw_pass_end,
     .edge_size = sizeof(struct bench__perf_snapshot),
+    .edge_rank = 2,
+    .window_total = raw_window_total,
     .run_begin = raw_run_begin,
     .edge_read = raw_edge_read,
     .window_counts = raw_window_counts,

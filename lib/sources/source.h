@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 
 #include "../model/row.h"
+#include "../model/window.h"
 #include "../util/hidden.h"
 
 /* ---- capabilities: flags plus ordered, reasoned absences --------------------------- */
@@ -83,6 +84,13 @@ struct bench__counts {
     /* A perf-backed source's running/enabled ratio (0 = never scheduled); NaN otherwise or
      * when unread. Workload windows turn 0 and "unreliable" into notes. */
     double scale;
+    /* A perf group whose enabled time did not advance (scale 0, every value NaN). */
+    bool never_enabled;
+    /* Set by a perf-backed source: a window reports its scale (null when unread). */
+    bool scaled_group;
+    /* A perf-backed source that says so: 1 when it counts user space only, 0 when kernel and
+     * user; -1 (leave it) when not reported. */
+    int user_only;
 };
 
 /* What a workload window edge reads once for every source that wants it: the wall reading's
@@ -141,8 +149,18 @@ struct bench__source_ops {
      * (run_begin before it, run_end after: a perf group is reset and enabled once) and is read
      * cumulatively at each window edge into a snapshot of edge_size bytes. window_counts turns
      * a window's two snapshots (and the shared readings of its opening and closing edges) into
-     * totals. */
+     * totals, in the order of its window totals (below). */
     size_t edge_size;
+    /* Where its edges sit among the other sources' (docs/explanation/workload-time.md, "The
+     * order of the edges"): a larger rank is read nearer the window's code; equal ranks keep
+     * the table's order, later ones inside. */
+    unsigned edge_rank;
+    /* A window's totals (what window_counts fills, in its order), each under its own name:
+     * `totals` for a fixed set; otherwise one per family column, named by window_total when
+     * set, else under the source's name with the column's id and header. */
+    const struct bench__total_desc *totals;
+    size_t n_totals;
+    void (*window_total)(const struct bench__column_desc *column, struct bench__total_desc *out);
     void (*run_begin)(void *state);
     void (*edge_read)(void *state, void *snapshot);
     void (*window_counts)(void *state, const void *open, const void *close,

@@ -470,6 +470,7 @@ static void sys_counts(const struct sys_state *st, const struct bench__perf_read
         out->estimate[k] = r->estimate && !isnan(out->values[k]);
     }
     out->scale = r->scale;
+    out->never_enabled = r->never_enabled;
 }
 
 static void sys_pass_end(void *state, uint64_t iterations, uint64_t brackets,
@@ -502,6 +503,20 @@ static void sys_window_counts(void *state, const void *open, const void *close,
     struct bench__perf_reading r;
     bench__perf_group_window(&st->group, open, close, &r);
     sys_counts(st, &r, out);
+    out->scaled_group = true;
+}
+
+/* A window's totals: `total`, and each named tracepoint's count under `named`. */
+static void sys_window_total(const struct bench__column_desc *column, struct bench__total_desc *out)
+{
+    bool named = !strncmp(column->name, "syscalls:", 9);
+    *out = (struct bench__total_desc){"syscalls",
+                                      named ? "named" : NULL,
+                                      named ? column->name + 9 : "total",
+                                      column->header,
+                                      column->name,
+                                      BENCH__FORMAT_COUNT,
+                                      true};
 }
 
 static void sys_run_end(void *state)
@@ -522,8 +537,8 @@ static void sys_window_floor(void *state, unsigned calls, uint64_t bytes, char *
     (void)state;
     (void)bytes;
     bench__fmt(text, size,
-               "`syscalls` of each window include %u system call%s of the edge readings "
-               "(not subtracted)",
+               "`syscalls` (`total`) of each window include %u system call%s of the edge "
+               "readings (not subtracted)",
                calls + 1, calls + 1 == 1 ? "" : "s");
 }
 
@@ -542,6 +557,8 @@ const struct bench__source_ops bench__source_syscalls = {
     .bracket_end = sys_bracket_end,
     .pass_end = sys_pass_end,
     .edge_size = sizeof(struct bench__perf_snapshot),
+    .edge_rank = 1,
+    .window_total = sys_window_total,
     .run_begin = sys_run_begin,
     .edge_read = sys_edge_read,
     .window_counts = sys_window_counts,

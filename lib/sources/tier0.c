@@ -45,6 +45,21 @@ static const struct bench__column_desc tier0_family[F_COUNT] = {
     {"cache-hit", "cache-hit", BENCH__FORMAT_PERCENT, BENCH__QUANTITATIVE, "tier0", false},
 };
 
+/* A window's totals, under their own names, in the family's order (cache-hit: table only). */
+static const struct bench__total_desc tier0_totals[F_COUNT] = {
+    {"tier0", NULL, "syscr", "syscr", "syscr", BENCH__FORMAT_COUNT, false},
+    {"tier0", NULL, "syscw", "syscw", "syscw", BENCH__FORMAT_COUNT, false},
+    {"tier0", NULL, "minflt", "min-flt", "minflt", BENCH__FORMAT_COUNT, false},
+    {"tier0", NULL, "majflt", "maj-flt", "majflt", BENCH__FORMAT_COUNT, true},
+    {"tier0", NULL, "volCs", "vol-cs", "vol-cs", BENCH__FORMAT_COUNT, false},
+    {"tier0", NULL, "involCs", "invol-cs", "invol-cs", BENCH__FORMAT_COUNT, false},
+    {"tier0", NULL, "rchar", "rchar", "rchar", BENCH__FORMAT_COUNT, false},
+    {"tier0", NULL, "wchar", "wchar", "wchar", BENCH__FORMAT_COUNT, false},
+    {"tier0", NULL, "readBytes", "rd-bytes", "rd-bytes", BENCH__FORMAT_COUNT, true},
+    {"tier0", NULL, "writeBytes", "wr-bytes", "wr-bytes", BENCH__FORMAT_COUNT, true},
+    {"tier0", NULL, NULL, "cache-hit", "cache-hit", BENCH__FORMAT_PERCENT, false},
+};
+
 /* Where each parsed /proc/self/io value and each getrusage value lands in the family. */
 static const size_t io_field[BENCH__TIER0_N_IO] = {F_SYSCR, F_SYSCW,    F_RCHAR,
                                                    F_WCHAR, F_RD_BYTES, F_WR_BYTES};
@@ -433,6 +448,9 @@ const struct bench__source_ops bench__source_tier0 = {
     .bracket_end = tier0_bracket_end,
     .pass_end = tier0_pass_end,
     .edge_size = sizeof(struct tier0_edge),
+    .edge_rank = 3,
+    .totals = tier0_totals,
+    .n_totals = F_COUNT,
     .run_begin = tier0_run_begin,
     .edge_read = tier0_edge_read,
     .window_counts = tier0_window_counts,

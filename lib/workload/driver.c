@@ -94,21 +94,22 @@ static void run_workload(struct bench__wl *w, const struct bench__entry *e)
 }
 
 /* Say, once, what each source's window totals include of the readings nested inside its
- * edges: the sources before it in the table (read after it at the opening edge, before it at
+ * edges: the sources after it in edge order (read after it at the opening edge, before it at
  * the closing one), two readings each. */
-static void disclose_floors(const struct bench__catalog *catalog, FILE *err)
+static void disclose_floors(const struct bench__wl *w, FILE *err)
 {
-    for (size_t i = 0; i < catalog->n_sources; i++) {
-        const struct bench__open_source *s = &catalog->sources[i];
-        if (!s->state || !s->ops->window_floor)
+    const struct bench__catalog *catalog = w->catalog;
+    for (size_t k = 0; k < w->n_edge; k++) {
+        const struct bench__open_source *s = &catalog->sources[w->edge_order[k]];
+        if (!s->ops->window_floor)
             continue;
         unsigned calls = 0;
         uint64_t bytes = 0;
-        for (size_t j = 0; j < i; j++) {
-            const struct bench__open_source *inner = &catalog->sources[j];
+        for (size_t j = k + 1; j < w->n_edge; j++) {
+            const struct bench__open_source *inner = &catalog->sources[w->edge_order[j]];
             unsigned c = 0;
             uint64_t n = 0;
-            if (inner->state && inner->ops->edge_cost)
+            if (inner->ops->edge_cost)
                 inner->ops->edge_cost(inner->state, &c, &n);
             calls += 2 * c;
             bytes += 2 * n;
@@ -117,6 +118,53 @@ static void disclose_floors(const struct bench__catalog *catalog, FILE *err)
         s->ops->window_floor(s->state, calls, bytes, text, sizeof text);
         if (text[0])
             fprintf(err, "workload: %s: %s\n", s->ops->name, text);
+    }
+}
+
+/* The window totals of one open source, owned by `out` (see bench__source_ops.totals). */
+static const struct bench__total_desc *totals_of(const struct bench__open_source *s,
+                                                 struct bench__workloads *out, size_t *n)
+{
+    const struct bench__source_ops *ops = s->ops;
+    *n = ops->totals ? ops->n_totals : s->n_family;
+    struct bench__total_desc *d = bench__xcalloc(*n + 1, sizeof *d);
+    for (size_t f = 0; f < *n; f++) {
+        if (ops->totals) {
+            d[f] = ops->totals[f];
+            continue;
+        }
+        const struct bench__column_desc *col = &s->family[f];
+        if (ops->window_total)
+            ops->window_total(col, &d[f]);
+        else
+            d[f] = (struct bench__total_desc){ops->name, NULL,        col->name,      col->header,
+                                              col->name, col->format, col->is_default};
+    }
+    out->descs = bench__xrealloc(out->descs, (out->n_descs + 1) * sizeof *out->descs);
+    out->descs[out->n_descs++] = d;
+    return d;
+}
+
+/* Each open source's window totals, and the edge order: by edge_rank, outer (small) first;
+ * equal ranks in table order. */
+static void plan_sources(struct bench__wl *w)
+{
+    const struct bench__catalog *c = w->catalog;
+    w->totals = bench__xcalloc(c->n_sources + 1, sizeof *w->totals);
+    w->n_totals = bench__xcalloc(c->n_sources + 1, sizeof *w->n_totals);
+    w->edge_order = bench__xcalloc(c->n_sources + 1, sizeof *w->edge_order);
+    w->n_edge = 0;
+    for (size_t i = 0; i < c->n_sources; i++) {
+        if (!c->sources[i].state)
+            continue;
+        w->totals[i] = totals_of(&c->sources[i], w->out, &w->n_totals[i]);
+        size_t k = w->n_edge++;
+        while (k > 0 &&
+               c->sources[w->edge_order[k - 1]].ops->edge_rank > c->sources[i].ops->edge_rank) {
+            w->edge_order[k] = w->edge_order[k - 1];
+            k--;
+        }
+        w->edge_order[k] = i;
     }
 }
 
@@ -132,6 +180,7 @@ void bench__workloads_run(const struct bench__config *cfg, const struct bench__s
     if (n_order == 0)
         return;
     struct bench__wl w = {.cfg = cfg, .catalog = catalog, .out = out, .err = err, .hooks = hooks};
+    plan_sources(&w);
     bench__wall_open(&w.wall);
     char reason[256] = "";
     w.psi_ok = bench__psi_open(&w.psi, reason, sizeof reason);
@@ -143,7 +192,7 @@ void bench__workloads_run(const struct bench__config *cfg, const struct bench__s
             fprintf(err, "workload: process scope — %s\n", w.wall.rusage_reason);
         if (!w.psi_ok)
             fprintf(err, "workload: psi unavailable (%s) — no io-stall context\n", reason);
-        disclose_floors(catalog, err);
+        disclose_floors(&w, err);
     }
     out->ran = true;
     size_t n_src = catalog->n_sources, most = 0;
@@ -155,8 +204,8 @@ void bench__workloads_run(const struct bench__config *cfg, const struct bench__s
         size_t size = catalog->sources[i].ops->edge_size ? catalog->sources[i].ops->edge_size : 1;
         w.snapshot_open[i] = bench__xcalloc(1, size);
         w.snapshot_close[i] = bench__xcalloc(1, size);
-        if (catalog->sources[i].n_family > most)
-            most = catalog->sources[i].n_family;
+        if (w.n_totals[i] > most)
+            most = w.n_totals[i];
     }
     w.values = bench__xcalloc(most + 1, sizeof *w.values);
     w.estimate = bench__xcalloc(most + 1, sizeof *w.estimate);
@@ -178,6 +227,9 @@ void bench__workloads_run(const struct bench__config *cfg, const struct bench__s
     free(w.snapshot_close);
     free(w.values);
     free(w.estimate);
+    free(w.totals);
+    free(w.n_totals);
+    free(w.edge_order);
     bench__wall_close(&w.wall);
     bench__psi_close(&w.psi);
 }

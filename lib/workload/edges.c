@@ -15,18 +15,18 @@
 
 /* ---- edges -------------------------------------------------------------------------------- */
 
-/* Counting sources, outer → inner: the reverse of the source table (perf innermost). Each is
- * read cumulatively (its run began with the workload test): one snapshot per edge. */
+/* Counting sources, outer → inner in edge order (syscalls, raw, tier0, perf-sw, perf). Each
+ * is read cumulatively (its run began with the workload test): one snapshot per edge. */
 void bench__wl_open_edges(struct bench__wl *w, struct bench__edges *e)
 {
     if (w->psi_ok)
         bench__psi_read(&w->psi, &e->psi0);
     e->t0 = bench__clock_ns();
     bench__wall_read(&w->wall, &e->wall0, &e->shared0);
-    for (size_t i = w->catalog->n_sources; i-- > 0;)
-        if (w->catalog->sources[i].state)
-            w->catalog->sources[i].ops->edge_read(w->catalog->sources[i].state,
-                                                  w->snapshot_open[i]);
+    for (size_t k = 0; k < w->n_edge; k++) {
+        size_t i = w->edge_order[k];
+        w->catalog->sources[i].ops->edge_read(w->catalog->sources[i].state, w->snapshot_open[i]);
+    }
     e->open = true;
 }
 
@@ -40,20 +40,23 @@ static void window_note_add(struct bench__window *win, const char *text)
     win->note = joined;
 }
 
-/* A perf group's scale gate, said in the window's note: a group that never ran, or a
- * multiplexed window whose counts were dropped. */
+/* A perf group's scale gate, said in the window's note: a group never enabled or never
+ * scheduled across the window, or a multiplexed window whose counts were dropped. */
 static void scale_note(struct bench__window *win, const struct bench__open_source *s,
-                       const struct bench__counts *counts)
+                       const struct bench__counts *counts, size_t n)
 {
     char text[160];
     if (isnan(counts->scale))
         return; /* not a perf group, or its reading failed */
-    if (counts->scale == 0) {
+    if (counts->never_enabled) {
+        bench__fmt(text, sizeof text, "%s: group never enabled across the window — unmeasured",
+                   s->ops->name);
+    } else if (counts->scale == 0) {
         bench__fmt(text, sizeof text, "%s: group never scheduled across the window", s->ops->name);
     } else {
         /* the gate drops counts of a multiplexed window with under 1 ms of PMU time, also when
          * its ratio rounds to 1; a scaled window keeps them, marked as estimates */
-        for (size_t f = 0; f < s->n_family; f++)
+        for (size_t f = 0; f < n; f++)
             if (!isnan(counts->values[f]))
                 return;
         bench__fmt(text, sizeof text, "%s: multiplexed window under 1 ms PMU time — counts dropped",
@@ -73,10 +76,10 @@ static char *resolve_name(struct bench__wl *w, const char *name);
 struct bench__window *bench__wl_close_edges(struct bench__wl *w, struct bench__edges *e,
                                             const char *name, bool record)
 {
-    for (size_t i = 0; i < w->catalog->n_sources; i++)
-        if (w->catalog->sources[i].state)
-            w->catalog->sources[i].ops->edge_read(w->catalog->sources[i].state,
-                                                  w->snapshot_close[i]);
+    for (size_t k = w->n_edge; k-- > 0;) {
+        size_t i = w->edge_order[k];
+        w->catalog->sources[i].ops->edge_read(w->catalog->sources[i].state, w->snapshot_close[i]);
+    }
     struct bench__wall_snapshot wall1;
     struct bench__edge_shared shared[2];
     bench__wall_read(&w->wall, &wall1, &shared[1]);
@@ -89,28 +92,37 @@ struct bench__window *bench__wl_close_edges(struct bench__wl *w, struct bench__e
         return NULL;
     struct bench__window *win = new_window(w, resolve_name(w, name));
     shared[0] = e->shared0;
-    size_t n_cells = 0;
-    for (size_t i = 0; i < w->catalog->n_sources; i++)
-        n_cells += w->catalog->sources[i].state ? w->catalog->sources[i].n_family : 0;
-    struct bench__cell *cells = bench__xcalloc(n_cells + 1, sizeof *cells);
-    size_t k = 0;
+    size_t n_totals = 0;
+    for (size_t k = 0; k < w->n_edge; k++)
+        n_totals += w->n_totals[w->edge_order[k]];
+    /* the record lists the sources in table order (perf first), whatever their edge order */
+    struct bench__total *totals = bench__xcalloc(n_totals + 1, sizeof *totals);
+    struct bench__window_group *groups = bench__xcalloc(w->n_edge + 1, sizeof *groups);
+    size_t t = 0, g = 0;
     for (size_t i = 0; i < w->catalog->n_sources; i++) {
         struct bench__open_source *s = &w->catalog->sources[i];
-        if (!s->state)
+        size_t n = w->n_totals[i];
+        if (!s->state || n == 0)
             continue;
-        for (size_t f = 0; f < s->n_family; f++) {
+        for (size_t f = 0; f < n; f++) {
             w->values[f] = NAN;
             w->estimate[f] = false;
         }
-        struct bench__counts counts = {.values = w->values, .estimate = w->estimate, .scale = NAN};
+        struct bench__counts counts = {
+            .values = w->values, .estimate = w->estimate, .scale = NAN, .user_only = -1};
         s->ops->window_counts(s->state, w->snapshot_open[i], w->snapshot_close[i], shared, &counts);
-        for (size_t f = 0; f < s->n_family; f++)
-            cells[k++] = (struct bench__cell){&s->family[f], w->values[f],
-                                              w->estimate[f] && !isnan(w->values[f])};
-        scale_note(win, s, &counts);
+        for (size_t f = 0; f < n; f++)
+            totals[t++] = (struct bench__total){&w->totals[i][f], w->values[f],
+                                                w->estimate[f] && !isnan(w->values[f])};
+        groups[g++] = (struct bench__window_group){w->totals[i][0].object, counts.scaled_group,
+                                                   counts.scaled_group ? counts.scale : NAN,
+                                                   counts.user_only};
+        scale_note(win, s, &counts, n);
     }
-    win->cells = cells;
-    win->n_cells = k;
+    win->totals = totals;
+    win->n_totals = t;
+    win->groups = groups;
+    win->n_groups = g;
     struct bench__decomposition d;
     bench__decompose(t1 - e->t0, &w->wall, &e->wall0, &wall1, &d);
     win->wall = (struct bench__window_time){.wall_ns = d.wall_ns,
@@ -202,9 +214,12 @@ void bench__wl_fail_window(struct bench__window *win, enum bench__outcome outcom
     win->wall.offcpu_runqueue_ns = win->wall.offcpu_disk_ns = win->wall.offcpu_other_ns = NAN;
     for (int i = 0; i < 5; i++)
         win->psi[i] = NAN;
-    free(win->cells);
-    win->cells = NULL;
-    win->n_cells = 0;
+    free(win->totals);
+    win->totals = NULL;
+    win->n_totals = 0;
+    free(win->groups);
+    win->groups = NULL;
+    win->n_groups = 0;
 }
 
 void bench__wl_drop_candidate(struct bench__wl *w)

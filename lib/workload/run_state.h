@@ -61,8 +61,14 @@ struct bench__wl {
     uint32_t window_reps_done;
     struct bench__name_count *names; /* this test's distinct window names, for "#2", "#3" */
     size_t n_names;
-    /* per open source (catalog order): the snapshots of the open window's two edges */
+    /* per open source (catalog order): the snapshots of the open window's two edges, and
+     * the totals its windows report (owned by out->descs) */
     void **snapshot_open, **snapshot_close;
+    const struct bench__total_desc **totals;
+    size_t *n_totals;
+    /* the open sources' catalog indexes in edge order, outer to inner (by edge_rank) */
+    size_t *edge_order;
+    size_t n_edge;
     char decomposition_note[BENCH__WALL_NOTE_MAX]; /* of the last window closed */
     double *values;                                /* scratch for one source's window counts */
     bool *estimate;

@@ -834,11 +834,11 @@ def case_workloads():
     check(rc == 1, f"workloads: exit {rc} (the failing window must fail the run) {err!r}")
     w = windows_of(doc)
     spin, sleep = w.get("workloads.spin", {}), w.get("workloads.sleep", {})
-    counted = any("task-clock" in x.get("perf-sw", {}) for x in w.values())
+    counted = any("taskClockNs" in x.get("perfSw", {}) for x in w.values())
     if not counted:
         print(f"note: task-clock cannot be counted here; getrusage stands in: {err!r}")
     for name, win in (("spin", spin), ("sleep", sleep)):
-        tc = win.get("perf-sw", {}).get("task-clock")
+        tc = win.get("perfSw", {}).get("taskClockNs")
         wall, runq = win.get("wallNs"), win.get("offCpuRunqueueNs")
         user, kernel = win.get("onCpuUserNs"), win.get("onCpuKernelNs")
         if not all(isinstance(v, (int, float)) for v in (wall, user, kernel)) or \
@@ -857,7 +857,7 @@ def case_workloads():
                   f"run queue {(runq or 0) / 1e6:.3f} ms, wall {wall / 1e6:.3f} ms")
     if spin.get("wallNs") and spin.get("onCpuUserNs") is not None:
         runq = spin.get("offCpuRunqueueNs")
-        tc = spin.get("perf-sw", {}).get("task-clock")
+        tc = spin.get("perfSw", {}).get("taskClockNs")
         if runq is None:
             check("runqueue wait unattributable" in err,
                   f"workloads: spin run-queue wait neither measured nor disclosed {err!r}")
@@ -919,11 +919,11 @@ def case_window_floor():
     rc, out, err, doc = bench_json(args)
     t0 = re.search(r"^workload: tier0: `syscr` and `rchar` of each window include (\d+) and (\d+) "
                    r"of the readings nested inside tier-0's edges \(not subtracted\)$", err, re.M)
-    sc = re.search(r"^workload: syscall: `syscalls` of each window include (\d+) system calls? "
-                   r"of the edge readings \(not subtracted\)$", err, re.M)
+    sc = re.search(r"^workload: syscall: `syscalls` \(`total`\) of each window include (\d+) system "
+                   r"calls? of the edge readings \(not subtracted\)$", err, re.M)
     win = windows_of(doc).get("workloads.floor/empty", {})
     tier0 = win.get("tier0", {})
-    if "perf-sw" in win or "perf" in win:
+    if "perfSw" in win or "perf" in win:
         check(t0 is not None, f"floor: no tier0 line with a perf group open: {err!r}")
         if t0:
             check(tier0.get("syscr") == int(t0.group(1)) and tier0.get("rchar") == int(t0.group(2)),
@@ -932,7 +932,7 @@ def case_window_floor():
         check(t0 is None and tier0.get("syscr") == 0, f"floor: no nested reading {tier0} {err!r}")
     if tracefs:
         check(sc is not None, f"floor: no syscall line: {err!r}")
-        total = win.get("syscall", {}).get("syscalls")
+        total = win.get("syscalls", {}).get("total")
         check(sc is not None and total == int(sc.group(1)),
               f"floor: syscalls {total} against the line {sc.group(0) if sc else None!r}")
         check(err.count("workload: syscall: ") == 1, f"floor: said once {err!r}")
@@ -959,8 +959,8 @@ def case_workload_regime():
         cold, warm = w.get("workloads.cold_read/read", {}), w.get("workloads.warm_read/read", {})
         check(cold.get("regime", {}).get("effective") == "cold", f"regime: cold {cold.get('regime')}")
         check(warm.get("regime", {}).get("effective") == "warm", f"regime: warm {warm.get('regime')}")
-        crd = cold.get("tier0", {}).get("rd-bytes")
-        wrd = warm.get("tier0", {}).get("rd-bytes")
+        crd = cold.get("tier0", {}).get("readBytes")
+        wrd = warm.get("tier0", {}).get("readBytes")
         check(isinstance(crd, (int, float)) and crd >= 32 * (1 << 20),
               f"regime: cold read {crd} bytes from disk (want ≥ 32 MiB)")
         check(isinstance(crd, (int, float)) and isinstance(wrd, (int, float)) and crd > 10 * wrd,

@@ -174,10 +174,7 @@ static void send_window(struct run *r, const struct bench__window *w)
         WIRE(r, bench__wire_window(f, w));
         return;
     }
-    const char *names[8];
-    for (size_t k = 0; k < w->n_cells; k++)
-        names[k] = w->cells[k].column->name;
-    bench__collect_window(r->c, w, names);
+    bench__collect_window(r->c, w);
 }
 
 static void send_entry(struct run *r, const char *type, size_t entry, size_t count)
@@ -257,7 +254,12 @@ static void small_run(struct run *r)
     send_begin(r, BENCH__ITEM_WORKLOAD, c, r->suite.entries[c].full_name, NULL, 0);
     struct bench__regime_stamp stamp = {true, BENCH_CACHE_COLD,   BENCH_CACHE_WARM, 0.0,
                                         NAN,  "tmpfs: never cold"};
-    struct bench__cell wcells[] = {{&col_instr, 42, false}};
+    static const struct bench__total_desc instructions = {
+        "perf", NULL, "instructions", "instr", "instr", BENCH__FORMAT_COUNT, true};
+    static const struct bench__total_desc read_calls = {
+        "syscalls", "named", "read", "sc:read", "syscalls:read", BENCH__FORMAT_COUNT, true};
+    struct bench__total wtotals[] = {{&instructions, 42, false}, {&read_calls, 1.5, true}};
+    struct bench__window_group wgroups[] = {{"perf", true, 0.5, 1}, {"syscalls", true, NAN, -1}};
     struct bench__window w = {
         .name = (char *)"test_collector.load_c/parse",
         .reps = 3,
@@ -267,8 +269,10 @@ static void small_run(struct run *r)
         .psi_present = true,
         .psi = {0, 0, 1, 0, -0.0},
         .regime = &stamp,
-        .cells = wcells,
-        .n_cells = 1,
+        .totals = wtotals,
+        .n_totals = 2,
+        .groups = wgroups,
+        .n_groups = 2,
         .note = (char *)"a note",
     };
     send_window(r, &w);
@@ -298,6 +302,14 @@ static void test_wire_is_exact(void **state)
     assert_non_null(strstr(rows, "\"r\xef\xbf\xbdsum\xef\xbf\xbd\""));
     assert_non_null(strstr(rows, "\"M\xef\xbf\xbdnchen\""));
     assert_null(strstr(strstr(rows, "\"countIterations\": 1000") + 1, "test_collector.body_a"));
+    /* a window's totals keep their own names, nesting, scale and userOnly across the wire */
+    const char *windows = strstr(a, "\"windows\"");
+    assert_non_null(windows);
+    assert_non_null(strstr(windows, "\"perf\": {\n        \"instructions\": 42,\n"
+                                    "        \"scale\": 0.5,\n        \"userOnly\": true\n"));
+    assert_non_null(strstr(windows, "\"syscalls\": {\n        \"named\": {\n"
+                                    "          \"read\": 1.5\n        },\n"
+                                    "        \"scale\": null\n      }"));
     free(a);
     free(b);
     run_close(&direct);

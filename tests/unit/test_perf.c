@@ -43,6 +43,18 @@
 /* The perf family in catalog order, and the perf-sw family. */
 enum { M_IPC, M_INSTR, M_BR_MISS, M_CACHE_MISS, M_CYCLES, M_BRANCHES, M_PGFLT, M_N };
 enum { S_TASK_CLOCK, S_PGFLT, S_CTX_SW, S_MIGR, S_N };
+/* perf's window totals, in its window_counts order */
+enum {
+    T_INSTR,
+    T_CYCLES,
+    T_IPC,
+    T_BRANCHES,
+    T_BR_MISSES,
+    T_CACHE_REFS,
+    T_CACHE_MISSES,
+    T_PGFLT,
+    T_N
+};
 
 #define MS 1000000ull
 
@@ -780,6 +792,35 @@ static void test_pass_never_ran_is_nan(void **state)
     close_and_check(&bench__source_perf, o.state);
 }
 
+/* A group whose enabled time never advanced counted nothing: its pass reads NaN with scale 0,
+ * never zeros with scale 1 (perf and its software fallback alike). */
+static void test_pass_never_enabled_is_nan(void **state)
+{
+    (void)state;
+    const struct bench__source_ops *const srcs[] = {&bench__source_perf, &bench__source_perf_sw};
+    for (size_t s = 0; s < 2; s++) {
+        const struct bench__source_ops *src = srcs[s];
+        struct opened o = open_source(src, false);
+        assert_non_null(o.state);
+        double v[M_N + S_N];
+        bool e[M_N + S_N];
+        fake.enabled_inc = 0; /* ENABLE took no effect: no time enabled, nothing counted */
+        struct bench__counts out = {.values = v, .estimate = e, .scale = NAN};
+        src->pass_begin(o.state);
+        src->bracket_begin(o.state);
+        src->bracket_end(o.state);
+        src->pass_end(o.state, 10, 1, &out);
+        assert_double_exact(out.scale, 0);
+        assert_true(out.never_enabled);
+        for (size_t i = 0; i < src->n_family; i++) {
+            assert_nan(v[i]);
+            assert_false(e[i]);
+        }
+        fake.enabled_inc = 2 * MS;
+        close_and_check(src, o.state);
+    }
+}
+
 static void test_pass_time_baseline(void **state)
 {
     (void)state;
@@ -992,7 +1033,7 @@ static double window_counts(const struct bench__source_ops *src, void *st, const
     struct bench__edge_shared shared[2];
     memset(shared, 0, sizeof shared);
     struct bench__counts out = {.values = values, .estimate = estimate, .scale = -1};
-    for (size_t i = 0; i < src->n_family; i++) {
+    for (size_t i = 0; i < (src->totals ? src->n_totals : src->n_family); i++) {
         values[i] = -12345;
         estimate[i] = true;
     }
@@ -1101,8 +1142,8 @@ static void test_window_perf_family(void **state)
     struct opened o = open_source(src, false);
     assert_non_null(o.state);
     void *a = edge_buffer(src), *b = edge_buffer(src);
-    double v[M_N];
-    bool e[M_N];
+    double v[T_N];
+    bool e[T_N];
     src->run_begin(o.state);
     fake_workload();
     src->edge_read(o.state, a);
@@ -1110,14 +1151,27 @@ static void test_window_perf_family(void **state)
     fake_workload();
     src->edge_read(o.state, b);
     assert_double_exact(window_counts(src, o.state, a, b, v, e), 1);
-    assert_double_exact(v[M_CYCLES], 2000);
-    assert_double_exact(v[M_INSTR], 5000);
-    assert_double_exact(v[M_IPC], 2.5);
-    assert_double_exact(v[M_BRANCHES], 1000);
-    assert_double_near(v[M_BR_MISS], 1.2);
-    assert_double_near(v[M_CACHE_MISS], 20.0);
-    assert_double_exact(v[M_PGFLT], 2);
-    for (size_t i = 0; i < M_N; i++)
+    /* totals under their own names: counts, never per-iteration ratios (IPC for the table) */
+    assert_int_equal(src->n_totals, T_N);
+    static const char *const keys[T_N] = {"instructions", "cycles",       NULL,
+                                          "branches",     "branchMisses", "cacheReferences",
+                                          "cacheMisses",  "pageFaults"};
+    for (size_t i = 0; i < T_N; i++) {
+        assert_string_equal(src->totals[i].object, "perf");
+        if (keys[i])
+            assert_string_equal(src->totals[i].key, keys[i]);
+        else
+            assert_null(src->totals[i].key);
+    }
+    assert_double_exact(v[T_CYCLES], 2000);
+    assert_double_exact(v[T_INSTR], 5000);
+    assert_double_exact(v[T_IPC], 2.5);
+    assert_double_exact(v[T_BRANCHES], 1000);
+    assert_double_exact(v[T_BR_MISSES], 12);
+    assert_double_exact(v[T_CACHE_REFS], 200);
+    assert_double_exact(v[T_CACHE_MISSES], 40);
+    assert_double_exact(v[T_PGFLT], 2);
+    for (size_t i = 0; i < T_N; i++)
         assert_false(e[i]);
     src->run_end(o.state);
     free(a);
@@ -1146,6 +1200,48 @@ static void test_window_never_ran(void **state)
     free(a);
     free(b);
     close_and_check(src, o.state);
+}
+
+/* A window across which the group's enabled time did not advance reads NaN, never zeros, in
+ * both perf-backed sources (hardware group and software fallback). */
+static void test_window_never_enabled(void **state)
+{
+    (void)state;
+    const struct bench__source_ops *const srcs[] = {&bench__source_perf, &bench__source_perf_sw};
+    for (size_t s = 0; s < 2; s++) {
+        const struct bench__source_ops *src = srcs[s];
+        struct opened o = open_source(src, false);
+        assert_non_null(o.state);
+        void *a = edge_buffer(src), *b = edge_buffer(src);
+        double v[64];
+        bool e[64];
+        src->run_begin(o.state);
+        fake_workload();
+        src->edge_read(o.state, a);
+        fake.enabled_inc = 0; /* the group was not enabled across the window */
+        fake_workload();
+        src->edge_read(o.state, b);
+        struct bench__edge_shared shared[2];
+        memset(shared, 0, sizeof shared);
+        struct bench__counts out = {.values = v, .estimate = e, .scale = NAN};
+        for (size_t i = 0; i < 64; i++) {
+            v[i] = -12345;
+            e[i] = true;
+        }
+        src->window_counts(o.state, a, b, shared, &out);
+        assert_double_exact(out.scale, 0);
+        assert_true(out.never_enabled);
+        assert_non_null(src->totals);
+        for (size_t i = 0; i < src->n_totals; i++) {
+            assert_nan(v[i]);
+            assert_false(e[i]);
+        }
+        fake.enabled_inc = 2 * MS;
+        src->run_end(o.state);
+        free(a);
+        free(b);
+        close_and_check(src, o.state);
+    }
 }
 
 static void test_window_multiplexed_under_1ms(void **state)
@@ -1372,6 +1468,7 @@ int main(void)
         T(test_pass_estimate_threshold),
         T(test_pass_multiplexed_under_1ms_is_nan),
         T(test_pass_never_ran_is_nan),
+        T(test_pass_never_enabled_is_nan),
         T(test_pass_time_baseline),
         T(test_derived_divide_by_zero),
         T(test_calibration_drops_llc_pair),
@@ -1385,6 +1482,7 @@ int main(void)
         T(test_window_is_the_delta_between_edges),
         T(test_window_perf_family),
         T(test_window_never_ran),
+        T(test_window_never_enabled),
         T(test_window_multiplexed_under_1ms),
         T(test_window_scaled_estimate),
         T(test_window_failed_read_at_either_edge),

@@ -49,6 +49,7 @@ static struct {
     } rules[20];
     size_t n_rules;
     bool enabled;
+    bool never_enabled; /* ENABLE takes no effect: no time enabled, nothing counted */
 } fake;
 
 static int fake_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
@@ -85,8 +86,10 @@ static int fake_ioctl(int fd, unsigned long request, unsigned long arg)
         for (size_t i = 0; i < l->n_members; i++)
             fake.fds[l->members[i] - FAKE_FD_BASE].value = 0;
     } else if (request == PERF_EVENT_IOC_ENABLE) {
-        fake.enabled = true;
+        fake.enabled = !fake.never_enabled;
     } else if (request == PERF_EVENT_IOC_DISABLE) {
+        if (!fake.enabled)
+            return 0;
         /* a bracket: each event counts its config + 1 per bracket, 2 ms enabled and running */
         if (fake.enabled)
             for (size_t i = 0; i < l->n_members; i++) {
@@ -383,6 +386,33 @@ static void test_group_exact(void **state)
     assert_int_equal(open_fds(), 0);
 }
 
+/* A raw group whose enabled time never advanced counted nothing: NaN and scale 0, not zeros. */
+static void test_never_enabled_is_nan(void **state)
+{
+    (void)state;
+    char *metrics[] = {"raw:r1", "raw:r2"};
+    struct opened o = open_raw(metrics, 2);
+    assert_non_null(o.state);
+    double v[2];
+    bool e[2] = {true, true};
+    fake.never_enabled = true;
+    struct bench__counts counts = {.values = v, .estimate = e, .scale = NAN};
+    v[0] = v[1] = -1;
+    bench__source_raw.pass_begin(o.state);
+    bench__source_raw.bracket_begin(o.state);
+    bench__source_raw.bracket_end(o.state);
+    bench__source_raw.pass_end(o.state, 10, 1, &counts);
+    assert_true(counts.never_enabled);
+    assert_true(counts.scale == 0);
+    for (size_t i = 0; i < 2; i++) {
+        assert_nan(v[i]);
+        assert_false(e[i]);
+    }
+    fake.never_enabled = false;
+    bench__source_raw.close(o.state);
+    assert_int_equal(open_fds(), 0);
+}
+
 /* The first event the kernel accepts leads; one refused as leader or member reads NaN. */
 static void test_first_accepted_leads(void **state)
 {
@@ -544,15 +574,11 @@ int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup_fake, teardown_os)
     const struct CMUnitTest tests[] = {
-        T(test_family_for_and_cap),
-        T(test_catalog_warnings),
-        T(test_group_exact),
-        T(test_first_accepted_leads),
-        T(test_all_refused_keeps_nan_columns),
-        T(test_user_space_only),
-        T(test_probe_only),
-        T(test_pfm_modifiers_exclude),
-        cmocka_unit_test_teardown(test_real_kernel, teardown_os),
+        T(test_family_for_and_cap),    T(test_catalog_warnings),
+        T(test_group_exact),           T(test_never_enabled_is_nan),
+        T(test_first_accepted_leads),  T(test_all_refused_keeps_nan_columns),
+        T(test_user_space_only),       T(test_probe_only),
+        T(test_pfm_modifiers_exclude), cmocka_unit_test_teardown(test_real_kernel, teardown_os),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

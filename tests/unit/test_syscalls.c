@@ -864,6 +864,12 @@ static void test_pass_scale_gates(void **state)
     assert_nan(v[1]);
     assert_false(e[0] || e[1]);
     fake.running_inc = -1;
+    fake.enabled_inc = 0; /* never enabled: nothing counted, which is not zero calls */
+    run_pass(o.state, 2, 2, 5, 10, v, e);
+    assert_nan(v[0]);
+    assert_nan(v[1]);
+    assert_false(e[0] || e[1]);
+    fake.enabled_inc = 2 * MS;
     fake.fail_read = true;
     run_pass(o.state, 2, 2, 5, 10, v, e);
     assert_nan(v[0]);
