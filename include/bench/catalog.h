@@ -38,6 +38,9 @@ struct bench_capability_info {
     bool present;
     const char
         *reason; /* why absent (the probe that failed, errno, the setting); NULL if present */
+    /* Since 0.2.0, after the first released size: what a present `counting` found beyond
+     * "present" (a degraded mode, the wall source's run-queue reading); NULL when nothing. */
+    const char *detail;
 };
 
 /* The first released sizes: the library accepts any size from these up. */
@@ -52,11 +55,11 @@ struct bench_capability_info {
     }
 #define BENCH_CAPABILITY_INFO_INIT                                                                 \
     {                                                                                              \
-        sizeof(struct bench_capability_info), NULL, NULL, false, NULL                              \
+        sizeof(struct bench_capability_info), NULL, NULL, false, NULL, NULL                        \
     }
 
-/* Probe every counting source once (nothing is left open) and keep what was found. Returns 0,
- * BENCH_EINVAL (out is NULL) or BENCH_ENOMEM. */
+/* Probe every counting source and the workload window sources (wall, psi) once (nothing is
+ * left open) and keep what was found. Returns 0, BENCH_EINVAL (out is NULL) or BENCH_ENOMEM. */
 BENCH_API int bench_catalog_open(bench_catalog_t **out);
 /* Free the catalog and its strings; NULL is ignored. */
 BENCH_API void bench_catalog_close(bench_catalog_t *cat);
@@ -66,8 +69,10 @@ BENCH_API size_t bench_catalog_metric_count(const bench_catalog_t *cat);
  * BENCH_ESTRUCT (info->size below BENCH_METRIC_INFO_SIZE_V1). */
 BENCH_API int bench_catalog_metric(const bench_catalog_t *cat, size_t i,
                                    struct bench_metric_info *info);
-/* The capabilities, source by source, each source's in a fixed order; a capability a source
- * neither has nor could report is not listed. */
+/* The capabilities, block by block (each counting source, then the window sources "wall" and
+ * "psi", then "pfm" (event naming, apart from raw counting), then "harness" for what no source
+ * delivers), each block's in a fixed order; a capability a block neither has nor could report
+ * is not listed. */
 BENCH_API size_t bench_catalog_capability_count(const bench_catalog_t *cat);
 BENCH_API int bench_catalog_capability(const bench_catalog_t *cat, size_t i,
                                        struct bench_capability_info *info);

@@ -89,8 +89,10 @@ static void set_via(struct bench__open_source *s, bool by_flag)
 }
 
 /* Every source of the list with its request and its family for this configuration: pure (a
- * family_for has no side effects), nothing is probed or opened. */
-static void load_families(struct bench__catalog *c, const struct bench__config *cfg)
+ * family_for has no side effects), nothing is probed or opened. For a listing (probe_all), a
+ * source whose columns depend on the request and that the configuration asks nothing of is
+ * asked as if its bare flag were given, so its standing columns are listed (`syscalls`). */
+static void load_families(struct bench__catalog *c, const struct bench__config *cfg, bool probe_all)
 {
     memset(c, 0, sizeof *c);
     c->cfg = cfg;
@@ -101,6 +103,16 @@ static void load_families(struct bench__catalog *c, const struct bench__config *
         s->request = request_for(cfg, s->ops);
         if (s->ops->family_for) {
             s->n_family = s->ops->family_for(&s->request, &s->configured);
+            if (probe_all && s->n_family == 0 && s->ops->flag && !s->request.flag) {
+                struct bench__source_request bare = s->request;
+                bare.flag = true;
+                free(s->configured.columns);
+                free(s->configured.strings);
+                s->configured = (struct bench__family){0};
+                s->n_family = s->ops->family_for(&bare, &s->configured);
+                if (s->n_family > 0)
+                    s->request = bare;
+            }
             s->family = s->configured.columns;
         } else {
             s->family = s->ops->family;
@@ -111,7 +123,7 @@ static void load_families(struct bench__catalog *c, const struct bench__config *
 
 void bench__catalog_open(struct bench__catalog *c, const struct bench__config *cfg, bool probe_all)
 {
-    load_families(c, cfg);
+    load_families(c, cfg, probe_all);
     for (size_t i = 0; i < c->n_sources; i++) {
         struct bench__open_source *s = &c->sources[i];
         bool by_flag = s->request.flag;
@@ -154,10 +166,11 @@ void bench__catalog_announce(const struct bench__catalog *c, FILE *err)
         if (!s->requested)
             continue;
         if (!s->state) {
-            const char *reason = bench__caps_reason(&s->caps, BENCH__CAP_COUNTING);
-            if (reason)
-                fprintf(err, "%s: %s %s unavailable (%s)\n", s->via, s->ops->name,
-                        bench__cap_name(BENCH__CAP_COUNTING), reason);
+            /* the seed's shape: "<flag>: <capability> unavailable (<reason>)" */
+            enum bench__cap cap = bench__caps_defining_absence(&s->caps);
+            if (cap != BENCH__CAP_COUNT)
+                fprintf(err, "%s: %s unavailable (%s)\n", s->via, bench__cap_name(cap),
+                        bench__caps_reason(&s->caps, cap));
             continue;
         }
         if (s->fallback) {
@@ -340,7 +353,7 @@ static size_t unmatched(const struct bench__catalog *c,
 size_t bench__catalog_check_selectors(const struct bench__config *cfg, FILE *err)
 {
     struct bench__catalog c;
-    load_families(&c, cfg);
+    load_families(&c, cfg, false);
     size_t errors = unmatched(&c, NULL, 0, false, err);
     bench__catalog_close(&c);
     return errors;

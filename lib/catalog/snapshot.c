@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* snapshot.c: owns the public catalog API (bench_catalog_*): every source probed once, its
- * metrics and capabilities copied into storage the catalog owns, and the size-prefixed info
- * structs filled up to the caller's size. Nothing stays open. */
+/* snapshot.c: owns the public catalog (bench_catalog_t and its accessors): every counting source
+ * probed once, its metrics and capabilities copied into storage the catalog owns, with the
+ * window sources' blocks its caller probed and the harness block, and the size-prefixed info
+ * structs filled up to the caller's size. Nothing stays open. bench_catalog_open itself lives
+ * with the window sources (lib/workload/capabilities.c), the lowest layer that knows them all. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
@@ -53,9 +55,71 @@ static const char *absence_reason(const struct bench__open_source *s)
     return reason;
 }
 
-static int fill(struct bench_catalog *cat, const struct bench__catalog *c)
+/* One capability entry; `detail` only for a present one. Returns 0 or BENCH_ENOMEM. */
+static int add_cap(struct bench_catalog *cat, const char *block, enum bench__cap cap, bool present,
+                   const char *reason, const char *detail)
 {
-    size_t n_metrics = 0, n_caps = 0;
+    struct bench_capability_info *ci = &cat->caps[cat->n_caps++];
+    *ci = (struct bench_capability_info){
+        .size = sizeof *ci,
+        .source = keep(cat, block),
+        .name = bench__cap_name(cap),
+        .present = present,
+        .reason = present ? NULL : keep(cat, reason),
+        .detail = present && detail && *detail ? keep(cat, detail) : NULL,
+    };
+    if (!ci->source || (!present && !ci->reason) || (present && detail && *detail && !ci->detail))
+        return BENCH_ENOMEM;
+    return 0;
+}
+
+/* The entries of one report: those under `block` (NULL: the source's own, i.e. no block set),
+ * labelled `label` (NULL: the block's name). Counting carries `detail`. */
+static int add_caps(struct bench_catalog *cat, const struct bench__caps *caps, const char *name,
+                    const char *block, const char *detail)
+{
+    for (unsigned cap = 0; cap < BENCH__CAP_COUNT; cap++) {
+        const char *own = caps->block[cap];
+        if (block ? !own || strcmp(own, block) != 0 : own != NULL)
+            continue;
+        const char *reason = bench__caps_reason(caps, (enum bench__cap)cap);
+        bool present = caps->present & (1u << cap);
+        if (!present && !reason)
+            continue;
+        int rc = add_cap(cat, block ? block : name, (enum bench__cap)cap, present, reason,
+                         cap == BENCH__CAP_COUNTING ? detail : NULL);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Was this capability reported by some block already? */
+static bool reported(const struct bench_catalog *cat, enum bench__cap cap)
+{
+    for (size_t i = 0; i < cat->n_caps; i++)
+        if (!strcmp(cat->caps[i].name, bench__cap_name(cap)))
+            return true;
+    return false;
+}
+
+/* The harness block: what no backend delivers, so the vocabulary is complete. */
+static int add_harness(struct bench_catalog *cat)
+{
+    int rc = 0;
+    if (!reported(cat, BENCH__CAP_SYMBOLIZATION))
+        rc = add_cap(cat, "harness", BENCH__CAP_SYMBOLIZATION, false,
+                     "opt-in: --profile (probed with the perf source)", NULL);
+    if (!rc && !reported(cat, BENCH__CAP_NUMA_ATTRIBUTION))
+        rc = add_cap(cat, "harness", BENCH__CAP_NUMA_ATTRIBUTION, false,
+                     "not implemented (no page-to-node classification)", NULL);
+    return rc;
+}
+
+static int fill(struct bench_catalog *cat, const struct bench__catalog *c,
+                const struct bench__catalog_block *window, size_t n_window)
+{
+    size_t n_metrics = 0, n_caps = (n_window + 1) * BENCH__CAP_COUNT;
     for (size_t i = 0; i < c->n_sources; i++) {
         n_metrics += c->sources[i].n_family;
         n_caps += BENCH__CAP_COUNT;
@@ -84,29 +148,36 @@ static int fill(struct bench_catalog *cat, const struct bench__catalog *c)
             if (!m->name || !m->column || !m->source || (!available && !m->reason))
                 return BENCH_ENOMEM;
         }
-        if (!s->requested)
-            continue;
-        for (unsigned cap = 0; cap < BENCH__CAP_COUNT; cap++) {
-            const char *reason = bench__caps_reason(&s->caps, (enum bench__cap)cap);
-            bool present = s->caps.present & (1u << cap);
-            if (!present && !reason)
-                continue;
-            struct bench_capability_info *ci = &cat->caps[cat->n_caps++];
-            *ci = (struct bench_capability_info){
-                .size = sizeof *ci,
-                .source = keep(cat, s->ops->name),
-                .name = bench__cap_name((enum bench__cap)cap),
-                .present = present,
-                .reason = present ? NULL : keep(cat, reason),
-            };
-            if (!ci->source || (!present && !ci->reason))
-                return BENCH_ENOMEM;
+    }
+    int rc = 0;
+    for (size_t i = 0; !rc && i < c->n_sources; i++)
+        if (c->sources[i].requested)
+            rc = add_caps(cat, &c->sources[i].caps, c->sources[i].ops->name, NULL,
+                          c->sources[i].status);
+    for (size_t i = 0; !rc && i < n_window; i++)
+        rc = add_caps(cat, &window[i].caps, window[i].name, NULL, window[i].detail);
+    /* the blocks sources report apart, each once, in the order they first appear */
+    for (size_t i = 0; !rc && i < c->n_sources; i++) {
+        const struct bench__open_source *s = &c->sources[i];
+        for (unsigned cap = 0; !rc && s->requested && cap < BENCH__CAP_COUNT; cap++) {
+            const char *block = s->caps.block[cap];
+            bool seen = false;
+            for (size_t j = 0; block && j < cat->n_caps; j++)
+                seen = seen || !strcmp(cat->caps[j].source, block);
+            if (block && !seen)
+                for (size_t j = i; !rc && j < c->n_sources; j++)
+                    if (c->sources[j].requested)
+                        rc = add_caps(cat, &c->sources[j].caps, NULL, block, NULL);
         }
     }
-    return 0;
+    if (!rc)
+        rc = add_harness(cat);
+    return rc;
 }
 
-int bench__catalog_snapshot(const struct bench__config *cfg, bench_catalog_t **out)
+int bench__catalog_snapshot(const struct bench__config *cfg,
+                            const struct bench__catalog_block *window, size_t n_window,
+                            bench_catalog_t **out)
 {
     static const struct bench__config none;
     struct bench_catalog *cat = calloc(1, sizeof *cat);
@@ -114,7 +185,7 @@ int bench__catalog_snapshot(const struct bench__config *cfg, bench_catalog_t **o
         return BENCH_ENOMEM;
     struct bench__catalog c;
     bench__catalog_open(&c, cfg ? cfg : &none, true);
-    int rc = fill(cat, &c);
+    int rc = fill(cat, &c, window, n_window);
     bench__catalog_close(&c);
     if (rc) {
         bench_catalog_close(cat);
@@ -122,14 +193,6 @@ int bench__catalog_snapshot(const struct bench__config *cfg, bench_catalog_t **o
     }
     *out = cat;
     return 0;
-}
-
-int bench_catalog_open(bench_catalog_t **out)
-{
-    if (!out)
-        return BENCH_EINVAL;
-    *out = NULL;
-    return bench__catalog_snapshot(NULL, out);
 }
 
 void bench_catalog_close(bench_catalog_t *cat)

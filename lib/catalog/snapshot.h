@@ -9,8 +9,22 @@
 
 #include "../suite/config.h"
 
-/* Probe every source with the requests of cfg (NULL: none) and keep what was found. Returns 0
- * or BENCH_ENOMEM. */
-BENCH__HIDDEN int bench__catalog_snapshot(const struct bench__config *cfg, bench_catalog_t **out);
+#include "../sources/source.h"
+
+/* A capability block the counting sources do not report: a window-only source (wall, psi), probed
+ * by the layer that owns it. `detail`: what its counting found, for a listing ("" when none). */
+struct bench__catalog_block {
+    const char *name; /* "wall", "psi" */
+    struct bench__caps caps;
+    char detail[BENCH__REASON_MAX + 80];
+};
+
+/* Probe every counting source with the requests of cfg (NULL: none) and keep what was found,
+ * with the blocks of the window sources. Capability blocks, in order: each counting source's
+ * own, the window blocks, the blocks a source reports apart (pfm), then `harness` (what no
+ * source owns). Returns 0 or BENCH_ENOMEM. */
+BENCH__HIDDEN int bench__catalog_snapshot(const struct bench__config *cfg,
+                                          const struct bench__catalog_block *window,
+                                          size_t n_window, bench_catalog_t **out);
 
 #endif /* BENCH_CATALOG_SNAPSHOT_H */

@@ -47,7 +47,8 @@ static bool say_round_failure(struct bench__measure *m, const struct bench__entr
 }
 
 /* Run one BENCHMARK body: BENCH_ITER loops measure inside it and bench_case rows queue;
- * a body that did neither is measured whole. A failure or skip becomes a row. */
+ * a body that did neither is measured whole. A failure or skip becomes a row, except a skip
+ * before any loop or case: that is the skip line on stderr and no row. */
 void bench__body_run(struct bench__measure *m, const struct bench__entry *e)
 {
     enum bench__item item = bench__rounds_early(m) ? BENCH__ITEM_ROUND
@@ -104,6 +105,12 @@ void bench__body_run(struct bench__measure *m, const struct bench__entry *e)
         } else if (!m->register_only) {
             bench__loops_count(m, &ctx);
         }
+    } else if (ctx.outcome == BENCH__SKIPPED && !m->loop_open && m->loops == 0 && !m->registered &&
+               m->n_rows == first_row) {
+        /* a skip before any loop or case: the skip line, no row, not a failure */
+        char *line = bench__first_line(ctx.message, "skipped");
+        bench__emit_note(m, " \xe2\x8a\x98 %s (%s)\n", e->full_name, line);
+        free(line);
     } else {
         bench__count_close_bracket(m);
         char *name = failure_name(m, e, first_row); /* before the row exists */

@@ -13,6 +13,7 @@
 #include "../catalog/snapshot.h"
 #include "../model/grouping.h"
 #include "../report/metric_listing.h"
+#include "../workload/capabilities.h"
 #include "../util/alloc.h"
 #include "../workload/workload.h"
 #include "environment.h"
@@ -280,7 +281,7 @@ done:
 static int list_metrics(const struct bench__config *cfg)
 {
     bench_catalog_t *cat = NULL;
-    int rc = bench__catalog_snapshot(cfg, &cat);
+    int rc = bench__catalog_open_all(cfg, &cat);
     if (rc != 0) {
         fprintf(stderr, "--list-metrics: %s\n", bench_strerror(rc));
         return 1;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* metric_listing.c: owns how the catalog looks in --list-metrics: one table row per metric and
- * the capability block with each absence's reason. It reads only the public catalog API, the
- * same a program uses, and probes nothing itself. */
+/* metric_listing.c: owns how the catalog looks in --list-metrics: one table row per metric, the
+ * capability block with each absence's reason, and the wall source's run-queue line. It reads only
+ * the public catalog API, the same a program uses, and probes nothing itself. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +52,13 @@ void bench__metric_listing(FILE *out, const bench_catalog_t *cat)
         if (!c.present)
             fprintf(out, " \xe2\x80\x94 %s", c.reason);
         fputc('\n', out);
+    }
+    /* the wall source's run-queue line: where run-queue wait comes from, or why it cannot */
+    for (size_t i = 0; i < n_caps; i++) {
+        struct bench_capability_info c = BENCH_CAPABILITY_INFO_INIT;
+        bench_catalog_capability(cat, i, &c);
+        if (!strcmp(c.source, "wall") && !strcmp(c.name, "counting") && c.detail)
+            fprintf(out, "\n%s\n", c.detail);
     }
     fprintf(out, "\nClient metrics (bench_case .metrics) appear per benchmark as <unit>/s or "
                  "<unit>.\n");

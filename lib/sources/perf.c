@@ -97,7 +97,7 @@ static void report_rest(const struct bench__source_request *req, struct bench__c
     } else {
         bench__caps_absent(caps, BENCH__CAP_IP_SAMPLING, "opt-in: --profile");
     }
-    bench__caps_absent(caps, BENCH__CAP_PRECISE_MEMORY, "not implemented");
+    bench__precise_memory_caps(caps);
 }
 
 static void *absent(const struct bench__source_request *req, struct perf_state *st,

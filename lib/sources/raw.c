@@ -213,6 +213,7 @@ static size_t refused_list(const struct raw_state *st, char *buf, size_t size)
 static void report_naming(struct bench__caps *caps)
 {
     char reason[BENCH__REASON_MAX];
+    bench__caps_block(caps, BENCH__CAP_EVENT_NAMING, "pfm"); /* libpfm naming, apart from raw */
     if (bench__pfm_load(reason, sizeof reason))
         bench__caps_present(caps, BENCH__CAP_EVENT_NAMING);
     else

@@ -43,6 +43,9 @@ struct bench__caps {
         char reason[BENCH__REASON_MAX];
     } absent[BENCH__CAP_COUNT];
     size_t n_absent;
+    /* The block a capability is reported under when it is not the source's own (raw reports
+     * eventNaming for "pfm": libpfm naming is apart from raw counting); NULL: the source's. */
+    const char *block[BENCH__CAP_COUNT];
 };
 
 BENCH__HIDDEN const char *bench__cap_name(enum bench__cap cap); /* "counting", "countingRaw", ... */
@@ -51,6 +54,28 @@ BENCH__HIDDEN BENCH_PRINTF(3, 4) void bench__caps_absent(struct bench__caps *cap
                                                          enum bench__cap cap, const char *fmt, ...);
 /* The reason recorded for an absent capability, or NULL. */
 BENCH__HIDDEN const char *bench__caps_reason(const struct bench__caps *caps, enum bench__cap cap);
+/* Report `cap` under the block `block` (static storage) instead of the source's own. */
+BENCH__HIDDEN void bench__caps_block(struct bench__caps *caps, enum bench__cap cap,
+                                     const char *block);
+/* The capability whose absence makes a source unavailable, as its one-line notice names it: when
+ * counting is absent (the source had something to count), the most specific of eventTracing,
+ * countingRaw and counting that is absent; BENCH__CAP_COUNT when counting is not absent. */
+BENCH__HIDDEN enum bench__cap bench__caps_defining_absence(const struct bench__caps *caps);
+
+/* ---- host probes ------------------------------------------------------------------------- */
+
+/* The `type` of the PMU named `pmu` (/sys/bus/event_source/devices/<pmu>/type), or -1 with
+ * `why` saying what was found instead. */
+BENCH__HIDDEN long bench__host_pmu_type(const char *pmu, char *why, size_t why_size);
+/* The core PMU's precise levels (/sys/bus/event_source/devices/cpu/caps/max_precise: leading
+ * spaces, an optional '-', digits), or -1 with `why`. */
+BENCH__HIDDEN long bench__host_max_precise(char *why, size_t why_size);
+/* Parse the text of a sysfs number file (len bytes): leading spaces or tabs, an optional '-',
+ * then digits ended by a newline, a space or the end. 0 and *out, or -1. */
+BENCH__HIDDEN int bench__host_parse_number(const char *text, size_t len, long *out);
+/* Record preciseMemory: absent (no backend delivers data-source sampling), its reason naming
+ * what the probe looked for (an IBS op PMU, PEBS precise levels) and what it found. */
+BENCH__HIDDEN void bench__precise_memory_caps(struct bench__caps *caps);
 
 /* ---- what a source is asked ------------------------------------------------------------ */
 

@@ -668,6 +668,33 @@ static void test_probe_after_error_is_an_error_row(void **state)
     json_decref(doc);
 }
 
+/* A body that skips before any loop or case: the skip line on stderr, no row, not a failure. */
+static void test_skip_before_registering_is_a_line_not_a_row(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/test_bench_run_err.XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    assert_true(saved >= 0);
+    assert_true(dup2(fd, STDERR_FILENO) >= 0);
+    json_t *doc = run_doc("smoke_skips", NULL);
+    fflush(stderr);
+    assert_true(dup2(saved, STDERR_FILENO) >= 0);
+    close(saved);
+    char err[1024] = "";
+    ssize_t n = pread(fd, err, sizeof err - 1, 0);
+    close(fd);
+    unlink(path);
+    assert_true(n > 0);
+    err[n] = '\0';
+    assert_int_equal(json_array_size(json_object_get(doc, "rows")), 0);
+    assert_int_equal(last_status, 0);
+    assert_non_null(strstr(err, " \xe2\x8a\x98 test_bench_run.smoke_skips (not here)\n"));
+    json_decref(doc);
+}
+
 static void test_smoke_runs_a_body_once(void **state)
 {
     (void)state;
@@ -1343,6 +1370,7 @@ int main(void)
         cmocka_unit_test(test_per_call_pinned_has_no_probe),
         cmocka_unit_test(test_per_call_stalled_clock_stops_at_32),
         cmocka_unit_test(test_probe_after_error_is_an_error_row),
+        cmocka_unit_test(test_skip_before_registering_is_a_line_not_a_row),
         cmocka_unit_test(test_smoke_runs_a_body_once),
         cmocka_unit_test(test_counting_pass_of_a_loop),
         cmocka_unit_test(test_counting_pass_of_a_case),

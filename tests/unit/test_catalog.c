@@ -29,9 +29,16 @@
 
 /* ---- the fake host: perf refused (paranoid 2), /proc/self/io readable, nothing else ------ */
 
+/* What the fake sysfs says (NULL: the file is absent), set by the precise-memory test. */
+static const char *fake_ibs_type, *fake_max_precise;
+
 static const char *fake_content(const char *path, char *text, size_t size)
 {
     (void)text, (void)size;
+    if (!strcmp(path, "/sys/bus/event_source/devices/ibs_op/type"))
+        return fake_ibs_type;
+    if (!strcmp(path, "/sys/bus/event_source/devices/cpu/caps/max_precise"))
+        return fake_max_precise;
     if (!strcmp(path, "/proc/self/io"))
         return "rchar: 1000\nwchar: 500\nsyscr: 40\nsyscw: 20\nread_bytes: 0\n"
                "write_bytes: 0\ncancelled_write_bytes: 0\n";
@@ -284,6 +291,7 @@ static void test_metrics_on_the_fake_host(void **state)
     for (size_t i = 0; i < bench__n_sources; i++)
         if (!bench__sources[i]->family_for)
             want += bench__sources[i]->n_family;
+    want++; /* the syscall source's standing column, listed as if --syscalls were given */
     assert_int_equal(bench_catalog_metric_count(cat), want);
 
     const char *perf_reason = capability_reason(cat, "perf", "counting");
@@ -294,6 +302,13 @@ static void test_metrics_on_the_fake_host(void **state)
     for (size_t i = 0; i < bench_catalog_metric_count(cat); i++) {
         struct bench_metric_info m = metric_at(cat, i);
         assert_int_equal(m.size, sizeof m);
+        if (!strcmp(m.source, "syscall")) {
+            assert_string_equal(m.name, "syscalls");
+            assert_string_equal(m.column, "syscalls");
+            assert_false(m.available);
+            assert_string_equal(m.reason, capability_reason(cat, "syscall", "counting"));
+            continue;
+        }
         const struct bench__column_desc *d = declared(m.source, m.name);
         if (!d)
             fail_msg("metric %s of %s is not declared by its source", m.name, m.source);
@@ -328,6 +343,9 @@ static void test_metrics_on_the_fake_host(void **state)
     bench_catalog_close(cat);
 }
 
+#define PSI_REASON                                                                                 \
+    "/proc/pressure/io unreadable (No such file or directory — CONFIG_PSI=n or psi=0 boot)"
+
 static void test_capabilities_on_the_fake_host(void **state)
 {
     (void)state;
@@ -342,19 +360,27 @@ static void test_capabilities_on_the_fake_host(void **state)
         {"perf", "countingScaled", "opt-in: --perf-scaled"},
         {"perf", "selfMonitoring", "no hardware counter to map (the perf group did not open)"},
         {"perf", "ipSampling", "opt-in: --profile"},
-        {"perf", "preciseMemory", "not implemented"},
+        {"perf", "preciseMemory",
+         "looked for an IBS op PMU (/sys/bus/event_source/devices/ibs_op/type: No such file or "
+         "directory) and PEBS precise levels (/sys/bus/event_source/devices/cpu/caps/max_precise: "
+         "No such file or directory): neither found"},
         {"perf-sw", "counting",
          "perf_event_open(task-clock) failed: EACCES (Permission denied) — "
          "perf_event_paranoid=2 — lower it or grant CAP_PERFMON"},
         {"tier0", "counting", NULL},
+        {"syscall", "counting", "tracefs not mounted (mount -t tracefs nodev /sys/kernel/tracing)"},
         {"syscall", "eventTracing",
          "tracefs not mounted (mount -t tracefs nodev /sys/kernel/tracing)"},
         {"raw", "countingRaw",
          "perf_event_open(raw:r0) failed: EACCES (Permission denied) — perf_event_paranoid=2 — "
          "lower it or grant CAP_PERFMON"},
-        {"raw", "eventNaming",
+        {"wall", "counting", NULL},
+        {"psi", "counting", PSI_REASON},
+        {"pfm", "eventNaming",
          "libpfm4 not loaded: dlopen(libpfm.so.4) failed: libpfm.so.4: cannot open shared "
          "object file: No such file or directory"},
+        {"harness", "symbolization", "opt-in: --profile (probed with the perf source)"},
+        {"harness", "numaAttribution", "not implemented (no page-to-node classification)"},
     };
     size_t n = sizeof want / sizeof want[0];
     assert_int_equal(bench_catalog_capability_count(cat), n);
@@ -443,6 +469,89 @@ static void test_listing_is_list_metrics(void **state)
     bench_catalog_close(cat);
     free(ours);
     free(cli);
+}
+
+/* The capability block and the run-queue line as --list-metrics draws them on the fake host:
+ * every block in the seed's order (pfm apart from raw, the window sources, the harness). */
+static void test_listing_blocks_and_runqueue_line(void **state)
+{
+    (void)state;
+    char *cli = list_metrics_output();
+    const char *from = strstr(cli, "\ncapabilities:\n");
+    assert_non_null(from);
+    assert_string_equal(
+        from + 1,
+        "capabilities:\n"
+        "  perf    ✗ counting — perf_event_open(cycles) failed: EACCES (Permission denied) — "
+        "perf_event_paranoid=2 — lower it or grant CAP_PERFMON\n"
+        "          ✗ countingScaled — opt-in: --perf-scaled\n"
+        "          ✗ selfMonitoring — no hardware counter to map (the perf group did not open)\n"
+        "          ✗ ipSampling — opt-in: --profile\n"
+        "          ✗ preciseMemory — looked for an IBS op PMU "
+        "(/sys/bus/event_source/devices/ibs_op/type: No such file or directory) and PEBS precise "
+        "levels (/sys/bus/event_source/devices/cpu/caps/max_precise: No such file or directory): "
+        "neither found\n"
+        "  perf-sw ✗ counting — perf_event_open(task-clock) failed: EACCES (Permission denied) — "
+        "perf_event_paranoid=2 — lower it or grant CAP_PERFMON\n"
+        "  tier0   ✓ counting\n"
+        "  syscall ✗ counting — tracefs not mounted (mount -t tracefs nodev /sys/kernel/tracing)\n"
+        "          ✗ eventTracing — tracefs not mounted (mount -t tracefs nodev "
+        "/sys/kernel/tracing)\n"
+        "  raw     ✗ countingRaw — perf_event_open(raw:r0) failed: EACCES (Permission denied) — "
+        "perf_event_paranoid=2 — lower it or grant CAP_PERFMON\n"
+        "  wall    ✓ counting\n"
+        "  psi     ✗ counting — " PSI_REASON "\n"
+        "  pfm     ✗ eventNaming — libpfm4 not loaded: dlopen(libpfm.so.4) failed: libpfm.so.4: "
+        "cannot open shared object file: No such file or directory\n"
+        "  harness ✗ symbolization — opt-in: --profile (probed with the perf source)\n"
+        "          ✗ numaAttribution — not implemented (no page-to-node classification)\n"
+        "\n"
+        "workload: runqueue wait unattributable (/proc/thread-self/schedstat: No such file or "
+        "directory; /proc/self/schedstat: No such file or directory — CONFIG_SCHED_INFO=n?) — "
+        "its time lands in `other`\n"
+        "\n"
+        "Client metrics (bench_case .metrics) appear per benchmark as <unit>/s or <unit>.\n");
+    free(cli);
+}
+
+/* preciseMemory names what it looked for, and what it found: an IBS op PMU (its type), PEBS
+ * precise levels (cpu/caps/max_precise), neither. */
+static void test_precise_memory_names_its_probes(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *ibs, *max_precise, *reason;
+    } cases[] = {
+        {"11\n", NULL,
+         "hardware present (ibs_op PMU, type 11) — data-source sampling is not implemented"},
+        {NULL, " 3\n",
+         "hardware present (PEBS, cpu/caps/max_precise=3) — data-source sampling is not "
+         "implemented"},
+        {NULL, "0\n",
+         "looked for an IBS op PMU (/sys/bus/event_source/devices/ibs_op/type: No such file or "
+         "directory) and PEBS precise levels (cpu/caps/max_precise=0): neither found"},
+        {"x\n", "-2\n",
+         "looked for an IBS op PMU (/sys/bus/event_source/devices/ibs_op/type: unparsable) and "
+         "PEBS precise levels (/sys/bus/event_source/devices/cpu/caps/max_precise: unparsable): "
+         "neither found"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fake_ibs_type = cases[i].ibs;
+        fake_max_precise = cases[i].max_precise;
+        bench_catalog_t *cat = open_catalog();
+        assert_string_equal(capability_reason(cat, "perf", "preciseMemory"), cases[i].reason);
+        bench_catalog_close(cat);
+    }
+    fake_ibs_type = fake_max_precise = NULL;
+    long v = 0;
+    assert_int_equal(bench__host_parse_number(" \t-12\n", 6, &v), 0);
+    assert_int_equal(v, -12);
+    assert_int_equal(bench__host_parse_number("7", 1, &v), 0);
+    assert_int_equal(v, 7);
+    assert_int_equal(bench__host_parse_number("", 0, &v), -1);
+    assert_int_equal(bench__host_parse_number("-", 1, &v), -1);
+    assert_int_equal(bench__host_parse_number("1x\n", 3, &v), -1);
+    assert_int_equal(bench__host_parse_number("99999999999999999999\n", 21, &v), -1);
 }
 
 /* ---- lifetime ----------------------------------------------------------------------------- */
@@ -560,8 +669,8 @@ static void test_reason_rules(void **state)
             assert_null(m.reason);
     }
     /* capabilities in the fixed vocabulary order, not the order they were reported in; a
-     * source that said nothing lists none */
-    assert_int_equal(bench_catalog_capability_count(cat), 3);
+     * source that said nothing lists none; then the window sources' and the harness blocks */
+    assert_int_equal(bench_catalog_capability_count(cat), 3 + 2 + 2);
     struct bench_capability_info c = capability_at(cat, 0);
     assert_string_equal(c.name, "counting");
     assert_true(c.present);
@@ -571,6 +680,15 @@ static void test_reason_rules(void **state)
     c = capability_at(cat, 2);
     assert_string_equal(c.name, "eventTracing");
     assert_string_equal(c.reason, "first reason");
+    static const char *const rest[][2] = {{"wall", "counting"},
+                                          {"psi", "counting"},
+                                          {"harness", "symbolization"},
+                                          {"harness", "numaAttribution"}};
+    for (size_t i = 0; i < 4; i++) {
+        c = capability_at(cat, 3 + i);
+        assert_string_equal(c.source, rest[i][0]);
+        assert_string_equal(c.name, rest[i][1]);
+    }
     bench_catalog_close(cat);
 }
 
@@ -722,6 +840,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_capabilities_on_the_fake_host, install_fake_host,
                                         reset_host),
         cmocka_unit_test_setup_teardown(test_listing_is_list_metrics, install_fake_host,
+                                        reset_host),
+        cmocka_unit_test_setup_teardown(test_listing_blocks_and_runqueue_line, install_fake_host,
+                                        reset_host),
+        cmocka_unit_test_setup_teardown(test_precise_memory_names_its_probes, install_fake_host,
                                         reset_host),
         cmocka_unit_test_setup_teardown(test_strings_live_until_close, install_fake_host,
                                         reset_host),

@@ -482,14 +482,14 @@ static void test_refused_source_is_absent_with_its_reason(void **state)
                                                   "^test_one_source\\.ticks$", "JSON", NULL});
     bench__fake_refusal = NULL;
     if (r.status != 0 ||
-        !strstr(r.err, "--fake: fake counting unavailable (the test keeps the fake closed)\n"))
+        !strstr(r.err, "--fake: counting unavailable (the test keeps the fake closed)\n"))
         show(&r);
     assert_int_equal(r.status, 0);
     assert_int_equal(bench__fake_tally.refusals, 1);
     assert_int_equal(bench__fake_tally.opens, 0);
     assert_int_equal(bench__fake_tally.passes, 0);
     assert_non_null(
-        strstr(r.err, "--fake: fake counting unavailable (the test keeps the fake closed)\n"));
+        strstr(r.err, "--fake: counting unavailable (the test keeps the fake closed)\n"));
     assert_cell(&r, "test_one_source.ticks", "fake-calls", "\xe2\x80\x94");
     assert_column(&r, "fake-calls", "count", "quantitative");
     json_t *metrics = row_metrics(&r, "test_one_source.ticks");

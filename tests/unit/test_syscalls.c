@@ -1001,9 +1001,9 @@ static void test_catalog_lines(void **state)
     bool is_open;
     announce((struct cfg_spec){.syscalls = true, .names = {"getpid"}}, buf, sizeof buf, &is_open);
     assert_false(is_open);
-    assert_string_equal(buf, "--syscalls: syscall counting unavailable (" MOUNT_REASON ")\n");
+    assert_string_equal(buf, "--syscalls: eventTracing unavailable (" MOUNT_REASON ")\n");
     announce((struct cfg_spec){.metrics = {"sc:getpid"}}, buf, sizeof buf, &is_open);
-    assert_string_equal(buf, "--metrics: syscall counting unavailable (" MOUNT_REASON ")\n");
+    assert_string_equal(buf, "--metrics: eventTracing unavailable (" MOUNT_REASON ")\n");
     announce((struct cfg_spec){0}, buf, sizeof buf, &is_open);
     assert_string_equal(buf, ""); /* not requested */
     mount_tracefs(TRACING);
