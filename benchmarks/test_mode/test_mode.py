@@ -25,6 +25,7 @@ Exit status: 0 every run passed and was measured, 2 something could not be built
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -94,18 +95,40 @@ def build(args, workdir):
     return floor
 
 
+def busy_seconds():
+    """CPU time all CPUs have spent busy since boot (/proc/stat), in s; None without it."""
+    try:
+        with open("/proc/stat") as f:
+            fields = f.readline().split()
+    except OSError:
+        return None
+    # user nice system idle iowait irq softirq steal: busy is all but idle and iowait; steal is
+    # time the hypervisor gave to another guest, which this run did not get either
+    v = [int(x) for x in fields[1:9]]
+    return (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / os.sysconf("SC_CLK_TCK")
+
+
 def timed_run(cmd):
-    """Wall time of one run in ns, from before the spawn until reaped; None if it failed."""
+    """(wall time in ns from before the spawn until reaped, CPUs that other processes kept busy
+    meanwhile) of one run; None if it failed."""
+    b0 = busy_seconds()
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic_ns()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
     out, _ = proc.communicate()
     t1 = time.monotonic_ns()
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    b1 = busy_seconds()
     if proc.returncode != 0:
         sys.stderr.write("test_mode: %s exited with %d:\n%s\n" % (
             " ".join(cmd), proc.returncode, out.decode(errors="replace")[-2000:]))
         return None
-    return t1 - t0
+    other = None
+    if b0 is not None and b1 is not None:
+        ours = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+        other = max(0.0, (b1 - b0) - ours) / ((t1 - t0) / 1e9)
+    return t1 - t0, other
 
 
 def accepted_modes(workdir):
@@ -153,6 +176,7 @@ def main():
 
         floor = {"fork": [], "vfork": []}
         runs = {}  # (kind, mode, jobs) or (kind, "cmocka", 1) -> [ns per run]
+        others = {}  # the same keys -> [CPUs other processes kept busy during each run]
         failed = False
         for rnd in range(args.rounds):
             out = subprocess.run([floor_prog, "--samples", str(args.floor_samples)],
@@ -171,12 +195,14 @@ def main():
                         if t is None:
                             failed = True
                         else:
-                            runs.setdefault((kind, mode, j), []).append(t)
+                            runs.setdefault((kind, mode, j), []).append(t[0])
+                            if t[1] is not None:
+                                others.setdefault((kind, mode, j), []).append(t[1])
                 t = timed_run([os.path.join(workdir, "cmocka_" + kind)])
                 if t is None:
                     failed = True
                 else:
-                    runs.setdefault((kind, "cmocka", 1), []).append(t)
+                    runs.setdefault((kind, "cmocka", 1), []).append(t[0])
 
         fork_ns = statistics.median(floor["fork"])
         vfork_ns = statistics.median(floor["vfork"])
@@ -187,8 +213,8 @@ def main():
               % (fmt_us(fork_ns), fmt_us(vfork_ns), args.rounds, args.floor_samples))
         print()
         print("| tests | mode | -j | whole run | per test | per test / fork floor "
-              "| throughput / -j 1 | time / cmocka |")
-        print("|---|---|---|---|---|---|---|---|")
+              "| throughput / -j 1 | time / cmocka | other processes |")
+        print("|---|---|---|---|---|---|---|---|---|")
         for kind in kinds:
             cm = runs.get((kind, "cmocka", 1))
             cm_ns = statistics.median(cm) if cm else None
@@ -198,15 +224,17 @@ def main():
                 for j in jobs:
                     r = runs.get((kind, mode, j))
                     if not r:
-                        print("| %s | %s | %d | — | — | — | — | — |" % (kind, mode, j))
+                        print("| %s | %s | %d | — | — | — | — | — | — |" % (kind, mode, j))
                         continue
                     t = statistics.median(r)
-                    print("| %s | %s | %d | %.3f s | %s | %.2f | %s | %s |" % (
+                    o = others.get((kind, mode, j))
+                    print("| %s | %s | %d | %.3f s | %s | %.2f | %s | %s | %s |" % (
                         kind, mode, j, t / 1e9, fmt_us(t / n), t / n / fork_ns,
                         "%.2f" % (one_ns / t) if one_ns else "—",
-                        "%.1f" % (t / cm_ns) if cm_ns else "—"))
+                        "%.1f" % (t / cm_ns) if cm_ns else "—",
+                        "%.2f CPUs" % statistics.median(o) if o else "—"))
             if cm_ns:
-                print("| %s | cmocka | 1 | %.3f s | %s | %.3f | — | 1.0 |" % (
+                print("| %s | cmocka | 1 | %.3f s | %s | %.3f | — | 1.0 | — |" % (
                     kind, cm_ns / 1e9, fmt_us(cm_ns / n), cm_ns / n / fork_ns))
         print()
         per_test = "test" if "test" in modes else (mode_names[0] if not modes else None)

@@ -28,6 +28,8 @@
 #define DETAIL_MAX 1200       /* the longest detail kept, with its NUL */
 #define PAINT_INTERVAL_NS 50000000LL
 
+static char stdout_buffer[BUFSIZ];
+
 #define SGR_GREEN "\033[32m"
 #define SGR_RED_BOLD "\033[1;31m"
 #define SGR_YELLOW "\033[33m"
@@ -53,8 +55,8 @@ struct slot {
     size_t index;
     int out_fd, res_fd; /* -1 once closed */
     int pidfd;          /* readable once the worker exited; -1: none (exit is polled) */
-    struct buffer res;
-    bool exited; /* its pidfd was readable */
+    int out_w;          /* the runner's copy of the output pipe's write end, or -1 */
+    bool exited;        /* its pidfd was readable */
     bool reaped;
     int status;
     int64_t start_ns; /* bench__workers_clock_ns() before its fork: the time stopped is left out */
@@ -110,6 +112,8 @@ BENCH_NORETURN static void run_child(struct run *r, const struct bench__entry *e
             close(r->slots[i].res_fd);
         if (r->slots[i].pidfd >= 0)
             close(r->slots[i].pidfd);
+        if (r->slots[i].out_w >= 0)
+            close(r->slots[i].out_w);
     }
     if (r->devnull >= 0)
         dup2(r->devnull, STDIN_FILENO);
@@ -131,7 +135,9 @@ static int launch(struct run *r, struct slot *s, size_t index)
     int out[2], res[2];
     if (pipe2(out, O_CLOEXEC) != 0)
         return -errno;
-    if (pipe2(res, O_CLOEXEC) != 0) {
+    /* non-blocking at both ends: the worker writes one report shorter than PIPE_BUF into the
+     * empty pipe (it never blocks), and the runner reads it once the worker was reaped */
+    if (pipe2(res, O_CLOEXEC | O_NONBLOCK) != 0) {
         int err = -errno;
         close(out[0]);
         close(out[1]);
@@ -153,20 +159,27 @@ static int launch(struct run *r, struct slot *s, size_t index)
         close(res[0]);
         run_child(r, e, out[1], res[1]);
     }
-    close(out[1]);
     close(res[1]);
     fcntl(out[0], F_SETFL, O_NONBLOCK);
-    fcntl(res[0], F_SETFL, O_NONBLOCK);
     int pidfd = -1;
 #ifdef SYS_pidfd_open
     /* the worker is not reaped before this: the pid is still its own */
     pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 #endif
+    /* With a pidfd, the runner holds the output pipe's write end until the worker is reaped:
+     * the pipe never ends while the worker exits, so its exit wakes the runner once (on the
+     * pidfd), not twice (end of the pipe, then the exit). Without, the end of the pipe is what
+     * says the worker is exiting. */
+    if (pidfd < 0) {
+        close(out[1]);
+        out[1] = -1;
+    }
     *s = (struct slot){.pid = pid,
                        .index = index,
                        .out_fd = out[0],
                        .res_fd = res[0],
                        .pidfd = pidfd,
+                       .out_w = out[1],
                        .start_ns = start};
     return 0;
 }
@@ -224,16 +237,24 @@ static void finish_slot(struct run *r, struct slot *s)
 {
     struct result *res = &r->results[s->index];
     res->duration_ns = bench__workers_clock_ns() - s->start_ns;
+    /* The worker is reaped: its report, written at once, is all in the pipe now (one read
+     * takes it; what a grandchild that holds the pipe may add later is not read). */
+    char report[DETAIL_MAX + 1];
+    ssize_t n;
+    do
+        n = read(s->res_fd, report, sizeof report);
+    while (n < 0 && errno == EINTR);
     if (s->out_fd >= 0)
         close(s->out_fd);
-    if (s->res_fd >= 0)
-        close(s->res_fd);
+    close(s->res_fd);
     if (s->pidfd >= 0)
         close(s->pidfd);
+    if (s->out_w >= 0)
+        close(s->out_w);
     enum bench__outcome outcome;
     char message[DETAIL_MAX];
-    bool reported = s->res.len > 0 && bench__outcome_decode(s->res.data, s->res.len, &outcome,
-                                                            message, sizeof message) == 0;
+    bool reported =
+        n > 0 && bench__outcome_decode(report, (size_t)n, &outcome, message, sizeof message) == 0;
     bench__workers_forget((size_t)(s - r->slots));
     if (s->timed_out) {
         res->outcome = BENCH__FAILED;
@@ -248,10 +269,9 @@ static void finish_slot(struct run *r, struct slot *s)
         set_detail(res, message);
         res->detail_inline = outcome == BENCH__SKIPPED;
     }
-    free(s->res.data);
     res->done = true;
     r->done++;
-    *s = (struct slot){.pid = 0, .out_fd = -1, .res_fd = -1, .pidfd = -1};
+    *s = (struct slot){.pid = 0, .out_fd = -1, .res_fd = -1, .pidfd = -1, .out_w = -1};
 }
 
 /* ---- rendering ---------------------------------------------------------------------- */
@@ -481,7 +501,6 @@ static void pool_loop(struct run *r)
              * them open: what is there now is all we take). */
             if (s->reaped) {
                 drain(&s->out_fd, &r->results[s->index].output, OUTPUT_CAP);
-                drain(&s->res_fd, &s->res, 4096);
                 finish_slot(r, s);
             }
         }
@@ -521,8 +540,13 @@ int bench__run_tests(const struct bench__config *cfg, const struct bench__suite 
         return 2;
     }
     for (size_t i = 0; i < r.n_slots; i++)
-        r.slots[i].out_fd = r.slots[i].res_fd = r.slots[i].pidfd = -1;
+        r.slots[i].out_fd = r.slots[i].res_fd = r.slots[i].pidfd = r.slots[i].out_w = -1;
     r.devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    /* stdout gets a buffer of ours (line-buffered on a terminal, as by default): a worker that
+     * makes it unbuffered then has no malloc'd buffer to free (freeing writes to pages it shares
+     * with the runner, each one a page fault in every worker) */
+    fflush(stdout);
+    setvbuf(stdout, stdout_buffer, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, sizeof stdout_buffer);
     r.start_ns = bench__clock_ns();
     if (r.term.animate && r.n_tests)
         paint_progress(&r);
