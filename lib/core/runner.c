@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,7 +25,10 @@
 #include "../platform/workers.h"
 
 #define OUTPUT_CAP (1u << 20) /* captured output kept per test */
+#define DETAIL_MAX 1200       /* the longest detail kept, with its NUL */
 #define PAINT_INTERVAL_NS 50000000LL
+
+static char stdout_buffer[BUFSIZ];
 
 #define SGR_GREEN "\033[32m"
 #define SGR_RED_BOLD "\033[1;31m"
@@ -40,7 +44,7 @@ struct buffer {
 struct result {
     bool done;
     enum bench__outcome outcome;
-    char detail[1200];  /* check message, bench_fail text, skip reason or death */
+    char *detail;       /* check message, bench_fail text, skip reason or death; NULL: none */
     bool detail_inline; /* show detail in parentheses on the result line */
     struct buffer output;
     int64_t duration_ns;
@@ -50,7 +54,9 @@ struct slot {
     pid_t pid; /* 0 = free */
     size_t index;
     int out_fd, res_fd; /* -1 once closed */
-    struct buffer res;
+    int pidfd;          /* readable once the worker exited; -1: none (exit is polled) */
+    int out_w;          /* the runner's copy of the output pipe's write end, or -1 */
+    bool exited;        /* its pidfd was readable */
     bool reaped;
     int status;
     int64_t start_ns; /* bench__workers_clock_ns() before its fork: the time stopped is left out */
@@ -67,6 +73,7 @@ struct run {
     struct slot *slots;
     size_t n_slots;
     size_t next_launch, next_print, done;
+    int devnull; /* every worker's standard input (-1: it keeps the runner's) */
     int64_t start_ns, last_paint_ns;
     unsigned spinner;
     bool progress_shown;
@@ -103,12 +110,13 @@ BENCH_NORETURN static void run_child(struct run *r, const struct bench__entry *e
             close(r->slots[i].out_fd);
         if (r->slots[i].res_fd >= 0)
             close(r->slots[i].res_fd);
+        if (r->slots[i].pidfd >= 0)
+            close(r->slots[i].pidfd);
+        if (r->slots[i].out_w >= 0)
+            close(r->slots[i].out_w);
     }
-    int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0) {
-        dup2(devnull, STDIN_FILENO);
-        close(devnull);
-    }
+    if (r->devnull >= 0)
+        dup2(r->devnull, STDIN_FILENO);
     dup2(out_w, STDOUT_FILENO);
     dup2(out_w, STDERR_FILENO);
     close(out_w);
@@ -127,7 +135,9 @@ static int launch(struct run *r, struct slot *s, size_t index)
     int out[2], res[2];
     if (pipe2(out, O_CLOEXEC) != 0)
         return -errno;
-    if (pipe2(res, O_CLOEXEC) != 0) {
+    /* non-blocking at both ends: the worker writes one report shorter than PIPE_BUF into the
+     * empty pipe (it never blocks), and the runner reads it once the worker was reaped */
+    if (pipe2(res, O_CLOEXEC | O_NONBLOCK) != 0) {
         int err = -errno;
         close(out[0]);
         close(out[1]);
@@ -149,12 +159,28 @@ static int launch(struct run *r, struct slot *s, size_t index)
         close(res[0]);
         run_child(r, e, out[1], res[1]);
     }
-    close(out[1]);
     close(res[1]);
     fcntl(out[0], F_SETFL, O_NONBLOCK);
-    fcntl(res[0], F_SETFL, O_NONBLOCK);
-    *s = (struct slot){
-        .pid = pid, .index = index, .out_fd = out[0], .res_fd = res[0], .start_ns = start};
+    int pidfd = -1;
+#ifdef SYS_pidfd_open
+    /* the worker is not reaped before this: the pid is still its own */
+    pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+    /* With a pidfd, the runner holds the output pipe's write end until the worker is reaped:
+     * the pipe never ends while the worker exits, so its exit wakes the runner once (on the
+     * pidfd), not twice (end of the pipe, then the exit). Without, the end of the pipe is what
+     * says the worker is exiting. */
+    if (pidfd < 0) {
+        close(out[1]);
+        out[1] = -1;
+    }
+    *s = (struct slot){.pid = pid,
+                       .index = index,
+                       .out_fd = out[0],
+                       .res_fd = res[0],
+                       .pidfd = pidfd,
+                       .out_w = out[1],
+                       .start_ns = start};
     return 0;
 }
 
@@ -178,8 +204,17 @@ static void drain(int *fd, struct buffer *b, size_t cap)
     }
 }
 
+/* The results stay small (the detail on the heap, only when there is one): every page the
+ * runner holds is copied into, and torn down with, every worker it forks. */
+static void set_detail(struct result *res, const char *text)
+{
+    free(res->detail);
+    res->detail = text[0] ? bench__xstrdup(text) : NULL;
+}
+
 static void describe_death(struct result *res, int status)
 {
+    char detail[DETAIL_MAX];
     res->outcome = BENCH__FAILED;
     res->detail_inline = true;
     if (WIFSIGNALED(status)) {
@@ -187,44 +222,56 @@ static void describe_death(struct result *res, int status)
         const char *abbrev = sigabbrev_np(sig);
         const char *text = strsignal(sig);
         if (abbrev)
-            bench__fmt(res->detail, sizeof res->detail, "killed by SIG%s: %s%s", abbrev,
-                       text ? text : "", WCOREDUMP(status) ? ", core dumped" : "");
+            bench__fmt(detail, sizeof detail, "killed by SIG%s: %s%s", abbrev, text ? text : "",
+                       WCOREDUMP(status) ? ", core dumped" : "");
         else
-            bench__fmt(res->detail, sizeof res->detail, "killed by signal %d", sig);
+            bench__fmt(detail, sizeof detail, "killed by signal %d", sig);
     } else {
-        bench__fmt(res->detail, sizeof res->detail,
-                   "exited with status %d before the test finished", WEXITSTATUS(status));
+        bench__fmt(detail, sizeof detail, "exited with status %d before the test finished",
+                   WEXITSTATUS(status));
     }
+    set_detail(res, detail);
 }
 
 static void finish_slot(struct run *r, struct slot *s)
 {
     struct result *res = &r->results[s->index];
     res->duration_ns = bench__workers_clock_ns() - s->start_ns;
+    /* The worker is reaped: its report, written at once, is all in the pipe now (one read
+     * takes it; what a grandchild that holds the pipe may add later is not read). */
+    char report[DETAIL_MAX + 1];
+    ssize_t n;
+    do
+        n = read(s->res_fd, report, sizeof report);
+    while (n < 0 && errno == EINTR);
     if (s->out_fd >= 0)
         close(s->out_fd);
-    if (s->res_fd >= 0)
-        close(s->res_fd);
+    close(s->res_fd);
+    if (s->pidfd >= 0)
+        close(s->pidfd);
+    if (s->out_w >= 0)
+        close(s->out_w);
     enum bench__outcome outcome;
-    char message[sizeof res->detail];
-    bool reported = s->res.len > 0 && bench__outcome_decode(s->res.data, s->res.len, &outcome,
-                                                            message, sizeof message) == 0;
+    char message[DETAIL_MAX];
+    bool reported =
+        n > 0 && bench__outcome_decode(report, (size_t)n, &outcome, message, sizeof message) == 0;
     bench__workers_forget((size_t)(s - r->slots));
     if (s->timed_out) {
         res->outcome = BENCH__FAILED;
         res->detail_inline = true;
-        bench__fmt(res->detail, sizeof res->detail, "timed out after %u s", r->cfg->timeout);
+        char detail[64];
+        bench__fmt(detail, sizeof detail, "timed out after %u s", r->cfg->timeout);
+        set_detail(res, detail);
     } else if (WIFSIGNALED(s->status) || !reported) {
         describe_death(res, s->status);
     } else {
         res->outcome = outcome;
-        memcpy(res->detail, message, sizeof message);
+        set_detail(res, message);
         res->detail_inline = outcome == BENCH__SKIPPED;
     }
-    free(s->res.data);
     res->done = true;
     r->done++;
-    *s = (struct slot){.pid = 0, .out_fd = -1, .res_fd = -1};
+    *s = (struct slot){.pid = 0, .out_fd = -1, .res_fd = -1, .pidfd = -1, .out_w = -1};
 }
 
 /* ---- rendering ---------------------------------------------------------------------- */
@@ -249,7 +296,7 @@ static void print_result(const struct run *r, FILE *out, size_t index, bool with
     static const char *const sgr[] = {SGR_GREEN, SGR_RED_BOLD, SGR_YELLOW};
     fprintf(out, " %s%s %s", color ? sgr[res->outcome] : "", symbol[res->outcome], e->full_name);
     if (res->detail_inline)
-        fprintf(out, " (%s)", res->detail[0] ? res->detail : "skipped");
+        fprintf(out, " (%s)", res->detail ? res->detail : "skipped");
     if (color)
         fputs(SGR_RESET, out);
     if (r->cfg->verbose) {
@@ -258,7 +305,7 @@ static void print_result(const struct run *r, FILE *out, size_t index, bool with
         fprintf(out, " (%s) [%s:%u]", dur, e->test->file, e->test->line);
     }
     fputc('\n', out);
-    if (!res->detail_inline && res->detail[0])
+    if (!res->detail_inline && res->detail)
         print_indented(out, res->detail, strlen(res->detail));
     if (with_output && res->output.len) {
         fputs("    --- output ---\n", out);
@@ -302,8 +349,11 @@ static void stream_results(struct run *r)
         fputs("\033[?2026h", stdout);
     erase_progress(r);
     while (r->next_print < r->n_tests && r->results[r->next_print].done) {
-        const struct result *res = &r->results[r->next_print];
+        struct result *res = &r->results[r->next_print];
         print_result(r, stdout, r->next_print, res->outcome == BENCH__FAILED || r->cfg->verbose);
+        /* shown (or not to be shown): the recap never shows output */
+        free(res->output.data);
+        res->output = (struct buffer){0};
         r->next_print++;
     }
     if (r->term.animate)
@@ -394,8 +444,10 @@ static void pool_loop(struct run *r)
                 struct result *res = &r->results[index];
                 res->outcome = BENCH__FAILED;
                 res->detail_inline = true;
-                bench__fmt(res->detail, sizeof res->detail, "could not start a worker process: %s",
+                char detail[DETAIL_MAX];
+                bench__fmt(detail, sizeof detail, "could not start a worker process: %s",
                            strerror(-rc));
+                set_detail(res, detail);
                 res->done = true;
                 r->done++;
             }
@@ -403,6 +455,9 @@ static void pool_loop(struct run *r)
         stream_results(r);
         if (r->done >= r->n_tests)
             break;
+        /* The output pipe is drained while the worker runs (it would block on a full pipe);
+         * the result pipe never fills (one short message), so it is read once the worker was
+         * reaped; the exit is seen on the worker's pidfd, or polled every millisecond without. */
         size_t nfds = 0;
         bool waiting_for_exit = false;
         for (size_t i = 0; i < r->n_slots; i++) {
@@ -411,9 +466,9 @@ static void pool_loop(struct run *r)
                 continue;
             if (s->out_fd >= 0)
                 fds[nfds] = (struct pollfd){.fd = s->out_fd, .events = POLLIN}, owner[nfds++] = s;
-            if (s->res_fd >= 0)
-                fds[nfds] = (struct pollfd){.fd = s->res_fd, .events = POLLIN}, owner[nfds++] = s;
-            if (s->out_fd < 0 && s->res_fd < 0)
+            if (s->pidfd >= 0 && !s->reaped)
+                fds[nfds] = (struct pollfd){.fd = s->pidfd, .events = POLLIN}, owner[nfds++] = s;
+            else if (s->out_fd < 0)
                 waiting_for_exit = true;
         }
         int timeout = waiting_for_exit ? 1 : r->term.animate ? 50 : 200;
@@ -423,21 +478,29 @@ static void pool_loop(struct run *r)
         int ready = poll(fds, nfds, timeout);
         if (ready < 0 && errno != EINTR)
             break;
+        for (size_t k = 0; k < nfds && ready > 0; k++) {
+            struct slot *s = owner[k];
+            if (fds[k].revents == 0)
+                continue;
+            if (fds[k].fd == s->out_fd)
+                drain(&s->out_fd, &r->results[s->index].output, OUTPUT_CAP);
+            else
+                s->exited = true;
+        }
         for (size_t i = 0; i < r->n_slots; i++) {
             struct slot *s = &r->slots[i];
             if (s->pid == 0)
                 continue;
-            drain(&s->out_fd, &r->results[s->index].output, OUTPUT_CAP);
-            drain(&s->res_fd, &s->res, 4096);
-            if (!s->reaped) {
+            if (!s->reaped && (s->exited || s->pidfd < 0)) {
                 pid_t got = waitpid(s->pid, &s->status, WNOHANG);
-                s->reaped = got == s->pid;
+                /* ECHILD: the program ignores SIGCHLD and the kernel reaped the worker (its
+                 * status is lost; what it reported still counts) */
+                s->reaped = got == s->pid || (got < 0 && errno == ECHILD);
             }
             /* Done when the worker exited and its pipes are empty (a grandchild may keep
              * them open: what is there now is all we take). */
             if (s->reaped) {
                 drain(&s->out_fd, &r->results[s->index].output, OUTPUT_CAP);
-                drain(&s->res_fd, &s->res, 4096);
                 finish_slot(r, s);
             }
         }
@@ -477,7 +540,13 @@ int bench__run_tests(const struct bench__config *cfg, const struct bench__suite 
         return 2;
     }
     for (size_t i = 0; i < r.n_slots; i++)
-        r.slots[i].out_fd = r.slots[i].res_fd = -1;
+        r.slots[i].out_fd = r.slots[i].res_fd = r.slots[i].pidfd = r.slots[i].out_w = -1;
+    r.devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    /* stdout gets a buffer of ours (line-buffered on a terminal, as by default): a worker that
+     * makes it unbuffered then has no malloc'd buffer to free (freeing writes to pages it shares
+     * with the runner, each one a page fault in every worker) */
+    fflush(stdout);
+    setvbuf(stdout, stdout_buffer, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, sizeof stdout_buffer);
     r.start_ns = bench__clock_ns();
     if (r.term.animate && r.n_tests)
         paint_progress(&r);
@@ -511,11 +580,15 @@ int bench__run_tests(const struct bench__config *cfg, const struct bench__suite 
     if (failed)
         print_recap(&r, failed);
     fflush(stdout);
-    for (size_t i = 0; i < r.n_tests; i++)
+    for (size_t i = 0; i < r.n_tests; i++) {
         free(r.results[i].output.data);
+        free(r.results[i].detail);
+    }
     free(r.results);
     free(r.slots);
     free(r.tests);
+    if (r.devnull >= 0)
+        close(r.devnull);
     return failed ? 1 : 0;
 }
 
