@@ -5,7 +5,9 @@
  * does not render anything (runner.c does) nor own process groups and signals (workers.c does).
  *
  * The protocol: a SOCK_SEQPACKET pair per worker carries "run test i" (8 bytes) to the worker
- * and the outcome (bench__outcome_encode) back; the worker's stdout and stderr go to a pipe. The
+ * and the outcome back: NEXT_MARK then bench__outcome_encode's text when the worker goes on,
+ * the text alone when it ends (bench__finish called on a thread of the test's own: the outcome
+ * is sent, then the worker exits). The worker's stdout and stderr go to a pipe. The
  * worker writes a test's output before its outcome and is handed the next test only after the
  * outcome arrived, so the output read up to an outcome is exactly that test's. */
 #define _GNU_SOURCE
@@ -29,13 +31,16 @@
 
 /* Without a pidfd (kernels before 5.3), a worker's death is looked for this often. */
 #define REAP_POLL_MS 10
+/* The first byte of an outcome after which the worker takes the next test. */
+#define NEXT_MARK '+'
 
 struct worker {
-    pid_t pid;  /* 0 = none in this slot */
-    int sock;   /* the runner's end of the command/outcome pair */
-    int out_fd; /* the read end of the worker's stdout and stderr */
-    int pidfd;  /* readable once the worker exited; -1 when the kernel has none */
-    bool busy;  /* running tests[index] */
+    pid_t pid;   /* 0 = none in this slot */
+    int sock;    /* the runner's end of the command/outcome pair */
+    int out_fd;  /* the read end of the worker's stdout and stderr */
+    int pidfd;   /* readable once the worker exited; -1 when the kernel has none */
+    bool busy;   /* running tests[index] */
+    bool ending; /* it sent its last outcome and exits: it gets no other test */
     bool timed_out;
     size_t index;
     int64_t start_ns; /* bench__workers_clock_ns() when the test was handed over */
@@ -64,6 +69,7 @@ static void run_one(struct bench_ctx *ctx)
 {
     jmp_buf escape;
     ctx->escape = &escape;
+    ctx->escape_tid = gettid(); /* from another thread, the outcome goes out and the worker ends */
     bench__current = ctx;
     if (setjmp(escape) == 0) {
         ctx->entry->test->fn(ctx);
@@ -103,11 +109,12 @@ BENCH_NORETURN static void worker_main(struct pool_run *p, size_t self, int sock
         if (n != (ssize_t)sizeof index || index >= p->pool->n_tests)
             _exit(0); /* the runner closed its end: no more tests */
         struct bench_ctx ctx = {.entry = &p->pool->suite->entries[p->pool->tests[index]],
-                                .result_fd = -1};
+                                .result_fd = sock};
         run_one(&ctx);
         fflush(NULL); /* the output goes before the outcome */
-        char buf[sizeof ctx.message + 1];
-        size_t len = bench__outcome_encode(ctx.outcome, ctx.message, buf, sizeof buf);
+        char buf[sizeof ctx.message + 2];
+        buf[0] = NEXT_MARK;
+        size_t len = 1 + bench__outcome_encode(ctx.outcome, ctx.message, buf + 1, sizeof buf - 1);
         if (send(sock, buf, len, MSG_NOSIGNAL) != (ssize_t)len)
             _exit(0);
     }
@@ -203,16 +210,22 @@ static void end_test(struct pool_run *p, struct worker *w, struct bench__test_en
 /* Take an outcome the worker sent, if one is there. */
 static void take_outcome(struct pool_run *p, struct worker *w)
 {
-    char buf[sizeof((struct bench_ctx *)0)->message + 2];
+    char buf[sizeof((struct bench_ctx *)0)->message + 3];
     ssize_t n;
     do
         n = recv(w->sock, buf, sizeof buf, MSG_DONTWAIT);
     while (n < 0 && errno == EINTR);
     if (n <= 0 || !w->busy)
         return;
+    const char *text = buf;
+    size_t len = (size_t)n;
+    if (buf[0] == NEXT_MARK)
+        text++, len--;
+    else
+        w->ending = true;
     char message[sizeof buf];
     enum bench__outcome outcome;
-    if (bench__outcome_decode(buf, (size_t)n, &outcome, message, sizeof message) != 0)
+    if (bench__outcome_decode(text, len, &outcome, message, sizeof message) != 0)
         return;         /* not from libbench's worker loop: its death will tell */
     drain_output(p, w); /* everything it printed is in the pipe before the outcome */
     struct bench__test_end end = {
@@ -334,9 +347,11 @@ void bench__test_workers_run(const struct bench__test_pool *pool)
     size_t *at = bench__xcalloc(3 * n, sizeof *at); /* each worker's sock, out and pidfd in fds */
     while (p.ended < pool->n_tests) {
         for (size_t i = 0; i < n; i++) {
-            if (!p.workers[i].busy && p.next < pool->n_tests)
+            if (p.workers[i].busy || p.workers[i].ending)
+                continue; /* an ending worker's slot is free once it is reaped */
+            if (p.next < pool->n_tests)
                 dispatch(&p, i);
-            else if (!p.workers[i].busy && p.workers[i].pid != 0)
+            else if (p.workers[i].pid != 0)
                 retire(&p, i); /* nothing left for it */
         }
         pool->tick(pool->arg);

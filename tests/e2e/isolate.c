@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* isolate.c: tests that show what a worker process holds, run by run_e2e.py under both
  * --isolate modes: state one test leaves for the next, a new worker after a crash and an exit,
- * the same worker after a failed check, and output long enough to fill a pipe kept with its own
- * test. Each test prints its pid and the shared counter so the runner's verbose output tells. */
+ * the same worker after a failed check, a failure on a thread the test started, and output long
+ * enough to fill a pipe kept with its own test. Each test prints its pid and the shared counter so
+ * the runner's verbose output tells. */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +76,27 @@ BENCH_TEST(i_floods)
 BENCH_TEST(j_after_flood)
 {
     say("j");
+}
+
+static void *fail_here(void *arg)
+{
+    bench_fail(arg, "failed on thread %d", 2);
+    return NULL;
+}
+
+BENCH_TEST(k_fails_on_thread)
+{
+    say("k");
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, fail_here, b) != 0)
+        bench_fail(b, "pthread_create failed");
+    pthread_join(thread, NULL);
+    printf("k never gets here\n");
+}
+
+BENCH_TEST(l_after_thread)
+{
+    say("l");
 }
 
 BENCH_MAIN()

@@ -1561,20 +1561,22 @@ def blocks(out):
 
 def case_isolate():
     """What a worker process holds under each --isolate mode (isolate.c, one job, -v): a process
-    per test, or one worker running test after test, sharing its state, replaced after a crash
-    and an exit, kept after a failed check; and each test's output its own in both."""
+    per test, or one worker running test after test, sharing its state, replaced after a crash,
+    an exit and a failure on another thread, kept after a failed check; and each test's output
+    its own in both."""
     said = {}
     for mode in ("test", "worker", None):
         argv = [ISOLATE_BIN, "-j", "1", "-v"] + (["--isolate=" + mode] if mode else [])
         rc, out, err = run(argv)
         check(rc == 1 and err == "", f"isolate {mode}: {rc} {err!r}")
-        check(mask(out).split("\n\nSummary: ")[1].startswith("7 passed, 3 failed in <T>\n"),
+        check(mask(out).split("\n\nSummary: ")[1].startswith("8 passed, 4 failed in <T>\n"),
               f"isolate {mode}: summary\n{out[-2000:]}")
         got = blocks(out)
         check(list(got) == [f"isolate.{c}" for c in ("a_sets_state", "b_sees_state", "c_crashes",
                                                      "d_after_crash", "e_exits", "f_after_exit",
                                                      "g_fails_check", "h_after_check",
-                                                     "i_floods", "j_after_flood")],
+                                                     "i_floods", "j_after_flood",
+                                                     "k_fails_on_thread", "l_after_thread")],
               f"isolate {mode}: tests {list(got)}")
         check(re.search(r"^ ✗ isolate\.c_crashes \(killed by SIGSEGV: Segmentation fault\) ",
                         got.get("isolate.c_crashes", ("",))[0]) is not None,
@@ -1582,11 +1584,15 @@ def case_isolate():
         check(re.search(r"^ ✗ isolate\.e_exits \(exited with status 0 before the test finished\) ",
                         got.get("isolate.e_exits", ("",))[0]) is not None,
               f"isolate {mode}: the exit {got.get('isolate.e_exits')}")
+        check(got.get("isolate.k_fails_on_thread", ("",))[0].startswith(
+              " ✗ isolate.k_fails_on_thread (") and
+              got.get("isolate.k_fails_on_thread", ("", []))[1][:1] == ["failed on thread 2"],
+              f"isolate {mode}: the thread's failure {got.get('isolate.k_fails_on_thread')}")
         pids = {}
         for name, (line, lines) in got.items():
             letter = name.split(".")[1][0]
-            if letter == "g":
-                check(lines[:1] == [l for l in lines[:1] if l.endswith("check failed: shared == 10")],
+            if letter in "gk":
+                check(lines[:1] == [l for l in lines[:1] if l.endswith("check failed: shared == 10") or l == "failed on thread 2"],
                       f"isolate {mode}: the check {lines}")
                 lines = lines[1:]
             if letter == "i":  # 1 MiB kept: its last line is cut, then the mark
@@ -1607,8 +1613,8 @@ def case_isolate():
         return said[mode].get(letter, (None, None))[1]
     # a process per test: nothing is shared, every pid differs; the default is this mode
     for mode in ("test", None):
-        check(len({pid(mode, c) for c in "abcdefghj"}) == 9 and
-              all(shared(mode, c) == 0 for c in "bcdefghj"), f"isolate {mode}: {said[mode]}")
+        check(len({pid(mode, c) for c in "abcdefghjkl"}) == 11 and
+              all(shared(mode, c) == 0 for c in "bcdefghjkl"), f"isolate {mode}: {said[mode]}")
     # one worker: a's state reaches b; the crash and the exit take a new worker (their state
     # gone); a failed check and a flood keep it
     w = "worker"
@@ -1619,9 +1625,11 @@ def case_isolate():
     check(pid(w, "f") not in (None, pid(w, "e")) and shared(w, "f") == 0 and
           pid(w, "f") == pid(w, "g") == pid(w, "h") == pid(w, "j") and shared(w, "h") == 9 and
           shared(w, "j") == 9, f"isolate worker: f g h j {said[w]}")
+    check(pid(w, "k") == pid(w, "j") and pid(w, "l") not in (None, pid(w, "k")) and
+          shared(w, "l") == 0, f"isolate worker: k l {said[w]}")
     # two jobs: the same outcomes, in suite order
     rc, out, err = run([ISOLATE_BIN, "-j", "2", "--isolate=worker"])
-    check(rc == 1 and mask(out).split("\n\nSummary: ")[1].startswith("7 passed, 3 failed in "),
+    check(rc == 1 and mask(out).split("\n\nSummary: ")[1].startswith("8 passed, 4 failed in "),
           f"isolate -j2: {rc} {out[-500:]!r}")
     # the option: two modes, given once
     for argv, want in ((["--isolate=process"], "error: option '--isolate': unknown mode 'process' "
