@@ -101,6 +101,7 @@ BENCH_NORETURN static void worker_main(struct pool_run *p, size_t self, int sock
     close(out_w);
     setvbuf(stdout, NULL, _IONBF, 0); /* nothing is lost when a test crashes */
     signal(SIGPIPE, SIG_DFL);
+    pid_t me = getpid();
     for (;;) {
         uint64_t index;
         ssize_t n = recv(sock, &index, sizeof index, 0);
@@ -111,6 +112,8 @@ BENCH_NORETURN static void worker_main(struct pool_run *p, size_t self, int sock
         struct bench_ctx ctx = {.entry = &p->pool->suite->entries[p->pool->tests[index]],
                                 .result_fd = sock};
         run_one(&ctx);
+        if (getpid() != me)
+            _exit(0); /* a process the test forked came back here: it is no worker */
         fflush(NULL); /* the output goes before the outcome */
         char buf[sizeof ctx.message + 2];
         buf[0] = NEXT_MARK;
@@ -219,10 +222,14 @@ static void take_outcome(struct pool_run *p, struct worker *w)
         return;
     const char *text = buf;
     size_t len = (size_t)n;
-    if (buf[0] == NEXT_MARK)
+    if (buf[0] == NEXT_MARK) {
         text++, len--;
-    else
+    } else {
+        /* bench__finish away from the worker's loop: on a thread, which exits the worker now,
+         * or in a process the test forked, while the worker runs on: it gets no other test */
         w->ending = true;
+        kill(w->pid, SIGKILL);
+    }
     char message[sizeof buf];
     enum bench__outcome outcome;
     if (bench__outcome_decode(text, len, &outcome, message, sizeof message) != 0)
