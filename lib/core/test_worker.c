@@ -64,12 +64,13 @@ static void close_fd(int *fd)
 
 /* ---- the worker process ------------------------------------------------------------ */
 
-/* One test, in this process: a check failure, bench_fail or bench_skip jumps back here. */
-static void run_one(struct bench_ctx *ctx)
+/* One test, in this process (whose one thread is `me`): a check failure, bench_fail or
+ * bench_skip jumps back here; from another thread, the outcome goes out and the worker ends. */
+static void run_one(struct bench_ctx *ctx, pid_t me)
 {
     jmp_buf escape;
     ctx->escape = &escape;
-    ctx->escape_tid = gettid(); /* from another thread, the outcome goes out and the worker ends */
+    ctx->escape_tid = me;
     bench__current = ctx;
     if (setjmp(escape) == 0) {
         ctx->entry->test->fn(ctx);
@@ -101,7 +102,7 @@ BENCH_NORETURN static void worker_main(struct pool_run *p, size_t self, int sock
     close(out_w);
     setvbuf(stdout, NULL, _IONBF, 0); /* nothing is lost when a test crashes */
     signal(SIGPIPE, SIG_DFL);
-    pid_t me = getpid();
+    pid_t me = getpid(); /* and the tid of its one thread: a fork leaves only the caller's */
     for (;;) {
         uint64_t index;
         ssize_t n = recv(sock, &index, sizeof index, 0);
@@ -111,7 +112,7 @@ BENCH_NORETURN static void worker_main(struct pool_run *p, size_t self, int sock
             _exit(0); /* the runner closed its end: no more tests */
         struct bench_ctx ctx = {.entry = &p->pool->suite->entries[p->pool->tests[index]],
                                 .result_fd = sock};
-        run_one(&ctx);
+        run_one(&ctx, me);
         if (getpid() != me)
             _exit(0); /* a process the test forked came back here: it is no worker */
         fflush(NULL); /* the output goes before the outcome */
