@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* runner.c: owns test mode: one forked worker process per test (at most --jobs at once; with
- * --isolate=worker, test_worker.c's long-lived workers run them instead), each
- * ended when it runs past --timeout, result lines streamed in suite order, the live progress
- * line, the summary, the failure recap and the exit status. It does not parse options or measure
- * anything (platform/workers.c owns the workers' process groups and signals). */
+/* runner.c: owns test mode: one forked worker process per test (at most --jobs at once), each
+ * ended when it runs past --timeout, or (--isolate=worker) test_worker.c's long-lived workers;
+ * result lines streamed in suite order, the live progress line, the summary, the failure recap
+ * and the exit status. It does not parse options or measure anything (platform/workers.c owns
+ * the workers' process groups and signals). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
