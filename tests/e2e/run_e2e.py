@@ -1631,6 +1631,33 @@ def case_isolate():
     rc, out, err = run([ISOLATE_BIN, "-j", "2", "--isolate=worker"])
     check(rc == 1 and mask(out).split("\n\nSummary: ")[1].startswith("8 passed, 4 failed in "),
           f"isolate -j2: {rc} {out[-500:]!r}")
+    # Ctrl-C (SIGINT) in the middle of a run ends the runner and, before it, every worker's group
+    # (the hung tests' workers and the helper one of them started), in either mode
+    import signal
+    import time
+    for mode in ("test", "worker"):
+        p = subprocess.Popen([HANG, "--isolate=" + mode, "--timeout=0", "-j", "3"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             stdin=subprocess.DEVNULL, env=clean_env())
+        kids, helper = [], None
+        for _ in range(3000):
+            try:
+                with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
+                    kids = f.read().split()
+                for k in kids:
+                    with open(f"/proc/{k}/task/{k}/children") as f:
+                        helper = (f.read().split() or [helper])[0]
+            except OSError:
+                pass
+            if len(kids) >= 2 and helper:
+                break
+            time.sleep(0.01)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+        check(p.returncode == -signal.SIGINT and len(kids) >= 2 and helper is not None,
+              f"isolate {mode}: SIGINT: {p.returncode} workers {kids} helper {helper}")
+        for pid in kids + ([helper] if helper else []):
+            check(process_gone(int(pid)), f"isolate {mode}: SIGINT: {pid} outlived the runner")
     # the option: two modes, given once
     for argv, want in ((["--isolate=process"], "error: option '--isolate': unknown mode 'process' "
                                                "(test or worker) (see --help)\n"),
