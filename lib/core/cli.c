@@ -33,6 +33,7 @@ enum option_id {
     O_NO_COLORS,
     O_JOBS,
     O_TIMEOUT,
+    O_ISOLATE,
     O_INCLUDE,
     O_EXCLUDE,
     O_BENCH,
@@ -86,6 +87,8 @@ static const struct option_def options[] = {
            "worker processes for tests (default: online CPUs; 0 = default)"),
     OPTION(O_TIMEOUT, 0, "timeout", OPT_UINT, "SECONDS", BENCH__TIMEOUT_MAX,
            "a test running longer is killed and fails (default 300; 0 = none)"),
+    OPTION(O_ISOLATE, 0, "isolate", OPT_STRING, "MODE", 0,
+           "test: a process per test (default); worker: one per job, test after test"),
     OPTION(O_INCLUDE, 'i', "include", OPT_STRING, "REGEX", 0,
            "run only tests whose <file-stem>.<name> matches (POSIX ERE)"),
     OPTION(O_EXCLUDE, 'e', "exclude", OPT_STRING, "REGEX", 0,
@@ -343,6 +346,14 @@ static int apply(struct bench__config *cfg, struct parse_state *st, const struct
         cfg->profile = true;
         cfg->profile_folded = value;
         break;
+    case O_ISOLATE:
+        if (!strcmp(value, "test"))
+            cfg->isolate = BENCH__ISOLATE_TEST;
+        else if (!strcmp(value, "worker"))
+            cfg->isolate = BENCH__ISOLATE_WORKER;
+        else
+            return fail(st, "option '%s': unknown mode '%s' (test or worker)", shown, value);
+        return 0;
     case O_INCLUDE: cfg->include_src = value; break;
     case O_EXCLUDE: cfg->exclude_src = value; break;
     case O_BENCH: cfg->bench = true; break;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* runner.c: owns test mode: one forked worker process per test (at most --jobs at once), each
- * ended when it runs past --timeout, result lines streamed in suite order, the live progress
- * line, the summary, the failure recap and the exit status. It does not parse options or measure
- * anything (platform/workers.c owns the workers' process groups and signals). */
+ * ended when it runs past --timeout, or (--isolate=worker) test_worker.c's long-lived workers;
+ * result lines streamed in suite order, the live progress line, the summary, the failure recap
+ * and the exit status. It does not parse options or measure anything (platform/workers.c owns
+ * the workers' process groups and signals). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +23,7 @@
 #include "../util/format.h"
 #include "../util/text.h"
 #include "runner.h"
+#include "test_worker.h"
 #include "../platform/workers.h"
 
 #define OUTPUT_CAP (1u << 20) /* captured output kept per test */
@@ -512,6 +514,64 @@ static void pool_loop(struct run *r)
     free(owner);
 }
 
+/* ---- --isolate=worker: the same results from long-lived workers (test_worker.c) ----- */
+
+static void worker_end(void *arg, struct bench__test_end *end)
+{
+    struct run *r = arg;
+    struct result *res = &r->results[end->index];
+    res->duration_ns = end->duration_ns;
+    res->output = (struct buffer){
+        .data = end->output, .len = end->output_len, .truncated = end->output_truncated};
+    switch (end->kind) {
+    case BENCH__END_REPORTED:
+        res->outcome = end->outcome;
+        bench__fmt(res->detail, sizeof res->detail, "%s", end->message);
+        res->detail_inline = end->outcome == BENCH__SKIPPED;
+        break;
+    case BENCH__END_DIED: describe_death(res, end->status); break;
+    case BENCH__END_TIMED_OUT:
+        res->outcome = BENCH__FAILED;
+        res->detail_inline = true;
+        bench__fmt(res->detail, sizeof res->detail, "timed out after %u s", r->cfg->timeout);
+        break;
+    case BENCH__END_NO_WORKER:
+        res->outcome = BENCH__FAILED;
+        res->detail_inline = true;
+        bench__fmt(res->detail, sizeof res->detail, "could not start a worker process: %s",
+                   strerror(-end->error));
+        break;
+    }
+    res->done = true;
+    r->done++;
+}
+
+static void worker_tick(void *arg)
+{
+    struct run *r = arg;
+    stream_results(r);
+    if (r->term.animate && r->done < r->n_tests &&
+        bench__clock_ns() - r->last_paint_ns >= PAINT_INTERVAL_NS)
+        paint_progress(r);
+}
+
+static void run_in_workers(struct run *r)
+{
+    struct bench__test_pool pool = {
+        .suite = r->suite,
+        .tests = r->tests,
+        .n_tests = r->n_tests,
+        .n_workers = r->n_slots,
+        .timeout = r->cfg->timeout,
+        .output_cap = OUTPUT_CAP,
+        .idle_ms = r->term.animate ? 50 : 200,
+        .arg = r,
+        .end = worker_end,
+        .tick = worker_tick,
+    };
+    bench__test_workers_run(&pool);
+}
+
 int bench__run_tests(const struct bench__config *cfg, const struct bench__suite *suite)
 {
     struct run r = {
@@ -551,7 +611,10 @@ int bench__run_tests(const struct bench__config *cfg, const struct bench__suite 
     if (r.term.animate && r.n_tests)
         paint_progress(&r);
     bench__workers_begin(r.n_slots);
-    pool_loop(&r);
+    if (cfg->isolate == BENCH__ISOLATE_WORKER)
+        run_in_workers(&r);
+    else
+        pool_loop(&r);
     bench__workers_end();
     int64_t elapsed = bench__clock_ns() - r.start_ns;
     if (r.term.animate) {

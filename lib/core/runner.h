@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* runner.h: test mode: every BENCH_TEST in its own worker process, and the --list output. */
+/* runner.h: test mode: every BENCH_TEST in its own worker process (or, with --isolate=worker, in
+ * long-lived ones), and the --list output. */
 #ifndef BENCH_CORE_RUNNER_H
 #define BENCH_CORE_RUNNER_H
 

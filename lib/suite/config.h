@@ -31,6 +31,12 @@ struct bench__source_flag {
     size_t n_values;
 };
 
+/* --isolate: what a test mode worker process holds (docs/reference/cli.md says why the default). */
+enum bench__isolate {
+    BENCH__ISOLATE_TEST = 0, /* a process per test */
+    BENCH__ISOLATE_WORKER,   /* a process per job, running test after test */
+};
+
 struct bench__config {
     const char *argv0;
     /* queries */
@@ -40,9 +46,10 @@ struct bench__config {
     /* test mode */
     bool verbose;
     bool no_colors;
-    unsigned jobs;           /* 0 = online CPUs */
-    unsigned timeout;        /* --timeout: seconds per test, 0 = none */
-    const char *include_src; /* NULL when not given */
+    unsigned jobs;               /* 0 = online CPUs */
+    unsigned timeout;            /* --timeout: seconds per test, 0 = none */
+    enum bench__isolate isolate; /* --isolate */
+    const char *include_src;     /* NULL when not given */
     const char *exclude_src;
     regex_t include_re;
     regex_t exclude_re;

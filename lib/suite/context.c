@@ -47,7 +47,7 @@ int bench__outcome_decode(const char *buf, size_t len, enum bench__outcome *outc
 void bench__finish(struct bench_ctx *ctx, enum bench__outcome outcome)
 {
     ctx->outcome = outcome;
-    if (ctx->escape)
+    if (ctx->escape && (ctx->escape_tid == 0 || ctx->escape_tid == gettid()))
         longjmp(*(jmp_buf *)ctx->escape, 1);
     char buf[sizeof ctx->message + 1];
     size_t n = bench__outcome_encode(outcome, ctx->message, buf, sizeof buf);

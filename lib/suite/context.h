@@ -6,6 +6,7 @@
 #define BENCH_SUITE_CONTEXT_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <bench/bench.h>
 
@@ -22,6 +23,9 @@ struct bench_ctx {
     struct bench__wl *workload;     /* a WORKLOAD under --bench: windows measure */
     int result_fd;
     void *escape; /* jmp_buf * when in-process */
+    /* the one thread that may jump to escape (0 = any); from another, the outcome goes to
+     * result_fd and the process exits, as a pool worker's does */
+    pid_t escape_tid;
     enum bench__outcome outcome;
     char message[1024];
 };

@@ -27,6 +27,10 @@ LIBBENCH = os.environ.get("E2E_LIBBENCH", "")
 PROFILE = os.environ.get("E2E_PROFILE", "")
 PROFILE_STRIPPED = os.environ.get("E2E_PROFILE_STRIPPED", "")
 HIDE_LIBDW_LIB = os.environ.get("E2E_HIDE_LIBDW_LIB", "")
+ISOLATE_BIN = os.environ.get("E2E_ISOLATE_BIN", "")
+# E2E_ISOLATE=worker runs the runner's cases again with --isolate=worker: every test-mode run of
+# these binaries gets the option first, and everything else must hold unchanged.
+ISOLATE = os.environ.get("E2E_ISOLATE", "")
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "reference",
                       "bench-json.schema.json")
 EXPECT_DEBUG_WARNING = os.environ.get("E2E_EXPECT_DEBUG_WARNING", "0") == "1"
@@ -56,7 +60,16 @@ def clean_env(**extra):
 ENVIRONMENT_WARNING = re.compile(r"^warning: environment: [^\n]*\n", re.M)
 
 
+def isolated(argv):
+    """argv with E2E_ISOLATE's --isolate=MODE first, for the binaries the runner's cases run."""
+    runner_binaries = {b for b in (SAMPLE, EMPTY, HANG, BENCH_ONLY, QUICKSTART) if b}
+    if ISOLATE and argv and argv[0] in runner_binaries:
+        return [argv[0], "--isolate=" + ISOLATE] + list(argv[1:])
+    return argv
+
+
 def run(argv, preexec_fn=None, keep_environment=False, **env):
+    argv = isolated(argv)
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        stdin=subprocess.DEVNULL, env=clean_env(**env), timeout=90,
                        preexec_fn=preexec_fn)
@@ -69,7 +82,7 @@ def run(argv, preexec_fn=None, keep_environment=False, **env):
 def run_pty(argv, **env):
     """Run under a pseudo-terminal; returns (status, terminal text)."""
     env.setdefault("TERM", "xterm-256color")
-    cmd = " ".join(shlex.quote(a) for a in argv)
+    cmd = " ".join(shlex.quote(a) for a in isolated(argv))
     p = subprocess.run(["script", "-qfec", cmd, "/dev/null"], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
                        env=clean_env(**env), timeout=90)
@@ -1169,7 +1182,7 @@ def case_timeout():
     # stopped is not counted against --timeout. The runner leads a process group of its own in
     # this session (a stop is discarded in an orphaned group).
     import signal
-    p = subprocess.Popen([HANG, "--timeout=2", "-j", "4"], stdout=subprocess.PIPE,
+    p = subprocess.Popen(isolated([HANG, "--timeout=2", "-j", "4"]), stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=clean_env(),
                          preexec_fn=lambda: os.setpgid(0, 0))
     t0 = time.monotonic()
@@ -1582,6 +1595,129 @@ def case_contention():
         value = runs["beside hogs"][1]
         check(isinstance(value, (int, float)) and value >= 0.5,
               f"contention beside {hogs_wanted} hogs: {value} (want at least 0.5)")
+
+
+def blocks(out):
+    """{test name: (result line, [its output lines])} of a test-mode run's stdout."""
+    found, name = {}, None
+    for line in out.split("\nSummary:")[0].splitlines():
+        m = re.match(r"^ [✓✗⊘] (\S+)", line)
+        if m:
+            name = m.group(1)
+            found[name] = (line, [])
+        elif name and line.startswith("    ") and line != "    --- output ---":
+            found[name][1].append(line[4:])
+    return found
+
+
+def case_isolate():
+    """What a worker process holds under each --isolate mode (isolate.c, one job, -v): a process
+    per test, or one worker running test after test, sharing its state, replaced after a crash,
+    an exit and a failure on another thread, kept after a failed check; and each test's output
+    its own in both."""
+    said = {}
+    for mode in ("test", "worker", None):
+        argv = [ISOLATE_BIN, "-j", "1", "-v"] + (["--isolate=" + mode] if mode else [])
+        rc, out, err = run(argv)
+        check(rc == 1 and err == "", f"isolate {mode}: {rc} {err!r}")
+        check(mask(out).split("\n\nSummary: ")[1].startswith("8 passed, 4 failed in <T>\n"),
+              f"isolate {mode}: summary\n{out[-2000:]}")
+        got = blocks(out)
+        check(list(got) == [f"isolate.{c}" for c in ("a_sets_state", "b_sees_state", "c_crashes",
+                                                     "d_after_crash", "e_exits", "f_after_exit",
+                                                     "g_fails_check", "h_after_check",
+                                                     "i_floods", "j_after_flood",
+                                                     "k_fails_on_thread", "l_after_thread")],
+              f"isolate {mode}: tests {list(got)}")
+        check(re.search(r"^ ✗ isolate\.c_crashes \(killed by SIGSEGV: Segmentation fault\) ",
+                        got.get("isolate.c_crashes", ("",))[0]) is not None,
+              f"isolate {mode}: the crash {got.get('isolate.c_crashes')}")
+        check(re.search(r"^ ✗ isolate\.e_exits \(exited with status 0 before the test finished\) ",
+                        got.get("isolate.e_exits", ("",))[0]) is not None,
+              f"isolate {mode}: the exit {got.get('isolate.e_exits')}")
+        check(got.get("isolate.k_fails_on_thread", ("",))[0].startswith(
+              " ✗ isolate.k_fails_on_thread (") and
+              got.get("isolate.k_fails_on_thread", ("", []))[1][:1] == ["failed on thread 2"],
+              f"isolate {mode}: the thread's failure {got.get('isolate.k_fails_on_thread')}")
+        pids = {}
+        for name, (line, lines) in got.items():
+            letter = name.split(".")[1][0]
+            if letter in "gk":
+                check(lines[:1] == [l for l in lines[:1] if l.endswith("check failed: shared == 10") or l == "failed on thread 2"],
+                      f"isolate {mode}: the check {lines}")
+                lines = lines[1:]
+            if letter == "i":  # 1 MiB kept: its last line is cut, then the mark
+                check(len(lines) > 16384 and lines[-1] == "[output truncated]" and
+                      all(l.startswith("i flood ") for l in lines[:-2]) and
+                      lines[0].startswith("i flood 00000 "),
+                      f"isolate {mode}: the flood: {len(lines)} lines, {lines[:1]} {lines[-1:]}")
+                continue
+            m = [re.fullmatch(letter + r" pid (\d+) shared (\d+)", l) for l in lines]
+            check(len(m) == 1 and m[0] is not None, f"isolate {mode}: {name} printed {lines[:3]}")
+            if len(m) == 1 and m[0]:
+                pids[letter] = (int(m[0].group(1)), int(m[0].group(2)))
+        said[mode] = pids
+    def pid(mode, letter):
+        return said[mode].get(letter, (None, None))[0]
+
+    def shared(mode, letter):
+        return said[mode].get(letter, (None, None))[1]
+    # a process per test: nothing is shared, every pid differs; the default is this mode
+    for mode in ("test", None):
+        check(len({pid(mode, c) for c in "abcdefghjkl"}) == 11 and
+              all(shared(mode, c) == 0 for c in "bcdefghjkl"), f"isolate {mode}: {said[mode]}")
+    # one worker: a's state reaches b; the crash and the exit take a new worker (their state
+    # gone); a failed check and a flood keep it
+    w = "worker"
+    check(pid(w, "a") == pid(w, "b") == pid(w, "c") and shared(w, "b") == 42,
+          f"isolate worker: a b c {said[w]}")
+    check(pid(w, "d") not in (None, pid(w, "c")) and shared(w, "d") == 0 and
+          pid(w, "e") == pid(w, "d"), f"isolate worker: d e {said[w]}")
+    check(pid(w, "f") not in (None, pid(w, "e")) and shared(w, "f") == 0 and
+          pid(w, "f") == pid(w, "g") == pid(w, "h") == pid(w, "j") and shared(w, "h") == 9 and
+          shared(w, "j") == 9, f"isolate worker: f g h j {said[w]}")
+    check(pid(w, "k") == pid(w, "j") and pid(w, "l") not in (None, pid(w, "k")) and
+          shared(w, "l") == 0, f"isolate worker: k l {said[w]}")
+    # two jobs: the same outcomes, in suite order
+    rc, out, err = run([ISOLATE_BIN, "-j", "2", "--isolate=worker"])
+    check(rc == 1 and mask(out).split("\n\nSummary: ")[1].startswith("8 passed, 4 failed in "),
+          f"isolate -j2: {rc} {out[-500:]!r}")
+    # Ctrl-C (SIGINT) in the middle of a run ends the runner and, before it, every worker's group
+    # (the hung tests' workers and the helper one of them started), in either mode
+    import signal
+    import time
+    for mode in ("test", "worker"):
+        p = subprocess.Popen([HANG, "--isolate=" + mode, "--timeout=0", "-j", "3"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             stdin=subprocess.DEVNULL, env=clean_env())
+        kids, helper = [], None
+        for _ in range(3000):
+            try:
+                with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
+                    kids = f.read().split()
+                for k in kids:
+                    with open(f"/proc/{k}/task/{k}/children") as f:
+                        helper = (f.read().split() or [helper])[0]
+            except OSError:
+                pass
+            if len(kids) >= 2 and helper:
+                break
+            time.sleep(0.01)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+        check(p.returncode == -signal.SIGINT and len(kids) >= 2 and helper is not None,
+              f"isolate {mode}: SIGINT: {p.returncode} workers {kids} helper {helper}")
+        for pid in kids + ([helper] if helper else []):
+            check(process_gone(int(pid)), f"isolate {mode}: SIGINT: {pid} outlived the runner")
+    # the option: two modes, given once
+    for argv, want in ((["--isolate=process"], "error: option '--isolate': unknown mode 'process' "
+                                               "(test or worker) (see --help)\n"),
+                       (["--isolate", "test", "--isolate=worker"],
+                        "error: option '--isolate' given more than once (see --help)\n"),
+                       (["--isolate="], "error: option '--isolate' needs a non-empty value (see "
+                                        "--help)\n")):
+        rc, out, err = run([ISOLATE_BIN] + argv)
+        check(rc == 2 and out == "" and err == want, f"isolate {argv}: {rc} {out!r} {err!r}")
 
 
 ALL = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}

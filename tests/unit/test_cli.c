@@ -149,6 +149,12 @@ static const struct malformed_case malformed[] = {
     {ARGV("--timeout"), "option '--timeout' needs a value (SECONDS)"},
     {ARGV("--timeout=1", "--timeout=2"), "option '--timeout' given more than once"},
     {ARGV("--timout=1"), "unknown option '--timout' (did you mean '--timeout'?)"},
+    {ARGV("--isolate=process"), "option '--isolate': unknown mode 'process' (test or worker)"},
+    {ARGV("--isolate=Worker"), "option '--isolate': unknown mode 'Worker' (test or worker)"},
+    {ARGV("--isolate="), "option '--isolate' needs a non-empty value"},
+    {ARGV("--isolate"), "option '--isolate' needs a value (MODE)"},
+    {ARGV("--isolate=test", "--isolate=test"), "option '--isolate' given more than once"},
+    {ARGV("--isolated=worker"), "unknown option '--isolated' (did you mean '--isolate'?)"},
     {ARGV("--bench-timeout=1s"), "option '--bench-timeout' needs a non-negative integer, got '1s'"},
     {ARGV("--bench-timeout", "86401"),
      "option '--bench-timeout': '86401' is too large (at most 86400)"},
@@ -412,6 +418,7 @@ struct expect {
     unsigned jobs;
     bool set_timeout, set_bench_timeout; /* false: the defaults (300 s, 600 s) */
     unsigned timeout, bench_timeout;
+    enum bench__isolate isolate;
     const char *include, *exclude;
     bool bench, perf, perf_scaled, list_metrics, metrics_help;
     uint64_t perf_iters, perf_batch, min_time_ms;
@@ -500,6 +507,9 @@ static const struct valid_case valid[] = {
     {ARGV("--syscalls", "--syscalls"), {.syscalls = true}},
     /* timeouts: seconds, 0 = none, at most a day */
     {ARGV("--timeout=0"), {.set_timeout = true, .timeout = 0}},
+    {ARGV("--isolate=test"), {.isolate = BENCH__ISOLATE_TEST}},
+    {ARGV("--isolate", "worker"), {.isolate = BENCH__ISOLATE_WORKER}},
+    {ARGV("--isolate=worker", "-j", "2"), {.isolate = BENCH__ISOLATE_WORKER, .jobs = 2}},
     {ARGV("--timeout", "5"), {.set_timeout = true, .timeout = 5}},
     {ARGV("--timeout=86400"), {.set_timeout = true, .timeout = 86400}},
     {ARGV("--bench-timeout=0"), {.set_bench_timeout = true, .bench_timeout = 0}},
@@ -581,6 +591,7 @@ static void test_valid_table(void **state)
         assert_int_equal(cfg.no_colors, w->no_colors);
         assert_int_equal(cfg.jobs, w->jobs);
         assert_int_equal(cfg.timeout, w->set_timeout ? w->timeout : BENCH__TIMEOUT_DEFAULT);
+        assert_int_equal(cfg.isolate, w->isolate);
         assert_int_equal(cfg.bench_timeout,
                          w->set_bench_timeout ? w->bench_timeout : BENCH__BENCH_TIMEOUT_DEFAULT);
         check_string(cfg.include_src, w->include);
