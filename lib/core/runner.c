@@ -520,26 +520,29 @@ static void worker_end(void *arg, struct bench__test_end *end)
 {
     struct run *r = arg;
     struct result *res = &r->results[end->index];
+    char text[256];
     res->duration_ns = end->duration_ns;
     res->output = (struct buffer){
         .data = end->output, .len = end->output_len, .truncated = end->output_truncated};
     switch (end->kind) {
     case BENCH__END_REPORTED:
         res->outcome = end->outcome;
-        bench__fmt(res->detail, sizeof res->detail, "%s", end->message);
+        set_detail(res, end->message);
         res->detail_inline = end->outcome == BENCH__SKIPPED;
         break;
     case BENCH__END_DIED: describe_death(res, end->status); break;
     case BENCH__END_TIMED_OUT:
         res->outcome = BENCH__FAILED;
         res->detail_inline = true;
-        bench__fmt(res->detail, sizeof res->detail, "timed out after %u s", r->cfg->timeout);
+        bench__fmt(text, sizeof text, "timed out after %u s", r->cfg->timeout);
+        set_detail(res, text);
         break;
     case BENCH__END_NO_WORKER:
         res->outcome = BENCH__FAILED;
         res->detail_inline = true;
-        bench__fmt(res->detail, sizeof res->detail, "could not start a worker process: %s",
+        bench__fmt(text, sizeof text, "could not start a worker process: %s",
                    strerror(-end->error));
+        set_detail(res, text);
         break;
     }
     res->done = true;
