@@ -33,7 +33,22 @@ void bench__ticker_show(struct bench__ticker *t, const char *name, size_t done, 
     /* one cell short of the width: a full last column would wrap on some terminals */
     size_t used = bench__display_width(head, strlen(head)) + 1;
     size_t room = (size_t)t->term.width > used + 8 ? (size_t)t->term.width - used : 8;
-    bench__term_cut_left(name, room, fitted, sizeof fitted);
+    if (total) {
+        bench__term_cut_left(name, room, fitted, sizeof fitted);
+    } else if (bench__display_width(name, strlen(name)) <= room) {
+        bench__fmt(fitted, sizeof fitted, "%s", name);
+    } else { /* a caller's own line (libbench run: "run 2/5: <name>") keeps its start */
+        size_t end = 0, len = strlen(name);
+        for (;;) {
+            size_t next = end + 1;
+            while (next < len && ((unsigned char)name[next] & 0xC0) == 0x80)
+                next++;
+            if (next > len || bench__display_width(name, next) > room - 1)
+                break;
+            end = next;
+        }
+        bench__fmt(fitted, sizeof fitted, "%.*s\xe2\x80\xa6", (int)end, name);
+    }
     fprintf(stderr, "\033[?2026h\r\033[2K%s%s\033[?2026l", head, fitted);
     fflush(stderr);
     t->ticks++;

@@ -20,9 +20,9 @@ struct bench__ticker {
 };
 
 /* Redraw the line with the name of what is measured next: `<spinner> <done>/<total> (<elapsed>)
- * <name>` (total 0: no count is known, `<spinner> <n> measured`; rounds > 1 adds "round r/N"),
- * the name cut from the left to fit the terminal. Called between cases only, never while a clock
- * runs. */
+ * <name>`, the name cut from the left to fit the terminal (total 0: no count is known,
+ * `<spinner> <n> measured (<elapsed>) <text>`, a caller's text cut at its end); rounds > 1 adds
+ * "round r/N". Called between cases only, never while a clock runs. */
 BENCH__HIDDEN void bench__ticker_show(struct bench__ticker *t, const char *name, size_t done,
                                       size_t total, unsigned round, unsigned rounds);
 BENCH__HIDDEN void bench__ticker_clear(struct bench__ticker *t);
