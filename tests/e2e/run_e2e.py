@@ -9,6 +9,7 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
 
 SAMPLE = os.environ.get("E2E_SAMPLE", "")
 EMPTY = os.environ.get("E2E_EMPTY", "")
@@ -274,6 +275,21 @@ def case_pty_live_table():
           "live table: the skipped row is not yellow: " + repr(final))
     check(re.search("^│ small +│ fast +│ count ", final, re.M) is not None,
           "live table: a measured row is painted: " + repr(final))
+    # stdout redirected, stderr a terminal: stdout has no escape at all and no frame; the
+    # stderr ticker counts instead
+    with tempfile.TemporaryDirectory() as tmp:
+        out_path = os.path.join(tmp, "out.txt")
+        cmd = f"stty cols 200 rows 60; {shlex.quote(CASES)} --bench -i matrix > {out_path}"
+        p = subprocess.run(["script", "-qfec", cmd, "/dev/null"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                           env=clean_env(TERM="xterm-256color"), timeout=120)
+        terminal = p.stdout.decode("utf-8")
+        with open(out_path, encoding="utf-8") as f:
+            out = f.read()
+        check("\x1b" not in out and "measuring" not in out and "│ count " in out,
+              "redirected stdout: " + repr(out))
+        check(re.search("\x1b\\[2K" + SPINNER + r" 0/1 \([^)]*\) cases\.matrix", terminal),
+              "redirected stdout: no ticker with the count on stderr: " + repr(terminal))
     # the policy: no live table, no colour with NO_COLOR, TERM=dumb or --no-colors
     for label, argv, env in (("NO_COLOR", [], {"NO_COLOR": "1"}),
                              ("TERM=dumb", [], {"TERM": "dumb"}),
