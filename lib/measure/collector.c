@@ -299,6 +299,21 @@ static size_t entries_done(const struct bench__collector *c)
     return done;
 }
 
+/* The cells a line of a frame takes on the terminal: its SGR sequences take none. */
+static size_t visible_width(const char *line, size_t len)
+{
+    size_t width = 0, from = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (line[i] != '\033')
+            continue;
+        width += bench__display_width(line + from, i - from);
+        while (i < len && !(line[i] >= '@' && line[i] <= '~' && line[i] != '['))
+            i++; /* ESC '[' parameters, up to the final byte */
+        from = i + 1;
+    }
+    return width + (from < len ? bench__display_width(line + from, len - from) : 0);
+}
+
 /* The table of the body in progress drawn in place on stdout, the case about to be measured its
  * dim last row, and the done/total count under it: only when stdout animates, in streamed mode
  * (a grouped table gathers rows of many bodies), supervised (all output passes here), and when
@@ -347,7 +362,7 @@ static bool live_table(struct bench__collector *c)
     for (const char *line = frame; *line;) {
         const char *end = strchr(line, '\n');
         size_t len = end ? (size_t)(end - line) : strlen(line);
-        size_t w = bench__display_width(line, len);
+        size_t w = visible_width(line, len);
         widest = w > widest ? w : widest;
         lines++;
         line += len + (end != NULL);
