@@ -195,7 +195,7 @@ static void print_table(FILE *out, const struct compare_report *rep)
     for (size_t j = 0; j < rep->n_cells * n_cols; j++)
         ok = ok && cells[j];
     if (ok) {
-        struct bench__table t = {NULL, cols, n_cols, cells, rep->n_cells};
+        struct bench__table t = {NULL, cols, n_cols, cells, rep->n_cells, NULL};
         struct bench__table_memory memory = {0};
         bench__table_render(out, &t, &memory);
         bench__table_memory_free(&memory);

@@ -498,7 +498,7 @@ static void run_all(struct run_state *st)
             bench__fmt(shown, sizeof shown, "%s %zu/%zu: %s", warmup ? "warm-up" : "run", run,
                        warmup ? st->warmup : st->runs, c->name);
             bench__sanitize(shown);
-            bench__ticker_show(&loop.ticker, shown, 0, 1);
+            bench__ticker_show(&loop.ticker, shown, 0, 0, 0, 1);
             if (c->prepare.argv) {
                 run_proc_exec(&c->prepare, &params, sample);
                 if (sample->outcome != RUN_COMPLETED) {

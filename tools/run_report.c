@@ -130,7 +130,7 @@ static bool any_notes(const struct run_state *st)
 static void render(FILE *out, const char *title, const struct bench__column *cols, size_t n_cols,
                    char **cells, size_t n_rows)
 {
-    struct bench__table t = {title, cols, n_cols, cells, n_rows};
+    struct bench__table t = {title, cols, n_cols, cells, n_rows, NULL};
     struct bench__table_memory memory = {0};
     bench__table_render(out, &t, &memory);
     bench__table_memory_free(&memory);

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../report/table.h"
 #include "../report/term.h"
 #include "../suite/context.h"
 #include "../util/clock.h"
@@ -296,9 +297,21 @@ static void print_result(const struct run *r, FILE *out, size_t index, bool with
     bool color = r->term.color;
     static const char *const symbol[] = {"\xe2\x9c\x93", "\xe2\x9c\x97", "\xe2\x8a\x98"};
     static const char *const sgr[] = {SGR_GREEN, SGR_RED_BOLD, SGR_YELLOW};
-    fprintf(out, " %s%s %s", color ? sgr[res->outcome] : "", symbol[res->outcome], e->full_name);
+    const char *detail = res->detail ? res->detail : "skipped";
+    const char *name = e->full_name;
+    char fitted[512];
+    if (r->term.animate && !r->cfg->verbose) {
+        /* on a terminal a compact line fits its width: the name is cut from the left (a line
+         * one cell short of the width, as some terminals wrap a full one) */
+        size_t used =
+            4 + (res->detail_inline ? 3 + bench__display_width(detail, strlen(detail)) : 0);
+        size_t width = (size_t)r->term.width;
+        name = bench__term_cut_left(e->full_name, width > used + 9 ? width - used - 1 : 8, fitted,
+                                    sizeof fitted);
+    }
+    fprintf(out, " %s%s %s", color ? sgr[res->outcome] : "", symbol[res->outcome], name);
     if (res->detail_inline)
-        fprintf(out, " (%s)", res->detail ? res->detail : "skipped");
+        fprintf(out, " (%s)", detail);
     if (color)
         fputs(SGR_RESET, out);
     if (r->cfg->verbose) {

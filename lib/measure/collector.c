@@ -19,10 +19,12 @@
 #include "../util/alloc.h"
 #include "../util/atomic_file.h"
 #include "../util/clock.h"
+#include "../util/format.h"
 #include "../util/text.h"
 #include "collector.h"
 #include "measure.h"
 #include "meta.h"
+#include "run.h"
 
 #define TAIL_MAX 1024 /* bytes of a worker's latest output kept for a crash's note */
 #define EM_DASH "\xe2\x80\x94"
@@ -32,6 +34,10 @@ struct bench__collector {
     const struct bench__suite *suite;
     uint64_t min_time_ms;
     struct bench__ticker ticker; /* the only painter of the live line */
+    struct bench__term out;      /* of stdout: the table drawn in place, colour */
+    size_t live_lines;           /* lines of the frame drawn in place now on stdout; 0: none */
+    size_t live_frames;
+    size_t total; /* benchmarks and workloads of the suite: the live count's total */
     struct bench__table_memory memory;
     /* every column ever described, owned, by name; and the sets in force */
     struct bench__column_desc **cols;
@@ -99,6 +105,9 @@ struct bench__collector *bench__collector_new(const struct bench__config *cfg,
     c->min_time_ms = min_time_ms;
     c->ticker = (struct bench__ticker){.term = bench__term_probe(STDERR_FILENO, cfg->no_colors),
                                        .start_ns = bench__clock_ns()};
+    c->out = bench__term_probe(STDOUT_FILENO, cfg->no_colors);
+    for (size_t i = 0; i < suite->count; i++)
+        c->total += suite->entries[i].test->kind != BENCH_KIND_TEST;
     c->ended = bench__xcalloc(suite->count + 1, sizeof *c->ended);
     c->drawn = bench__xcalloc(suite->count + 1, sizeof *c->drawn);
     c->abandoned = bench__xcalloc(suite->count + 1, sizeof *c->abandoned);
@@ -261,11 +270,125 @@ static struct bench__kv *copy_labels(const struct bench__kv *labels, size_t n)
 
 /* ---- the live line and the worker's output ------------------------------------------------ */
 
+/* Take the frame drawn in place off stdout: cursor up to its first line, erase to the end. */
+static void live_erase(struct bench__collector *c)
+{
+    if (!c->live_lines)
+        return;
+    fprintf(stdout, "\r\033[%zuA\033[J", c->live_lines);
+    fflush(stdout);
+    c->live_lines = 0;
+}
+
+/* Nothing live on the terminal: before any other output. */
+static void quiet(struct bench__collector *c)
+{
+    bench__ticker_clear(&c->ticker);
+    live_erase(c);
+}
+
+/* The benchmarks and workloads done: a streamed body when its table is drawn (its cases run
+ * after it registered them), a grouped one when it ended, a workload when it ended. */
+static size_t entries_done(const struct bench__collector *c)
+{
+    size_t done = 0;
+    for (size_t i = 0; i < c->suite->count; i++) {
+        bool workload = c->suite->entries[i].test->kind == BENCH_KIND_WORKLOAD;
+        done += c->abandoned[i] || (c->cfg->n_group_by || workload ? c->ended[i] : c->drawn[i]);
+    }
+    return done;
+}
+
+/* The cells a line of a frame takes on the terminal: its SGR sequences take none. */
+static size_t visible_width(const char *line, size_t len)
+{
+    size_t width = 0, from = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (line[i] != '\033')
+            continue;
+        width += bench__display_width(line + from, i - from);
+        while (i < len && !(line[i] >= '@' && line[i] <= '~' && line[i] != '['))
+            i++; /* ESC '[' parameters, up to the final byte */
+        from = i + 1;
+    }
+    return width + (from < len ? bench__display_width(line + from, len - from) : 0);
+}
+
+/* The table of the body in progress drawn in place on stdout, the case about to be measured its
+ * dim last row, and the done/total count under it: only when stdout animates, in streamed mode
+ * (a grouped table gathers rows of many bodies), supervised (all output passes here), and when
+ * the frame fits the terminal (a frame taller or wider than it could not be taken back); false:
+ * not drawn, the stderr line says the case instead. */
+static bool live_table(struct bench__collector *c)
+{
+    static const char *const frames[] = {
+        "\xe2\xa0\x8b", "\xe2\xa0\x99", "\xe2\xa0\xb9", "\xe2\xa0\xb8", "\xe2\xa0\xbc",
+        "\xe2\xa0\xb4", "\xe2\xa0\xa6", "\xe2\xa0\xa7", "\xe2\xa0\x87", "\xe2\xa0\x8f"};
+    if (!c->out.animate || c->cfg->n_group_by || c->listing || c->item_entry >= c->suite->count)
+        return false;
+    if (c->cfg->bench_in_process || bench__bench_in_process)
+        return false; /* a body prints past the collector: a frame's lines could not be counted */
+    const char *source = c->suite->entries[c->item_entry].full_name;
+    const struct bench__row **rows = bench__xcalloc(c->n_rows + 1, sizeof *rows);
+    size_t n = 0;
+    for (size_t i = 0; i < c->n_rows; i++)
+        if (!strcmp(c->rows[i].source, source))
+            rows[n++] = &c->rows[i];
+    char *frame = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&frame, &size);
+    if (!mem) {
+        free(rows);
+        return false;
+    }
+    struct bench__table_memory memory;
+    bench__table_memory_copy(&memory, &c->memory);
+    struct bench__table_paint paint = {.color = c->out.color,
+                                       .live_name = c->item_name,
+                                       .live_labels = c->item_labels,
+                                       .live_n_labels = c->item_n_labels,
+                                       .spinner = frames[c->live_frames % 10]};
+    bench__bench_table_paint(mem, rows, n, c->table, c->n_table, NULL, 0, NULL, &memory, &paint);
+    char elapsed[BENCH__NUMBER_MAX];
+    bench__format_ns((double)(bench__clock_ns() - c->ticker.start_ns), elapsed, sizeof elapsed);
+    fprintf(mem, "%zu/%zu (%s)\n", entries_done(c), c->total, elapsed);
+    bench__table_memory_free(&memory);
+    free(rows);
+    if (fclose(mem) != 0) {
+        free(frame);
+        return false;
+    }
+    size_t lines = 0, widest = 0;
+    for (const char *line = frame; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        size_t w = visible_width(line, len);
+        widest = w > widest ? w : widest;
+        lines++;
+        line += len + (end != NULL);
+    }
+    size_t height = c->out.height > 0 ? (size_t)c->out.height : 24;
+    bool fits = widest < (size_t)c->out.width && lines < height;
+    bench__ticker_clear(&c->ticker);
+    fputs("\033[?2026h", stdout);
+    live_erase(c);
+    if (fits)
+        fwrite(frame, 1, size, stdout);
+    fputs("\033[?2026l", stdout);
+    fflush(stdout);
+    free(frame);
+    if (!fits)
+        return false;
+    c->live_lines = lines;
+    c->live_frames++;
+    return true;
+}
+
 void bench__collect_output(struct bench__collector *c, bool to_stderr, const char *data, size_t len)
 {
     if (len == 0)
         return;
-    bench__ticker_clear(&c->ticker);
+    quiet(c);
     FILE *out = to_stderr ? stderr : stdout;
     fwrite(data, 1, len, out);
     fflush(out);
@@ -283,7 +406,7 @@ void bench__collect_output(struct bench__collector *c, bool to_stderr, const cha
 
 void bench__collect_note(struct bench__collector *c, const char *text)
 {
-    bench__ticker_clear(&c->ticker);
+    quiet(c);
     fputs(text, stderr); /* the library's own line: no item's output */
     fflush(stderr);
 }
@@ -309,12 +432,15 @@ void bench__collect_begin(struct bench__collector *c, enum bench__item item, siz
     }
     if (item == BENCH__ITEM_WORKLOAD) {
         c->workloads.ran = true;
-        bench__ticker_clear(&c->ticker); /* workloads run without the live line */
+        live_erase(c); /* a workload has the spinner only, never a live table */
+        bench__ticker_show(&c->ticker, name, entries_done(c), c->total, round, rounds);
         return;
     }
     if (item == BENCH__ITEM_REGISTER)
         return; /* nothing is measured: the live line's count stays */
-    bench__ticker_show(&c->ticker, name, round, rounds);
+    if (live_table(c))
+        return;
+    bench__ticker_show(&c->ticker, name, entries_done(c), c->total, round, rounds);
 }
 
 /* ---- rows and tables ---------------------------------------------------------------------- */
@@ -459,9 +585,10 @@ static void draw(struct bench__collector *c, const struct bench__row **rows, siz
     if (!key || !bench__sort_key_known(key, c->doc, c->n_doc) || !table_has_key(rows, n, key))
         key = "median/iter"; /* the default order; an unknown key is warned about once */
     bench__sort_rows(rows, n, key);
-    bench__ticker_clear(&c->ticker);
-    bench__bench_table_render(stdout, rows, n, c->table, c->n_table, keys, n_keys, title,
-                              &c->memory);
+    quiet(c);
+    struct bench__table_paint paint = {.color = true};
+    bench__bench_table_paint(stdout, rows, n, c->table, c->n_table, keys, n_keys, title, &c->memory,
+                             c->out.color ? &paint : NULL);
     for (size_t i = 0; i < n; i++) /* --profile: each row's profile under its table */
         bench__profile_table_render(stdout, rows[i]);
     fflush(stdout);
@@ -625,7 +752,7 @@ void bench__collect_workloads_done(struct bench__collector *c)
     if (c->workloads.n == 0 || c->workloads_drawn)
         return;
     c->workloads_drawn = true;
-    bench__ticker_clear(&c->ticker);
+    quiet(c);
     const char **selected = bench__xcalloc(c->n_wl + 1, sizeof *selected);
     for (size_t i = 0; i < c->n_wl; i++)
         selected[i] = c->wl[i]->name;
@@ -728,7 +855,7 @@ static void say_abandoned(struct bench__collector *c, const char *name, const ch
 {
     if (c->listing)
         return;
-    bench__ticker_clear(&c->ticker);
+    quiet(c);
     fprintf(stderr, "libbench: %s: %s\n", name, error);
     fflush(stderr);
 }
@@ -785,7 +912,7 @@ const char *bench__collector_item_word(const struct bench__collector *c)
 
 void bench__collector_lost(struct bench__collector *c, const char *sentence)
 {
-    bench__ticker_clear(&c->ticker);
+    quiet(c);
     fprintf(stderr, "libbench: %s; the run stops here, incomplete\n", sentence);
     free(c->lost_reason);
     c->lost_reason = bench__xasprintf("%s; the run stopped there", sentence);
@@ -958,7 +1085,7 @@ static void draw_the_rest(struct bench__collector *c)
 
 int bench__collector_finish(struct bench__collector *c)
 {
-    bench__ticker_clear(&c->ticker);
+    quiet(c);
     if (c->listing)
         return listing_status(c);
     if (!c->done)

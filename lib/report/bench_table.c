@@ -4,6 +4,7 @@
  * BENCH__CONTENTION_MARK, with a one-line note under the table), min, max, metric columns and
  * notes. It neither orders rows (grouping.c) nor draws boxes (table.c). */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,6 +114,37 @@ void bench__bench_table_render(FILE *out, const struct bench__row *const *rows, 
                                char *const *group_keys, size_t n_group_keys, const char *title,
                                struct bench__table_memory *memory)
 {
+    bench__bench_table_paint(out, rows, n, cols, n_cols, group_keys, n_group_keys, title, memory,
+                             NULL);
+}
+
+#define SGR_RED "\033[31m"
+#define SGR_YELLOW "\033[33m"
+#define SGR_DIM "\033[2m"
+
+void bench__bench_table_paint(FILE *out, const struct bench__row *const *measured, size_t n,
+                              const struct bench__column_desc *const *cols, size_t n_cols,
+                              char *const *group_keys, size_t n_group_keys, const char *title,
+                              struct bench__table_memory *memory,
+                              const struct bench__table_paint *paint)
+{
+    /* the in-flight row, when there is one, is the last: a row of its own kind */
+    struct bench__row live = {0};
+    const struct bench__row *const *rows = measured;
+    const struct bench__row **all = NULL;
+    if (paint && paint->live_name) {
+        all = calloc(n + 2, sizeof *all);
+        if (!all)
+            return;
+        memcpy(all, measured, n * sizeof *all);
+        live.name = (char *)paint->live_name;
+        live.labels = (struct bench__kv *)paint->live_labels;
+        live.n_labels = paint->live_n_labels;
+        live.contention = NAN;
+        all[n++] = &live;
+        rows = all;
+    }
+    const char **styles = paint && paint->color ? calloc(n + 1, sizeof *styles) : NULL;
     const char **labels = NULL;
     size_t n_labels = label_columns(rows, n, group_keys, n_group_keys, &labels);
     const struct bench__column_desc **metrics = calloc(n_cols + 1, sizeof *metrics);
@@ -131,6 +163,11 @@ void bench__bench_table_render(FILE *out, const struct bench__row *const *rows, 
     for (size_t r = 0; r < n; r++) {
         notes |= rows[r]->state != BENCH__ROW_OK;
         any_marked |= contended(rows[r]);
+        if (styles)
+            styles[r] = rows[r] == &live                       ? SGR_DIM
+                        : rows[r]->state == BENCH__ROW_ERROR   ? SGR_RED
+                        : rows[r]->state == BENCH__ROW_SKIPPED ? SGR_YELLOW
+                                                               : NULL;
     }
 
     size_t n_columns = n_labels + 5 + n_metrics + (notes ? 1 : 0);
@@ -160,12 +197,23 @@ void bench__bench_table_render(FILE *out, const struct bench__row *const *rows, 
         char **cell = cells + r * n_columns;
         size_t k = 0;
         bool ok = row->state == BENCH__ROW_OK;
+        char *name = NULL;
+        if (row != &live)
+            name = strdup(row->name);
+        else if (asprintf(&name, "%s %s", paint->spinner ? paint->spinner : "", row->name) < 0)
+            name = NULL;
         if (grouped)
-            cell[k++] = strdup(row->name);
+            cell[k++] = name;
         for (size_t i = 0; i < n_labels; i++)
             cell[k++] = strdup(label_of(row, labels[i]));
         if (!grouped)
-            cell[k++] = strdup(row->name);
+            cell[k++] = name;
+        if (row == &live) { /* measuring: nothing of it is known yet */
+            cell[k++] = strdup("measuring\xe2\x80\xa6");
+            for (; k < n_columns; k++)
+                cell[k] = strdup(notes && k == n_columns - 1 ? "" : "\xe2\x80\xa6");
+            continue;
+        }
         char buf[64], med[32], mad[32];
         if (ok && row->iterations > 1)
             bench__fmt(buf, sizeof buf, "%zu\xc3\x97%llu", row->samples,
@@ -209,7 +257,8 @@ void bench__bench_table_render(FILE *out, const struct bench__row *const *rows, 
                                  .columns = columns,
                                  .n_columns = n_columns,
                                  .cells = cells,
-                                 .n_rows = n};
+                                 .n_rows = n,
+                                 .row_style = styles};
     bench__table_render(out, &table, memory);
     contention_note(out, rows, n);
 done:
@@ -220,4 +269,6 @@ done:
     free(columns);
     free(metrics);
     free(labels);
+    free(styles);
+    free(all);
 }

@@ -57,7 +57,7 @@ static void entries_table(FILE *out, const struct bench__profile *p, const char 
         row[3] = bench__xstrdup(u->module ? u->module : "\u2014");
         bench__sanitize(row[3]);
     }
-    struct bench__table t = {title, functions ? fcols : lcols, n_cols, cells, r};
+    struct bench__table t = {title, functions ? fcols : lcols, n_cols, cells, r, NULL};
     struct bench__table_memory memory = {0}; /* each table sized on its own */
     bench__table_render(out, &t, &memory);
     bench__table_memory_free(&memory);

@@ -63,6 +63,24 @@ void bench__table_memory_free(struct bench__table_memory *memory)
     memset(memory, 0, sizeof *memory);
 }
 
+void bench__table_memory_copy(struct bench__table_memory *to,
+                              const struct bench__table_memory *from)
+{
+    memset(to, 0, sizeof *to);
+    if (!from->signature)
+        return;
+    to->signature = strdup(from->signature);
+    to->left = calloc(from->n_columns + 1, sizeof *to->left);
+    to->right = calloc(from->n_columns + 1, sizeof *to->right);
+    if (!to->signature || !to->left || !to->right) {
+        bench__table_memory_free(to); /* no memory: the frame starts from its own widths */
+        return;
+    }
+    to->n_columns = from->n_columns;
+    memcpy(to->left, from->left, from->n_columns * sizeof *to->left);
+    memcpy(to->right, from->right, from->n_columns * sizeof *to->right);
+}
+
 static char *signature_of(const struct bench__table *t)
 {
     size_t len = 1;
@@ -240,7 +258,10 @@ void bench__table_render(FILE *out, const struct bench__table *t, struct bench__
         size_t lines = 1;
         if (notes_col < n)
             lines = wrap_lines(t->cells[r * n + notes_col], note_lines, lens, 16);
+        const char *style = t->row_style ? t->row_style[r] : NULL;
         for (size_t line = 0; line < lines; line++) {
+            if (style)
+                fputs(style, out);
             fputs("\xe2\x94\x82", out);
             for (size_t c = 0; c < n; c++) {
                 const char *text = line == 0 ? t->cells[r * n + c] : "";
@@ -252,6 +273,8 @@ void bench__table_render(FILE *out, const struct bench__table *t, struct bench__
                 print_cell(out, &t->columns[c], text, len, width[c], m->left[c], m->right[c]);
                 fputs("\xe2\x94\x82", out);
             }
+            if (style)
+                fputs("\033[0m", out);
             fputc('\n', out);
         }
     }

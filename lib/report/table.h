@@ -23,6 +23,8 @@ struct bench__table {
     size_t n_columns;
     char **cells; /* n_rows * n_columns UTF-8 strings, row-major */
     size_t n_rows;
+    const char *const *row_style; /* NULL, or per row an SGR sequence for the whole row (NULL:
+                                   * none): only ever set for a colour terminal */
 };
 
 /* Column widths carried across streamed tables: they only widen, and reset when the header
@@ -36,6 +38,9 @@ struct bench__table_memory {
 BENCH__HIDDEN void bench__table_render(FILE *out, const struct bench__table *table,
                                        struct bench__table_memory *memory);
 BENCH__HIDDEN void bench__table_memory_free(struct bench__table_memory *memory);
+/* A copy of `from` (a frame drawn in place must not widen the columns of the tables that stay). */
+BENCH__HIDDEN void bench__table_memory_copy(struct bench__table_memory *to,
+                                            const struct bench__table_memory *from);
 /* Display width of a UTF-8 string (every character we print is one cell wide). */
 BENCH__HIDDEN size_t bench__display_width(const char *s, size_t len);
 

@@ -19,10 +19,12 @@ struct bench__ticker {
     int64_t start_ns;
 };
 
-/* Redraw the line with the name of what is measured next (rounds > 1: "round r/N"). Called
- * between cases only, never while a clock runs. */
-BENCH__HIDDEN void bench__ticker_show(struct bench__ticker *t, const char *name, unsigned round,
-                                      unsigned rounds);
+/* Redraw the line with the name of what is measured next: `<spinner> <done>/<total> (<elapsed>)
+ * <name>`, the name cut from the left to fit the terminal (total 0: no count is known,
+ * `<spinner> <n> measured (<elapsed>) <text>`, a caller's text cut at its end); rounds > 1 adds
+ * "round r/N". Called between cases only, never while a clock runs. */
+BENCH__HIDDEN void bench__ticker_show(struct bench__ticker *t, const char *name, size_t done,
+                                      size_t total, unsigned round, unsigned rounds);
 BENCH__HIDDEN void bench__ticker_clear(struct bench__ticker *t);
 /* One line on stderr, the live line cleared first. */
 BENCH__HIDDEN BENCH_PRINTF(2, 3) void bench__ticker_note(struct bench__ticker *t, const char *fmt,

@@ -9,6 +9,7 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
 
 SAMPLE = os.environ.get("E2E_SAMPLE", "")
 EMPTY = os.environ.get("E2E_EMPTY", "")
@@ -281,6 +282,98 @@ def case_pty_no_color():
     # an empty NO_COLOR does not disable colour
     rc, text = run_pty([SAMPLE, "-i", "passes"], NO_COLOR="")
     check("\x1b[32m" in text, "NO_COLOR='' disabled colour")
+
+
+def run_pty_sized(argv, cols, rows, **env):
+    """run_pty on a terminal of cols x rows."""
+    env.setdefault("TERM", "xterm-256color")
+    cmd = f"stty cols {cols} rows {rows}; " + " ".join(shlex.quote(a) for a in argv)
+    p = subprocess.run(["script", "-qfec", cmd, "/dev/null"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                       env=clean_env(**env), timeout=120)
+    return p.returncode, p.stdout.decode("utf-8").replace("\r\n", "\n")
+
+
+SPINNER = "[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]"
+
+
+def case_pty_live_table():
+    # --bench on a terminal: the body's table drawn in place (synchronized), the case in flight
+    # its dim last row saying measuring, a done/total count under it; each frame taken back
+    # (cursor up over its lines, erase below) before the next or the final table
+    rc, text = run_pty_sized([CASES, "--bench", "-i", "matrix"], 200, 60)
+    check(rc == 1, f"live table: exit {rc}")
+    frame = re.search("\x1b\\[2m│ small +│ fast +│ " + SPINNER + " count +│ measuring… │", text)
+    check(frame is not None, "live table: no dim in-flight row for count: " + repr(text))
+    check(re.search(r"^0/1 \(\S+\)$", text, re.M) is not None and "1/1 (" not in text,
+          "live table: no done/total count under the frame: " + repr(text))
+    check(re.search("\x1b\\[\\?2026h\r\x1b\\[\\d+A\x1b\\[J", text) is not None,
+          "live table: a frame is not taken back inside synchronized output: " + repr(text))
+    # the final table stays, its error row red and its skipped row yellow
+    final = text[text.rindex("╭"):]
+    check("measuring…" not in final, "live table: the final table has an in-flight row")
+    check(re.search("\x1b\\[31m│ small +│ slow +│ fails ", final) is not None,
+          "live table: the error row is not red: " + repr(final))
+    check(re.search("\x1b\\[33m│ small +│ +│ skips ", final) is not None,
+          "live table: the skipped row is not yellow: " + repr(final))
+    check(re.search("^│ small +│ fast +│ count ", final, re.M) is not None,
+          "live table: a measured row is painted: " + repr(final))
+    # stdout redirected, stderr a terminal: stdout has no escape at all and no frame; the
+    # stderr ticker counts instead
+    with tempfile.TemporaryDirectory() as tmp:
+        out_path = os.path.join(tmp, "out.txt")
+        cmd = f"stty cols 200 rows 60; {shlex.quote(CASES)} --bench -i matrix > {out_path}"
+        p = subprocess.run(["script", "-qfec", cmd, "/dev/null"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                           env=clean_env(TERM="xterm-256color"), timeout=120)
+        terminal = p.stdout.decode("utf-8")
+        with open(out_path, encoding="utf-8") as f:
+            out = f.read()
+        check("\x1b" not in out and "measuring" not in out and "│ count " in out,
+              "redirected stdout: " + repr(out))
+        check(re.search("\x1b\\[2K" + SPINNER + r" 0/1 \([^)]*\) cases\.matrix", terminal),
+              "redirected stdout: no ticker with the count on stderr: " + repr(terminal))
+    # the policy: no live table, no colour with NO_COLOR, TERM=dumb or --no-colors
+    for label, argv, env in (("NO_COLOR", [], {"NO_COLOR": "1"}),
+                             ("TERM=dumb", [], {"TERM": "dumb"}),
+                             ("--no-colors", ["--no-colors"], {})):
+        rc, text = run_pty_sized([CASES, "--bench", "-i", "matrix"] + argv, 200, 60, **env)
+        check(rc == 1 and "\x1b" not in text and "measuring" not in text,
+              f"live table {label}: {rc} {text!r}")
+
+
+def case_pty_live_narrow():
+    # a frame that does not fit the terminal is never drawn (it could not be taken back): the
+    # stderr spinner says the case instead, its name cut from the left to fit the line
+    rc, text = run_pty_sized([CASES, "--bench", "-i", "two_loops"], 26, 60)
+    check("measuring" not in text, "narrow: a frame wider than the terminal was drawn")
+    spins = re.findall("\x1b\\[2K(" + SPINNER + r" \d+/\d+ \([^)]*\) [^\x1b]*)\x1b\[\?2026l",
+                       text)
+    check(spins, "narrow: no spinner line: " + repr(text))
+    for line in spins:
+        check(len(line) <= 25, f"narrow: spinner line wider than the terminal: {line!r}")
+    check(any(re.search(r" …\S*loops$", line) for line in spins),
+          f"narrow: no name cut: {spins!r}")
+
+
+def case_pty_workload_spinner():
+    # workloads: the stderr spinner with the count while a window runs, never a live table
+    rc, text = run_pty_sized([WORKLOADS, "--bench", "-i", "spin|sleep"], 200, 60)
+    check(rc == 0, f"workload spinner: exit {rc}: {text!r}")
+    for name in ("workloads.sleep", "workloads.spin"):
+        check(re.search("\x1b\\[2K" + SPINNER + r" \d/2 \([^)]*\) " + re.escape(name), text),
+              f"workload spinner: none for {name}: {text!r}")
+    check("measuring" not in text, "workload spinner: a live table for workloads")
+
+
+def case_pty_cut_names():
+    # test mode on a narrow terminal: a result line's name is cut from the left to fit; never
+    # with -v
+    rc, text = run_pty_sized([SAMPLE, "-i", "passes|skipped"], 30, 40)
+    check("\x1b[33m⊘ …skipped (needs a GPU)\x1b[0m" in text, "cut: skipped line: " + repr(text))
+    check("sample.passes" in text, "cut: a line that fits was cut: " + repr(text))
+    rc, text = run_pty_sized([SAMPLE, "-i", "passes|skipped", "-v"], 30, 40)
+    check("⊘ sample.skipped (needs a GPU)" in text, "cut: -v cut a name: " + repr(text))
 
 
 CLI_ERRORS = [

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "report/table.h"
+#include "report/term.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -338,6 +339,56 @@ static void test_display_width(void **state)
     assert_int_equal(bench__display_width(rule, sizeof rule - 1), 5);
 }
 
+/* A name that does not fit is cut from the left behind U+2026, at a '.' when the tail keeps
+ * one; one that fits is left alone. */
+static void test_cut_left(void **state)
+{
+    (void)state;
+    char out[64];
+    assert_string_equal(bench__term_cut_left("pkg.mod.case", 12, out, sizeof out), "pkg.mod.case");
+    assert_string_equal(bench__term_cut_left("pkg.mod.case", 11, out, sizeof out),
+                        "\xe2\x80\xa6mod.case");
+    assert_string_equal(bench__term_cut_left("pkg.mod.case", 9, out, sizeof out),
+                        "\xe2\x80\xa6mod.case");
+    assert_string_equal(bench__term_cut_left("pkg.mod.case", 8, out, sizeof out), "\xe2\x80\xa6"
+                                                                                  "case");
+    assert_string_equal(bench__term_cut_left("abcdefghij", 5, out, sizeof out), "\xe2\x80\xa6"
+                                                                                "ghij");
+    assert_string_equal(bench__term_cut_left("a.b.verylongname", 8, out, sizeof out), "\xe2\x80\xa6"
+                                                                                      "ongname");
+    /* a multi-byte character is never split */
+    assert_string_equal(bench__term_cut_left("x\xc3\xa9\xc3\xa9\xc3\xa9", 3, out, sizeof out),
+                        "\xe2\x80\xa6\xc3\xa9\xc3\xa9");
+}
+
+/* A row style wraps the whole row's lines (continuation lines too) and is reset before the
+ * newline; rows without one and the borders are untouched. */
+static void test_row_style(void **state)
+{
+    (void)state;
+    const struct bench__column cols[] = {{"name", LEFT}, {"notes", LEFT}};
+    const char *cells[] = {"a", "", "b", "x"};
+    const char *styles[] = {NULL, "\033[31m"};
+    char *owned[4];
+    for (int i = 0; i < 4; i++)
+        owned[i] = strdup(cells[i]);
+    struct bench__table table = {
+        .columns = cols, .n_columns = 2, .cells = owned, .n_rows = 2, .row_style = styles};
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    struct bench__table_memory memory = {0};
+    bench__table_render(out, &table, &memory);
+    fclose(out);
+    assert_non_null(strstr(text, "\n\xe2\x94\x82 a    \xe2\x94\x82       \xe2\x94\x82\n"));
+    assert_non_null(
+        strstr(text, "\n\033[31m\xe2\x94\x82 b    \xe2\x94\x82 x     \xe2\x94\x82\033[0m\n"));
+    bench__table_memory_free(&memory);
+    free(text);
+    for (int i = 0; i < 4; i++)
+        free(owned[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -350,6 +401,8 @@ int main(void)
         cmocka_unit_test(test_notes_hard_break_long_word),
         cmocka_unit_test(test_widths_carried_and_reset),
         cmocka_unit_test(test_display_width),
+        cmocka_unit_test(test_cut_left),
+        cmocka_unit_test(test_row_style),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
