@@ -14,61 +14,8 @@
 #include <unistd.h>
 
 #include "compare_tool.h"
+#include "tool_interrupt.h"
 #include "util/text.h"
-
-static volatile sig_atomic_t child_group; /* the running child's process group, 0 = none */
-static volatile sig_atomic_t interrupted; /* the signal that asked us to stop, 0 = none */
-static void (*interrupt_cleanup)(void *);
-static void *interrupt_data;
-static bool handlers_installed;
-
-static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
-#define N_STOP_SIGNALS (sizeof stop_signals / sizeof stop_signals[0])
-
-static void on_stop_signal(int sig)
-{
-    int saved = errno;
-    interrupted = sig;
-    if (child_group > 0)
-        kill(-(pid_t)child_group, SIGKILL);
-    errno = saved;
-}
-
-void compare_exec_on_interrupt(void (*cleanup)(void *), void *data)
-{
-    interrupt_cleanup = cleanup;
-    interrupt_data = data;
-}
-
-static void install_handlers(void)
-{
-    if (handlers_installed)
-        return;
-    handlers_installed = true;
-    for (size_t i = 0; i < N_STOP_SIGNALS; i++) {
-        struct sigaction old;
-        if (sigaction(stop_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-            continue; /* ignored by whoever started us: stay ignored */
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_stop_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(stop_signals[i], &sa, NULL);
-    }
-}
-
-/* After an interrupt: remove what we made, then die by the same signal. */
-static void honour_interrupt(void)
-{
-    int sig = interrupted;
-    if (!sig)
-        return;
-    if (interrupt_cleanup)
-        interrupt_cleanup(interrupt_data);
-    signal(sig, SIG_DFL);
-    raise(sig);
-    _exit(128 + sig);
-}
 
 /* The last non-empty line of the log, sanitized, for the reason of a failed run. */
 static void last_log_line(const char *log_path, char *buf, size_t size)
@@ -121,8 +68,8 @@ static void describe_status(int status, const char *log_path, char *why, size_t 
 
 int compare_exec(char *const argv[], const char *log_path, char *why, size_t why_size)
 {
-    install_handlers();
-    honour_interrupt();
+    tool_interrupt_install();
+    tool_interrupt_honour();
     int log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (log_fd < 0) {
         bench__fmt(why, why_size, "cannot create the log file: %s", strerror(errno));
@@ -137,9 +84,7 @@ int compare_exec(char *const argv[], const char *log_path, char *why, size_t why
 
     /* Block the stop signals across fork so the handler always knows the child's group. */
     sigset_t stop, old_mask;
-    sigemptyset(&stop);
-    for (size_t i = 0; i < N_STOP_SIGNALS; i++)
-        sigaddset(&stop, stop_signals[i]);
+    tool_interrupt_signals(&stop);
     sigprocmask(SIG_BLOCK, &stop, &old_mask);
     pid_t pid = fork();
     if (pid == 0) {
@@ -156,7 +101,7 @@ int compare_exec(char *const argv[], const char *log_path, char *why, size_t why
     int fork_errno = errno;
     if (pid > 0) {
         setpgid(pid, pid); /* also here: no window in which the group does not exist */
-        child_group = pid;
+        tool_interrupt_watch(pid);
     }
     sigprocmask(SIG_SETMASK, &old_mask, NULL);
     close(log_fd);
@@ -174,8 +119,8 @@ int compare_exec(char *const argv[], const char *log_path, char *why, size_t why
         }
     }
     kill(-pid, SIGKILL); /* whatever the child left running in its group */
-    child_group = 0;
-    honour_interrupt();
+    tool_interrupt_unwatch();
+    tool_interrupt_honour();
     if (status == -1) {
         bench__fmt(why, why_size, "cannot wait for it: %s", strerror(errno));
         return -1;

@@ -2,16 +2,18 @@
 /* compare_gbench.c: owns reading one Google Benchmark JSON document for `libbench compare`:
  * recognising it by content, its repetitions as runs, its benchmark names as cells (a name and
  * labels), its times in ns, its errors as skips. It reads no --bench-json document and compares
- * nothing. The rules are in docs/reference/cli.md ("Google Benchmark documents"). */
+ * nothing. The rules are in docs/reference/cli.md ("Google Benchmark documents"). Over 600
+ * lines because each rule of that format (names, aggregates, repetitions, errors) is checked
+ * with its own message, in one reader. */
 #define _GNU_SOURCE
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "compare_tool.h"
+#include "tool_json.h"
 #include "util/text.h"
 
 #define SHOWN_MAX 96          /* characters of a name echoed in an error */
@@ -19,33 +21,6 @@
 #define AGGREGATES_ONLY_REASON                                                                     \
     "only aggregate rows (mean, median, ...) in the file: Google Benchmark was asked for "         \
     "aggregates only (--benchmark_report_aggregates_only or ReportAggregatesOnly)"
-
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t size, const char *fmt, ...)
-{
-    if (err && size > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        bench__vfmt(err, size, fmt, ap);
-        va_end(ap);
-        bench__sanitize(err); /* the message stays on one line */
-    }
-    return -1;
-}
-
-static const char *type_name(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a real";
-    case JSON_TRUE: return "true";
-    case JSON_FALSE: return "false";
-    case JSON_NULL: return "null";
-    }
-    return "a value";
-}
 
 bool compare_gbench_is(const json_t *root)
 {
@@ -320,14 +295,16 @@ static int int_field(struct reader *rd, const json_t *o, size_t i, const char *k
 {
     const json_t *v = json_object_get(o, key);
     if (!v)
-        return fail(rd->err, rd->err_size, "benchmarks[%zu].%s: missing", i, key);
+        return tool_json_error(rd->err, rd->err_size, "benchmarks[%zu].%s: missing", i, key);
     if (!json_is_integer(v))
-        return fail(rd->err, rd->err_size, "benchmarks[%zu].%s: must be an integer, not %s", i, key,
-                    type_name(v));
+        return tool_json_error(rd->err, rd->err_size,
+                               "benchmarks[%zu].%s: must be an integer, not %s", i, key,
+                               tool_json_type_name(v));
     json_int_t x = json_integer_value(v);
     if (x < lo || x > hi)
-        return fail(rd->err, rd->err_size, "benchmarks[%zu].%s: must be from %ld to %ld, not %lld",
-                    i, key, lo, hi, (long long)x);
+        return tool_json_error(rd->err, rd->err_size,
+                               "benchmarks[%zu].%s: must be from %ld to %ld, not %lld", i, key, lo,
+                               hi, (long long)x);
     *out = (long)x;
     return 0;
 }
@@ -340,8 +317,9 @@ static int flag_field(struct reader *rd, const json_t *o, size_t i, const char *
     if (!v)
         return 0;
     if (!json_is_boolean(v))
-        return fail(rd->err, rd->err_size, "benchmarks[%zu].%s: must be true or false, not %s", i,
-                    key, type_name(v));
+        return tool_json_error(rd->err, rd->err_size,
+                               "benchmarks[%zu].%s: must be true or false, not %s", i, key,
+                               tool_json_type_name(v));
     *out = json_is_true(v);
     return 0;
 }
@@ -352,12 +330,13 @@ static int skip_reason(struct reader *rd, const json_t *o, size_t i, const char 
 {
     const json_t *m = json_object_get(o, key);
     if (m && !json_is_string(m))
-        return fail(rd->err, rd->err_size, "benchmarks[%zu].%s: must be a string, not %s", i, key,
-                    type_name(m));
+        return tool_json_error(rd->err, rd->err_size,
+                               "benchmarks[%zu].%s: must be a string, not %s", i, key,
+                               tool_json_type_name(m));
     const char *text = m ? json_string_value(m) : "";
     if (asprintf(out, "%s: %s", what, *text ? text : "(no message)") < 0) {
         *out = NULL;
-        return fail(rd->err, rd->err_size, "out of memory");
+        return tool_json_error(rd->err, rd->err_size, "out of memory");
     }
     return 0;
 }
@@ -371,10 +350,11 @@ static int row_value(struct reader *rd, const json_t *o, size_t i, struct compar
     } units[] = {{"ns", 1.0}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
     const json_t *unit = json_object_get(o, "time_unit");
     if (!unit)
-        return fail(rd->err, rd->err_size, "benchmarks[%zu].time_unit: missing", i);
+        return tool_json_error(rd->err, rd->err_size, "benchmarks[%zu].time_unit: missing", i);
     if (!json_is_string(unit))
-        return fail(rd->err, rd->err_size, "benchmarks[%zu].time_unit: must be a string, not %s", i,
-                    type_name(unit));
+        return tool_json_error(rd->err, rd->err_size,
+                               "benchmarks[%zu].time_unit: must be a string, not %s", i,
+                               tool_json_type_name(unit));
     double scale = 0;
     for (size_t u = 0; u < sizeof units / sizeof *units; u++)
         if (strcmp(json_string_value(unit), units[u].name) == 0)
@@ -382,24 +362,26 @@ static int row_value(struct reader *rd, const json_t *o, size_t i, struct compar
     if (scale == 0) {
         char shown[SHOWN_MAX];
         bench__sanitize_copy(json_string_value(unit), shown, sizeof shown);
-        return fail(rd->err, rd->err_size,
-                    "benchmarks[%zu].time_unit: must be ns, us, ms or s, not '%s'", i, shown);
+        return tool_json_error(rd->err, rd->err_size,
+                               "benchmarks[%zu].time_unit: must be ns, us, ms or s, not '%s'", i,
+                               shown);
     }
     const json_t *t = json_object_get(o, "real_time");
     if (!t)
-        return fail(rd->err, rd->err_size, "benchmarks[%zu].real_time: missing", i);
+        return tool_json_error(rd->err, rd->err_size, "benchmarks[%zu].real_time: missing", i);
     if (!json_is_number(t))
-        return fail(rd->err, rd->err_size, "benchmarks[%zu].real_time: must be a number, not %s%s",
-                    i, type_name(t), json_is_null(t) ? " (NaN or Infinity in the file)" : "");
+        return tool_json_error(
+            rd->err, rd->err_size, "benchmarks[%zu].real_time: must be a number, not %s%s", i,
+            tool_json_type_name(t), json_is_null(t) ? " (NaN or Infinity in the file)" : "");
     double v = json_number_value(t) * scale;
     if (!isfinite(v) || v < 0)
-        return fail(rd->err, rd->err_size,
-                    "benchmarks[%zu].real_time: must be finite and >= 0, not %.17g %s", i,
-                    json_number_value(t), json_string_value(unit));
+        return tool_json_error(rd->err, rd->err_size,
+                               "benchmarks[%zu].real_time: must be finite and >= 0, not %.17g %s",
+                               i, json_number_value(t), json_string_value(unit));
     if (v > 0)
         r->median_ns = v;
     else if (!(r->skip = strdup("real_time is 0: nothing was timed")))
-        return fail(rd->err, rd->err_size, "out of memory");
+        return tool_json_error(rd->err, rd->err_size, "out of memory");
     return 0;
 }
 
@@ -408,21 +390,22 @@ static int read_row(struct reader *rd, const json_t *o, size_t i, long *max_reps
                     size_t *aggregates)
 {
     if (!json_is_object(o))
-        return fail(rd->err, rd->err_size, "benchmarks[%zu]: must be an object, not %s", i,
-                    type_name(o));
+        return tool_json_error(rd->err, rd->err_size, "benchmarks[%zu]: must be an object, not %s",
+                               i, tool_json_type_name(o));
     const json_t *type = json_object_get(o, "run_type");
     if (!type)
-        return fail(rd->err, rd->err_size, "benchmarks[%zu].run_type: missing", i);
+        return tool_json_error(rd->err, rd->err_size, "benchmarks[%zu].run_type: missing", i);
     if (!json_is_string(type))
-        return fail(rd->err, rd->err_size, "benchmarks[%zu].run_type: must be a string, not %s", i,
-                    type_name(type));
+        return tool_json_error(rd->err, rd->err_size,
+                               "benchmarks[%zu].run_type: must be a string, not %s", i,
+                               tool_json_type_name(type));
     bool aggregate = strcmp(json_string_value(type), "aggregate") == 0;
     if (!aggregate && strcmp(json_string_value(type), "iteration") != 0) {
         char shown[SHOWN_MAX];
         bench__sanitize_copy(json_string_value(type), shown, sizeof shown);
-        return fail(rd->err, rd->err_size,
-                    "benchmarks[%zu].run_type: must be \"iteration\" or \"aggregate\", not '%s'", i,
-                    shown);
+        return tool_json_error(
+            rd->err, rd->err_size,
+            "benchmarks[%zu].run_type: must be \"iteration\" or \"aggregate\", not '%s'", i, shown);
     }
 
     const char *gname;
@@ -442,12 +425,14 @@ static int read_row(struct reader *rd, const json_t *o, size_t i, long *max_reps
     } else {
         const json_t *name = json_object_get(o, "name");
         if (!name)
-            return fail(rd->err, rd->err_size, "benchmarks[%zu].name: missing", i);
+            return tool_json_error(rd->err, rd->err_size, "benchmarks[%zu].name: missing", i);
         if (!json_is_string(name))
-            return fail(rd->err, rd->err_size, "benchmarks[%zu].name: must be a string, not %s", i,
-                        type_name(name));
+            return tool_json_error(rd->err, rd->err_size,
+                                   "benchmarks[%zu].name: must be a string, not %s", i,
+                                   tool_json_type_name(name));
         if (json_string_length(name) == 0)
-            return fail(rd->err, rd->err_size, "benchmarks[%zu].name: must not be empty", i);
+            return tool_json_error(rd->err, rd->err_size, "benchmarks[%zu].name: must not be empty",
+                                   i);
         gname = json_string_value(name);
         if (int_field(rd, o, i, "repetitions", 1, COMPARE_GBENCH_REPETITIONS_MAX, &reps) != 0 ||
             int_field(rd, o, i, "repetition_index", 0, reps - 1, &rep) != 0 ||
@@ -471,7 +456,7 @@ static int read_row(struct reader *rd, const json_t *o, size_t i, long *max_reps
             *max_reps = reps;
     }
     if (identity(gname, row) != 0)
-        return fail(rd->err, rd->err_size, "out of memory");
+        return tool_json_error(rd->err, rd->err_size, "out of memory");
     return 0;
 }
 
@@ -507,10 +492,11 @@ static int check_duplicates(struct reader *rd, struct entry *const *sorted)
     char name[SHOWN_MAX], op[SHOWN_MAX];
     bench__sanitize_copy(later->row->name, name, sizeof name);
     bench__sanitize_copy(later->row->operation, op, sizeof op);
-    return fail(rd->err, rd->err_size,
-                "benchmarks[%zu]: the same cell and repetition as benchmarks[%zu] ('%s' {%s}, "
-                "repetition_index %ld)",
-                later->index, first->index, name, op, later->rep);
+    return tool_json_error(
+        rd->err, rd->err_size,
+        "benchmarks[%zu]: the same cell and repetition as benchmarks[%zu] ('%s' {%s}, "
+        "repetition_index %ld)",
+        later->index, first->index, name, op, later->rep);
 }
 
 /* A cell: its entries are sorted[first, first + n), aggregates first, then by repetition. */
@@ -555,7 +541,7 @@ static int build_runs(struct reader *rd, struct entry *const *sorted, const stru
     for (size_t r = 0; r < n_runs; r++) {
         docs[r].rows = calloc(n_cells ? n_cells : 1, sizeof *docs[r].rows);
         if (!docs[r].rows)
-            return fail(rd->err, rd->err_size, "out of memory");
+            return tool_json_error(rd->err, rd->err_size, "out of memory");
     }
     for (size_t c = 0; c < n_cells; c++) {
         const struct cell *cell = &cells[c];
@@ -580,7 +566,7 @@ static int build_runs(struct reader *rd, struct entry *const *sorted, const stru
             struct compare_doc *d = &docs[r];
             d->n_rows++; /* counted first so a partly filled row is freed */
             if (copy_row(&d->rows[c], src, e ? src->median_ns : NAN, e ? src->skip : why) != 0)
-                return fail(rd->err, rd->err_size, "out of memory");
+                return tool_json_error(rd->err, rd->err_size, "out of memory");
         }
     }
     return 0;
@@ -592,28 +578,33 @@ int compare_gbench_runs(const json_t *root, struct compare_doc **docs_out, size_
     *docs_out = NULL;
     *n_docs = 0;
     if (!json_is_object(root))
-        return fail(err, err_size, "top level: must be an object, not %s", type_name(root));
+        return tool_json_error(err, err_size, "top level: must be an object, not %s",
+                               tool_json_type_name(root));
     const json_t *context = json_object_get(root, "context");
     if (!context)
-        return fail(err, err_size,
-                    "context: missing (a Google Benchmark document has "
-                    "\"context\" and \"benchmarks\")");
+        return tool_json_error(err, err_size,
+                               "context: missing (a Google Benchmark document has "
+                               "\"context\" and \"benchmarks\")");
     if (!json_is_object(context))
-        return fail(err, err_size, "context: must be an object, not %s", type_name(context));
+        return tool_json_error(err, err_size, "context: must be an object, not %s",
+                               tool_json_type_name(context));
     const json_t *version = json_object_get(context, "json_schema_version");
     if (version && !json_is_integer(version))
-        return fail(err, err_size, "context.json_schema_version: must be an integer, not %s",
-                    type_name(version));
+        return tool_json_error(err, err_size,
+                               "context.json_schema_version: must be an integer, not %s",
+                               tool_json_type_name(version));
     if (version && json_integer_value(version) != 1)
-        return fail(err, err_size,
-                    "context.json_schema_version: unsupported version %lld (this libbench reads "
-                    "version 1)",
-                    (long long)json_integer_value(version));
+        return tool_json_error(
+            err, err_size,
+            "context.json_schema_version: unsupported version %lld (this libbench reads "
+            "version 1)",
+            (long long)json_integer_value(version));
     const json_t *list = json_object_get(root, "benchmarks");
     if (!list)
-        return fail(err, err_size, "benchmarks: missing");
+        return tool_json_error(err, err_size, "benchmarks: missing");
     if (!json_is_array(list))
-        return fail(err, err_size, "benchmarks: must be an array, not %s", type_name(list));
+        return tool_json_error(err, err_size, "benchmarks: must be an array, not %s",
+                               tool_json_type_name(list));
 
     size_t n = json_array_size(list);
     struct reader rd = {.err = err, .err_size = err_size};
@@ -626,23 +617,23 @@ int compare_gbench_runs(const json_t *root, struct compare_doc **docs_out, size_
     long max_reps = 0;
     int rc = -1;
     if (!rd.rows || !rd.entries) {
-        fail(err, err_size, "out of memory");
+        tool_json_error(err, err_size, "out of memory");
         goto done;
     }
     for (size_t i = 0; i < n; i++)
         if (read_row(&rd, json_array_get(list, i), i, &max_reps, &aggregates) != 0)
             goto done;
     if (max_reps == 0 && aggregates > 0) {
-        fail(err, err_size,
-             "benchmarks: only aggregate rows (mean, median, ...), no repetition of any "
-             "benchmark: write the file without --benchmark_report_aggregates_only");
+        tool_json_error(err, err_size,
+                        "benchmarks: only aggregate rows (mean, median, ...), no repetition of any "
+                        "benchmark: write the file without --benchmark_report_aggregates_only");
         goto done;
     }
 
     sorted = malloc((rd.n_entries ? rd.n_entries : 1) * sizeof *sorted);
     cells = malloc((rd.n_entries ? rd.n_entries : 1) * sizeof *cells);
     if (!sorted || !cells) {
-        fail(err, err_size, "out of memory");
+        tool_json_error(err, err_size, "out of memory");
         goto done;
     }
     for (size_t i = 0; i < rd.n_entries; i++)
@@ -664,14 +655,15 @@ int compare_gbench_runs(const json_t *root, struct compare_doc **docs_out, size_
 
     n_runs = max_reps > 0 ? (size_t)max_reps : 1;
     if (n_cells > VALUES_MAX / n_runs) {
-        fail(err, err_size,
-             "benchmarks: %zu benchmarks × %zu repetitions is more than %u values in one file",
-             n_cells, n_runs, VALUES_MAX);
+        tool_json_error(
+            err, err_size,
+            "benchmarks: %zu benchmarks × %zu repetitions is more than %u values in one file",
+            n_cells, n_runs, VALUES_MAX);
         goto done;
     }
     docs = calloc(n_runs, sizeof *docs);
     if (!docs) {
-        fail(err, err_size, "out of memory");
+        tool_json_error(err, err_size, "out of memory");
         goto done;
     }
     rc = build_runs(&rd, sorted, cells, n_cells, n_runs, docs);

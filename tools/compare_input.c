@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,36 +14,10 @@
 #include <jansson.h>
 
 #include "compare_tool.h"
+#include "tool_json.h"
 #include "util/text.h"
 
 #define SHOWN_MAX 96 /* characters of a name or key echoed in an error */
-
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t size, const char *fmt, ...)
-{
-    if (err && size > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        bench__vfmt(err, size, fmt, ap);
-        va_end(ap);
-        bench__sanitize(err); /* the message stays on one line */
-    }
-    return -1;
-}
-
-static const char *type_name(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a real";
-    case JSON_TRUE: return "true";
-    case JSON_FALSE: return "false";
-    case JSON_NULL: return "null";
-    }
-    return "a value";
-}
 
 void compare_doc_free(struct compare_doc *doc)
 {
@@ -109,61 +82,67 @@ static int parse_row(const json_t *o, size_t i, struct compare_row *r, char *err
 {
     char buf[SHOWN_MAX];
     if (!json_is_object(o))
-        return fail(err, size, "rows[%zu]: must be an object, not %s", i, type_name(o));
+        return tool_json_error(err, size, "rows[%zu]: must be an object, not %s", i,
+                               tool_json_type_name(o));
 
     const json_t *name = json_object_get(o, "name");
     if (!name)
-        return fail(err, size, "rows[%zu].name: missing", i);
+        return tool_json_error(err, size, "rows[%zu].name: missing", i);
     if (!json_is_string(name))
-        return fail(err, size, "rows[%zu].name: must be a string, not %s", i, type_name(name));
+        return tool_json_error(err, size, "rows[%zu].name: must be a string, not %s", i,
+                               tool_json_type_name(name));
     if (json_string_length(name) == 0)
-        return fail(err, size, "rows[%zu].name: must not be empty", i);
+        return tool_json_error(err, size, "rows[%zu].name: must not be empty", i);
 
     const json_t *labels = json_object_get(o, "labels");
     if (!labels)
-        return fail(err, size, "rows[%zu].labels: missing", i);
+        return tool_json_error(err, size, "rows[%zu].labels: missing", i);
     if (!json_is_object(labels))
-        return fail(err, size, "rows[%zu].labels: must be an object, not %s", i, type_name(labels));
+        return tool_json_error(err, size, "rows[%zu].labels: must be an object, not %s", i,
+                               tool_json_type_name(labels));
     const char *lk;
     const json_t *lv;
     json_object_foreach((json_t *)labels, lk, lv)
     {
         if (!json_is_string(lv)) {
             bench__sanitize_copy(lk, buf, sizeof buf);
-            return fail(err, size, "rows[%zu].labels.%s: must be a string, not %s", i, buf,
-                        type_name(lv));
+            return tool_json_error(err, size, "rows[%zu].labels.%s: must be a string, not %s", i,
+                                   buf, tool_json_type_name(lv));
         }
     }
 
     const json_t *error = json_object_get(o, "error");
     if (!error)
-        return fail(err, size, "rows[%zu].error: missing", i);
+        return tool_json_error(err, size, "rows[%zu].error: missing", i);
     if (!json_is_string(error))
-        return fail(err, size, "rows[%zu].error: must be a string, not %s", i, type_name(error));
+        return tool_json_error(err, size, "rows[%zu].error: must be a string, not %s", i,
+                               tool_json_type_name(error));
 
     const json_t *median = json_object_get(o, "medianNs");
     if (!median)
-        return fail(err, size, "rows[%zu].medianNs: missing", i);
+        return tool_json_error(err, size, "rows[%zu].medianNs: missing", i);
     bool failed = json_string_length(error) > 0;
     if (!failed && !json_is_null(median)) {
         if (!json_is_number(median))
-            return fail(err, size, "rows[%zu].medianNs: must be a number or null, not %s", i,
-                        type_name(median));
+            return tool_json_error(err, size,
+                                   "rows[%zu].medianNs: must be a number or null, not %s", i,
+                                   tool_json_type_name(median));
         double v = json_number_value(median);
         if (!isfinite(v) || !(v > 0))
-            return fail(err, size, "rows[%zu].medianNs: must be finite and > 0, not %.17g", i, v);
+            return tool_json_error(err, size,
+                                   "rows[%zu].medianNs: must be finite and > 0, not %.17g", i, v);
     }
 
     /* validated: now copy (the caller frees a partly filled row) */
     r->median_ns = NAN;
     r->name = strdup(json_string_value(name));
     if (!r->name)
-        return fail(err, size, "out of memory");
+        return tool_json_error(err, size, "out of memory");
     size_t n = json_object_size(labels);
     if (n > 0) {
         r->labels = calloc(n, sizeof *r->labels);
         if (!r->labels)
-            return fail(err, size, "out of memory");
+            return tool_json_error(err, size, "out of memory");
         json_object_foreach((json_t *)labels, lk, lv)
         {
             struct compare_label *l = &r->labels[r->n_labels];
@@ -171,12 +150,12 @@ static int parse_row(const json_t *o, size_t i, struct compare_row *r, char *err
             l->value = strdup(json_string_value(lv));
             r->n_labels++;
             if (!l->key || !l->value)
-                return fail(err, size, "out of memory");
+                return tool_json_error(err, size, "out of memory");
         }
         qsort(r->labels, r->n_labels, sizeof *r->labels, label_order);
     }
     if (compare_row_keys(r) != 0)
-        return fail(err, size, "out of memory");
+        return tool_json_error(err, size, "out of memory");
     if (failed)
         r->skip = strdup(json_string_value(error));
     else if (json_is_null(median))
@@ -184,7 +163,7 @@ static int parse_row(const json_t *o, size_t i, struct compare_row *r, char *err
     else
         r->median_ns = json_number_value(median);
     if (!r->skip && isnan(r->median_ns))
-        return fail(err, size, "out of memory");
+        return tool_json_error(err, size, "out of memory");
     return 0;
 }
 
@@ -207,7 +186,7 @@ static int check_duplicates(const struct compare_doc *doc, char *err, size_t siz
         return 0;
     struct key_ref *refs = malloc(doc->n_rows * sizeof *refs);
     if (!refs)
-        return fail(err, size, "out of memory");
+        return tool_json_error(err, size, "out of memory");
     for (size_t i = 0; i < doc->n_rows; i++)
         refs[i] = (struct key_ref){doc->rows[i].key, i};
     qsort(refs, doc->n_rows, sizeof *refs, key_ref_order);
@@ -230,8 +209,8 @@ static int check_duplicates(const struct compare_doc *doc, char *err, size_t siz
     char name[SHOWN_MAX], op[SHOWN_MAX];
     bench__sanitize_copy(r->name, name, sizeof name);
     bench__sanitize_copy(r->operation, op, sizeof op);
-    return fail(err, size, "rows[%zu]: the same cell as rows[%zu] ('%s' {%s})", later, first, name,
-                op);
+    return tool_json_error(err, size, "rows[%zu]: the same cell as rows[%zu] ('%s' {%s})", later,
+                           first, name, op);
 }
 
 /* A parsed document (root stays the caller's) into *doc. */
@@ -241,38 +220,41 @@ static int doc_from_root(const json_t *root, struct compare_doc *doc, char *err,
     doc->n_rows = 0;
     int rc = -1;
     if (!json_is_object(root)) {
-        fail(err, err_size, "top level: must be an object (a --bench-json document), not %s",
-             type_name(root));
+        tool_json_error(err, err_size,
+                        "top level: must be an object (a --bench-json document), not %s",
+                        tool_json_type_name(root));
         goto done;
     }
     const json_t *schema = json_object_get(root, "schema");
     if (!schema) {
-        fail(err, err_size, "schema: missing (not a --bench-json document)");
+        tool_json_error(err, err_size, "schema: missing (not a --bench-json document)");
         goto done;
     }
     if (!json_is_integer(schema)) {
-        fail(err, err_size, "schema: must be the integer 2, not %s", type_name(schema));
+        tool_json_error(err, err_size, "schema: must be the integer 2, not %s",
+                        tool_json_type_name(schema));
         goto done;
     }
     if (json_integer_value(schema) != 2) {
-        fail(err, err_size, "schema: unsupported version %lld (this libbench reads schema 2)",
-             (long long)json_integer_value(schema));
+        tool_json_error(err, err_size,
+                        "schema: unsupported version %lld (this libbench reads schema 2)",
+                        (long long)json_integer_value(schema));
         goto done;
     }
     const json_t *rows = json_object_get(root, "rows");
     if (!rows) {
-        fail(err, err_size, "rows: missing");
+        tool_json_error(err, err_size, "rows: missing");
         goto done;
     }
     if (!json_is_array(rows)) {
-        fail(err, err_size, "rows: must be an array, not %s", type_name(rows));
+        tool_json_error(err, err_size, "rows: must be an array, not %s", tool_json_type_name(rows));
         goto done;
     }
     size_t n = json_array_size(rows);
     if (n > 0) {
         doc->rows = calloc(n, sizeof *doc->rows);
         if (!doc->rows) {
-            fail(err, err_size, "out of memory");
+            tool_json_error(err, err_size, "out of memory");
             goto done;
         }
     }
@@ -296,8 +278,8 @@ int compare_doc_parse(const char *data, size_t len, struct compare_doc *doc, cha
     json_error_t jerr;
     json_t *root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root)
-        return fail(err, err_size, "line %d column %d: invalid JSON: %s", jerr.line, jerr.column,
-                    jerr.text);
+        return tool_json_error(err, err_size, "line %d column %d: invalid JSON: %s", jerr.line,
+                               jerr.column, jerr.text);
     int rc = doc_from_root(root, doc, err, err_size);
     json_decref(root);
     return rc;
@@ -308,12 +290,12 @@ static int read_file(const char *path, char **data_out, size_t *len_out, char *e
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
-        return fail(err, err_size, "cannot read: %s", strerror(errno));
+        return tool_json_error(err, err_size, "cannot read: %s", strerror(errno));
     struct stat st;
     int fe = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
     if (fe != 0) {
         close(fd);
-        return fail(err, err_size, "cannot read: %s", strerror(fe));
+        return tool_json_error(err, err_size, "cannot read: %s", strerror(fe));
     }
     size_t cap = 65536, len = 0;
     char *data = malloc(cap);
@@ -323,8 +305,8 @@ static int read_file(const char *path, char **data_out, size_t *len_out, char *e
             if (cap >= COMPARE_DOC_MAX_BYTES) {
                 free(data);
                 close(fd);
-                return fail(err, err_size, "cannot read: larger than %u MiB",
-                            COMPARE_DOC_MAX_BYTES >> 20);
+                return tool_json_error(err, err_size, "cannot read: larger than %u MiB",
+                                       COMPARE_DOC_MAX_BYTES >> 20);
             }
             char *grown = realloc(data, cap * 2);
             if (!grown) {
@@ -347,7 +329,7 @@ static int read_file(const char *path, char **data_out, size_t *len_out, char *e
     close(fd);
     if (e != 0) {
         free(data);
-        return fail(err, err_size, "cannot read: %s", strerror(e));
+        return tool_json_error(err, err_size, "cannot read: %s", strerror(e));
     }
     *data_out = data;
     *len_out = len;
@@ -379,13 +361,13 @@ int compare_doc_parse_runs(const char *data, size_t len, struct compare_doc **do
     if (!root)
         root = compare_gbench_load_lenient(data, len);
     if (!root)
-        return fail(err, err_size, "line %d column %d: invalid JSON: %s", jerr.line, jerr.column,
-                    jerr.text);
+        return tool_json_error(err, err_size, "line %d column %d: invalid JSON: %s", jerr.line,
+                               jerr.column, jerr.text);
     int rc;
     if (compare_gbench_is(root)) {
         rc = compare_gbench_runs(root, docs, n_docs, err, err_size);
     } else if (!(*docs = calloc(1, sizeof **docs))) {
-        rc = fail(err, err_size, "out of memory");
+        rc = tool_json_error(err, err_size, "out of memory");
     } else if ((rc = doc_from_root(root, *docs, err, err_size)) == 0) {
         *n_docs = 1;
     } else {
@@ -425,15 +407,15 @@ static int load_subject(char *const *paths, size_t n_paths, struct compare_doc *
         char derr[COMPARE_ERROR_MAX], file[256];
         bench__sanitize_copy(paths[f], file, sizeof file);
         if (compare_doc_load_runs(paths[f], &got, &k, derr, sizeof derr) != 0) {
-            fail(err, err_size, "%s: %s", file, derr);
+            tool_json_error(err, err_size, "%s: %s", file, derr);
             goto fail;
         }
         if (k > FILE_RUNS_MAX - n) {
             compare_docs_free(got, k);
-            fail(err, err_size,
-                 "%s: more than %u runs in all for one subject (files and their "
-                 "repetitions)",
-                 file, FILE_RUNS_MAX);
+            tool_json_error(err, err_size,
+                            "%s: more than %u runs in all for one subject (files and their "
+                            "repetitions)",
+                            file, FILE_RUNS_MAX);
             goto fail;
         }
         struct compare_doc *more = realloc(docs, (n + k + 1) * sizeof *more);
@@ -442,7 +424,7 @@ static int load_subject(char *const *paths, size_t n_paths, struct compare_doc *
         files = more_files ? more_files : files;
         if (!more || !more_files) {
             compare_docs_free(got, k);
-            fail(err, err_size, "out of memory");
+            tool_json_error(err, err_size, "out of memory");
             goto fail;
         }
         for (size_t r = 0; r < k; r++) {
@@ -475,7 +457,7 @@ int compare_load_files(struct compare_state *st, char *err, size_t err_size)
         if (!run_fail) {
             compare_docs_free(docs, n);
             free(files);
-            return fail(err, err_size, "out of memory");
+            return tool_json_error(err, err_size, "out of memory");
         }
         for (size_t r = 0; r < st->n_runs[s]; r++) {
             if (st->docs[s])

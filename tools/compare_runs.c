@@ -14,6 +14,7 @@
 
 #include "stats/compare.h"
 #include "compare_tool.h"
+#include "tool_interrupt.h"
 #include "run_tool.h"
 #include "util/text.h"
 
@@ -176,7 +177,7 @@ int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
         return -1;
     }
     if (st->tmpdir)
-        compare_exec_on_interrupt(remove_tmpdir, st);
+        tool_interrupt_on(remove_tmpdir, st);
 
     /* One stream; each run shuffles a fresh copy of the declared subject list. --runs=auto
      * continues the same schedule: its first runs are those of --runs with the same count. */
@@ -238,7 +239,7 @@ int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
                     r, st->opts.detect * 100.0);
     }
     remove_tmpdir(st);
-    compare_exec_on_interrupt(NULL, NULL);
+    tool_interrupt_on(NULL, NULL);
     free(sample);
     if (rc != 0 && !engine_failed)
         bench__fmt(err, err_size, "out of memory");

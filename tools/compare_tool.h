@@ -79,10 +79,9 @@ int compare_gbench_runs(const struct json_t *root, struct compare_doc **docs, si
  * group. Returns its exit status (0 = success), or -1 when it was killed by a signal or
  * could not be started; when not 0, `why` holds the reason ("exited with status 2: <last
  * log line>", "killed by SIGSEGV: Segmentation fault"). A SIGINT, SIGTERM or SIGHUP to this
- * process kills the child's group, runs the interrupt cleanup and is re-raised. */
+ * process kills the child's group, runs the interrupt cleanup and is re-raised
+ * (tool_interrupt.h). */
 int compare_exec(char *const argv[], const char *log_path, char *why, size_t why_size);
-/* The cleanup run before an interrupted compare re-raises the signal (may be NULL). */
-void compare_exec_on_interrupt(void (*cleanup)(void *), void *data);
 
 /* ---- compare_cmd.c: the command: options, subjects, cells, the engine ------------------ */
 

@@ -5,22 +5,12 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "export_tool.h"
+#include "tool_json.h"
 #include "util/text.h"
-
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t size, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    bench__vfmt(err, size, fmt, ap);
-    va_end(ap);
-    bench__sanitize(err);
-    return -1;
-}
 
 /* A number of the document: NaN for null or a missing key; -1 for another type. */
 static int number_at(const json_t *o, const char *key, double *out)
@@ -53,10 +43,10 @@ static enum export_unit unit_of(const json_t *col)
 static int read_columns(struct export_doc *doc, const json_t *cols, char *err, size_t size)
 {
     if (!json_is_array(cols))
-        return fail(err, size, "columns: must be an array");
+        return tool_json_error(err, size, "columns: must be an array");
     doc->columns = calloc(json_array_size(cols) + 1, sizeof *doc->columns);
     if (!doc->columns)
-        return fail(err, size, "out of memory");
+        return tool_json_error(err, size, "out of memory");
     size_t i;
     const json_t *c;
     json_array_foreach(cols, i, c)
@@ -64,7 +54,7 @@ static int read_columns(struct export_doc *doc, const json_t *cols, char *err, s
         const char *name = json_string_value(json_object_get(c, "name"));
         const char *header = json_string_value(json_object_get(c, "header"));
         if (!name)
-            return fail(err, size, "columns[%zu].name: must be a string", i);
+            return tool_json_error(err, size, "columns[%zu].name: must be a string", i);
         doc->columns[doc->n_columns++] =
             (struct export_column){name, header ? header : name, unit_of(c)};
     }
@@ -88,10 +78,10 @@ static int read_row(struct export_doc *doc, const json_t *o, size_t i, char *err
 {
     struct export_row *row = &doc->rows[i];
     if (!json_is_object(o))
-        return fail(err, size, "rows[%zu]: must be an object", i);
+        return tool_json_error(err, size, "rows[%zu]: must be an object", i);
     row->name = json_string_value(json_object_get(o, "name"));
     if (!row->name)
-        return fail(err, size, "rows[%zu].name: must be a string", i);
+        return tool_json_error(err, size, "rows[%zu].name: must be a string", i);
     const json_t *error = json_object_get(o, "error");
     row->error = json_is_string(error) ? json_string_value(error) : "";
     static const char *const keys[] = {"iterations",  "samples", "medianNs",
@@ -100,16 +90,17 @@ static int read_row(struct export_doc *doc, const json_t *o, size_t i, char *err
                        &row->deviation_ns, &row->min_ns,  &row->max_ns};
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
         if (number_at(o, keys[k], slots[k]) != 0)
-            return fail(err, size, "rows[%zu].%s: must be a number or null", i, keys[k]);
+            return tool_json_error(err, size, "rows[%zu].%s: must be a number or null", i, keys[k]);
     row->metrics = calloc(doc->n_columns + 1, sizeof *row->metrics);
     row->estimate = calloc(doc->n_columns + 1, sizeof *row->estimate);
     if (!row->metrics || !row->estimate)
-        return fail(err, size, "out of memory");
+        return tool_json_error(err, size, "out of memory");
     const json_t *metrics = json_object_get(o, "metrics");
     const json_t *estimated = json_object_get(o, "estimatedMetrics");
     for (size_t c = 0; c < doc->n_columns; c++) {
         if (json_is_object(metrics) && number_at(metrics, doc->columns[c].name, &row->metrics[c]))
-            return fail(err, size, "rows[%zu].metrics: a value that is not a number or null", i);
+            return tool_json_error(err, size,
+                                   "rows[%zu].metrics: a value that is not a number or null", i);
         size_t k;
         const json_t *e;
         json_array_foreach(estimated, k, e) row->estimate[c] |=
@@ -121,9 +112,9 @@ static int read_row(struct export_doc *doc, const json_t *o, size_t i, char *err
     json_object_foreach((json_t *)labels, key, v)
     {
         if (!json_is_string(v))
-            return fail(err, size, "rows[%zu].labels.%s: must be a string", i, key);
+            return tool_json_error(err, size, "rows[%zu].labels.%s: must be a string", i, key);
         if (add_label_key(doc, key) != 0)
-            return fail(err, size, "out of memory");
+            return tool_json_error(err, size, "out of memory");
     }
     return 0;
 }
@@ -134,7 +125,7 @@ static int place_labels(struct export_doc *doc, const json_t *rows, char *err, s
     for (size_t i = 0; i < doc->n_rows; i++) {
         doc->rows[i].labels = calloc(doc->n_label_keys + 1, sizeof *doc->rows[i].labels);
         if (!doc->rows[i].labels)
-            return fail(err, size, "out of memory");
+            return tool_json_error(err, size, "out of memory");
         const json_t *labels = json_object_get(json_array_get(rows, i), "labels");
         for (size_t k = 0; k < doc->n_label_keys; k++)
             doc->rows[i].labels[k] = json_string_value(json_object_get(labels, doc->label_keys[k]));
@@ -149,33 +140,35 @@ int export_doc_load(const char *path, struct export_doc *doc, char *err, size_t 
     doc->root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!doc->root) {
         if (je.line < 0 || strstr(je.text, "unable to open"))
-            return fail(err, size, "cannot read: %s", je.text);
-        return fail(err, size, "not JSON: %s (line %d, column %d)", je.text, je.line, je.column);
+            return tool_json_error(err, size, "cannot read: %s", je.text);
+        return tool_json_error(err, size, "not JSON: %s (line %d, column %d)", je.text, je.line,
+                               je.column);
     }
     const json_t *root = doc->root;
     const json_t *schema = json_object_get(root, "schema");
     const char *tool = json_string_value(json_object_get(root, "tool"));
     if (!json_is_object(root) || !json_is_integer(schema))
-        return fail(err, size,
-                    "not a libbench document (no \"schema\": libbench export reads what "
-                    "--bench-json and libbench run --json write)");
+        return tool_json_error(err, size,
+                               "not a libbench document (no \"schema\": libbench export reads what "
+                               "--bench-json and libbench run --json write)");
     if (!tool && json_integer_value(schema) == 2)
         doc->kind = "--bench-json";
     else if (tool && !strcmp(tool, "libbench run") && json_integer_value(schema) == 1)
         doc->kind = "libbench run --json";
     else
-        return fail(err, size,
-                    "unknown document: schema %lld%s%s (this libbench reads the "
-                    "--bench-json schema 2 and libbench run --json schema 1)",
-                    (long long)json_integer_value(schema), tool ? " of " : "", tool ? tool : "");
+        return tool_json_error(err, size,
+                               "unknown document: schema %lld%s%s (this libbench reads the "
+                               "--bench-json schema 2 and libbench run --json schema 1)",
+                               (long long)json_integer_value(schema), tool ? " of " : "",
+                               tool ? tool : "");
     if (read_columns(doc, json_object_get(root, "columns"), err, size) != 0)
         return -1;
     const json_t *rows = json_object_get(root, "rows");
     if (!json_is_array(rows))
-        return fail(err, size, "rows: must be an array");
+        return tool_json_error(err, size, "rows: must be an array");
     doc->rows = calloc(json_array_size(rows) + 1, sizeof *doc->rows);
     if (!doc->rows)
-        return fail(err, size, "out of memory");
+        return tool_json_error(err, size, "out of memory");
     for (size_t i = 0; i < json_array_size(rows); i++) {
         doc->n_rows = i + 1; /* counted from here on, so what the row holds is freed */
         if (read_row(doc, json_array_get(rows, i), i, err, size) != 0)

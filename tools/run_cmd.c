@@ -13,6 +13,7 @@
 
 #include "report/ticker.h"
 #include "run_tool.h"
+#include "tool_interrupt.h"
 #include "tool_args.h"
 #include "util/alloc.h"
 #include "util/atomic_file.h"
@@ -473,7 +474,7 @@ static void run_all(struct run_state *st)
         loop.ticker.term.animate = false; /* the commands write to the same terminal */
     loop.ticker.start_ns = bench__clock_ns();
     loop.attempts = bench__xcalloc(st->n_cmds, sizeof *loop.attempts);
-    run_proc_on_interrupt(clear_ticker, &loop);
+    tool_interrupt_on(clear_ticker, &loop);
     st->harness_maxrss_start = own_peak_rss();
 
     struct run_exec_params params = {.output = st->output, .timeout_ns = st->timeout_ns};
@@ -525,7 +526,7 @@ static void run_all(struct run_state *st)
         }
     }
     bench__ticker_clear(&loop.ticker);
-    run_proc_on_interrupt(NULL, NULL);
+    tool_interrupt_on(NULL, NULL);
     free(order);
     free(sample);
     free(loop.attempts);

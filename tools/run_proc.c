@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "run_tool.h"
+#include "tool_interrupt.h"
 #include "util/alloc.h"
 #include "util/clock.h"
 #include "util/text.h"
@@ -30,63 +31,6 @@ const char *const run_output_names[3] = {"null", "pipe", "inherit"};
 
 #define DRAIN_GRACE_NS INT64_C(1000000000) /* reading the pipes once the group is dead */
 #define READ_CHUNK 65536
-
-/* ---- interrupts ------------------------------------------------------------------------- */
-
-static volatile sig_atomic_t child_group; /* the running child's process group, 0 = none */
-static volatile sig_atomic_t interrupted; /* the signal that asked us to stop, 0 = none */
-static void (*interrupt_cleanup)(void *);
-static void *interrupt_data;
-static bool handlers_installed;
-
-static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
-#define N_STOP_SIGNALS (sizeof stop_signals / sizeof stop_signals[0])
-
-static void on_stop_signal(int sig)
-{
-    int saved = errno;
-    interrupted = sig;
-    if (child_group > 0)
-        kill(-(pid_t)child_group, SIGKILL);
-    errno = saved;
-}
-
-void run_proc_on_interrupt(void (*cleanup)(void *), void *data)
-{
-    interrupt_cleanup = cleanup;
-    interrupt_data = data;
-}
-
-static void install_handlers(void)
-{
-    if (handlers_installed)
-        return;
-    handlers_installed = true;
-    for (size_t i = 0; i < N_STOP_SIGNALS; i++) {
-        struct sigaction old;
-        if (sigaction(stop_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-            continue; /* ignored by whoever started us: stay ignored */
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_stop_signal;
-        sa.sa_flags = SA_RESTART;
-        sigemptyset(&sa.sa_mask);
-        sigaction(stop_signals[i], &sa, NULL);
-    }
-}
-
-/* After an interrupt: the tool's cleanup, then death by the same signal. */
-static void honour_interrupt(void)
-{
-    int sig = interrupted;
-    if (!sig)
-        return;
-    if (interrupt_cleanup)
-        interrupt_cleanup(interrupt_data);
-    signal(sig, SIG_DFL);
-    raise(sig);
-    _exit(128 + sig);
-}
 
 /* ---- the program ------------------------------------------------------------------------ */
 
@@ -285,8 +229,8 @@ void run_proc_exec(struct run_program *prog, const struct run_exec_params *param
                    struct run_sample *out)
 {
     memset(out, 0, sizeof *out);
-    install_handlers();
-    honour_interrupt();
+    tool_interrupt_install();
+    tool_interrupt_honour();
     int e = run_program_find(prog);
     if (e != 0) {
         out->outcome = RUN_CANNOT_START;
@@ -337,11 +281,8 @@ void run_proc_exec(struct run_program *prog, const struct run_exec_params *param
     pid_t pid = 0;
     int64_t t0 = bench__clock_ns();
     int rc = posix_spawn(&pid, prog->path, &fa, &attr, prog->argv, environ);
-    if (rc == 0) {
-        child_group = pid;
-        if (interrupted) /* a signal before child_group was set found no group to kill */
-            kill(-pid, SIGKILL);
-    }
+    if (rc == 0)
+        tool_interrupt_watch(pid);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
     if (piped) {
@@ -356,7 +297,7 @@ void run_proc_exec(struct run_program *prog, const struct run_exec_params *param
             close(err_pipe[0]);
         }
         free(buf);
-        honour_interrupt();
+        tool_interrupt_honour();
         return;
     }
 
@@ -385,7 +326,7 @@ void run_proc_exec(struct run_program *prog, const struct run_exec_params *param
     int werr = reap(pid, &status, &out->ru);
     int64_t t1 = bench__clock_ns();
     kill(-pid, SIGKILL); /* whatever the child left running in its group */
-    child_group = 0;
+    tool_interrupt_unwatch();
     out->wall_ns = t1 - t0;
     if (piped) {
         drain(fds, 1, nfds, out, buf);
@@ -393,7 +334,7 @@ void run_proc_exec(struct run_program *prog, const struct run_exec_params *param
         close(err_pipe[0]);
     }
     free(buf);
-    honour_interrupt();
+    tool_interrupt_honour();
     if (werr != 0) {
         harness_failed(out, "wait4", werr);
         return;

@@ -86,8 +86,6 @@ void run_sample_describe(const struct run_sample *s, const struct run_program *p
 /* The stderr tail as text: its last lines (at most max_lines), control characters but newlines
  * and tabs as '?', invalid UTF-8 repaired; malloc'd, "" when there is none. */
 char *run_sample_tail(const struct run_sample *s, size_t max_lines);
-/* The cleanup run before an interrupted tool re-raises the signal (may be NULL). */
-void run_proc_on_interrupt(void (*cleanup)(void *), void *data);
 /* Look argv[0] up on PATH (as execvp would, without running it) and keep the file in prog->path;
  * 0, or an errno (ENOENT, EACCES). A name with a '/' is taken as it is, once it is known to be an
  * executable regular file. */

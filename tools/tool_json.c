@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* tool_json.c: owns the text of the JSON documents of the `libbench` tool (tool_json.h): the
  * shortest round-trip form of every real. It builds no document and writes no file. */
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,4 +86,31 @@ int tool_json_dump(const json_t *doc, struct bench__text *out)
     if (shorten_reals(out) != 0 || bench__text_append("\n", 1, out) != 0)
         return -1;
     return 0;
+}
+
+int tool_json_error(char *err, size_t size, const char *fmt, ...)
+{
+    if (err && size > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        bench__vfmt(err, size, fmt, ap);
+        va_end(ap);
+        bench__sanitize(err); /* the message stays on one line */
+    }
+    return -1;
+}
+
+const char *tool_json_type_name(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a real";
+    case JSON_TRUE: return "true";
+    case JSON_FALSE: return "false";
+    case JSON_NULL: return "null";
+    }
+    return "a value";
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* tool_json.h: how the commands of the `libbench` tool print a JSON document: jansson's text,
+/* tool_json.h: how the commands of the `libbench` tool print a JSON document (jansson's text,
  * indented by 2, keys in insertion order, every real in its shortest form that reads back as the
- * same double, and a final newline. */
+ * same double, and a final newline), and what their readers say of a document they refuse. */
 #ifndef LIBBENCH_TOOL_JSON_H
 #define LIBBENCH_TOOL_JSON_H
 
@@ -11,5 +11,11 @@
 
 /* Append the document's text to out; 0, or -1 when out of memory (out may hold a part). */
 int tool_json_dump(const json_t *doc, struct bench__text *out);
+
+/* A reader's error: the message in err (when err is not NULL), on one line; always -1. */
+__attribute__((format(printf, 3, 4))) int tool_json_error(char *err, size_t size, const char *fmt,
+                                                          ...);
+/* A value's JSON type for an error message: "an object", "a string", "null", ... */
+const char *tool_json_type_name(const json_t *v);
 
 #endif /* LIBBENCH_TOOL_JSON_H */

@@ -3,7 +3,8 @@
  * ended when it runs past --timeout, or (--isolate=worker) test_worker.c's long-lived workers;
  * result lines streamed in suite order, the live progress line, the summary, the failure recap
  * and the exit status. It does not parse options or measure anything (platform/workers.c owns
- * the workers' process groups and signals). */
+ * the workers' process groups and signals). Over 600 lines: both isolation modes feed the same
+ * result streaming and recap, which stay here; the worker protocol is in test_worker.c. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>

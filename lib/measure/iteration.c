@@ -144,10 +144,28 @@ void bench__whole_body_measure(struct bench__measure *m, bench_t *b)
         finish_batched_row(m, bench__xstrdup(m->entry->full_name));
 }
 
+/* One pass over a whole-body row (a counting pass, or the --profile pass): the body called
+ * iterations times, in batched brackets. */
+static void whole_body_pass(struct bench__measure *m, bench_t *b, size_t row, uint64_t iterations)
+{
+    void (*fn)(bench_t *) = m->entry->test->fn;
+    bench__count_pass_begin(
+        m, row, iterations,
+        bench__count_batch(m->cfg->perf_batch, iterations, m->rows[row].stats.median));
+    while (m->count.done < m->count.iterations) {
+        uint64_t n = bench__count_next_batch(m);
+        bench__count_bracket_begin(m);
+        for (uint64_t i = 0; i < n; i++)
+            fn(b);
+        bench__count_bracket_end(m);
+        m->count.done += n;
+    }
+    bench__count_pass_end(m);
+}
+
 /* The counting passes of a whole-body row: the runner calls the body in brackets. */
 void bench__whole_body_count(struct bench__measure *m, bench_t *b, size_t row)
 {
-    void (*fn)(bench_t *) = m->entry->test->fn;
     const struct bench__row *r = &m->rows[row];
     if (r->state != BENCH__ROW_OK)
         return;
@@ -157,18 +175,7 @@ void bench__whole_body_count(struct bench__measure *m, bench_t *b, size_t row)
             continue;
         m->count.source = s;
         uint64_t iterations = bench__count_iterations(m->cfg->perf_iters, r->iterations);
-        bench__count_pass_begin(
-            m, row, iterations,
-            bench__count_batch(m->cfg->perf_batch, iterations, r->stats.median));
-        while (m->count.done < m->count.iterations) {
-            uint64_t n = bench__count_next_batch(m);
-            bench__count_bracket_begin(m);
-            for (uint64_t i = 0; i < n; i++)
-                fn(b);
-            bench__count_bracket_end(m);
-            m->count.done += n;
-        }
-        bench__count_pass_end(m);
+        whole_body_pass(m, b, row, iterations);
         r = &m->rows[row];
     }
     if (m->profile.wanted && !bench__profile_available(m))
@@ -176,18 +183,7 @@ void bench__whole_body_count(struct bench__measure *m, bench_t *b, size_t row)
     if (bench__profile_available(m)) { /* --profile: after the counting passes */
         m->count.profile = true;
         uint64_t iterations = bench__profile_iterations(r->stats.min, false);
-        bench__count_pass_begin(
-            m, row, iterations,
-            bench__count_batch(m->cfg->perf_batch, iterations, r->stats.median));
-        while (m->count.done < m->count.iterations) {
-            uint64_t n = bench__count_next_batch(m);
-            bench__count_bracket_begin(m);
-            for (uint64_t i = 0; i < n; i++)
-                fn(b);
-            bench__count_bracket_end(m);
-            m->count.done += n;
-        }
-        bench__count_pass_end(m);
+        whole_body_pass(m, b, row, iterations);
         m->count.profile = false;
     }
     m->whole_body = false;
