@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/* results.h: the statistics of the results history (`libbench record`, `report`, `results
+ * rebuild`): a recorded measurement, the aggregate of one cell of one recorded run, the row state
+ * of a target against its baseline (and reference), the thresholds that decide it and the
+ * dashboard's sort order (docs/explanation/results-history.md). Pure functions over numbers and
+ * borrowed strings: no I/O, no SQL, no JSON. No mean anywhere: the product's rule, also where the
+ * seed's aggregates list one. */
+#ifndef BENCH_STATS_RESULTS_H
+#define BENCH_STATS_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../util/hidden.h"
+
+/* One measurement: one cell's value in one repetition of one recorded run (one line of a raw
+ * results.jsonl object). Strings are borrowed from whoever read the line. */
+struct bench__result_measurement {
+    const char *bench_id;  /* UTC YYYYMMDDTHHMMSSZ: one `libbench record` call */
+    const char *subject;   /* logical name of what was measured (a build, a branch) */
+    const char *profile;   /* --profile of the record call */
+    const char *scenario;  /* the benchmark's name */
+    const char *operation; /* its labels, or the command of a whole-process row */
+    const char *host_id;   /* host identity: rows compare only within one host unless asked */
+    int64_t run;           /* repetition index within the recorded run */
+    int returncode;        /* 0 measured; 77 skipped; anything else a failure */
+    double value_ns;       /* NaN when returncode != 0 or the value was not measured */
+    bool whole_process;    /* from `libbench run --json`: the ms-scale thresholds apply */
+};
+
+#define BENCH__RESULT_SKIP 77
+
+/* The aggregate of one group (bench_id, subject, profile, scenario, operation), over successful
+ * measurements only. Strings are borrowed from the first measurement of the group. */
+struct bench__result_aggregate {
+    const char *bench_id, *subject, *profile, *scenario, *operation, *host_id;
+    bool whole_process;
+    size_t total_count;   /* measurements in the group */
+    size_t sample_count;  /* returncode 0 with a finite value */
+    size_t skip_count;    /* returncode 77 (also counted in failure_count) */
+    size_t failure_count; /* total_count - sample_count */
+    double failure_rate;  /* failure_count / total_count */
+    /* ns; NaN when sample_count == 0. p50 is the median (even n: the mean of the middle two);
+     * p90 and p99 are nearest rank, rank (P·n + 99) / 100 in integers, clamped to [1, n]. */
+    double p50, p90, p99, min, max;
+};
+
+/* Groups m[0..n) and aggregates each group into a malloc'd array (*out, *n_out), in the byte
+ * order of (bench_id, subject, profile, scenario, operation). Returns 0 or a negative
+ * bench_error code. */
+BENCH__HIDDEN int bench__results_aggregate(const struct bench__result_measurement *m, size_t n,
+                                           struct bench__result_aggregate **out, size_t *n_out);
+
+enum bench__result_state { /* in precedence (and sort) order */
+                           BENCH__RESULT_FAIL,
+                           BENCH__RESULT_UNMEASURED,
+                           BENCH__RESULT_REGRESSION,
+                           BENCH__RESULT_GUARDRAIL,
+                           BENCH__RESULT_WATCH,
+                           BENCH__RESULT_OK,
+};
+/* "fail", "unmeasured", "regression", "guardrail", "watch", "ok" */
+BENCH__HIDDEN const char *bench__result_state_name(enum bench__result_state state);
+
+/* One threshold: a percentile is over it when BOTH the relative slowdown is at least `pct`
+ * percent AND the absolute slowdown at least `min_ns`. */
+struct bench__result_threshold {
+    double pct, min_ns;
+};
+/* Every threshold, configurable; bench__result_thresholds_default fills the defaults: for
+ * whole-process rows the seed's (baseline 10% and 5 ms, reference 25% and 10 ms, p99 tail 50% and
+ * 50 ms), for in-process rows the same percentages with ns-scale minimums
+ * (docs/reference/results.md says which and why); fail_pp 0 (any new failure). */
+struct bench__result_thresholds {
+    struct bench__result_threshold baseline[2], reference[2], tail[2]; /* [0] in-process,
+                                                                          [1] whole-process */
+    double fail_pp; /* failure-rate increase, in percentage points, that fails a row */
+};
+BENCH__HIDDEN void bench__result_thresholds_default(struct bench__result_thresholds *t);
+
+/* One dashboard row: a target aggregate against its baseline and (optional) reference. */
+struct bench__result_row {
+    const struct bench__result_aggregate *target;    /* never NULL */
+    const struct bench__result_aggregate *baseline;  /* NULL: no baseline recorded */
+    const struct bench__result_aggregate *reference; /* NULL: no --guardrail subject */
+    enum bench__result_state state;
+    /* the comparison that decided the state: "baseline", "reference" or NULL (fail/unmeasured
+     * without one) */
+    const char *decided_by;
+    /* target − decider and (target − decider) / decider · 100 per percentile; NaN when either
+     * side is unmeasured */
+    double delta_p50_ns, delta_p90_ns, delta_p99_ns;
+    double slower_p50_pct, slower_p90_pct, slower_p99_pct;
+    double severity; /* max(t_p90/b_p90, t_p99/b_p99) against the decider; NaN sorts last */
+    /* why the state: reason tokens as the seed's vectors name them, comma-separated, static */
+    char why[160];
+};
+/* Fills row->state and every derived field from row->target/baseline/reference. */
+BENCH__HIDDEN void bench__result_row_judge(struct bench__result_row *row,
+                                           const struct bench__result_thresholds *t);
+
+/* Priority lists for the sort (each may be NULL/0: bytewise order only). */
+struct bench__result_priorities {
+    const char *const *profiles;
+    size_t n_profiles;
+    const char *const *scenarios;
+    size_t n_scenarios;
+    const char *const *operation_prefixes;
+    size_t n_operation_prefixes;
+};
+/* Sorts rows[0..n) by state rank, severity descending, p50 delta descending (NaN last), profile,
+ * scenario, operation-prefix priority, then bytewise (profile, scenario, operation, subject). */
+BENCH__HIDDEN void bench__result_rows_sort(struct bench__result_row *rows, size_t n,
+                                           const struct bench__result_priorities *p);
+
+#endif
