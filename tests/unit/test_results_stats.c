@@ -126,6 +126,8 @@ static void test_nearest_rank_vector(void **state)
         assert_true(out[0].p90 == json_number_value(json_object_get(c, "numpy_inverted_cdf_p90")));
         assert_true(out[0].p99 == json_number_value(json_object_get(c, "numpy_inverted_cdf_p99")));
         assert_true(out[0].min == 1 && out[0].max == (double)n);
+        /* the median of 1..n: the middle value, or the two middle ones halved */
+        assert_true(out[0].p50 == (n % 2 ? (double)(n + 1) / 2 : (double)n / 2 + 0.5));
         free(out);
         free(m);
     }
