@@ -1166,7 +1166,7 @@ static struct opened open_real(struct cfg_spec spec)
             skip();
         }
         if (test_emulator()) { /* qemu-user has no perf_event_open: the absence, checked */
-            print_message("under %s, the syscall source is absent: %s\n", test_emulator(),
+            print_message("under an emulator, the syscall source is absent: %s\n",
                           reason ? reason : "(no reason)");
             assert_non_null(reason);
             assert_non_null(strstr(reason, "perf_event_open(raw_syscalls:sys_enter) failed: "
@@ -1257,7 +1257,7 @@ static void test_real_unknown_name(void **state)
     struct opened o = open_with((struct cfg_spec){.syscalls = true, .names = {"no_such_call"}});
     if (!o.state && test_emulator()) { /* qemu-user has no perf_event_open: the absence */
         const char *reason = bench__caps_reason(&o.caps, BENCH__CAP_EVENT_TRACING);
-        print_message("under %s, the syscall source is absent: %s\n", test_emulator(), reason);
+        print_message("under an emulator, the syscall source is absent: %s\n", reason);
         assert_non_null(strstr(reason, "perf_event_open(raw_syscalls:sys_enter) failed: ENOSYS"));
         return;
     }
