@@ -81,13 +81,13 @@ static void report_rest(const struct bench__source_request *req, struct bench__c
     else
         bench__caps_absent(caps, BENCH__CAP_COUNTING_SCALED, "opt-in: --perf-scaled");
     char reason[BENCH__REASON_MAX];
-    if (!bench__rdpmc_insn)
-        bench__caps_absent(caps, BENCH__CAP_SELF_MONITORING,
-                           "rdpmc is implemented for x86-64 only");
-    else if (!st)
+    if (!st) {
         bench__caps_absent(caps, BENCH__CAP_SELF_MONITORING,
                            "no hardware counter to map (the perf group did not open)");
-    else if (bench__perf_group_self_monitoring(&st->group, reason, sizeof reason))
+    } else if (!bench__rdpmc_insn) {
+        bench__rdpmc_absence(reason, sizeof reason);
+        bench__caps_absent(caps, BENCH__CAP_SELF_MONITORING, "%s", reason);
+    } else if (bench__perf_group_self_monitoring(&st->group, reason, sizeof reason))
         bench__caps_present(caps, BENCH__CAP_SELF_MONITORING);
     else
         bench__caps_absent(caps, BENCH__CAP_SELF_MONITORING, "%s", reason);

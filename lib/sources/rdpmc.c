@@ -15,6 +15,7 @@
 #include "rdpmc.h"
 
 #define MAX_RETRIES 1000 /* a lock that never settles: give up, read(2) instead */
+#define PERF_USER_ACCESS "/proc/sys/kernel/perf_user_access"
 
 #if defined(__x86_64__)
 static uint64_t x86_rdpmc(uint32_t counter)
@@ -27,6 +28,31 @@ uint64_t (*bench__rdpmc_insn)(uint32_t counter) = x86_rdpmc;
 #else
 uint64_t (*bench__rdpmc_insn)(uint32_t counter) = NULL;
 #endif
+
+void bench__rdpmc_absence(char *reason, size_t reason_size)
+{
+#if defined(__aarch64__)
+    /* arm64 reads its counters with mrs from PMEVCNTR<n>_EL0 when the kernel allows it
+     * (perf_user_access, Linux 5.17+); libbench has no such read: say so, and what the
+     * kernel setting is here (docs/reference/platforms.md) */
+    char setting[32];
+    ssize_t n = bench__os_read_file(PERF_USER_ACCESS, setting, sizeof setting);
+    if (n > 0) {
+        setting[strcspn(setting, "\n")] = '\0';
+        bench__fmt(reason, reason_size,
+                   "user-space counter reads are implemented for x86-64 only (rdpmc); on "
+                   "aarch64 they would also need " PERF_USER_ACCESS " = 1 (here: %s)",
+                   setting);
+    } else
+        bench__fmt(reason, reason_size,
+                   "user-space counter reads are implemented for x86-64 only (rdpmc); on "
+                   "aarch64 they would also need " PERF_USER_ACCESS " = 1 (not readable "
+                   "here: %s)",
+                   strerror((int)-n));
+#else
+    bench__fmt(reason, reason_size, "rdpmc is implemented for x86-64 only");
+#endif
+}
 
 /* The low `width` bits of v as a signed number (width 0 or ≥ 64: v unchanged). */
 static uint64_t sign_extend(uint64_t v, unsigned width)
@@ -71,7 +97,7 @@ static size_t page_size(void)
 struct perf_event_mmap_page *bench__rdpmc_map(int fd, char *reason, size_t reason_size)
 {
     if (!bench__rdpmc_insn) {
-        bench__fmt(reason, reason_size, "rdpmc is implemented for x86-64 only");
+        bench__rdpmc_absence(reason, reason_size);
         return NULL;
     }
     void *addr = bench__os.mmap(NULL, page_size(), PROT_READ, MAP_SHARED, fd, 0);

@@ -16,6 +16,10 @@ struct perf_event_mmap_page;
  * Tests replace it, e.g. to change the page's lock in the middle of a read. */
 BENCH__HIDDEN extern uint64_t (*bench__rdpmc_insn)(uint32_t counter);
 
+/* Why this build reads no counter from user space (bench__rdpmc_insn is NULL): the reason,
+ * with the kernel's perf_user_access setting on aarch64. */
+BENCH__HIDDEN void bench__rdpmc_absence(char *reason, size_t reason_size);
+
 /* One seqlock read of a counter's current count (offset + the sign-extended hardware
  * counter): true, or false when it cannot be read from user space now (cap_user_rdpmc 0,
  * index 0: the event is not on a counter at this moment, no instruction) — read(2) then. */

@@ -4,9 +4,13 @@
 # found with pkg-config (headers under include/bench/, the shim as <bench/shim.h>), and
 # as a Meson subproject through dependency('libbench'). Each builds and runs consumer.c. As a
 # subproject libbench builds nothing but its library (the targets are counted), unless asked.
-# usage: check_consumers.sh SOURCE_DIR BUILD_DIR SANITIZE (b_sanitize, e.g. none)
+# usage: check_consumers.sh SOURCE_DIR BUILD_DIR SANITIZE (b_sanitize, e.g. none) [CC [CROSS_FILE]]
+# CC is the build's C compiler command; a cross build also gives its cross file, which the
+# subproject's own build uses (docs/reference/platforms.md).
 set -eu
-src=$1 build=$2 sanitize=${3:-none}
+src=$1 build=$2 sanitize=${3:-none} compiler=${4:-cc} cross_file=${5:-}
+cross=()
+[ -z "$cross_file" ] || cross=(--cross-file "$cross_file")
 san_flags=""
 [ "$sanitize" = none ] || san_flags="-fsanitize=$sanitize"
 work=$(mktemp -d)
@@ -21,7 +25,7 @@ export PKG_CONFIG_PATH=$pcdir PKG_CONFIG_SYSROOT_DIR=$work/root
 cflags=$(pkg-config --cflags libbench)
 libs=$(pkg-config --libs libbench)
 echo "pkg-config: $cflags $libs"
-cc -std=c11 -Wall -Wextra -Wpedantic -Werror $san_flags $cflags "$consumer" -o "$work/by-pkgconfig" $libs
+$compiler -std=c11 -Wall -Wextra -Wpedantic -Werror $san_flags $cflags "$consumer" -o "$work/by-pkgconfig" $libs
 libdir=$(dirname "$(find "$work/root" -name 'libbench.so.0' | head -n 1)")
 LD_LIBRARY_PATH=$libdir "$work/by-pkgconfig" | tee "$work/out1"
 grep -q '^Summary: 1 passed, 0 failed' "$work/out1"
@@ -41,7 +45,7 @@ targets() { # the build's targets, one "name type" a line, sorted
     meson introspect --targets "$1" |
         python3 -c 'import json, sys; print("\n".join(sorted(t["name"] + " " + t["type"] for t in json.load(sys.stdin))))'
 }
-meson setup "$work/proj/build" "$work/proj" --wrap-mode=nodownload >/dev/null
+meson setup "$work/proj/build" "$work/proj" "${cross[@]}" --wrap-mode=nodownload >/dev/null
 targets "$work/proj/build" | tee "$work/targets"
 printf '%s\n' "bench shared library" "bench static library" "consumer executable" >"$work/want"
 diff -u "$work/want" "$work/targets" || {
@@ -53,7 +57,7 @@ ninja -C "$work/proj/build" >/dev/null
 "$work/proj/build/consumer" | tee "$work/out2"
 grep -q '^Summary: 1 passed, 0 failed' "$work/out2"
 # asked for, the examples build in a subproject too
-meson setup "$work/proj/asked" "$work/proj" --wrap-mode=nodownload -Dlibbench:examples=true >/dev/null
+meson setup "$work/proj/asked" "$work/proj" "${cross[@]}" --wrap-mode=nodownload -Dlibbench:examples=true >/dev/null
 targets "$work/proj/asked" | grep -q '^quickstart executable$' || {
     echo "error: -Dlibbench:examples=true did not build the examples"
     exit 1

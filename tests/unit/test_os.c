@@ -9,6 +9,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "emulation.h"
+
 #include "platform/os.h"
 
 #include <errno.h>
@@ -112,7 +114,12 @@ static void test_own_task_reuses_the_fd(void **state)
     target[len] = '\0';
     char want[64];
     snprintf(want, sizeof want, "/proc/%d/stat", (int)getpid());
-    assert_string_equal(target, want);
+    if (test_emulator() && !strncmp(target, "/memfd:qemu-open", 16))
+        /* qemu-user answers an open of /proc/self/stat with a memfd holding the guest's
+         * own text, written once at the open: the fd is kept all the same */
+        print_message("under an emulator, /proc/self/stat is %s\n", target);
+    else
+        assert_string_equal(target, want);
 
     plant_sentinel(kept);
     char buf[256];
