@@ -121,16 +121,15 @@ struct record_state {
 };
 
 /* One ingest error document, said on stderr. */
-static void ingest_error(struct record_state *st, const char *doc_path, json_t *e,
-                         const char *what)
+static void ingest_error(struct record_state *st, const char *doc_path, json_t *e, const char *what)
 {
     char err[512], shown[256];
     char *where = NULL;
     bench__sanitize_copy(doc_path, shown, sizeof shown);
     if (results_store_put_error(st->dir, st->info->profile, st->info->date, st->info->bench_id, e,
                                 &where, err, sizeof err) != 0) {
-        fprintf(stderr, "error: %s: %s, and the ingest error could not be kept: %s\n", shown,
-                what, err);
+        fprintf(stderr, "error: %s: %s, and the ingest error could not be kept: %s\n", shown, what,
+                err);
         st->store_failed = true;
     } else {
         fprintf(stderr, "libbench record: %s: %s: kept in %s/%s\n", shown, what, st->dir, where);
@@ -269,8 +268,7 @@ int record_main(int argc, char **argv)
                     json_object_set(r, "value",
                                     json_array_get(json_object_get(doc, "rows"), (size_t)row));
                 }
-                bench__fmt(what, sizeof what, "%zu row(s) refused",
-                           json_array_size(rejected));
+                bench__fmt(what, sizeof what, "%zu row(s) refused", json_array_size(rejected));
                 json_object_set_new(e, "reason", json_string("rows refused"));
                 json_object_set(e, "rows", rejected);
                 ingest_error(&st, docs[d], e, what);

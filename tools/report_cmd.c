@@ -25,38 +25,37 @@
 
 void report_usage(FILE *out)
 {
-    fputs(
-        "usage: libbench report [--results DIR] [--target SUBJECT] [--baseline SUBJECT]\n"
-        "                       [--guardrail SUBJECT] [--cross-host] [THRESHOLDS] [PRIORITIES]\n"
-        "                       [--fail-on-regression] [--json FILE]\n"
-        "\n"
-        "Compare the recorded runs of the store and print every row with its state (fail,\n"
-        "unmeasured, regression, guardrail, watch, ok), sorted worst first: raw p50, p90, p99,\n"
-        "failures, samples, and the deltas in time and in percent. By default the latest run is\n"
-        "the target and the run recorded before it on the same host the baseline.\n"
-        "\n"
-        "options:\n"
-        "  --results DIR            the store (default: results)\n"
-        "  --target SUBJECT         the latest run of SUBJECT is the target\n"
-        "  --baseline SUBJECT       ... compared with the latest run of SUBJECT (default: the\n"
-        "                           target subject's run before)\n"
-        "  --guardrail SUBJECT      also compare with the latest run of SUBJECT (the reference)\n"
-        "  --cross-host             compare runs of different hosts too\n"
-        "  --json FILE              also write the report document (for the HTML dashboard)\n"
-        "  --fail-on-regression     exit 1 when a row is fail or regression\n"
-        "thresholds (a percentile is over one when it is both pct and min-ns slower):\n"
-        "  --baseline-pct P, --baseline-min-ns NS, --baseline-min-ns-process NS\n"
-        "  --guardrail-pct P, --guardrail-min-ns NS, --guardrail-min-ns-process NS\n"
-        "  --tail-pct P, --tail-min-ns NS, --tail-min-ns-process NS   (p99)\n"
-        "  --fail-pp PP             failure-rate increase that fails a row (default 0)\n"
-        "  (-process: rows of `libbench run`, whole processes; the others: in-process rows)\n"
-        "priorities (comma-separated, first first; unlisted after):\n"
-        "  --profile-priority LIST, --scenario-priority LIST, --operation-priority PREFIXES\n"
-        "  -h, --help               print this help and exit\n"
-        "\n"
-        "exit status: 0, 1 with --fail-on-regression when a row is fail or regression, 2 a\n"
-        "usage error or a store that cannot be read\n",
-        out);
+    fputs("usage: libbench report [--results DIR] [--target SUBJECT] [--baseline SUBJECT]\n"
+          "                       [--guardrail SUBJECT] [--cross-host] [THRESHOLDS] [PRIORITIES]\n"
+          "                       [--fail-on-regression] [--json FILE]\n"
+          "\n"
+          "Compare the recorded runs of the store and print every row with its state (fail,\n"
+          "unmeasured, regression, guardrail, watch, ok), sorted worst first: raw p50, p90, p99,\n"
+          "failures, samples, and the deltas in time and in percent. By default the latest run is\n"
+          "the target and the run recorded before it on the same host the baseline.\n"
+          "\n"
+          "options:\n"
+          "  --results DIR            the store (default: results)\n"
+          "  --target SUBJECT         the latest run of SUBJECT is the target\n"
+          "  --baseline SUBJECT       ... compared with the latest run of SUBJECT (default: the\n"
+          "                           target subject's run before)\n"
+          "  --guardrail SUBJECT      also compare with the latest run of SUBJECT (the reference)\n"
+          "  --cross-host             compare runs of different hosts too\n"
+          "  --json FILE              also write the report document (for the HTML dashboard)\n"
+          "  --fail-on-regression     exit 1 when a row is fail or regression\n"
+          "thresholds (a percentile is over one when it is both pct and min-ns slower):\n"
+          "  --baseline-pct P, --baseline-min-ns NS, --baseline-min-ns-process NS\n"
+          "  --guardrail-pct P, --guardrail-min-ns NS, --guardrail-min-ns-process NS\n"
+          "  --tail-pct P, --tail-min-ns NS, --tail-min-ns-process NS   (p99)\n"
+          "  --fail-pp PP             failure-rate increase that fails a row (default 0)\n"
+          "  (-process: rows of `libbench run`, whole processes; the others: in-process rows)\n"
+          "priorities (comma-separated, first first; unlisted after):\n"
+          "  --profile-priority LIST, --scenario-priority LIST, --operation-priority PREFIXES\n"
+          "  -h, --help               print this help and exit\n"
+          "\n"
+          "exit status: 0, 1 with --fail-on-regression when a row is fail or regression, 2 a\n"
+          "usage error or a store that cannot be read\n",
+          out);
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -121,11 +120,11 @@ static void print_run(const char *what, const struct results_run *r, const char 
 static void print_table(const struct bench__result_row *rows, size_t n)
 {
     static const struct bench__column cols[] = {
-        {"state", BENCH__LEFT},      {"profile", BENCH__LEFT},   {"scenario", BENCH__LEFT},
-        {"operation", BENCH__LEFT},  {"subject", BENCH__LEFT},   {"p50", BENCH__DECIMAL},
-        {"p90", BENCH__DECIMAL},     {"p99", BENCH__DECIMAL},    {"base p50", BENCH__DECIMAL},
-        {"Δ p50", BENCH__LEFT},      {"Δ p90", BENCH__LEFT},     {"Δ p99", BENCH__LEFT},
-        {"failures", BENCH__RIGHT},  {"n", BENCH__RIGHT},        {"why", BENCH__LEFT},
+        {"state", BENCH__LEFT},     {"profile", BENCH__LEFT}, {"scenario", BENCH__LEFT},
+        {"operation", BENCH__LEFT}, {"subject", BENCH__LEFT}, {"p50", BENCH__DECIMAL},
+        {"p90", BENCH__DECIMAL},    {"p99", BENCH__DECIMAL},  {"base p50", BENCH__DECIMAL},
+        {"Δ p50", BENCH__LEFT},     {"Δ p90", BENCH__LEFT},   {"Δ p99", BENCH__LEFT},
+        {"failures", BENCH__RIGHT}, {"n", BENCH__RIGHT},      {"why", BENCH__LEFT},
     };
     enum { N_COLS = sizeof cols / sizeof cols[0] };
     char **cells = bench__xcalloc(n * N_COLS + 1, sizeof *cells);
@@ -175,18 +174,23 @@ struct threshold_option {
     bool pct;
 };
 static const struct threshold_option THRESHOLDS[] = {
-    {"--baseline-pct", 0, -1, true},       {"--baseline-min-ns", 0, 0, false},
-    {"--baseline-min-ns-process", 0, 1, false}, {"--guardrail-pct", 1, -1, true},
-    {"--guardrail-min-ns", 1, 0, false},   {"--guardrail-min-ns-process", 1, 1, false},
-    {"--tail-pct", 2, -1, true},           {"--tail-min-ns", 2, 0, false},
+    {"--baseline-pct", 0, -1, true},
+    {"--baseline-min-ns", 0, 0, false},
+    {"--baseline-min-ns-process", 0, 1, false},
+    {"--guardrail-pct", 1, -1, true},
+    {"--guardrail-min-ns", 1, 0, false},
+    {"--guardrail-min-ns-process", 1, 1, false},
+    {"--tail-pct", 2, -1, true},
+    {"--tail-min-ns", 2, 0, false},
     {"--tail-min-ns-process", 2, 1, false},
 };
 
 static void set_threshold(struct bench__result_thresholds *t, const struct threshold_option *o,
                           double v)
 {
-    struct bench__result_threshold *th =
-        o->which == 0 ? t->baseline : o->which == 1 ? t->reference : t->tail;
+    struct bench__result_threshold *th = o->which == 0   ? t->baseline
+                                         : o->which == 1 ? t->reference
+                                                         : t->tail;
     for (int k = 0; k < 2; k++) {
         if (o->pct)
             th[k].pct = v;
@@ -294,7 +298,8 @@ int report_main(int argc, char **argv)
         goto out;
     }
     if (lists[0])
-        opt.priorities.profiles = profiles, opt.priorities.n_profiles = split_list(lists[0], profiles);
+        opt.priorities.profiles = profiles,
+        opt.priorities.n_profiles = split_list(lists[0], profiles);
     if (lists[1])
         opt.priorities.scenarios = scenarios,
         opt.priorities.n_scenarios = split_list(lists[1], scenarios);
@@ -313,8 +318,7 @@ int report_main(int argc, char **argv)
     if (results_store_open_index(dir, &ix, err, sizeof err) != 0 ||
         results_index_runs(ix, &runs, err, sizeof err) != 0 ||
         results_index_aggregates(ix, &aggs, err, sizeof err) != 0 ||
-        report_select(&runs, &aggs, &opt, (size_t)-1, &sel, &rows, &n_rows, err, sizeof err) !=
-            0 ||
+        report_select(&runs, &aggs, &opt, (size_t)-1, &sel, &rows, &n_rows, err, sizeof err) != 0 ||
         results_index_measurements(ix, sel.target->bench_id, &values, err, sizeof err) != 0) {
         char shown[256];
         bench__sanitize_copy(dir, shown, sizeof shown);

@@ -113,8 +113,8 @@ static int dbl_cmp(const void *a, const void *b)
 
 json_t *report_json(const char *results_dir, const struct report_options *opt,
                     const struct report_selection *sel, const struct bench__result_row *rows,
-                    size_t n_rows, const struct results_list *runs,
-                    const struct results_list *aggs, const struct results_list *values)
+                    size_t n_rows, const struct results_list *runs, const struct results_list *aggs,
+                    const struct results_list *values)
 {
     json_t *doc = json_object();
     json_object_set_new(doc, "schema", json_string("libbench-report/1"));
@@ -148,10 +148,10 @@ json_t *report_json(const char *results_dir, const struct report_options *opt,
         json_object_set_new(o, "target", side(r->target));
         json_object_set_new(o, "baseline", side(r->baseline));
         json_object_set_new(o, "reference", side(r->reference));
-        json_object_set_new(o, "delta_ns", triple(r->delta_p50_ns, r->delta_p90_ns,
-                                                  r->delta_p99_ns));
-        json_object_set_new(o, "slower_pct", triple(r->slower_p50_pct, r->slower_p90_pct,
-                                                    r->slower_p99_pct));
+        json_object_set_new(o, "delta_ns",
+                            triple(r->delta_p50_ns, r->delta_p90_ns, r->delta_p99_ns));
+        json_object_set_new(o, "slower_pct",
+                            triple(r->slower_p50_pct, r->slower_p90_pct, r->slower_p99_pct));
         json_object_set_new(o, "severity", num(r->severity));
         json_array_append_new(jrows, o);
 

@@ -73,9 +73,8 @@ static const struct results_run *latest(const struct results_list *runs,
 }
 
 int report_select(const struct results_list *runs, const struct results_list *aggs,
-                  const struct report_options *opt, size_t target_run,
-                  struct report_selection *sel, struct bench__result_row **rows_out,
-                  size_t *n_rows, char *err, size_t err_size)
+                  const struct report_options *opt, size_t target_run, struct report_selection *sel,
+                  struct bench__result_row **rows_out, size_t *n_rows, char *err, size_t err_size)
 {
     memset(sel, 0, sizeof *sel);
     *rows_out = NULL;
@@ -96,12 +95,12 @@ int report_select(const struct results_list *runs, const struct results_list *ag
         sel->target_subject = opt->target_subject;
         if (opt->baseline_subject) {
             /* the latest run of the baseline subject up to the target run itself */
-            sel->baseline = latest(runs, aggs, t + 1, sel->target, opt->cross_host,
-                                   opt->baseline_subject);
+            sel->baseline =
+                latest(runs, aggs, t + 1, sel->target, opt->cross_host, opt->baseline_subject);
             sel->baseline_subject = opt->baseline_subject;
         } else {
-            sel->baseline = latest(runs, aggs, t, sel->target, opt->cross_host,
-                                   opt->target_subject);
+            sel->baseline =
+                latest(runs, aggs, t, sel->target, opt->cross_host, opt->target_subject);
             sel->baseline_subject = opt->target_subject;
         }
     } else {
@@ -112,8 +111,8 @@ int report_select(const struct results_list *runs, const struct results_list *ag
         sel->baseline = latest(runs, aggs, t, sel->target, opt->cross_host, NULL);
     }
     if (opt->guardrail_subject) {
-        sel->reference = latest(runs, aggs, t + 1, sel->target, opt->cross_host,
-                                opt->guardrail_subject);
+        sel->reference =
+            latest(runs, aggs, t + 1, sel->target, opt->cross_host, opt->guardrail_subject);
         sel->reference_subject = opt->guardrail_subject;
     }
 

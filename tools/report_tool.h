@@ -24,7 +24,7 @@ struct report_options {
 
 struct report_selection {
     const char *mode; /* "latest_vs_previous" or "subjects" */
-    const struct results_run *target, *baseline, *reference; /* NULL: none */
+    const struct results_run *target, *baseline, *reference;           /* NULL: none */
     const char *target_subject, *baseline_subject, *reference_subject; /* NULL: the row's own */
 };
 
@@ -32,9 +32,8 @@ struct report_selection {
  * or (size_t)-1 for the mode's default. The rows point into aggs. 0, or -1 with the reason in
  * err (no run recorded, no run of a subject). */
 int report_select(const struct results_list *runs, const struct results_list *aggs,
-                  const struct report_options *opt, size_t target_run,
-                  struct report_selection *sel, struct bench__result_row **rows, size_t *n_rows,
-                  char *err, size_t err_size);
+                  const struct report_options *opt, size_t target_run, struct report_selection *sel,
+                  struct bench__result_row **rows, size_t *n_rows, char *err, size_t err_size);
 /* The index of a run in runs->runs, or (size_t)-1. */
 size_t report_run_index(const struct results_list *runs, const char *bench_id);
 
@@ -42,7 +41,7 @@ size_t report_run_index(const struct results_list *runs, const char *bench_id);
  * run's measurements. */
 json_t *report_json(const char *results_dir, const struct report_options *opt,
                     const struct report_selection *sel, const struct bench__result_row *rows,
-                    size_t n_rows, const struct results_list *runs,
-                    const struct results_list *aggs, const struct results_list *values);
+                    size_t n_rows, const struct results_list *runs, const struct results_list *aggs,
+                    const struct results_list *values);
 
 #endif /* LIBBENCH_REPORT_TOOL_H */

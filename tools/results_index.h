@@ -37,8 +37,8 @@ struct results_upload {
     size_t rejected_count;       /* lines sent to ingest-errors/ */
 };
 /* Whether the object is already in the index. */
-int results_index_has_upload(struct results_index *ix, const char *object_key, bool *has,
-                             char *err, size_t err_size);
+int results_index_has_upload(struct results_index *ix, const char *object_key, bool *has, char *err,
+                             size_t err_size);
 /* Adds the object, its accepted lines (the measurements, with their hosts, run and subjects). */
 int results_index_add_upload(struct results_index *ix, const struct results_upload *u,
                              const struct results_line *lines, size_t n, char *err,

@@ -52,8 +52,12 @@ bool results_time_parse(const char *text, int64_t *epoch)
         return false;
     if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59)
         return false;
-    struct tm tm = {.tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d,
-                    .tm_hour = h, .tm_min = mi, .tm_sec = s};
+    struct tm tm = {.tm_year = y - 1900,
+                    .tm_mon = mo - 1,
+                    .tm_mday = d,
+                    .tm_hour = h,
+                    .tm_min = mi,
+                    .tm_sec = s};
     time_t t = timegm(&tm);
     struct tm back;
     if (t == (time_t)-1 || !gmtime_r(&t, &back) || back.tm_mday != d || back.tm_mon != mo - 1)
@@ -120,8 +124,8 @@ bool results_object_key_parse(const char *key, char profile[65], char date[11], 
     if (!(s = key_part(s, "profile=", profile, 65)) || !(s = key_part(s, "date=", date, 11)) ||
         !(s = key_part(s, "bench_id=", bench_id, 17)) || !(s = key_part(s, "sha256=", sha12, 13)))
         return false;
-    return strcmp(s, "results.jsonl") == 0 && results_profile_ok(profile) &&
-           strlen(date) == 10 && strlen(bench_id) == 16 && strlen(sha12) == 12;
+    return strcmp(s, "results.jsonl") == 0 && results_profile_ok(profile) && strlen(date) == 10 &&
+           strlen(bench_id) == 16 && strlen(sha12) == 12;
 }
 
 /* ---- a document into lines ---- */
@@ -138,12 +142,12 @@ static const char *meta_str(const json_t *meta, const char *key)
 }
 
 /* host_id: the first 12 hex digits of SHA-256 over host, platform, machine and CPU model. */
-static void host_id_of(const char *host, const char *platform, const char *machine,
-                       const char *cpu, char out[13])
+static void host_id_of(const char *host, const char *platform, const char *machine, const char *cpu,
+                       char out[13])
 {
-    char *text = bench__xasprintf("%s%c%s%c%s%c%s", host ? host : "", 0x1f,
-                                  platform ? platform : "", 0x1f, machine ? machine : "", 0x1f,
-                                  cpu ? cpu : "");
+    char *text =
+        bench__xasprintf("%s%c%s%c%s%c%s", host ? host : "", 0x1f, platform ? platform : "", 0x1f,
+                         machine ? machine : "", 0x1f, cpu ? cpu : "");
     char hex[65];
     results_sha256_hex(text, strlen(text), hex);
     free(text);
@@ -294,8 +298,8 @@ static int bench_doc(struct doc_ctx *c, const json_t *rows, size_t run, json_t *
             if (op) {
                 const char *e = json_string_value(error);
                 bool failed = e[0] != '\0';
-                int rc = put_line(c, json_string_value(name), op, run, failed ? NAN : median,
-                                  false, failed ? 1 : 0, NULL, failed ? e : NULL,
+                int rc = put_line(c, json_string_value(name), op, run, failed ? NAN : median, false,
+                                  failed ? 1 : 0, NULL, failed ? e : NULL,
                                   metrics && !failed ? json_deep_copy(metrics) : json_object());
                 free(op);
                 if (rc != 0)
@@ -360,8 +364,7 @@ static int run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t ru
             const json_t *num = json_object_get(r, "run");
             double wall;
             if (!json_is_integer(num) || json_integer_value(num) < 1 ||
-                !num_or_null(json_object_get(r, "wallNs"), &wall) ||
-                (isfinite(wall) && wall < 0)) {
+                !num_or_null(json_object_get(r, "wallNs"), &wall) || (isfinite(wall) && wall < 0)) {
                 char w[160];
                 bench__fmt(w, sizeof w, "runs[%zu]: not a run with a whole \"run\" and \"wallNs\"",
                            k);
@@ -372,8 +375,8 @@ static int run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t ru
             if (n < n_seen)
                 seen[n] = true;
             const json_t *ru = json_object_get(r, "rusage");
-            if (put_line(c, json_string_value(name), json_string_value(command), base + n - 1,
-                         wall, true, 0, NULL, NULL,
+            if (put_line(c, json_string_value(name), json_string_value(command), base + n - 1, wall,
+                         true, 0, NULL, NULL,
                          json_is_object(ru) ? json_deep_copy(ru) : json_object()) != 0) {
                 free(seen);
                 return -1;
@@ -389,8 +392,8 @@ static int run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t ru
                                 : "the command failed";
             if (n < n_seen)
                 seen[n] = true;
-            if (put_line(c, json_string_value(name), json_string_value(command), base + n - 1,
-                         NAN, true, failure_code(failure), NULL, e, json_object()) != 0) {
+            if (put_line(c, json_string_value(name), json_string_value(command), base + n - 1, NAN,
+                         true, failure_code(failure), NULL, e, json_object()) != 0) {
                 free(seen);
                 return -1;
             }
@@ -398,9 +401,9 @@ static int run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t ru
             char skip[96];
             bench__fmt(skip, sizeof skip, "aborted_after_failed_run:%zu", n);
             for (size_t m = 1; m <= runs; m++)
-                if (!seen[m] && put_line(c, json_string_value(name), json_string_value(command),
-                                         base + m - 1, NAN, true, BENCH__RESULT_SKIP, skip, NULL,
-                                         json_object()) != 0) {
+                if (!seen[m] &&
+                    put_line(c, json_string_value(name), json_string_value(command), base + m - 1,
+                             NAN, true, BENCH__RESULT_SKIP, skip, NULL, json_object()) != 0) {
                     free(seen);
                     return -1;
                 }
@@ -523,8 +526,7 @@ int results_line_parse(const char *text, size_t len, struct results_line *out, c
         bad = "\"subject\" is not a non-empty string";
     else if (!json_is_integer(run) || json_integer_value(run) < 0)
         bad = "\"run\" is not a whole number";
-    else if (!json_is_integer(rc) || json_integer_value(rc) < -255 ||
-             json_integer_value(rc) > 255)
+    else if (!json_is_integer(rc) || json_integer_value(rc) < -255 || json_integer_value(rc) > 255)
         bad = "\"returncode\" is not an exit code";
     else if (!num_or_null(json_object_get(o, "value_ns"), &l->m.value_ns) ||
              !json_object_get(o, "value_ns") || (isfinite(l->m.value_ns) && l->m.value_ns < 0))

@@ -66,8 +66,7 @@ static int db_error(struct results_index *ix, char *err, size_t size, const char
     return tool_json_error(err, size, "%s: %s", what, sqlite3_errmsg(ix->db));
 }
 
-static int exec(struct results_index *ix, const char *sql, char *err, size_t size,
-                const char *what)
+static int exec(struct results_index *ix, const char *sql, char *err, size_t size, const char *what)
 {
     if (sqlite3_exec(ix->db, sql, NULL, NULL, NULL) != SQLITE_OK)
         return db_error(ix, err, size, what);
@@ -173,8 +172,8 @@ static int step_done(struct results_index *ix, sqlite3_stmt *st, char *err, size
     return 0;
 }
 
-int results_index_has_upload(struct results_index *ix, const char *object_key, bool *has,
-                             char *err, size_t err_size)
+int results_index_has_upload(struct results_index *ix, const char *object_key, bool *has, char *err,
+                             size_t err_size)
 {
     sqlite3_stmt *st = prepare(ix, "SELECT 1 FROM uploads WHERE object_key = ?", err, err_size);
     if (!st)
@@ -189,12 +188,11 @@ int results_index_has_upload(struct results_index *ix, const char *object_key, b
 }
 
 int results_index_add_upload(struct results_index *ix, const struct results_upload *u,
-                             const struct results_line *lines, size_t n, char *err,
-                             size_t err_size)
+                             const struct results_line *lines, size_t n, char *err, size_t err_size)
 {
     sqlite3_stmt *up = prepare(ix, "INSERT INTO uploads VALUES(?,?,?,?,?,?,?,?)", err, err_size);
-    sqlite3_stmt *host = prepare(ix, "INSERT OR IGNORE INTO hosts VALUES(?,?,?,?,?)", err,
-                                 err_size);
+    sqlite3_stmt *host =
+        prepare(ix, "INSERT OR IGNORE INTO hosts VALUES(?,?,?,?,?)", err, err_size);
     /* a bench_id given by two objects: the one whose key sorts first describes the run, so the
      * index does not depend on the order objects arrived in */
     sqlite3_stmt *run = prepare(
@@ -307,8 +305,7 @@ void results_list_free(struct results_list *list)
     memset(list, 0, sizeof *list);
 }
 
-static int finish_read(struct results_index *ix, sqlite3_stmt *st, int rc, char *err,
-                       size_t size)
+static int finish_read(struct results_index *ix, sqlite3_stmt *st, int rc, char *err, size_t size)
 {
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)

@@ -23,6 +23,8 @@
 /* mkdir -p of the directory part of dir/rel. */
 static int make_dirs(const char *dir, const char *rel, char *err, size_t size)
 {
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return tool_json_error(err, size, "cannot create %s: %s", dir, strerror(errno));
     char *path = bench__xasprintf("%s/%s", dir, rel);
     for (char *p = path + strlen(dir) + 1; *p; p++) {
         if (*p != '/')
@@ -131,8 +133,7 @@ int results_store_put_error(const char *dir, const char *profile, const char *da
     return 0;
 }
 
-int results_store_open_index(const char *dir, struct results_index **ix, char *err,
-                             size_t err_size)
+int results_store_open_index(const char *dir, struct results_index **ix, char *err, size_t err_size)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return tool_json_error(err, err_size, "cannot create %s: %s", dir, strerror(errno));
@@ -259,7 +260,7 @@ static int ingest_object(const char *dir, struct results_index *ix, const char *
     json_t *bad = json_array();
     struct results_line *lines = NULL;
     size_t n = 0, cap = 0, line_no = 0;
-    const char *whole = !keyed                          ? "not a raw object's key"
+    const char *whole = !keyed                         ? "not a raw object's key"
                         : strncmp(hex, sha12, 12) != 0 ? "its content's SHA-256 does not match "
                                                          "its key (the object was changed)"
                                                        : NULL;
@@ -298,8 +299,8 @@ static int ingest_object(const char *dir, struct results_index *ix, const char *
         json_object_set_new(doc, "reason", json_string(whole ? whole : "lines refused"));
         json_object_set_new(doc, "lines", json_incref(bad));
         char *where = NULL;
-        rc = results_store_put_error(dir, keyed ? profile : NULL, date, bench_id, doc, &where,
-                                     err, size);
+        rc = results_store_put_error(dir, keyed ? profile : NULL, date, bench_id, doc, &where, err,
+                                     size);
         json_decref(doc);
         free(where);
         *rejected += whole ? 1 : json_array_size(bad);
