@@ -94,9 +94,9 @@ int report_select(const struct results_list *runs, const struct results_list *ag
         sel->target = &runs->runs[t];
         sel->target_subject = opt->target_subject;
         if (opt->baseline_subject) {
-            /* the latest run of the baseline subject up to the target run itself */
-            sel->baseline =
-                latest(runs, aggs, t + 1, sel->target, opt->cross_host, opt->baseline_subject);
+            /* the latest run of the baseline subject, before or after the target's */
+            sel->baseline = latest(runs, aggs, runs->n_runs, sel->target, opt->cross_host,
+                                   opt->baseline_subject);
             sel->baseline_subject = opt->baseline_subject;
         } else {
             sel->baseline =
@@ -111,8 +111,11 @@ int report_select(const struct results_list *runs, const struct results_list *ag
         sel->baseline = latest(runs, aggs, t, sel->target, opt->cross_host, NULL);
     }
     if (opt->guardrail_subject) {
+        /* comparing subjects: the guardrail's latest run; a run against its predecessor: the
+         * guardrail's latest run up to that run (an old run is judged as it was then) */
+        size_t upto = opt->target_subject ? runs->n_runs : t + 1;
         sel->reference =
-            latest(runs, aggs, t + 1, sel->target, opt->cross_host, opt->guardrail_subject);
+            latest(runs, aggs, upto, sel->target, opt->cross_host, opt->guardrail_subject);
         sel->reference_subject = opt->guardrail_subject;
     }
 
