@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/table.h"
 #include "report_tool.h"
@@ -315,6 +316,20 @@ int report_main(int argc, char **argv)
     struct bench__result_row *rows = NULL;
     size_t n_rows = 0;
     struct report_selection sel;
+    char *index_path = bench__xasprintf("%s/index.sqlite", dir);
+    char *raw_path = bench__xasprintf("%s/raw", dir);
+    bool no_index = access(index_path, F_OK) != 0, has_raw = access(raw_path, F_OK) == 0;
+    free(index_path);
+    free(raw_path);
+    if (no_index) { /* a report creates no store */
+        bench__fmt(err, sizeof err, "%s",
+                   has_raw ? "no index.sqlite: recreate it with libbench results rebuild"
+                           : "no run recorded yet (see libbench record)");
+        char shown[256];
+        bench__sanitize_copy(dir, shown, sizeof shown);
+        fprintf(stderr, "error: %s: %s\n", shown, err);
+        goto done;
+    }
     if (results_store_open_index(dir, &ix, err, sizeof err) != 0 ||
         results_index_runs(ix, &runs, err, sizeof err) != 0 ||
         results_index_aggregates(ix, &aggs, err, sizeof err) != 0 ||

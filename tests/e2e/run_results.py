@@ -385,6 +385,7 @@ def case_cli(tmp):
         check(rc == 2 and err.startswith("error: "), f"{argv}: {rc} {err}")
     rc, out, err = run([LIBBENCH, "report", "--results", os.path.join(tmp, "empty")])
     check(rc == 2 and "no run recorded" in err, f"empty store: {rc} {err}")
+    check(not os.path.exists(os.path.join(tmp, "empty")), "a report created a store")
     for cmd in ("record", "report", "results"):
         rc, out, err = run([LIBBENCH, cmd, "--help"])
         check(rc == 0 and out.startswith("usage: libbench " + cmd), f"{cmd} --help")
