@@ -98,13 +98,6 @@ static void identity(json_t *o, const struct bench__result_aggregate *a)
     json_object_set_new(o, "subject", json_string(a->subject));
 }
 
-static bool same_cell(const struct bench__result_aggregate *a,
-                      const struct bench__result_aggregate *b)
-{
-    return !strcmp(a->profile, b->profile) && !strcmp(a->scenario, b->scenario) &&
-           !strcmp(a->operation, b->operation) && !strcmp(a->subject, b->subject);
-}
-
 static int dbl_cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -162,20 +155,18 @@ json_t *report_json(const char *results_dir, const struct report_options *opt,
             const struct results_run *run = &runs->runs[k];
             if (!opt->cross_host && strcmp(run->host_id, sel->target->host_id) != 0)
                 continue;
-            for (size_t g = 0; g < aggs->n_aggs; g++) {
-                const struct bench__result_aggregate *p = &aggs->aggs[g];
-                if (strcmp(p->bench_id, run->bench_id) != 0 || !same_cell(p, a))
-                    continue;
-                json_t *pt = json_object();
-                json_object_set_new(pt, "bench_id", json_string(run->bench_id));
-                json_object_set_new(pt, "timestamp_utc", json_string(run->timestamp_utc));
-                json_object_set_new(pt, "p50_ns", num(p->p50));
-                json_object_set_new(pt, "p90_ns", num(p->p90));
-                json_object_set_new(pt, "sample_count", json_integer((json_int_t)p->sample_count));
-                json_object_set_new(pt, "failure_count",
-                                    json_integer((json_int_t)p->failure_count));
-                json_array_append_new(points, pt);
-            }
+            const struct bench__result_aggregate *p =
+                report_find(aggs, run->bench_id, a->subject, a);
+            if (!p)
+                continue;
+            json_t *pt = json_object();
+            json_object_set_new(pt, "bench_id", json_string(run->bench_id));
+            json_object_set_new(pt, "timestamp_utc", json_string(run->timestamp_utc));
+            json_object_set_new(pt, "p50_ns", num(p->p50));
+            json_object_set_new(pt, "p90_ns", num(p->p90));
+            json_object_set_new(pt, "sample_count", json_integer((json_int_t)p->sample_count));
+            json_object_set_new(pt, "failure_count", json_integer((json_int_t)p->failure_count));
+            json_array_append_new(points, pt);
         }
         json_object_set_new(h, "points", points);
         json_array_append_new(history, h);

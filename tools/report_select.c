@@ -33,9 +33,7 @@ static int agg_cmp(const void *a, const void *b)
     return agg_order(a, b);
 }
 
-/* The aggregate of (bench_id, subject) in the cell of `cell`, or NULL (aggs are in the index's
- * order, which is agg_order's). */
-static const struct bench__result_aggregate *find(const struct results_list *aggs,
+const struct bench__result_aggregate *report_find(const struct results_list *aggs,
                                                   const char *bench_id, const char *subject,
                                                   const struct bench__result_aggregate *cell)
 {
@@ -135,10 +133,11 @@ int report_select(const struct results_list *runs, const struct results_list *ag
         memset(r, 0, sizeof *r);
         r->target = a;
         if (sel->baseline)
-            r->baseline = find(aggs, sel->baseline->bench_id,
-                               sel->baseline_subject ? sel->baseline_subject : a->subject, a);
+            r->baseline =
+                report_find(aggs, sel->baseline->bench_id,
+                            sel->baseline_subject ? sel->baseline_subject : a->subject, a);
         if (sel->reference)
-            r->reference = find(aggs, sel->reference->bench_id, sel->reference_subject, a);
+            r->reference = report_find(aggs, sel->reference->bench_id, sel->reference_subject, a);
         bench__result_row_judge(r, &opt->thresholds);
     }
     bench__result_rows_sort(rows, n, &opt->priorities);

@@ -34,6 +34,11 @@ struct report_selection {
 int report_select(const struct results_list *runs, const struct results_list *aggs,
                   const struct report_options *opt, size_t target_run, struct report_selection *sel,
                   struct bench__result_row **rows, size_t *n_rows, char *err, size_t err_size);
+/* The aggregate of (bench_id, subject) on the cell (profile, scenario, operation) of `cell`, or
+ * NULL; aggs in the index's order (bench_id, subject, profile, scenario, operation). */
+const struct bench__result_aggregate *report_find(const struct results_list *aggs,
+                                                  const char *bench_id, const char *subject,
+                                                  const struct bench__result_aggregate *cell);
 /* The index of a run in runs->runs, or (size_t)-1. */
 size_t report_run_index(const struct results_list *runs, const char *bench_id);
 
