@@ -160,6 +160,7 @@ struct doc_ctx {
     size_t doc_index;
     const char *source; /* "bench-json" or "run-json" */
     const char *host, *platform, *machine, *cpu, *compiler, *version;
+    const json_t *provenance; /* meta.provenance of a --bench-json document, or NULL */
     char host_id[13];
     struct bench__text *out;
     long lines;
@@ -196,6 +197,8 @@ static int put_line(struct doc_ctx *c, const char *scenario, const char *operati
     json_object_set_new(o, "library_version", str_or_null(c->version));
     json_object_set_new(o, "source_revision", str_or_null(c->info->source_revision));
     json_object_set_new(o, "recorder_version", str_or_null(c->info->recorder_version));
+    json_object_set_new(o, "provenance",
+                        c->provenance ? json_deep_copy(c->provenance) : json_null());
     int rc = tool_json_dump_line(o, c->out);
     json_decref(o);
     if (rc != 0)
@@ -447,6 +450,9 @@ long results_doc_lines(const json_t *doc, size_t doc_index, const struct results
     c.cpu = meta_str(meta, "cpu");
     c.compiler = is_run ? NULL : meta_str(meta, "compiler");
     c.version = is_run ? meta_str(doc, "version") : NULL;
+    c.provenance = json_object_get(meta, "provenance");
+    if (!json_is_array(c.provenance))
+        c.provenance = NULL;
     host_id_of(c.host, c.platform, c.machine, c.cpu, c.host_id);
     int rc;
     if (is_run) {

@@ -26,7 +26,7 @@ LINE_FIELDS = ["schema_version", "bench_id", "timestamp_utc", "profile", "scenar
                "run", "subject", "value_ns", "whole_process", "returncode", "skip_reason",
                "failure", "metrics", "source", "document", "host_id", "host", "platform",
                "machine", "cpu_model", "compiler", "library_version", "source_revision",
-               "recorder_version"]
+               "recorder_version", "provenance"]
 TABLES = ["uploads", "hosts", "runs", "subjects", "measurements", "aggregates", "comparisons"]
 
 

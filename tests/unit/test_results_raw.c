@@ -99,7 +99,8 @@ static size_t read_lines(const char *text, struct results_line *lines, size_t ma
 
 static const char BENCH_DOC[] =
     "{\"schema\": 2, \"meta\": {\"hostname\": \"h\", \"os\": \"linux\", \"arch\": \"x86_64\","
-    " \"cpu\": \"c\", \"compiler\": \"GCC 12\"}, \"columns\": [], \"rows\": ["
+    " \"cpu\": \"c\", \"compiler\": \"GCC 12\", \"provenance\": [\"input: 64 B\"]},"
+    " \"columns\": [], \"rows\": ["
     "{\"name\": \"parse\", \"labels\": {\"size\": \"64\", \"impl\": \"a\"}, \"medianNs\": 12.5,"
     " \"metrics\": {\"instr\": 200, \"br-miss\": null}, \"error\": \"\"},"
     "{\"name\": \"broken\", \"labels\": {}, \"medianNs\": null, \"metrics\": {}, \"error\":"
@@ -145,6 +146,7 @@ static void bench_document(void **state)
     assert_int_equal(l[2].m.returncode, 0);
     assert_true(isnan(l[2].m.value_ns));
     assert_true(strstr(out.data, "\"value_ns\":null") != NULL);
+    assert_true(strstr(out.data, "\"provenance\":[\"input: 64 B\"]") != NULL);
     assert_string_equal(l[0].m.host_id, l[1].m.host_id);
     assert_int_equal(strlen(l[0].m.host_id), 12);
     for (int i = 0; i < 3; i++)
