@@ -287,6 +287,15 @@ def case_rebuild(tmp):
     hist = {h["scenario"]: h for h in d["history"]}
     check([p["bench_id"][6:8] for p in hist["parse"]["points"]] ==
           ["10", "11", "12", "13", "14", "15", "16"], "history oldest first")
+    # the comparisons table: every run against the one before it, the same states as report
+    con = sqlite3.connect(os.path.join(store, "index.sqlite"))
+    comp = dict(con.execute("SELECT scenario, state FROM comparisons WHERE bench_id ="
+                            " '20261116T080000Z'").fetchall())
+    check(comp == {r["scenario"]: r["state"] for r in d["rows"]}, f"comparisons {comp}")
+    first = con.execute("SELECT DISTINCT state, baseline_bench_id FROM comparisons WHERE"
+                        " bench_id = '20261110T080000Z'").fetchall()
+    check(first == [("unmeasured", None)], f"the first run's comparisons {first}")
+    con.close()
     latest = {x["scenario"]: x["values_ns"] for x in d["latest"]}
     check(latest["parse"] == [1006.0, 1006.0], f"latest values {latest['parse']}")
     print(table_before)
