@@ -20,25 +20,23 @@
 #include "util/alloc.h"
 #include "util/text.h"
 
-/* mkdir -p of the directory part of dir/rel. */
-static int make_dirs(const char *dir, const char *rel, char *err, size_t size)
+/* mkdir -p of the directories of path after its first `skip` bytes. */
+static int make_dirs(char *path, size_t skip, char *err, size_t size)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return tool_json_error(err, size, "cannot create %s: %s", dir, strerror(errno));
-    char *path = bench__xasprintf("%s/%s", dir, rel);
-    for (char *p = path + strlen(dir) + 1; *p; p++) {
-        if (*p != '/')
+    for (char *p = path + skip; *p; p++) {
+        if (*p != '/' || p == path)
             continue;
         *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-            int e = errno;
+        int rc = mkdir(path, 0777);
+        int e = errno;
+        *p = '/';
+        if (rc != 0 && e != EEXIST) {
+            *p = '\0';
             tool_json_error(err, size, "cannot create %s: %s", path, strerror(e));
-            free(path);
+            *p = '/';
             return -1;
         }
-        *p = '/';
     }
-    free(path);
     return 0;
 }
 
@@ -47,9 +45,11 @@ static int make_dirs(const char *dir, const char *rel, char *err, size_t size)
 static int write_once(const char *dir, const char *rel, const char *text, size_t len, char *err,
                       size_t size)
 {
-    if (make_dirs(dir, rel, err, size) != 0)
-        return -1;
     char *path = bench__xasprintf("%s/%s", dir, rel);
+    if (make_dirs(path, 0, err, size) != 0) {
+        free(path);
+        return -1;
+    }
     char *slash = strrchr(path, '/');
     char *tmp = bench__xasprintf("%.*s/.tmp.%ld.XXXXXX", (int)(slash - path), path, (long)getpid());
     int rc = -1;
