@@ -10,6 +10,9 @@
 #include "compare_tool.h"
 #include "export_tool.h"
 #include "run_tool.h"
+#ifdef LIBBENCH_HAVE_RESULTS
+#include "results_tool.h"
+#endif
 #include "util/text.h"
 
 static void usage(FILE *out)
@@ -22,6 +25,9 @@ static void usage(FILE *out)
           "  compare     compare two builds (or their --bench-json documents, or two commands)\n"
           "              with an A/A control: per-cell deltas, confidence intervals, a verdict\n"
           "  export      write a document's rows as CSV or a Markdown table on standard output\n"
+          "  record      keep a run's documents in the results store (raw JSONL and an index)\n"
+          "  report      the recorded runs compared: each row's state, sorted worst first\n"
+          "  results     the results store itself: `results rebuild` recreates its index\n"
           "\n"
           "  libbench --help       print this help and exit\n"
           "  libbench --version    print the libbench version and exit\n"
@@ -32,6 +38,14 @@ static void usage(FILE *out)
     compare_usage(out);
     fputs("\n", out);
     export_usage(out);
+#ifdef LIBBENCH_HAVE_RESULTS
+    fputs("\n", out);
+    record_usage(out);
+    fputs("\n", out);
+    report_usage(out);
+    fputs("\n", out);
+    results_usage(out);
+#endif
 }
 
 int main(int argc, char **argv)
@@ -55,6 +69,18 @@ int main(int argc, char **argv)
         return compare_main(argc - 1, argv + 1);
     if (!strcmp(cmd, "export"))
         return export_main(argc - 1, argv + 1);
+    if (!strcmp(cmd, "record") || !strcmp(cmd, "report") || !strcmp(cmd, "results")) {
+#ifdef LIBBENCH_HAVE_RESULTS
+        if (!strcmp(cmd, "record"))
+            return record_main(argc - 1, argv + 1);
+        if (!strcmp(cmd, "report"))
+            return report_main(argc - 1, argv + 1);
+        return results_main(argc - 1, argv + 1);
+#else
+        fprintf(stderr, "error: libbench %s is not built: %s\n", cmd, LIBBENCH_RESULTS_MISSING);
+        return 2;
+#endif
+    }
     char shown[128];
     bench__sanitize_copy(cmd, shown, sizeof shown);
     if (cmd[0] == '-')

@@ -78,14 +78,32 @@ fail:
     return -1;
 }
 
+static int dump(const json_t *doc, struct bench__text *out, size_t flags)
+{
+    struct bench__text t = {0};
+    if (json_dump_callback(doc, bench__text_append, &t, flags | JSON_REAL_PRECISION(17)) != 0 ||
+        shorten_reals(&t) != 0 || bench__text_append(t.data, t.len, out) != 0 ||
+        bench__text_append("\n", 1, out) != 0) {
+        free(t.data);
+        return -1;
+    }
+    free(t.data);
+    return 0;
+}
+
 int tool_json_dump(const json_t *doc, struct bench__text *out)
 {
-    if (json_dump_callback(doc, bench__text_append, out,
-                           JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17)) != 0)
-        return -1;
-    if (shorten_reals(out) != 0 || bench__text_append("\n", 1, out) != 0)
-        return -1;
-    return 0;
+    return dump(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+}
+
+int tool_json_dump_sorted(const json_t *doc, struct bench__text *out)
+{
+    return dump(doc, out, JSON_INDENT(2) | JSON_SORT_KEYS);
+}
+
+int tool_json_dump_line(const json_t *doc, struct bench__text *out)
+{
+    return dump(doc, out, JSON_COMPACT | JSON_PRESERVE_ORDER);
 }
 
 int tool_json_error(char *err, size_t size, const char *fmt, ...)

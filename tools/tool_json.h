@@ -11,6 +11,11 @@
 
 /* Append the document's text to out; 0, or -1 when out of memory (out may hold a part). */
 int tool_json_dump(const json_t *doc, struct bench__text *out);
+/* The same with every object's keys sorted (a document whose bytes must not depend on the order
+ * it was built in). */
+int tool_json_dump_sorted(const json_t *doc, struct bench__text *out);
+/* One line: compact (no space, no indentation), keys in insertion order, then a newline. */
+int tool_json_dump_line(const json_t *doc, struct bench__text *out);
 
 /* A reader's error: the message in err (when err is not NULL), on one line; always -1. */
 __attribute__((format(printf, 3, 4))) int tool_json_error(char *err, size_t size, const char *fmt,

@@ -1,0 +1,420 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# run_results.py: end-to-end checks of the results history (`libbench record`, `libbench report`,
+# `libbench results rebuild`) with the real tool, real documents of a built test binary and of
+# `libbench run`, and a real SQLite file read back with python3's own sqlite3 module: the raw
+# object and its lines (null never 0), ingest-errors/, a rebuild giving the same report byte for
+# byte, concurrent records, and the exit status of --fail-on-regression.
+import glob
+import hashlib
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+LIBBENCH = os.environ.get("RESULTS_TOOL", "")
+CASES = os.environ.get("RESULTS_CASES", "")
+MISSING = os.environ.get("RESULTS_MISSING", "")
+
+failures = []
+
+LINE_FIELDS = ["schema_version", "bench_id", "timestamp_utc", "profile", "scenario", "operation",
+               "run", "subject", "value_ns", "whole_process", "returncode", "skip_reason",
+               "failure", "metrics", "source", "document", "host_id", "host", "platform",
+               "machine", "cpu_model", "compiler", "library_version", "source_revision",
+               "recorder_version", "provenance"]
+TABLES = ["uploads", "hosts", "runs", "subjects", "measurements", "aggregates", "comparisons"]
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def run(argv, cwd=None, timeout=120):
+    env = dict(os.environ)
+    asan = env.get("ASAN_OPTIONS", "")
+    env["ASAN_OPTIONS"] = (asan + ":" if asan else "") + "handle_segv=0:handle_abort=0"
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       stdin=subprocess.DEVNULL, env=env, timeout=timeout, cwd=cwd)
+    return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
+
+
+def record(store, docs, ts, *extra, cwd=None):
+    return run([LIBBENCH, "record", "--results", store, "--timestamp", ts, *extra, *docs],
+               cwd=cwd)
+
+
+def objects(store):
+    return sorted(glob.glob(os.path.join(store, "raw", "**", "results.jsonl"), recursive=True))
+
+
+def bench_doc(path, rows, host="h"):
+    """A --bench-json document (schema 2) with the given rows: (name, median or None, error)."""
+    doc = {"schema": 2,
+           "meta": {"date": "2026-11-01", "hostname": host, "os": "linux", "arch": "x86_64",
+                    "compiler": "GCC 12.2.0", "cpu": "cpu"},
+           "columns": [], "rows": []}
+    for name, median, error in rows:
+        doc["rows"].append({"name": name, "labels": {}, "iterations": 1,
+                            "samples": None if median is None else 32, "medianNs": median,
+                            "deviationNs": None, "minNs": median, "maxNs": median,
+                            "metrics": {} if error else {"instr": None, "B/s": 5},
+                            "contention": None, "error": error})
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f)
+    return path
+
+
+def db_dump(store):
+    """Every table's rows, sorted, as text: the query results a rebuild must give again."""
+    con = sqlite3.connect(os.path.join(store, "index.sqlite"))
+    out = []
+    for t in TABLES:
+        rows = con.execute(f"SELECT * FROM {t}").fetchall()
+        out.append(t + "\n" + "\n".join(repr(r) for r in sorted(rows, key=repr)))
+    con.close()
+    return "\n".join(out)
+
+
+def case_record(tmp):
+    """Real documents of the e2e cases binary and of `libbench run` into one raw object."""
+    a = os.path.join(tmp, "a.json")
+    rc, _, err = run([CASES, "--bench", "--bench-min-time=1", "--bench-json=" + a])
+    check(rc == 1, f"the cases binary exited {rc} (1 expected: a failing case): {err}")
+    r = os.path.join(tmp, "r.json")
+    rc, _, err = run([LIBBENCH, "run", "--runs", "3", "--json", r, "-c", "true",
+                      "-c", "sh -c 'exit 3'", "--name", "ok", "--name", "broken"])
+    check(rc == 1, f"libbench run exited {rc}: {err}")
+    # a git checkout as the working directory: its HEAD is the source revision
+    repo = os.path.join(tmp, "repo")
+    os.mkdir(repo)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+    ok = shutil.which("git") is not None
+    if ok:
+        subprocess.run(git + ["init", "-q", repo], check=True)
+        subprocess.run(git + ["-C", repo, "commit", "-q", "--allow-empty", "-m", "x"], check=True)
+        head = subprocess.run(["git", "-C", repo, "rev-parse", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    store = os.path.join(tmp, "store")
+    rc, out, err = record(store, [a, a, r], "2026-11-01T10:00:00Z", "--profile", "smoke",
+                          "--subject", "main", cwd=repo)
+    check(rc == 0, f"record exited {rc}: {err}")
+    objs = objects(store)
+    check(len(objs) == 1, f"one raw object expected, got {objs}")
+    if not objs:
+        return
+    data = open(objs[0], "rb").read()
+    sha = hashlib.sha256(data).hexdigest()
+    want = (f"raw/v1/profile=smoke/date=2026-11-01/bench_id=20261101T100000Z/sha256={sha[:12]}/"
+            "results.jsonl")
+    check(objs[0] == os.path.join(store, want), f"object key {objs[0]}, not {want}")
+    check(want in out, f"record does not name its object: {out}")
+    check(os.stat(objs[0]).st_mode & 0o222 == 0, "the raw object is writable")
+    lines = [json.loads(x) for x in data.decode("utf-8").splitlines()]
+    bench = json.load(open(a, encoding="utf-8"))
+    rundoc = json.load(open(r, encoding="utf-8"))
+    want_lines = 2 * len(bench["rows"]) + 3 + 3  # `ok`: 3 runs; `broken`: a failure, 2 skips
+    check(len(lines) == want_lines, f"{len(lines)} lines, not {want_lines}")
+    for ln in lines:
+        check(list(ln.keys()) == LINE_FIELDS, f"fields of a line: {list(ln.keys())}")
+        check(ln["bench_id"] == "20261101T100000Z" and ln["subject"] == "main"
+              and ln["profile"] == "smoke", f"identity of a line: {ln}")
+        if ok:
+            check(ln["source_revision"] == head, f"source revision {ln['source_revision']}")
+        if ln["returncode"] != 0:
+            check(ln["value_ns"] is None, f"a failed line has a value: {ln}")
+    # every in-process row, each document a repetition (run 0 and 1), its value the median
+    for row in bench["rows"]:
+        op = ",".join(f"{k}={v}" for k, v in sorted(row["labels"].items()))
+        mine = [ln for ln in lines if ln["scenario"] == row["name"] and ln["operation"] == op]
+        check(sorted(ln["run"] for ln in mine) == [0, 1], f"runs of {row['name']}: {mine}")
+        for ln in mine:
+            check(ln["value_ns"] == (row["medianNs"] if not row["error"] else None),
+                  f"value of {row['name']}: {ln['value_ns']} for {row['medianNs']}")
+            check(ln["returncode"] == (1 if row["error"] else 0), f"returncode of {ln}")
+            for k, v in row["metrics"].items():
+                check(ln["metrics"].get(k, "absent") == v, f"metric {k} of {row['name']}")
+            check(ln["compiler"] == bench["meta"]["compiler"], "compiler")
+            check(ln["host"] == bench["meta"]["hostname"], "host")
+    whole = [ln for ln in lines if ln["whole_process"]]
+    check([ln["returncode"] for ln in whole if ln["scenario"] == "broken"] == [3, 77, 77],
+          f"broken's lines: {[ln for ln in whole if ln['scenario'] == 'broken']}")
+    check(sorted(ln["run"] for ln in whole if ln["scenario"] == "ok") == [2, 3, 4],
+          "the run document's runs follow the two bench documents' repetitions")
+    check(all(ln["library_version"] == rundoc["version"] for ln in whole), "library version")
+    # the index, read with python's own sqlite3
+    con = sqlite3.connect(os.path.join(store, "index.sqlite"))
+    check(con.execute("PRAGMA integrity_check").fetchone()[0] == "ok", "integrity")
+    check(con.execute("SELECT count(*) FROM measurements").fetchone()[0] == len(lines),
+          "measurements")
+    for t in TABLES:
+        con.execute(f"SELECT * FROM {t}").fetchall()
+    failed = [row["name"] for row in bench["rows"] if row["error"]]
+    for name in failed:
+        agg = con.execute("SELECT p50_ns, p90_ns, p99_ns, sample_count, failure_rate FROM"
+                          " aggregates WHERE scenario = ?", (name,)).fetchone()
+        check(agg == (None, None, None, 0, 1.0), f"aggregate of failed {name}: {agg}")
+    measured = con.execute("SELECT count(*) FROM aggregates WHERE sample_count > 0 AND"
+                           " p50_ns IS NULL").fetchone()[0]
+    check(measured == 0, "a measured aggregate without p50")
+    zero = con.execute("SELECT count(*) FROM measurements WHERE returncode != 0 AND"
+                       " value_ns IS NOT NULL").fetchone()[0]
+    check(zero == 0, "a failed measurement stored with a value")
+    con.close()
+    # the same documents at the same time: the same object, not rewritten
+    before = os.stat(objs[0]).st_mtime_ns
+    rc, out, err = record(store, [a, a, r], "2026-11-01T10:00:00Z", "--profile", "smoke",
+                          "--subject", "main", "--source-revision", head if ok else "",
+                          cwd=repo)
+    check(rc == 0 and "already there" in out, f"second record: {rc} {out} {err}")
+    check(objects(store) == objs and os.stat(objs[0]).st_mtime_ns == before, "object rewritten")
+    # the same bench_id with other bytes keeps both
+    rc, _, err = record(store, [a], "2026-11-01T10:00:00Z", "--profile", "smoke", cwd=repo)
+    check(rc == 0 and len(objects(store)) == 2, f"same bench_id, other bytes: {rc} {err}")
+    # a report of a real store draws its table, unmeasured as an em dash, never 0
+    rc, out, err = run([LIBBENCH, "report", "--results", store])
+    check(rc == 0, f"report exited {rc}: {err}")
+    for name in failed:
+        line = next((x for x in out.splitlines() if f" {name} " in x), "")
+        check("fail" in line and "—" in line, f"report row of {name}: {line!r}")
+
+
+def case_malformed(tmp):
+    store = os.path.join(tmp, "store")
+    bad = os.path.join(tmp, "bad.json")
+    with open(bad, "w") as f:
+        f.write('{"schema": 2, "rows": [')
+    rc, out, err = record(store, [bad], "2026-11-02T00:00:00Z")
+    check(rc == 1, f"a malformed document: exit {rc}")
+    check(objects(store) == [], "a malformed document made a raw object")
+    errs = glob.glob(os.path.join(store, "ingest-errors", "**", "*.json"), recursive=True)
+    check(len(errs) == 1, f"ingest errors: {errs}")
+    if errs:
+        e = json.load(open(errs[0], encoding="utf-8"))
+        check(e["document"] == bad and "not JSON" in e["reason"], f"ingest error: {e}")
+        check(e["text"] == '{"schema": 2, "rows": [', "the refused text is kept")
+        check("bench_id=20261102T000000Z" in errs[0], f"ingest error path {errs[0]}")
+        check(os.path.relpath(errs[0], store) in err, f"stderr names the error file: {err}")
+    # a document with one bad row: the other rows recorded, the bad one kept with its reason
+    doc = bench_doc(os.path.join(tmp, "rows.json"), [("good", 10.0, ""), ("other", 5.0, "")])
+    d = json.load(open(doc))
+    d["rows"][1]["medianNs"] = "fast"
+    json.dump(d, open(doc, "w"))
+    rc, out, err = record(store, [doc], "2026-11-03T00:00:00Z")
+    check(rc == 1, f"a document with a bad row: exit {rc}")
+    objs = objects(store)
+    check(len(objs) == 1, f"objects {objs}")
+    if objs:
+        lines = open(objs[0]).read().splitlines()
+        check(len(lines) == 1 and '"scenario":"good"' in lines[0], f"lines {lines}")
+    errs = glob.glob(os.path.join(store, "ingest-errors", "**", "*.json"), recursive=True)
+    rows = [json.load(open(p)) for p in errs]
+    rows = [e for e in rows if e.get("reason") == "rows refused"]
+    check(len(rows) == 1 and rows[0]["rows"][0]["row"] == 1
+          and rows[0]["rows"][0]["value"]["name"] == "other"
+          and "medianNs" in rows[0]["rows"][0]["reason"], f"row error {rows}")
+    # a raw object with a line the reader cannot accept (synced from elsewhere): rebuild keeps
+    # the good lines, and the bad one lands in ingest-errors/
+    text = ('{"schema_version":1}\n' + open(objs[0]).read()).encode()
+    sha = hashlib.sha256(text).hexdigest()
+    key = (f"raw/v1/profile=default/date=2026-11-04/bench_id=20261104T000000Z/sha256={sha[:12]}/"
+           "results.jsonl")
+    good = open(objs[0]).read().replace("20261103T000000Z", "20261104T000000Z").replace(
+        "2026-11-03T00:00:00Z", "2026-11-04T00:00:00Z")
+    text = ('{"schema_version":1}\n' + good).encode()
+    sha = hashlib.sha256(text).hexdigest()
+    key = key[:key.index("sha256=") + 7] + sha[:12] + "/results.jsonl"
+    os.makedirs(os.path.dirname(os.path.join(store, key)))
+    open(os.path.join(store, key), "wb").write(text)
+    rc, out, err = run([LIBBENCH, "results", "rebuild", "--results", store])
+    check(rc == 0 and "1 line refused" in out, f"rebuild: {rc} {out} {err}")
+    con = sqlite3.connect(os.path.join(store, "index.sqlite"))
+    n = con.execute("SELECT row_count, rejected_count FROM uploads WHERE bench_id ="
+                    " '20261104T000000Z'").fetchone()
+    check(n == (1, 1), f"upload of the object with a bad line: {n}")
+    con.close()
+    errs = glob.glob(os.path.join(store, "ingest-errors", "**", "*.json"), recursive=True)
+    raw_errs = [json.load(open(p)) for p in errs]
+    raw_errs = [e for e in raw_errs if e.get("kind") == "raw-object"]
+    check(len(raw_errs) == 1 and raw_errs[0]["lines"][0]["line"] == 1
+          and "bench_id" in raw_errs[0]["lines"][0]["reason"]
+          and raw_errs[0]["lines"][0]["text"] == '{"schema_version":1}', f"raw errors {raw_errs}")
+
+
+def week(tmp, store, slow_day=None, fail_day=None):
+    """A week of simulated history: one document a day, recorded in shuffled order."""
+    days = [3, 0, 6, 1, 5, 2, 4]
+    for day in days:
+        rows = [("parse", 1000.0 + day, ""), ("scan", 200.0, ""),
+                ("encode", 5000.0 * (2 if day == slow_day else 1), ""),
+                ("flaky", None if day == fail_day else 50.0,
+                 "boom" if day == fail_day else "")]
+        doc = bench_doc(os.path.join(tmp, f"day{day}.json"), rows)
+        rc, _, err = record(store, [doc, doc], f"2026-11-{10 + day:02d}T08:00:00Z",
+                            "--profile", "nightly")
+        check(rc == 0, f"record day {day}: {rc} {err}")
+
+
+def case_rebuild(tmp):
+    store = os.path.join(tmp, "store")
+    week(tmp, store, slow_day=6)
+    rep = os.path.join(tmp, "before.json")
+    rc, table_before, err = run([LIBBENCH, "report", "--results", store, "--json", rep])
+    check(rc == 0, f"report: {rc} {err}")
+    before, dump_before = open(rep, "rb").read(), db_dump(store)
+    os.remove(os.path.join(store, "index.sqlite"))
+    rc, out, err = run([LIBBENCH, "results", "rebuild", "--results", store])
+    check(rc == 0 and "from 7 raw objects" in out, f"rebuild: {rc} {out} {err}")
+    rep2 = os.path.join(tmp, "after.json")
+    rc, table_after, err = run([LIBBENCH, "report", "--results", store, "--json", rep2])
+    check(open(rep2, "rb").read() == before, "the report after a rebuild differs")
+    check(table_after == table_before, "the table after a rebuild differs")
+    check(db_dump(store) == dump_before, "the index's tables after a rebuild differ")
+    # rebuilt in place, over the index, the same again
+    rc, out, err = run([LIBBENCH, "results", "rebuild", "--results", store])
+    check(rc == 0 and db_dump(store) == dump_before, "a rebuild over the index differs")
+    d = json.loads(before)
+    check(d["selection"]["target"]["bench_id"] == "20261116T080000Z"
+          and d["selection"]["baseline"]["bench_id"] == "20261115T080000Z",
+          f"selection {d['selection']}")
+    states = [(r["scenario"], r["state"]) for r in d["rows"]]
+    check(states[0] == ("encode", "regression"), f"states {states}")
+    hist = {h["scenario"]: h for h in d["history"]}
+    check([p["bench_id"][6:8] for p in hist["parse"]["points"]] ==
+          ["10", "11", "12", "13", "14", "15", "16"], "history oldest first")
+    # the comparisons table: every run against the one before it, the same states as report
+    con = sqlite3.connect(os.path.join(store, "index.sqlite"))
+    comp = dict(con.execute("SELECT scenario, state FROM comparisons WHERE bench_id ="
+                            " '20261116T080000Z'").fetchall())
+    check(comp == {r["scenario"]: r["state"] for r in d["rows"]}, f"comparisons {comp}")
+    first = con.execute("SELECT DISTINCT state, baseline_bench_id FROM comparisons WHERE"
+                        " bench_id = '20261110T080000Z'").fetchall()
+    check(first == [("unmeasured", None)], f"the first run's comparisons {first}")
+    con.close()
+    latest = {x["scenario"]: x["values_ns"] for x in d["latest"]}
+    check(latest["parse"] == [1006.0, 1006.0], f"latest values {latest['parse']}")
+    print(table_before)
+
+
+def case_concurrent(tmp):
+    store = os.path.join(tmp, "store")
+    procs = []
+    env = dict(os.environ)
+    for i in range(8):
+        doc = bench_doc(os.path.join(tmp, f"c{i}.json"), [(f"row{i}", 100.0 + i, ""),
+                                                          ("shared", 10.0 * (i + 1), "")])
+        # two processes per second: the same bench_id with different bytes too
+        ts = f"2026-11-20T00:00:{i // 2:02d}Z"
+        procs.append(subprocess.Popen([LIBBENCH, "record", "--results", store, "--timestamp",
+                                       ts, doc], stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, env=env))
+    for p in procs:
+        out, err = p.communicate(timeout=300)
+        check(p.returncode == 0, f"a concurrent record exited {p.returncode}: {err.decode()}")
+    check(len(objects(store)) == 8, f"objects {len(objects(store))}")
+    con = sqlite3.connect(os.path.join(store, "index.sqlite"))
+    check(con.execute("PRAGMA integrity_check").fetchone()[0] == "ok", "integrity")
+    check(con.execute("SELECT count(*) FROM uploads").fetchone()[0] == 8, "uploads")
+    check(con.execute("SELECT count(*) FROM measurements").fetchone()[0] == 16, "measurements")
+    check(con.execute("SELECT count(*) FROM runs").fetchone()[0] == 4, "runs (4 bench_ids)")
+    shared = con.execute("SELECT total_count FROM aggregates WHERE scenario = 'shared'"
+                         " ORDER BY bench_id").fetchall()
+    check(shared == [(2,)] * 4, f"shared aggregates {shared}")
+    con.close()
+    dump = db_dump(store)
+    rc, out, err = run([LIBBENCH, "results", "rebuild", "--results", store])
+    check(rc == 0 and db_dump(store) == dump, f"rebuild after concurrent records: {err}")
+    leftovers = [p for p in glob.glob(os.path.join(store, "raw", "**", ".*"), recursive=True)]
+    check(leftovers == [], f"temporary files left: {leftovers}")
+
+
+def case_gate(tmp):
+    store = os.path.join(tmp, "store")
+    base = bench_doc(os.path.join(tmp, "base.json"), [("same", 1000.0, ""), ("slow", 1000.0, ""),
+                                                      ("breaks", 1000.0, "")])
+    rc, _, err = record(store, [base, base, base], "2026-11-21T00:00:00Z")
+    check(rc == 0, f"record base: {err}")
+    ok = bench_doc(os.path.join(tmp, "ok.json"), [("same", 1000.0, ""), ("slow", 1001.0, ""),
+                                                  ("breaks", 990.0, "")])
+    rc, _, err = record(store, [ok, ok, ok], "2026-11-22T00:00:00Z")
+    rc, out, err = run([LIBBENCH, "report", "--results", store, "--fail-on-regression"])
+    check(rc == 0, f"no regression: exit {rc} {out} {err}")
+    bad = bench_doc(os.path.join(tmp, "bad.json"), [("same", 1000.0, ""), ("slow", 1500.0, ""),
+                                                    ("breaks", None, "it broke")])
+    rc, _, err = record(store, [bad, bad, bad], "2026-11-23T00:00:00Z")
+    rep = os.path.join(tmp, "rep.json")
+    rc, out, err = run([LIBBENCH, "report", "--results", store, "--json", rep])
+    check(rc == 0, f"without --fail-on-regression: exit {rc}")
+    rc, out, err = run([LIBBENCH, "report", "--results", store, "--fail-on-regression"])
+    check(rc == 1, f"with --fail-on-regression: exit {rc} {err}")
+    d = json.load(open(rep))
+    got = [(r["scenario"], r["state"]) for r in d["rows"]]
+    check(got == [("breaks", "fail"), ("slow", "regression"), ("same", "ok")], f"rows {got}")
+    brk = d["rows"][0]
+    check(brk["target"]["p50_ns"] is None and brk["target"]["failure_rate"] == 1.0
+          and brk["delta_ns"]["p50"] is None, f"a failed row's numbers: {brk}")
+    slow = d["rows"][1]
+    check(slow["delta_ns"]["p50"] == 499.0 and abs(slow["slower_pct"]["p50"] - 49.85) < 0.01,
+          f"slow's deltas {slow['delta_ns']} {slow['slower_pct']}")
+    # a higher threshold: the slowdown is a watch, the failure still fails
+    rc, out, err = run([LIBBENCH, "report", "--results", store, "--baseline-pct", "60",
+                        "--tail-pct", "60", "--fail-on-regression"])
+    check(rc == 1 and re.search(r"watch .* slow ", out), f"--baseline-pct 60: {rc} {out}")
+    # subjects: another subject's latest run as the baseline
+    rc, _, err = record(store, [base], "2026-11-24T00:00:00Z", "--subject", "other")
+    rc, out, err = run([LIBBENCH, "report", "--results", store, "--target", "local",
+                        "--baseline", "other", "--json", rep])
+    d = json.load(open(rep))
+    check(rc == 0 and d["selection"]["mode"] == "subjects"
+          and d["selection"]["baseline"]["bench_id"] == "20261124T000000Z"
+          and d["selection"]["target"]["bench_id"] == "20261123T000000Z", f"subjects {d['selection']}")
+    # another host: not a baseline unless --cross-host
+    far = bench_doc(os.path.join(tmp, "far.json"), [("same", 1000.0, "")], host="elsewhere")
+    rc, _, err = record(store, [far], "2026-11-25T00:00:00Z")
+    rc, out, err = run([LIBBENCH, "report", "--results", store, "--json", rep])
+    d = json.load(open(rep))
+    check(d["selection"]["baseline"] is None and d["rows"][0]["state"] == "unmeasured",
+          f"another host: {d['selection']} {d['rows']}")
+    rc, out, err = run([LIBBENCH, "report", "--results", store, "--cross-host", "--json", rep])
+    d = json.load(open(rep))
+    check(d["selection"]["baseline"]["bench_id"] == "20261124T000000Z", "--cross-host")
+
+
+def case_cli(tmp):
+    for argv in (["record"], ["record", "--profile", "a/b", "x.json"],
+                 ["record", "--timestamp", "yesterday", "x.json"], ["report", "--bogus"],
+                 ["report", "--baseline", "x"], ["report", "--baseline-pct", "ten"],
+                 ["results"], ["results", "drop"]):
+        rc, out, err = run([LIBBENCH] + argv)
+        check(rc == 2 and err.startswith("error: "), f"{argv}: {rc} {err}")
+    rc, out, err = run([LIBBENCH, "report", "--results", os.path.join(tmp, "empty")])
+    check(rc == 2 and "no run recorded" in err, f"empty store: {rc} {err}")
+    check(not os.path.exists(os.path.join(tmp, "empty")), "a report created a store")
+    for cmd in ("record", "report", "results"):
+        rc, out, err = run([LIBBENCH, cmd, "--help"])
+        check(rc == 0 and out.startswith("usage: libbench " + cmd), f"{cmd} --help")
+
+
+CASES_BY_NAME = {"record": case_record, "malformed": case_malformed, "rebuild": case_rebuild,
+                 "concurrent": case_concurrent, "gate": case_gate, "cli": case_cli}
+
+
+def main():
+    if MISSING:
+        print(f"skipped: {MISSING}")
+        sys.exit(77)
+    name = sys.argv[1]
+    with tempfile.TemporaryDirectory(prefix="results-e2e-") as tmp:
+        CASES_BY_NAME[name](tmp)
+    for f in failures:
+        print("FAIL:", f)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

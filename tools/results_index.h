@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/* results_index.h: the narrow interface of the results history's derived index (the tables of
+ * docs/reference/results.md, "The index"). The index is rebuilt from raw/ alone, so everything in
+ * it is derived. Callers see only these calls: rows go in as raw lines, aggregates and
+ * comparisons computed elsewhere (lib/stats/results.h), and come back out as plain structs. The
+ * one implementation is results_sqlite.c, the only file with SQL; another database (PostgreSQL
+ * for many machines) implements this header and nothing else changes. */
+#ifndef LIBBENCH_RESULTS_INDEX_H
+#define LIBBENCH_RESULTS_INDEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "results_tool.h"
+#include "stats/results.h"
+
+struct results_index;
+
+/* Opens the index at path, creating it and its tables when needed; waits for other writers
+ * (a busy timeout) rather than failing. 0, or -1 with the reason in err. */
+int results_index_open(const char *path, struct results_index **out, char *err, size_t err_size);
+void results_index_close(struct results_index *ix);
+
+/* One write transaction that excludes every other writer from its start; the other calls change
+ * nothing outside one. */
+int results_index_begin(struct results_index *ix, char *err, size_t err_size);
+int results_index_commit(struct results_index *ix, char *err, size_t err_size);
+void results_index_rollback(struct results_index *ix);
+/* Drops every table and creates them empty (for a rebuild, inside its transaction). */
+int results_index_reset(struct results_index *ix, char *err, size_t err_size);
+
+/* One raw object. */
+struct results_upload {
+    const char *object_key, *bench_id, *profile, *timestamp_utc, *sha256;
+    const char *source_revision; /* NULL when null */
+    size_t row_count;            /* lines accepted */
+    size_t rejected_count;       /* lines sent to ingest-errors/ */
+};
+/* Whether the object is already in the index. */
+int results_index_has_upload(struct results_index *ix, const char *object_key, bool *has, char *err,
+                             size_t err_size);
+/* Adds the object, its accepted lines (the measurements, with their hosts, run and subjects). */
+int results_index_add_upload(struct results_index *ix, const struct results_upload *u,
+                             const struct results_line *lines, size_t n, char *err,
+                             size_t err_size);
+
+/* What the index gives back. Every string is owned by the list; free with
+ * results_list_free. */
+struct results_run {
+    const char *bench_id, *timestamp_utc, *host_id, *profile;
+};
+struct results_value {
+    struct bench__result_measurement m; /* strings owned by the list */
+};
+struct results_list {
+    struct results_run *runs;
+    size_t n_runs;
+    struct results_value *values;
+    size_t n_values;
+    struct bench__result_aggregate *aggs;
+    size_t n_aggs;
+    char **strings; /* every string above */
+    size_t n_strings, cap_strings;
+};
+void results_list_free(struct results_list *list);
+
+/* Every run, oldest first (timestamp_utc, then bench_id). */
+int results_index_runs(struct results_index *ix, struct results_list *out, char *err,
+                       size_t err_size);
+/* The measurements of one bench_id, in (subject, profile, scenario, operation, run) order. */
+int results_index_measurements(struct results_index *ix, const char *bench_id,
+                               struct results_list *out, char *err, size_t err_size);
+/* Replaces the aggregates of one bench_id. */
+int results_index_set_aggregates(struct results_index *ix, const char *bench_id,
+                                 const struct bench__result_aggregate *a, size_t n, char *err,
+                                 size_t err_size);
+/* Every aggregate, in (bench_id, subject, profile, scenario, operation) order. */
+int results_index_aggregates(struct results_index *ix, struct results_list *out, char *err,
+                             size_t err_size);
+/* Replaces every comparison: each row judged, its baseline's and reference's bench_id with it. */
+int results_index_set_comparisons(struct results_index *ix, const struct bench__result_row *rows,
+                                  size_t n, char *err, size_t err_size);
+
+#endif /* LIBBENCH_RESULTS_INDEX_H */
