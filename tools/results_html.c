@@ -119,10 +119,10 @@ static void cell_delta(struct bench__text *t, const json_t *row, const char *pct
         return;
     }
     putf(t, "<td class=\"num %s\">", d > 0 ? "slower" : d < 0 ? "faster" : "same");
-    put(t, d < 0 ? "\xe2\x88\x92" : "+"); /* U+2212 minus */
+    put(t, d < 0 ? "\xe2\x88\x92" : d > 0 ? "+" : ""); /* U+2212 minus */
     put_ns(t, fabs(d));
     if (!isnan(rel))
-        putf(t, " (%s%.1f%%)", rel < 0 ? "\xe2\x88\x92" : "+", fabs(rel));
+        putf(t, " (%s%.1f%%)", rel < 0 ? "\xe2\x88\x92" : rel > 0 ? "+" : "", fabs(rel));
     if (strcmp(str(row, "decided_by"), "reference") == 0)
         put(t, "<br><small>vs guardrail</small>");
     put(t, "</td>");
