@@ -126,8 +126,12 @@ class Browser:
         except queue.Empty:
             return None
         if message is None:
-            raise RuntimeError('Chromium closed the DevTools pipe (exit status %s)'
-                               % self.proc.poll())
+            self.messages.put(None)  # the pipe stays closed for every later call
+            try:
+                status = self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                status = 'none yet'
+            raise RuntimeError('Chromium closed the DevTools pipe (exit status %s)' % status)
         if 'method' in message:
             self.events.append(message)
         return message
@@ -148,9 +152,10 @@ class Browser:
                     raise RuntimeError('%s: %s' % (method, reply['error'].get('message')))
                 return reply.get('result', {})
 
-    def wait_event(self, method, session, timeout):
+    def wait_event(self, method, session, timeout, since=0):
+        """The first event `method` of the session from self.events[since:] on."""
         deadline = time.monotonic() + timeout
-        seen = len(self.events)
+        seen = since
         while True:
             for event in self.events[seen:]:
                 if event['method'] == method and event.get('sessionId') == session:
@@ -162,7 +167,7 @@ class Browser:
     def close(self):
         try:
             self.call('Browser.close', timeout=5)
-        except RuntimeError:
+        except (RuntimeError, OSError):
             pass
         try:
             self.proc.wait(timeout=10)
@@ -171,6 +176,8 @@ class Browser:
             self.proc.wait()
         os.close(self.to_child)
         os.close(self.from_child)
+        self.log.seek(0)
+        self.log_tail = self.log.read().decode(errors='replace').splitlines()[-15:]
         self.log.close()
 
 
@@ -224,9 +231,10 @@ def check(page, width, screenshot):
             browser.call('Emulation.setDeviceMetricsOverride',
                          {'width': width, 'height': 900, 'deviceScaleFactor': 1,
                           'mobile': False}, session)
+            since = len(browser.events)  # the load may come before navigate's answer
             browser.call('Page.navigate', {'url': pathlib.Path(page).resolve().as_uri()},
                          session)
-            browser.wait_event('Page.loadEventFired', session, 30)
+            browser.wait_event('Page.loadEventFired', session, 30, since)
             deadline = time.monotonic() + 15
             while not evaluate(browser, session, ALL_DRAWN) and time.monotonic() < deadline:
                 time.sleep(0.1)
@@ -245,8 +253,10 @@ def check(page, width, screenshot):
                 pass
             report['console'] = console_problems(browser.events, session)
             report['requests'] = off_file_requests(browser.events, session)
-        finally:
+        except RuntimeError as e:
             browser.close()
+            raise RuntimeError('%s; Chromium said:\n  %s' % (e, '\n  '.join(browser.log_tail)))
+        browser.close()
     report['page'] = str(page)
     report['browser'] = exe
     return report
