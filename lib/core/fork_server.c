@@ -15,11 +15,16 @@
  * test, what it started, and the server). Its stdout and stderr go to a pipe of its own, which
  * the server drains while it runs; its outcome to a second pipe, read once it was reaped.
  *
- * The protocol, on a SOCK_SEQPACKET pair per server: the runner sends a batch (two uint64_t: the
- * first index into the pool's tests, and how many); the server sends, for each test of it in
- * turn, MSG_OUTPUT messages with what the test printed (at most output_cap + 1 bytes in all) and
- * then one MSG_END (or MSG_NO_FORK when no process could be started for it). The test that runs
- * is always the first of the batch not ended yet. */
+ * The protocol, on a SOCK_SEQPACKET pair per server: the runner sends batches (two uint64_t: the
+ * first index into the pool's tests, and how many), the next one while the last still runs, so
+ * the server never waits for the runner; the server runs them in the order they came, and sends,
+ * for each test in turn, MSG_OUTPUT messages with what the test printed (at most output_cap + 1
+ * bytes in all) and then its end: an end record (or a MSG_NO_FORK message when no process could
+ * be started for it). The ends of tests that printed nothing are sent together, in one MSG_ENDS
+ * message, at most FLUSH_NS after the first of them ended (and before anything else is sent, and
+ * before the server waits for a batch): the runner wakes once for many tests, and still knows
+ * within FLUSH_NS which test runs (a timeout kills the server with the ends it holds). The test
+ * that runs is always the first of the queued batches not ended yet. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -41,12 +46,14 @@
 #include "fork_server.h"
 
 #define MSG_OUTPUT 'O'
-#define MSG_END 'E'
+#define MSG_ENDS 'E'
 #define MSG_NO_FORK 'F'
 #define CHUNK 16384
 /* The most tests handed to a server at once: a quarter of each job's share of what is left, so
  * the jobs end close together, and few enough that results stream in soon. */
 #define BATCH_MAX 32
+/* The longest a server holds an end before it sends it. */
+#define FLUSH_NS 2000000LL
 /* Without a pidfd (kernels before 5.3), an exit is looked for this often. */
 #define REAP_POLL_MS 1
 /* The longest report bench__finish writes (bench__outcome_encode of a message). */
@@ -58,15 +65,20 @@ struct end_head {
     int64_t duration_ns; /* from before the fork to the reaping, on the server's clock */
 };
 
+/* A run of the pool's tests handed to a server: first..end-1 not ended yet. */
+struct batch {
+    size_t first, end;
+    bool sent; /* with the live server (a new server gets it again) */
+};
+
 struct server {
-    pid_t pid;  /* 0 = none in this slot */
-    int sock;   /* the runner's end of the pair */
-    int pidfd;  /* readable once the server exited; -1: none */
-    bool gone;  /* its pidfd was readable, or its end of the pair closed */
-    size_t cur; /* the batch: tests cur..end-1 of the pool are not ended; cur runs */
-    size_t end;
-    bool sent;          /* the batch is with this server (a new server gets it again) */
-    int64_t start_ns;   /* bench__workers_clock_ns() when cur began (at most since then) */
+    pid_t pid;          /* 0 = none in this slot */
+    int sock;           /* the runner's end of the pair */
+    int pidfd;          /* readable once the server exited; -1: none */
+    bool gone;          /* its pidfd was readable, or its end of the pair closed */
+    struct batch q[2];  /* q[0].first runs, then the rest of q[0], then q[1] */
+    size_t queued;      /* batches in q */
+    int64_t start_ns;   /* bench__workers_clock_ns() when q[0].first began (at most since) */
     int64_t stopped_ns; /* bench__workers_stopped_ns() then */
     bool timed_out;
     char *out; /* cur's output */
@@ -99,8 +111,30 @@ static void say(int sock, const void *msg, size_t len)
         _exit(0); /* the runner is gone */
 }
 
+/* The ends not sent yet: a MSG_ENDS message being filled. */
+static char pending[8192] = {MSG_ENDS};
+static size_t pending_len = 1;
+static int64_t pending_since;
+
+static void flush_ends(int sock)
+{
+    if (pending_len > 1)
+        say(sock, pending, pending_len);
+    pending_len = 1;
+}
+
+/* The ms until the pending ends are due (rounded up), or -1 when there are none. */
+static int flush_due_ms(void)
+{
+    if (pending_len <= 1)
+        return -1;
+    int64_t left = pending_since + FLUSH_NS - bench__clock_monotonic_ns();
+    return left > 0 ? (int)((left + 999999) / 1000000) : 0;
+}
+
 static void say_no_fork(int sock, int err)
 {
+    flush_ends(sock);
     char msg[1 + sizeof(int32_t)] = {MSG_NO_FORK};
     int32_t e = err;
     memcpy(msg + 1, &e, sizeof e);
@@ -122,6 +156,7 @@ static bool forward_output(const struct bench__test_pool *pool, int sock, int fd
     if (take > room)
         take = room; /* one byte past the cap says it was cut */
     if (take) {
+        flush_ends(sock); /* the ends before come first */
         say(sock, msg, 1 + take);
         *sent += take;
     }
@@ -184,9 +219,12 @@ static void serve_one(const struct bench__test_pool *pool, int sock, size_t inde
     while (!reaped) {
         struct pollfd fds[2] = {{.fd = open ? out[0] : -1, .events = POLLIN},
                                 {.fd = pidfd, .events = POLLIN}};
-        int ready = poll(fds, 2, open || pidfd >= 0 ? -1 : REAP_POLL_MS);
+        int wait = open || pidfd >= 0 ? -1 : REAP_POLL_MS, due = flush_due_ms();
+        int ready = poll(fds, 2, due >= 0 && (wait < 0 || due < wait) ? due : wait);
         if (ready < 0 && errno != EINTR)
             break;
+        if (flush_due_ms() == 0)
+            flush_ends(sock);
         if (ready > 0 && fds[0].revents)
             open = forward_output(pool, sock, out[0], &sent);
         if (pidfd >= 0 ? ready > 0 && fds[1].revents : !open) {
@@ -207,21 +245,28 @@ static void serve_one(const struct bench__test_pool *pool, int sock, size_t inde
         if (poll(&p, 1, 0) != 1 || !forward_output(pool, sock, out[0], &sent))
             break;
     }
-    char msg[1 + sizeof(struct end_head) + REPORT_MAX];
-    msg[0] = MSG_END;
-    char *report = msg + 1 + sizeof(struct end_head);
+    char record[sizeof(struct end_head) + REPORT_MAX];
+    char *report = record + sizeof(struct end_head);
     ssize_t n;
     do
         n = read(res[0], report, REPORT_MAX);
     while (n < 0 && errno == EINTR);
     struct end_head head = {
         .status = status, .report_len = n > 0 ? (int32_t)n : 0, .duration_ns = duration};
-    memcpy(msg + 1, &head, sizeof head);
+    memcpy(record, &head, sizeof head);
     close(out[0]);
     close_fd(&out[1]);
     close(res[0]);
     close_fd(&pidfd);
-    say(sock, msg, 1 + sizeof head + (size_t)head.report_len);
+    size_t len = sizeof head + (size_t)head.report_len;
+    if (pending_len + len > sizeof pending)
+        flush_ends(sock);
+    if (pending_len == 1)
+        pending_since = bench__clock_monotonic_ns();
+    memcpy(pending + pending_len, record, len);
+    pending_len += len;
+    if (flush_due_ms() == 0)
+        flush_ends(sock);
 }
 
 BENCH_NORETURN static void server_main(struct servers *p, size_t self, int sock)
@@ -244,7 +289,11 @@ BENCH_NORETURN static void server_main(struct servers *p, size_t self, int sock)
     signal(SIGPIPE, SIG_DFL);
     for (;;) {
         uint64_t batch[2];
-        ssize_t n = recv(sock, batch, sizeof batch, 0);
+        ssize_t n = recv(sock, batch, sizeof batch, MSG_DONTWAIT);
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            flush_ends(sock); /* no batch waits: the runner hears of every end first */
+            n = recv(sock, batch, sizeof batch, 0);
+        }
         if (n < 0 && errno == EINTR)
             continue;
         if (n != (ssize_t)sizeof batch)
@@ -282,14 +331,15 @@ static int spawn(struct servers *p, size_t slot)
     s->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 #endif
     s->gone = false;
-    s->sent = false;
+    for (size_t i = 0; i < s->queued; i++)
+        s->q[i].sent = false;
     return 0;
 }
 
 /* The running test of s ended: hand it to the runner with its output. */
 static void end_test(struct servers *p, struct server *s, struct bench__test_end *end)
 {
-    end->index = s->cur;
+    end->index = s->q[0].first;
     end->output = s->out;
     end->output_len = s->out_len;
     end->output_truncated = s->out_truncated;
@@ -297,7 +347,10 @@ static void end_test(struct servers *p, struct server *s, struct bench__test_end
     s->out_len = 0;
     s->out_truncated = false;
     s->timed_out = false;
-    s->cur++;
+    if (++s->q[0].first >= s->q[0].end) {
+        s->q[0] = s->q[1];
+        s->queued--;
+    }
     s->start_ns = bench__workers_clock_ns();
     s->stopped_ns = bench__workers_stopped_ns();
     p->ended++;
@@ -319,38 +372,41 @@ static void take_output(struct servers *p, struct server *s, const char *data, s
     s->out[s->out_len] = '\0';
 }
 
-static void take_end(struct servers *p, struct server *s, const char *msg, size_t len)
+/* The end records of a MSG_ENDS message, one test each, in turn. */
+static void take_ends(struct servers *p, struct server *s, const char *msg, size_t len)
 {
     struct end_head head;
-    if (len < sizeof head)
-        return;
-    memcpy(&head, msg, sizeof head);
-    const char *report = msg + sizeof head;
-    size_t report_len = len - sizeof head;
-    if (head.report_len >= 0 && (size_t)head.report_len < report_len)
-        report_len = (size_t)head.report_len;
-    /* the time the runner (and the server with it) spent stopped does not count */
-    int64_t stopped = bench__workers_stopped_ns() - s->stopped_ns;
-    int64_t duration = head.duration_ns - stopped;
-    char message[sizeof((struct bench_ctx *)0)->message];
-    enum bench__outcome outcome;
-    struct bench__test_end end = {.duration_ns = duration > 0 ? duration : 0};
-    if (!WIFSIGNALED(head.status) && report_len > 0 &&
-        bench__outcome_decode(report, report_len, &outcome, message, sizeof message) == 0) {
-        end.kind = BENCH__END_REPORTED;
-        end.outcome = outcome;
-        end.message = message;
-    } else {
-        end.kind = BENCH__END_DIED;
-        end.status = head.status;
+    while (len >= sizeof head && s->queued) {
+        memcpy(&head, msg, sizeof head);
+        const char *report = msg + sizeof head;
+        size_t report_len = head.report_len > 0 ? (size_t)head.report_len : 0;
+        if (report_len > len - sizeof head)
+            return;
+        msg += sizeof head + report_len;
+        len -= sizeof head + report_len;
+        /* the time the runner (and the server with it) spent stopped does not count */
+        int64_t stopped = bench__workers_stopped_ns() - s->stopped_ns;
+        int64_t duration = head.duration_ns - stopped;
+        char message[sizeof((struct bench_ctx *)0)->message];
+        enum bench__outcome outcome;
+        struct bench__test_end end = {.duration_ns = duration > 0 ? duration : 0};
+        if (!WIFSIGNALED(head.status) && report_len > 0 &&
+            bench__outcome_decode(report, report_len, &outcome, message, sizeof message) == 0) {
+            end.kind = BENCH__END_REPORTED;
+            end.outcome = outcome;
+            end.message = message;
+        } else {
+            end.kind = BENCH__END_DIED;
+            end.status = head.status;
+        }
+        end_test(p, s, &end);
     }
-    end_test(p, s, &end);
 }
 
 /* Take every message the server sent so far; at the end of the pair, mark it gone. */
 static void take_messages(struct servers *p, struct server *s)
 {
-    static char msg[1 + CHUNK + sizeof(struct end_head) + REPORT_MAX];
+    static char msg[8192 + 1 + CHUNK];
     while (s->sock >= 0) {
         ssize_t n = recv(s->sock, msg, sizeof msg, MSG_DONTWAIT);
         if (n < 0 && errno == EINTR)
@@ -360,12 +416,12 @@ static void take_messages(struct servers *p, struct server *s)
                 s->gone = true;
             return;
         }
-        if (s->cur >= s->end)
+        if (s->queued == 0)
             continue; /* nothing runs: not ours to take */
         if (msg[0] == MSG_OUTPUT) {
             take_output(p, s, msg + 1, (size_t)n - 1);
-        } else if (msg[0] == MSG_END) {
-            take_end(p, s, msg + 1, (size_t)n - 1);
+        } else if (msg[0] == MSG_ENDS) {
+            take_ends(p, s, msg + 1, (size_t)n - 1);
         } else if (msg[0] == MSG_NO_FORK && n >= 5) {
             int32_t err;
             memcpy(&err, msg + 1, sizeof err);
@@ -376,12 +432,12 @@ static void take_messages(struct servers *p, struct server *s)
 }
 
 /* The server exited (status from waitpid): what it sent counts; the test it was running ends
- * with its death, or its timeout, and the rest of its batch waits for a new server. */
+ * with its death, or its timeout, and the rest of its batches wait for a new server. */
 static void server_gone(struct servers *p, size_t slot, int status)
 {
     struct server *s = &p->s[slot];
     take_messages(p, s);
-    if (s->cur < s->end) {
+    if (s->queued) {
         struct bench__test_end end = {.kind = s->timed_out ? BENCH__END_TIMED_OUT : BENCH__END_DIED,
                                       .status = status,
                                       .duration_ns = bench__workers_clock_ns() - s->start_ns};
@@ -392,7 +448,8 @@ static void server_gone(struct servers *p, size_t slot, int status)
     close_fd(&s->pidfd);
     s->pid = 0;
     s->gone = false;
-    s->sent = false;
+    for (size_t i = 0; i < s->queued; i++)
+        s->q[i].sent = false;
 }
 
 /* Reap the server if it exited; true when it did. */
@@ -410,19 +467,28 @@ static bool reap(struct servers *p, size_t slot, int options)
     return true;
 }
 
-/* Give the slot's server its batch (a new one when the last ended), starting a server first when
- * there is none. */
+/* Whether the slot needs dispatch: a batch it holds is not with a live server, or it has room
+ * for one more while tests are left. */
+static bool wants_dispatch(const struct servers *p, const struct server *s)
+{
+    for (size_t i = 0; i < s->queued; i++)
+        if (!s->q[i].sent)
+            return true;
+    return s->queued < 2 && p->next < p->pool->n_tests;
+}
+
+/* Queue the next batch on the slot when there is room, and send its server (a new one when there
+ * is none) every batch it does not have yet. */
 static void dispatch(struct servers *p, size_t slot)
 {
     struct server *s = &p->s[slot];
-    if (s->cur >= s->end) {
+    if (s->queued < 2 && p->next < p->pool->n_tests) {
         size_t left = p->pool->n_tests - p->next, k = left / (4 * p->n);
         k = k < 1 ? 1 : k > BATCH_MAX ? BATCH_MAX : k;
-        s->cur = p->next;
-        s->end = p->next + k;
+        s->q[s->queued++] = (struct batch){.first = p->next, .end = p->next + k};
         p->next += k;
     }
-    for (int attempt = 0; attempt < 2 && s->cur < s->end; attempt++) {
+    for (int attempt = 0; attempt < 2 && s->queued; attempt++) {
         if (s->pid == 0) {
             int rc = spawn(p, slot);
             if (rc < 0) {
@@ -431,18 +497,27 @@ static void dispatch(struct servers *p, size_t slot)
                 return;
             }
         }
-        uint64_t wire[2] = {s->cur, s->end - s->cur};
-        s->start_ns = bench__workers_clock_ns();
-        s->stopped_ns = bench__workers_stopped_ns();
-        if (send(s->sock, wire, sizeof wire, MSG_NOSIGNAL) == (ssize_t)sizeof wire) {
-            s->sent = true;
-            return;
+        size_t i = 0;
+        for (; i < s->queued; i++) {
+            struct batch *b = &s->q[i];
+            if (b->sent)
+                continue;
+            uint64_t wire[2] = {b->first, b->end - b->first};
+            if (i == 0) { /* it runs now */
+                s->start_ns = bench__workers_clock_ns();
+                s->stopped_ns = bench__workers_stopped_ns();
+            }
+            if (send(s->sock, wire, sizeof wire, MSG_NOSIGNAL) != (ssize_t)sizeof wire)
+                break;
+            b->sent = true;
         }
-        /* it died between batches: make sure, reap it, and start another */
+        if (i == s->queued)
+            return;
+        /* it died: make sure, reap it, and start another */
         bench__workers_kill(slot);
         reap(p, slot, 0);
     }
-    if (s->cur < s->end) {
+    if (s->queued && !s->q[0].sent) {
         struct bench__test_end end = {.kind = BENCH__END_NO_WORKER, .error = -EPIPE};
         end_test(p, s, &end);
     }
@@ -466,9 +541,9 @@ void bench__fork_servers_run(const struct bench__test_pool *pool)
     while (p.ended < pool->n_tests) {
         for (size_t i = 0; i < n; i++) {
             struct server *s = &p.s[i];
-            if (s->cur < s->end ? !s->sent : p.next < pool->n_tests)
+            if (wants_dispatch(&p, s))
                 dispatch(&p, i);
-            else if (s->cur >= s->end && s->pid != 0)
+            else if (s->queued == 0 && s->pid != 0)
                 retire(&p, i); /* nothing left for it */
         }
         pool->tick(pool->arg);
@@ -484,7 +559,7 @@ void bench__fork_servers_run(const struct bench__test_pool *pool)
             mine[0] = mine[1] = SIZE_MAX;
             if (s->pid == 0)
                 continue;
-            if (s->cur < s->end && !s->timed_out && bench__deadline_passed(&d, s->start_ns)) {
+            if (s->queued && !s->timed_out && bench__deadline_passed(&d, s->start_ns)) {
                 bench__workers_kill(i);
                 s->timed_out = true;
             }
@@ -524,7 +599,7 @@ void bench__fork_servers_run(const struct bench__test_pool *pool)
     for (size_t i = 0; i < n; i++) {
         if (p.s[i].pid == 0)
             continue;
-        if (p.s[i].cur < p.s[i].end) /* only when poll failed: nothing is left waiting */
+        if (p.s[i].queued) /* only when poll failed: nothing is left waiting */
             bench__workers_kill(i);
         retire(&p, i);
     }
