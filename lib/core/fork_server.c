@@ -19,12 +19,13 @@
  * first index into the pool's tests, and how many), the next one while the last still runs, so
  * the server never waits for the runner; the server runs them in the order they came, and sends,
  * for each test in turn, MSG_OUTPUT messages with what the test printed (at most output_cap + 1
- * bytes in all) and then its end: an end record (or a MSG_NO_FORK message when no process could
- * be started for it). The ends of tests that printed nothing are sent together, in one MSG_ENDS
- * message, at most FLUSH_NS after the first of them ended (and before anything else is sent, and
- * before the server waits for a batch): the runner wakes once for many tests, and still knows
- * within FLUSH_NS which test runs (a timeout kills the server with the ends it holds). The test
- * that runs is always the first of the queued batches not ended yet. */
+ * bytes in all) and then its end (or a MSG_NO_FORK message when no process could be started for
+ * it). Short output and the ends are records ('O': a uint32_t length and the bytes; 'E': an
+ * end_head and the test's report) gathered in one MSG_RECORDS message, sent at most FLUSH_NS
+ * after its first record (and before anything else is sent, and before the server waits for a
+ * batch): the runner wakes once for many tests, and still knows within FLUSH_NS which test runs
+ * (a timeout kills the server with the records it holds). The test that runs is always the first
+ * of the queued batches not ended yet. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -46,7 +47,9 @@
 #include "fork_server.h"
 
 #define MSG_OUTPUT 'O'
-#define MSG_ENDS 'E'
+#define MSG_RECORDS 'R'
+#define RECORD_OUTPUT 'O'
+#define RECORD_END 'E'
 #define MSG_NO_FORK 'F'
 #define CHUNK 16384
 /* The most tests handed to a server at once: a quarter of each job's share of what is left, so
@@ -54,6 +57,8 @@
 #define BATCH_MAX 32
 /* The longest a server holds an end before it sends it. */
 #define FLUSH_NS 2000000LL
+/* How long a test runs before the server reads its output while it runs. */
+#define OUTPUT_WAIT_MS 1
 /* Without a pidfd (kernels before 5.3), an exit is looked for this often. */
 #define REAP_POLL_MS 1
 /* The longest report bench__finish writes (bench__outcome_encode of a message). */
@@ -111,19 +116,37 @@ static void say(int sock, const void *msg, size_t len)
         _exit(0); /* the runner is gone */
 }
 
-/* The ends not sent yet: a MSG_ENDS message being filled. */
-static char pending[8192] = {MSG_ENDS};
+/* The records not sent yet: a MSG_RECORDS message being filled. */
+static char pending[8192] = {MSG_RECORDS};
 static size_t pending_len = 1;
 static int64_t pending_since;
 
-static void flush_ends(int sock)
+static void flush_records(int sock)
 {
     if (pending_len > 1)
         say(sock, pending, pending_len);
     pending_len = 1;
 }
 
-/* The ms until the pending ends are due (rounded up), or -1 when there are none. */
+/* Add a record of a kind and two parts; false when it cannot fit in a message. */
+static bool add_record(int sock, char kind, const void *a, size_t a_len, const void *b,
+                       size_t b_len)
+{
+    size_t len = 1 + a_len + b_len;
+    if (pending_len + len > sizeof pending)
+        flush_records(sock);
+    if (pending_len + len > sizeof pending)
+        return false;
+    if (pending_len == 1)
+        pending_since = bench__clock_monotonic_ns();
+    pending[pending_len] = kind;
+    memcpy(pending + pending_len + 1, a, a_len);
+    memcpy(pending + pending_len + 1 + a_len, b, b_len);
+    pending_len += len;
+    return true;
+}
+
+/* The ms until the pending records are due (rounded up), or -1 when there are none. */
 static int flush_due_ms(void)
 {
     if (pending_len <= 1)
@@ -134,7 +157,7 @@ static int flush_due_ms(void)
 
 static void say_no_fork(int sock, int err)
 {
-    flush_ends(sock);
+    flush_records(sock);
     char msg[1 + sizeof(int32_t)] = {MSG_NO_FORK};
     int32_t e = err;
     memcpy(msg + 1, &e, sizeof e);
@@ -155,11 +178,10 @@ static bool forward_output(const struct bench__test_pool *pool, int sock, int fd
     size_t take = (size_t)n, room = pool->output_cap + 1 - *sent;
     if (take > room)
         take = room; /* one byte past the cap says it was cut */
-    if (take) {
-        flush_ends(sock); /* the ends before come first */
-        say(sock, msg, 1 + take);
-        *sent += take;
-    }
+    uint32_t len = (uint32_t)take;
+    if (take && !add_record(sock, RECORD_OUTPUT, &len, sizeof len, msg + 1, take))
+        say(sock, msg, 1 + take); /* the records before were sent first */
+    *sent += take;
     return true;
 }
 
@@ -215,16 +237,21 @@ static void serve_one(const struct bench__test_pool *pool, int sock, size_t inde
         close_fd(&out[1]);
     size_t sent = 0;
     int status = 0;
-    bool open = true, reaped = false;
+    /* With a pidfd, the output pipe is watched only once the test ran OUTPUT_WAIT_MS: a short
+     * test's output is read after its exit, with no wake-up of its own (a longer one that fills
+     * the pipe waits that long, once). */
+    bool open = true, watch = pidfd < 0, reaped = false;
     while (!reaped) {
-        struct pollfd fds[2] = {{.fd = open ? out[0] : -1, .events = POLLIN},
+        struct pollfd fds[2] = {{.fd = open && watch ? out[0] : -1, .events = POLLIN},
                                 {.fd = pidfd, .events = POLLIN}};
-        int wait = open || pidfd >= 0 ? -1 : REAP_POLL_MS, due = flush_due_ms();
+        int wait = !watch ? OUTPUT_WAIT_MS : open || pidfd >= 0 ? -1 : REAP_POLL_MS;
+        int due = flush_due_ms();
         int ready = poll(fds, 2, due >= 0 && (wait < 0 || due < wait) ? due : wait);
         if (ready < 0 && errno != EINTR)
             break;
         if (flush_due_ms() == 0)
-            flush_ends(sock);
+            flush_records(sock);
+        watch = true;
         if (ready > 0 && fds[0].revents)
             open = forward_output(pool, sock, out[0], &sent);
         if (pidfd >= 0 ? ready > 0 && fds[1].revents : !open) {
@@ -245,28 +272,20 @@ static void serve_one(const struct bench__test_pool *pool, int sock, size_t inde
         if (poll(&p, 1, 0) != 1 || !forward_output(pool, sock, out[0], &sent))
             break;
     }
-    char record[sizeof(struct end_head) + REPORT_MAX];
-    char *report = record + sizeof(struct end_head);
+    char report[REPORT_MAX];
     ssize_t n;
     do
         n = read(res[0], report, REPORT_MAX);
     while (n < 0 && errno == EINTR);
     struct end_head head = {
         .status = status, .report_len = n > 0 ? (int32_t)n : 0, .duration_ns = duration};
-    memcpy(record, &head, sizeof head);
     close(out[0]);
     close_fd(&out[1]);
     close(res[0]);
     close_fd(&pidfd);
-    size_t len = sizeof head + (size_t)head.report_len;
-    if (pending_len + len > sizeof pending)
-        flush_ends(sock);
-    if (pending_len == 1)
-        pending_since = bench__clock_monotonic_ns();
-    memcpy(pending + pending_len, record, len);
-    pending_len += len;
+    add_record(sock, RECORD_END, &head, sizeof head, report, (size_t)head.report_len);
     if (flush_due_ms() == 0)
-        flush_ends(sock);
+        flush_records(sock);
 }
 
 BENCH_NORETURN static void server_main(struct servers *p, size_t self, int sock)
@@ -291,7 +310,7 @@ BENCH_NORETURN static void server_main(struct servers *p, size_t self, int sock)
         uint64_t batch[2];
         ssize_t n = recv(sock, batch, sizeof batch, MSG_DONTWAIT);
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            flush_ends(sock); /* no batch waits: the runner hears of every end first */
+            flush_records(sock); /* no batch waits: the runner hears of every end first */
             n = recv(sock, batch, sizeof batch, 0);
         }
         if (n < 0 && errno == EINTR)
@@ -372,11 +391,27 @@ static void take_output(struct servers *p, struct server *s, const char *data, s
     s->out[s->out_len] = '\0';
 }
 
-/* The end records of a MSG_ENDS message, one test each, in turn. */
-static void take_ends(struct servers *p, struct server *s, const char *msg, size_t len)
+/* The records of a MSG_RECORDS message, in turn. */
+static void take_records(struct servers *p, struct server *s, const char *msg, size_t len)
 {
-    struct end_head head;
-    while (len >= sizeof head && s->queued) {
+    while (len > 0 && s->queued) {
+        char kind = *msg++;
+        len--;
+        if (kind == RECORD_OUTPUT) {
+            uint32_t n;
+            if (len < sizeof n)
+                return;
+            memcpy(&n, msg, sizeof n);
+            if (n > len - sizeof n)
+                return;
+            take_output(p, s, msg + sizeof n, n);
+            msg += sizeof n + n;
+            len -= sizeof n + n;
+            continue;
+        }
+        struct end_head head;
+        if (kind != RECORD_END || len < sizeof head)
+            return;
         memcpy(&head, msg, sizeof head);
         const char *report = msg + sizeof head;
         size_t report_len = head.report_len > 0 ? (size_t)head.report_len : 0;
@@ -420,8 +455,8 @@ static void take_messages(struct servers *p, struct server *s)
             continue; /* nothing runs: not ours to take */
         if (msg[0] == MSG_OUTPUT) {
             take_output(p, s, msg + 1, (size_t)n - 1);
-        } else if (msg[0] == MSG_ENDS) {
-            take_ends(p, s, msg + 1, (size_t)n - 1);
+        } else if (msg[0] == MSG_RECORDS) {
+            take_records(p, s, msg + 1, (size_t)n - 1);
         } else if (msg[0] == MSG_NO_FORK && n >= 5) {
             int32_t err;
             memcpy(&err, msg + 1, sizeof err);
