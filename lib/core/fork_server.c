@@ -3,7 +3,9 @@
  * the runner when the run begins, that is handed a batch of tests and forks one process per test
  * itself, waits for it, and streams its output and its end back; a test that takes its server
  * down (a timeout, a signal to its process group) ends with that, and a new server takes the rest
- * of the batch. It renders nothing (runner.c does) and owns no signals (workers.c does).
+ * of the batch. It renders nothing (runner.c does) and owns no signals (workers.c does). Over 600
+ * lines because the server and the runner's side are the two ends of one protocol: kept in one
+ * file, a change of the one is seen beside the other.
  *
  * Why a server: the runner's own work per test (a fork of a process that grows with the run, the
  * pipes, the wake-ups, the rendering) was on the path of every test; here each job's forks and
