@@ -64,7 +64,8 @@ struct run {
 };
 
 /* The results stay small (the detail on the heap, only when there is one): every page the
- * runner holds is copied into, and torn down with, every worker it forks. */
+ * runner holds is copied into, and torn down with, every process it forks (a fork server, a
+ * worker), and the fork servers' copies into every test's process. */
 static void set_detail(struct result *res, const char *text)
 {
     free(res->detail);
@@ -231,7 +232,7 @@ static void print_recap(struct run *r, size_t failed)
 
 /* ---- the processes: fork_server.c's (--isolate=test) or test_worker.c's (worker) ---- */
 
-static void worker_end(void *arg, struct bench__test_end *end)
+static void pool_end(void *arg, struct bench__test_end *end)
 {
     struct run *r = arg;
     struct result *res = &r->results[end->index];
@@ -264,7 +265,7 @@ static void worker_end(void *arg, struct bench__test_end *end)
     r->done++;
 }
 
-static void worker_tick(void *arg)
+static void pool_tick(void *arg)
 {
     struct run *r = arg;
     stream_results(r);
@@ -284,8 +285,8 @@ static void run_pool(struct run *r)
         .output_cap = OUTPUT_CAP,
         .idle_ms = r->term.animate ? 50 : 200,
         .arg = r,
-        .end = worker_end,
-        .tick = worker_tick,
+        .end = pool_end,
+        .tick = pool_tick,
     };
     if (r->cfg->isolate == BENCH__ISOLATE_WORKER)
         bench__test_workers_run(&pool);
@@ -319,9 +320,9 @@ int bench__run_tests(const struct bench__config *cfg, const struct bench__suite 
         fprintf(stderr, "error: out of memory\n");
         return 2;
     }
-    /* stdout gets a buffer of ours (line-buffered on a terminal, as by default): a worker that
-     * makes it unbuffered then has no malloc'd buffer to free (freeing writes to pages it shares
-     * with the runner, each one a page fault in every worker) */
+    /* stdout gets a buffer of ours (line-buffered on a terminal, as by default): a fork server
+     * or worker that makes it unbuffered then has no malloc'd buffer to free (freeing writes to
+     * pages it shares with the runner, each one a page fault) */
     fflush(stdout);
     setvbuf(stdout, stdout_buffer, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, sizeof stdout_buffer);
     r.start_ns = bench__clock_ns();
