@@ -27,6 +27,7 @@
 
 #include "../platform/workers.h"
 #include "../util/alloc.h"
+#include "deadline.h"
 #include "test_worker.h"
 
 /* Without a pidfd (kernels before 5.3), a worker's death is looked for this often. */
@@ -318,31 +319,19 @@ static void dispatch(struct pool_run *p, size_t slot)
     end_test(p, w, &end);
 }
 
-/* Kill the workers whose test is past --timeout; returns the ms until the nearest other deadline
- * (rounded up), or -1 when there is none. */
-static int enforce_deadlines(struct pool_run *p)
+/* Kill the workers whose test is past --timeout; d then holds the nearest other deadline. */
+static void enforce_deadlines(struct pool_run *p, struct bench__deadlines *d)
 {
-    if (p->pool->timeout == 0)
-        return -1;
-    const int64_t limit = (int64_t)p->pool->timeout * 1000000000LL;
-    int64_t now = bench__workers_clock_ns(), nearest = -1;
+    bench__deadlines_begin(d, p->pool->timeout);
     for (size_t i = 0; i < p->pool->n_workers; i++) {
         struct worker *w = &p->workers[i];
         if (w->pid == 0 || !w->busy || w->timed_out)
             continue;
-        int64_t ran = now - w->start_ns;
-        if (ran >= limit) {
+        if (bench__deadline_passed(d, w->start_ns)) {
             bench__workers_kill(i);
             w->timed_out = true;
-            continue;
         }
-        if (nearest < 0 || limit - ran < nearest)
-            nearest = limit - ran;
     }
-    if (nearest < 0)
-        return -1;
-    int64_t ms = (nearest + 999999) / 1000000;
-    return ms > INT32_MAX ? INT32_MAX : (int)ms;
 }
 
 void bench__test_workers_run(const struct bench__test_pool *pool)
@@ -387,7 +376,9 @@ void bench__test_workers_run(const struct bench__test_pool *pool)
             }
         }
         int timeout = pool->idle_ms;
-        int deadline = enforce_deadlines(&p);
+        struct bench__deadlines d;
+        enforce_deadlines(&p, &d);
+        int deadline = bench__deadlines_ms(&d);
         if (deadline >= 0 && deadline < timeout)
             timeout = deadline;
         if (look_for_death && timeout > REAP_POLL_MS)

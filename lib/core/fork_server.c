@@ -1,0 +1,649 @@
+/* SPDX-License-Identifier: MIT */
+/* fork_server.c: owns --isolate=test's processes: one fork server per job, a process forked from
+ * the runner when the run begins, that is handed a batch of tests and forks one process per test
+ * itself, waits for it, and streams its output and its end back; a test that takes its server
+ * down (a timeout, a signal to its process group) ends with that, and a new server takes the rest
+ * of the batch. It renders nothing (runner.c does) and owns no signals (workers.c does). Over 600
+ * lines because the server and the runner's side are the two ends of one protocol: kept in one
+ * file, a change of the one is seen beside the other.
+ *
+ * Why a server: the runner's own work per test (a fork of a process that grows with the run, the
+ * pipes, the wake-ups, the rendering) was on the path of every test; here each job's forks and
+ * waits happen in its own small process, on a CPU of its own at -j 2, and the runner only reads
+ * messages (docs/explanation/performance.md, "Test mode").
+ *
+ * Each test still runs in a process of its own, in its server's process group (so a Ctrl-C or
+ * Ctrl-Z that workers.c passes on to the group reaches it, and a timeout kills the group: the
+ * test, what it started, and the server). Its stdout and stderr go to a pipe of its own, which
+ * the server drains while it runs; its outcome to a second pipe, read once it was reaped.
+ *
+ * The protocol, on a SOCK_SEQPACKET pair per server: the runner sends batches (two uint64_t: the
+ * first index into the pool's tests, and how many), the next one while the last still runs, so
+ * the server never waits for the runner; the server runs them in the order they came, and sends,
+ * for each test in turn, MSG_OUTPUT messages with what the test printed (at most output_cap + 1
+ * bytes in all) and then its end (or a MSG_NO_FORK message when no process could be started for
+ * it). Short output and the ends are records ('O': a uint32_t length and the bytes; 'E': an
+ * end_head and the test's report) gathered in one MSG_RECORDS message, sent at most FLUSH_NS
+ * after its first record (and before anything else is sent, and before the server waits for a
+ * batch): the runner wakes once for many tests, and still knows within FLUSH_NS which test runs
+ * (a timeout kills the server with the records it holds). The test that runs is always the first
+ * of the queued batches not ended yet. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../platform/workers.h"
+#include "../util/alloc.h"
+#include "../util/clock.h"
+#include "deadline.h"
+#include "fork_server.h"
+
+#define MSG_OUTPUT 'O'
+#define MSG_RECORDS 'R'
+#define RECORD_OUTPUT 'O'
+#define RECORD_END 'E'
+#define MSG_NO_FORK 'F'
+#define CHUNK 16384
+/* The most tests handed to a server at once: a quarter of each job's share of what is left, so
+ * the jobs end close together, and few enough that results stream in soon. */
+#define BATCH_MAX 32
+/* The longest a server holds an end before it sends it. */
+#define FLUSH_NS 2000000LL
+/* How long a test runs before the server reads its output while it runs. */
+#define OUTPUT_WAIT_MS 1
+/* Without a pidfd (kernels before 5.3), an exit is looked for this often. */
+#define REAP_POLL_MS 1
+/* The longest report bench__finish writes (bench__outcome_encode of a message). */
+#define REPORT_MAX (sizeof((struct bench_ctx *)0)->message + 64)
+
+struct end_head {
+    int32_t status;      /* the wait status */
+    int32_t report_len;  /* bytes of bench__outcome_encode's report that follow; 0: none */
+    int64_t duration_ns; /* from before the fork to the reaping, on the server's clock */
+};
+
+/* A run of the pool's tests handed to a server: first..end-1 not ended yet. */
+struct batch {
+    size_t first, end;
+    bool sent; /* with the live server (a new server gets it again) */
+};
+
+struct server {
+    pid_t pid;          /* 0 = none in this slot */
+    int sock;           /* the runner's end of the pair */
+    int pidfd;          /* readable once the server exited; -1: none */
+    bool gone;          /* its pidfd was readable, or its end of the pair closed */
+    struct batch q[2];  /* q[0].first runs, then the rest of q[0], then q[1] */
+    size_t queued;      /* batches in q */
+    int64_t start_ns;   /* bench__workers_clock_ns() when q[0].first began (at most since) */
+    int64_t stopped_ns; /* bench__workers_stopped_ns() then */
+    bool timed_out;
+    char *out; /* cur's output */
+    size_t out_len;
+    bool out_truncated;
+};
+
+struct servers {
+    const struct bench__test_pool *pool;
+    struct server *s;
+    size_t n, next, ended;
+};
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+/* ---- the server process ------------------------------------------------------------ */
+
+static void say(int sock, const void *msg, size_t len)
+{
+    ssize_t n;
+    do
+        n = send(sock, msg, len, MSG_NOSIGNAL);
+    while (n < 0 && errno == EINTR);
+    if (n != (ssize_t)len)
+        _exit(0); /* the runner is gone */
+}
+
+/* The records not sent yet: a MSG_RECORDS message being filled. */
+static char pending[8192] = {MSG_RECORDS};
+static size_t pending_len = 1;
+static int64_t pending_since;
+
+static void flush_records(int sock)
+{
+    if (pending_len > 1)
+        say(sock, pending, pending_len);
+    pending_len = 1;
+}
+
+/* Add a record of a kind and two parts; false when it cannot fit in a message. */
+static bool add_record(int sock, char kind, const void *a, size_t a_len, const void *b,
+                       size_t b_len)
+{
+    size_t len = 1 + a_len + b_len;
+    if (pending_len + len > sizeof pending)
+        flush_records(sock);
+    if (pending_len + len > sizeof pending)
+        return false;
+    if (pending_len == 1)
+        pending_since = bench__clock_monotonic_ns();
+    pending[pending_len] = kind;
+    memcpy(pending + pending_len + 1, a, a_len);
+    memcpy(pending + pending_len + 1 + a_len, b, b_len);
+    pending_len += len;
+    return true;
+}
+
+/* The ms until the pending records are due (rounded up), or -1 when there are none. */
+static int flush_due_ms(void)
+{
+    if (pending_len <= 1)
+        return -1;
+    int64_t left = pending_since + FLUSH_NS - bench__clock_monotonic_ns();
+    return left > 0 ? (int)((left + 999999) / 1000000) : 0;
+}
+
+static void say_no_fork(int sock, int err)
+{
+    flush_records(sock);
+    char msg[1 + sizeof(int32_t)] = {MSG_NO_FORK};
+    int32_t e = err;
+    memcpy(msg + 1, &e, sizeof e);
+    say(sock, msg, sizeof msg);
+}
+
+/* Forward what the output pipe holds now (up to the cap); false at its end. */
+static bool forward_output(const struct bench__test_pool *pool, int sock, int fd, size_t *sent)
+{
+    char msg[1 + CHUNK];
+    msg[0] = MSG_OUTPUT;
+    ssize_t n;
+    do
+        n = read(fd, msg + 1, CHUNK);
+    while (n < 0 && errno == EINTR);
+    if (n <= 0)
+        return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+    size_t take = (size_t)n, room = pool->output_cap + 1 - *sent;
+    if (take > room)
+        take = room; /* one byte past the cap says it was cut */
+    uint32_t len = (uint32_t)take;
+    if (take && !add_record(sock, RECORD_OUTPUT, &len, sizeof len, msg + 1, take))
+        say(sock, msg, 1 + take); /* the records before were sent first */
+    *sent += take;
+    return true;
+}
+
+BENCH_NORETURN static void run_test(const struct bench__test_pool *pool, size_t index, int out_w,
+                                    int res_w)
+{
+    dup2(out_w, STDOUT_FILENO);
+    dup2(out_w, STDERR_FILENO);
+    close(out_w);
+    struct bench_ctx ctx = {.entry = &pool->suite->entries[pool->tests[index]], .result_fd = res_w};
+    bench__current = &ctx;
+    ctx.entry->test->fn(&ctx);
+    ctx.message[0] = '\0';
+    bench__finish(&ctx, BENCH__PASSED);
+}
+
+static void serve_one(const struct bench__test_pool *pool, int sock, size_t index)
+{
+    int out[2], res[2];
+    if (pipe2(out, O_CLOEXEC) != 0) {
+        say_no_fork(sock, errno);
+        return;
+    }
+    /* non-blocking: the test writes one report shorter than PIPE_BUF into the empty pipe (it
+     * never blocks), read once the test was reaped */
+    if (pipe2(res, O_CLOEXEC | O_NONBLOCK) != 0) {
+        say_no_fork(sock, errno);
+        close(out[0]), close(out[1]);
+        return;
+    }
+    int64_t start = bench__clock_monotonic_ns();
+    pid_t pid = fork();
+    if (pid < 0) {
+        say_no_fork(sock, errno);
+        close(out[0]), close(out[1]), close(res[0]), close(res[1]);
+        return;
+    }
+    if (pid == 0) {
+        close(sock);
+        close(out[0]);
+        close(res[0]);
+        run_test(pool, index, out[1], res[1]);
+    }
+    close(res[1]);
+    int pidfd = -1;
+#ifdef SYS_pidfd_open
+    pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+    /* With a pidfd the server holds the output pipe's write end until the test is reaped: its
+     * exit wakes the server once (on the pidfd), not twice. Without, the end of the pipe says the
+     * test is exiting, and its exit is polled for. */
+    if (pidfd < 0)
+        close_fd(&out[1]);
+    size_t sent = 0;
+    int status = 0;
+    /* With a pidfd, the output pipe is watched only once the test ran OUTPUT_WAIT_MS: a short
+     * test's output is read after its exit, with no wake-up of its own (a longer one that fills
+     * the pipe waits that long, once). */
+    bool open = true, watch = pidfd < 0, reaped = false;
+    while (!reaped) {
+        struct pollfd fds[2] = {{.fd = open && watch ? out[0] : -1, .events = POLLIN},
+                                {.fd = pidfd, .events = POLLIN}};
+        int wait = !watch ? OUTPUT_WAIT_MS : open || pidfd >= 0 ? -1 : REAP_POLL_MS;
+        int due = flush_due_ms();
+        int ready = poll(fds, 2, due >= 0 && (wait < 0 || due < wait) ? due : wait);
+        if (ready < 0 && errno != EINTR)
+            break;
+        if (flush_due_ms() == 0)
+            flush_records(sock);
+        watch = true;
+        if (ready > 0 && fds[0].revents)
+            open = forward_output(pool, sock, out[0], &sent);
+        if (pidfd >= 0 ? ready > 0 && fds[1].revents : !open) {
+            pid_t got;
+            do
+                got = waitpid(pid, &status, pidfd >= 0 ? 0 : WNOHANG);
+            while (got < 0 && errno == EINTR);
+            /* ECHILD: the program ignores SIGCHLD and the kernel reaped the test (its status is
+             * lost; what it reported still counts) */
+            reaped = got == pid || got < 0;
+        }
+    }
+    int64_t duration = bench__clock_monotonic_ns() - start;
+    /* reaped: what it printed is all in the pipe (what a process it left behind adds later is
+     * not read) */
+    for (;;) {
+        struct pollfd p = {.fd = out[0], .events = POLLIN};
+        if (poll(&p, 1, 0) != 1 || !forward_output(pool, sock, out[0], &sent))
+            break;
+    }
+    char report[REPORT_MAX];
+    ssize_t n;
+    do
+        n = read(res[0], report, REPORT_MAX);
+    while (n < 0 && errno == EINTR);
+    struct end_head head = {
+        .status = status, .report_len = n > 0 ? (int32_t)n : 0, .duration_ns = duration};
+    close(out[0]);
+    close_fd(&out[1]);
+    close(res[0]);
+    close_fd(&pidfd);
+    add_record(sock, RECORD_END, &head, sizeof head, report, (size_t)head.report_len);
+    if (flush_due_ms() == 0)
+        flush_records(sock);
+}
+
+BENCH_NORETURN static void server_main(struct servers *p, size_t self, int sock)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        struct server *s = &p->s[i];
+        if (i == self || s->pid == 0)
+            continue;
+        close(s->sock);
+        if (s->pidfd >= 0)
+            close(s->pidfd);
+    }
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) {
+        dup2(devnull, STDIN_FILENO);
+        close(devnull);
+    }
+    /* what every test inherits: nothing is lost when a test crashes */
+    setvbuf(stdout, NULL, _IONBF, 0);
+    signal(SIGPIPE, SIG_DFL);
+    for (;;) {
+        uint64_t batch[2];
+        ssize_t n = recv(sock, batch, sizeof batch, MSG_DONTWAIT);
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            flush_records(sock); /* no batch waits: the runner hears of every end first */
+            n = recv(sock, batch, sizeof batch, 0);
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n != (ssize_t)sizeof batch)
+            _exit(0); /* the runner closed its end: no more tests */
+        for (uint64_t i = batch[0]; i < batch[0] + batch[1] && i < p->pool->n_tests; i++)
+            serve_one(p->pool, sock, (size_t)i);
+    }
+}
+
+/* ---- the runner's side -------------------------------------------------------------- */
+
+static int spawn(struct servers *p, size_t slot)
+{
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0)
+        return -errno;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = bench__workers_fork(slot);
+    if (pid < 0) {
+        int err = -errno;
+        close(pair[0]), close(pair[1]);
+        return err;
+    }
+    if (pid == 0) {
+        close(pair[0]);
+        server_main(p, slot, pair[1]);
+    }
+    close(pair[1]);
+    struct server *s = &p->s[slot];
+    s->pid = pid;
+    s->sock = pair[0];
+    s->pidfd = -1;
+#ifdef SYS_pidfd_open
+    s->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+    s->gone = false;
+    for (size_t i = 0; i < s->queued; i++)
+        s->q[i].sent = false;
+    return 0;
+}
+
+/* The running test of s ended: hand it to the runner with its output. */
+static void end_test(struct servers *p, struct server *s, struct bench__test_end *end)
+{
+    end->index = s->q[0].first;
+    end->output = s->out;
+    end->output_len = s->out_len;
+    end->output_truncated = s->out_truncated;
+    s->out = NULL;
+    s->out_len = 0;
+    s->out_truncated = false;
+    s->timed_out = false;
+    if (++s->q[0].first >= s->q[0].end) {
+        s->q[0] = s->q[1];
+        s->queued--;
+    }
+    s->start_ns = bench__workers_clock_ns();
+    s->stopped_ns = bench__workers_stopped_ns();
+    p->ended++;
+    p->pool->end(p->pool->arg, end);
+}
+
+static void take_output(struct servers *p, struct server *s, const char *data, size_t n)
+{
+    size_t cap = p->pool->output_cap;
+    if (s->out_len + n > cap) {
+        s->out_truncated = true;
+        n = cap > s->out_len ? cap - s->out_len : 0;
+    }
+    if (n == 0)
+        return;
+    s->out = bench__xrealloc(s->out, s->out_len + n + 1);
+    memcpy(s->out + s->out_len, data, n);
+    s->out_len += n;
+    s->out[s->out_len] = '\0';
+}
+
+/* The records of a MSG_RECORDS message, in turn. */
+static void take_records(struct servers *p, struct server *s, const char *msg, size_t len)
+{
+    while (len > 0 && s->queued) {
+        char kind = *msg++;
+        len--;
+        if (kind == RECORD_OUTPUT) {
+            uint32_t n;
+            if (len < sizeof n)
+                return;
+            memcpy(&n, msg, sizeof n);
+            if (n > len - sizeof n)
+                return;
+            take_output(p, s, msg + sizeof n, n);
+            msg += sizeof n + n;
+            len -= sizeof n + n;
+            continue;
+        }
+        struct end_head head;
+        if (kind != RECORD_END || len < sizeof head)
+            return;
+        memcpy(&head, msg, sizeof head);
+        const char *report = msg + sizeof head;
+        size_t report_len = head.report_len > 0 ? (size_t)head.report_len : 0;
+        if (report_len > len - sizeof head)
+            return;
+        msg += sizeof head + report_len;
+        len -= sizeof head + report_len;
+        /* the time the runner (and the server with it) spent stopped does not count */
+        int64_t stopped = bench__workers_stopped_ns() - s->stopped_ns;
+        int64_t duration = head.duration_ns - stopped;
+        char message[sizeof((struct bench_ctx *)0)->message];
+        enum bench__outcome outcome;
+        struct bench__test_end end = {.duration_ns = duration > 0 ? duration : 0};
+        if (!WIFSIGNALED(head.status) && report_len > 0 &&
+            bench__outcome_decode(report, report_len, &outcome, message, sizeof message) == 0) {
+            end.kind = BENCH__END_REPORTED;
+            end.outcome = outcome;
+            end.message = message;
+        } else {
+            end.kind = BENCH__END_DIED;
+            end.status = head.status;
+        }
+        end_test(p, s, &end);
+    }
+}
+
+/* Take every message the server sent so far; at the end of the pair, mark it gone. */
+static void take_messages(struct servers *p, struct server *s)
+{
+    static char msg[8192 + 1 + CHUNK];
+    while (s->sock >= 0) {
+        ssize_t n = recv(s->sock, msg, sizeof msg, MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+                s->gone = true;
+            return;
+        }
+        if (s->queued == 0)
+            continue; /* nothing runs: not ours to take */
+        if (msg[0] == MSG_OUTPUT) {
+            take_output(p, s, msg + 1, (size_t)n - 1);
+        } else if (msg[0] == MSG_RECORDS) {
+            take_records(p, s, msg + 1, (size_t)n - 1);
+        } else if (msg[0] == MSG_NO_FORK && n >= 5) {
+            int32_t err;
+            memcpy(&err, msg + 1, sizeof err);
+            struct bench__test_end end = {.kind = BENCH__END_NO_WORKER, .error = -err};
+            end_test(p, s, &end);
+        }
+    }
+}
+
+/* The server exited (status from waitpid): what it sent counts; the test it was running ends
+ * with its death, or its timeout, and the rest of its batches wait for a new server. */
+static void server_gone(struct servers *p, size_t slot, int status)
+{
+    struct server *s = &p->s[slot];
+    take_messages(p, s);
+    if (s->queued) {
+        struct bench__test_end end = {.kind = s->timed_out ? BENCH__END_TIMED_OUT : BENCH__END_DIED,
+                                      .status = status,
+                                      .duration_ns = bench__workers_clock_ns() - s->start_ns};
+        end_test(p, s, &end);
+    }
+    bench__workers_forget(slot);
+    close_fd(&s->sock);
+    close_fd(&s->pidfd);
+    s->pid = 0;
+    s->gone = false;
+    for (size_t i = 0; i < s->queued; i++)
+        s->q[i].sent = false;
+}
+
+/* Reap the server if it exited; true when it did. */
+static bool reap(struct servers *p, size_t slot, int options)
+{
+    struct server *s = &p->s[slot];
+    int status = 0;
+    pid_t got;
+    do
+        got = waitpid(s->pid, &status, options);
+    while (got < 0 && errno == EINTR);
+    if (got != s->pid && !(got < 0 && errno == ECHILD))
+        return false;
+    server_gone(p, slot, status);
+    return true;
+}
+
+/* Whether the slot needs dispatch: a batch it holds is not with a live server, or it has room
+ * for one more while tests are left. */
+static bool wants_dispatch(const struct servers *p, const struct server *s)
+{
+    for (size_t i = 0; i < s->queued; i++)
+        if (!s->q[i].sent)
+            return true;
+    return s->queued < 2 && p->next < p->pool->n_tests;
+}
+
+/* Queue the next batch on the slot when there is room, and send its server (a new one when there
+ * is none) every batch it does not have yet. */
+static void dispatch(struct servers *p, size_t slot)
+{
+    struct server *s = &p->s[slot];
+    if (s->queued < 2 && p->next < p->pool->n_tests) {
+        size_t left = p->pool->n_tests - p->next, k = left / (4 * p->n);
+        k = k < 1 ? 1 : k > BATCH_MAX ? BATCH_MAX : k;
+        s->q[s->queued++] = (struct batch){.first = p->next, .end = p->next + k};
+        p->next += k;
+    }
+    for (int attempt = 0; attempt < 2 && s->queued; attempt++) {
+        if (s->pid == 0) {
+            int rc = spawn(p, slot);
+            if (rc < 0) {
+                struct bench__test_end end = {.kind = BENCH__END_NO_WORKER, .error = rc};
+                end_test(p, s, &end);
+                return;
+            }
+        }
+        size_t i = 0;
+        for (; i < s->queued; i++) {
+            struct batch *b = &s->q[i];
+            if (b->sent)
+                continue;
+            uint64_t wire[2] = {b->first, b->end - b->first};
+            if (i == 0) { /* it runs now */
+                s->start_ns = bench__workers_clock_ns();
+                s->stopped_ns = bench__workers_stopped_ns();
+            }
+            if (send(s->sock, wire, sizeof wire, MSG_NOSIGNAL) != (ssize_t)sizeof wire)
+                break;
+            b->sent = true;
+        }
+        if (i == s->queued)
+            return;
+        /* it died: make sure, reap it, and start another */
+        bench__workers_kill(slot);
+        reap(p, slot, 0);
+    }
+    if (s->queued && !s->q[0].sent) {
+        struct bench__test_end end = {.kind = BENCH__END_NO_WORKER, .error = -EPIPE};
+        end_test(p, s, &end);
+    }
+}
+
+/* Close the pair of an idle server: it exits; wait for it. */
+static void retire(struct servers *p, size_t slot)
+{
+    shutdown(p->s[slot].sock, SHUT_RDWR);
+    reap(p, slot, 0);
+}
+
+void bench__fork_servers_run(const struct bench__test_pool *pool)
+{
+    size_t n = pool->n_workers ? pool->n_workers : 1;
+    struct servers p = {.pool = pool, .n = n, .s = bench__xcalloc(n, sizeof *p.s)};
+    for (size_t i = 0; i < n; i++)
+        p.s[i] = (struct server){.sock = -1, .pidfd = -1};
+    struct pollfd *fds = bench__xcalloc(2 * n, sizeof *fds);
+    size_t *at = bench__xcalloc(2 * n, sizeof *at); /* each server's sock and pidfd in fds */
+    while (p.ended < pool->n_tests) {
+        for (size_t i = 0; i < n; i++) {
+            struct server *s = &p.s[i];
+            if (wants_dispatch(&p, s))
+                dispatch(&p, i);
+            else if (s->queued == 0 && s->pid != 0)
+                retire(&p, i); /* nothing left for it */
+        }
+        pool->tick(pool->arg);
+        if (p.ended >= pool->n_tests)
+            break;
+        size_t nfds = 0;
+        bool look_for_exit = false;
+        struct bench__deadlines d;
+        bench__deadlines_begin(&d, pool->timeout);
+        for (size_t i = 0; i < n; i++) {
+            struct server *s = &p.s[i];
+            size_t *mine = &at[2 * i];
+            mine[0] = mine[1] = SIZE_MAX;
+            if (s->pid == 0)
+                continue;
+            if (s->queued && !s->timed_out && bench__deadline_passed(&d, s->start_ns)) {
+                bench__workers_kill(i);
+                s->timed_out = true;
+            }
+            if (!s->gone) {
+                mine[0] = nfds;
+                fds[nfds++] = (struct pollfd){.fd = s->sock, .events = POLLIN};
+            }
+            if (s->pidfd >= 0) {
+                mine[1] = nfds;
+                fds[nfds++] = (struct pollfd){.fd = s->pidfd, .events = POLLIN};
+            } else if (s->gone) {
+                look_for_exit = true;
+            }
+        }
+        int timeout = pool->idle_ms;
+        int deadline = bench__deadlines_ms(&d);
+        if (deadline >= 0 && deadline < timeout)
+            timeout = deadline;
+        if (look_for_exit)
+            timeout = REAP_POLL_MS;
+        int ready = poll(fds, nfds, timeout);
+        if (ready < 0 && errno != EINTR)
+            break;
+        for (size_t i = 0; i < n; i++) {
+            struct server *s = &p.s[i];
+            const size_t *mine = &at[2 * i];
+            if (s->pid == 0)
+                continue;
+            if (ready < 0 || (mine[0] != SIZE_MAX && fds[mine[0]].revents))
+                take_messages(&p, s);
+            if (mine[1] != SIZE_MAX && fds[mine[1]].revents)
+                s->gone = true;
+            if (s->gone)
+                reap(&p, i, WNOHANG);
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (p.s[i].pid == 0)
+            continue;
+        if (p.s[i].queued) /* only when poll failed: nothing is left waiting */
+            bench__workers_kill(i);
+        retire(&p, i);
+    }
+    pool->tick(pool->arg);
+    for (size_t i = 0; i < n; i++)
+        free(p.s[i].out);
+    free(at);
+    free(fds);
+    free(p.s);
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/* fork_server.h: test mode's --isolate=test: a process per test, forked by one fork server per
+ * job, each test's end handed to the runner (through the pool of test_worker.h), which renders
+ * it. */
+#ifndef BENCH_CORE_FORK_SERVER_H
+#define BENCH_CORE_FORK_SERVER_H
+
+#include "test_worker.h"
+
+/* Run every test of the pool, each in a process of its own; returns when all have ended and
+ * every server is reaped. Call it between bench__workers_begin(n_workers) and
+ * bench__workers_end. */
+BENCH__HIDDEN void bench__fork_servers_run(const struct bench__test_pool *pool);
+
+#endif /* BENCH_CORE_FORK_SERVER_H */
