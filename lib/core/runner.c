@@ -13,7 +13,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,6 +25,7 @@
 #include "../util/text.h"
 #include "runner.h"
 #include "test_worker.h"
+#include "../platform/fds.h"
 #include "../platform/workers.h"
 
 #define OUTPUT_CAP (1u << 20) /* captured output kept per test */
@@ -137,11 +137,11 @@ static int launch(struct run *r, struct slot *s, size_t index)
 {
     const struct bench__entry *e = &r->suite->entries[r->tests[index]];
     int out[2], res[2];
-    if (pipe2(out, O_CLOEXEC) != 0)
+    if (bench__pipe2(out, O_CLOEXEC) != 0)
         return -errno;
     /* non-blocking at both ends: the worker writes one report shorter than PIPE_BUF into the
      * empty pipe (it never blocks), and the runner reads it once the worker was reaped */
-    if (pipe2(res, O_CLOEXEC | O_NONBLOCK) != 0) {
+    if (bench__pipe2(res, O_CLOEXEC | O_NONBLOCK) != 0) {
         int err = -errno;
         close(out[0]);
         close(out[1]);
@@ -165,11 +165,8 @@ static int launch(struct run *r, struct slot *s, size_t index)
     }
     close(res[1]);
     fcntl(out[0], F_SETFL, O_NONBLOCK);
-    int pidfd = -1;
-#ifdef SYS_pidfd_open
     /* the worker is not reaped before this: the pid is still its own */
-    pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-#endif
+    int pidfd = bench__pidfd_open(pid);
     /* With a pidfd, the runner holds the output pipe's write end until the worker is reaped:
      * the pipe never ends while the worker exits, so its exit wakes the runner once (on the
      * pidfd), not twice (end of the pipe, then the exit). Without, the end of the pipe is what

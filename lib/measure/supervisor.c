@@ -12,14 +12,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if BENCH__LINUX
 #include <sys/prctl.h>
-#include <sys/syscall.h>
+#endif
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "../platform/workers.h"
 #include "../util/alloc.h"
 #include "../util/clock.h"
+#include "../platform/fds.h"
 #include "measure.h"
 #include "supervisor.h"
 #include "wire.h"
@@ -65,7 +67,9 @@ static _Noreturn void worker_main(const struct bench__config *cfg, const struct 
                                   int pipes[N_PIPES + 1][2], const struct sigaction *sigpipe)
 {
     sigaction(SIGPIPE, sigpipe, NULL);
+#if BENCH__LINUX
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* no orphan measures on after its supervisor died */
+#endif
     if (getppid() != parent)
         _exit(127);
     for (int i = 0; i < N_PIPES; i++)
@@ -110,7 +114,7 @@ static int start_worker(const struct bench__config *cfg, const struct bench__sui
     w->pidfd = -1;
     int pipes[N_PIPES + 1][2];
     for (int i = 0; i <= ACK; i++)
-        if (pipe2(pipes[i], O_CLOEXEC) != 0) {
+        if (bench__pipe2(pipes[i], O_CLOEXEC) != 0) {
             int err = errno;
             for (int j = 0; j < i; j++) {
                 close(pipes[j][0]);
@@ -144,9 +148,7 @@ static int start_worker(const struct bench__config *cfg, const struct bench__sui
         w->open[i] = true;
         fcntl(w->fd[i], F_SETFL, fcntl(w->fd[i], F_GETFL) | O_NONBLOCK);
     }
-#ifdef SYS_pidfd_open
-    w->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-#endif
+    w->pidfd = bench__pidfd_open(pid);
     return 0;
 }
 
