@@ -27,6 +27,7 @@
 #include "tool_interrupt.h"
 #include "util/alloc.h"
 #include "util/clock.h"
+#include "util/signal_name.h"
 #include "util/text.h"
 
 extern char **environ;
@@ -423,7 +424,7 @@ void run_sample_describe(const struct run_sample *s, const struct run_program *p
     case RUN_COMPLETED: bench__fmt(buf, size, "completed"); return;
     case RUN_EXITED: bench__fmt(buf, size, "exited with status %d", s->status); return;
     case RUN_SIGNALED: {
-        const char *abbrev = sigabbrev_np(s->signal);
+        const char *abbrev = bench__signal_abbrev(s->signal);
         const char *text = strsignal(s->signal);
         const char *core = s->core_dumped ? ", core dumped" : "";
         if (abbrev)

@@ -22,6 +22,7 @@
 #include "../util/clock.h"
 #include "../util/alloc.h"
 #include "../util/format.h"
+#include "../util/signal_name.h"
 #include "../util/text.h"
 #include "runner.h"
 #include "test_worker.h"
@@ -220,7 +221,7 @@ static void describe_death(struct result *res, int status)
     res->detail_inline = true;
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
-        const char *abbrev = sigabbrev_np(sig);
+        const char *abbrev = bench__signal_abbrev(sig);
         const char *text = strsignal(sig);
         if (abbrev)
             bench__fmt(detail, sizeof detail, "killed by SIG%s: %s%s", abbrev, text ? text : "",

@@ -104,6 +104,7 @@ BENCH_NORETURN static void worker_main(struct pool_run *p, size_t self, int sock
     setvbuf(stdout, NULL, _IONBF, 0); /* nothing is lost when a test crashes */
     signal(SIGPIPE, SIG_DFL);
     pid_t me = bench__thread_id(); /* its one thread: a fork leaves only the caller's */
+    pid_t worker = getpid();       /* not the thread's id: off Linux the two differ */
     for (;;) {
         uint64_t index;
         ssize_t n = recv(sock, &index, sizeof index, 0);
@@ -114,7 +115,7 @@ BENCH_NORETURN static void worker_main(struct pool_run *p, size_t self, int sock
         struct bench_ctx ctx = {.entry = &p->pool->suite->entries[p->pool->tests[index]],
                                 .result_fd = sock};
         run_one(&ctx, me);
-        if (getpid() != me)
+        if (getpid() != worker)
             _exit(0); /* a process the test forked came back here: it is no worker */
         fflush(NULL); /* the output goes before the outcome */
         char buf[sizeof ctx.message + 2];

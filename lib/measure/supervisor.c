@@ -21,6 +21,7 @@
 #include "../platform/workers.h"
 #include "../util/alloc.h"
 #include "../util/clock.h"
+#include "../util/signal_name.h"
 #include "../platform/fds.h"
 #include "measure.h"
 #include "supervisor.h"
@@ -241,14 +242,14 @@ static char *describe_end(const struct worker *w, const struct bench__collector 
     if (w->stop_signal) {
         what = bench__xasprintf("%sstopped by SIG%s: it used the terminal, which a measuring "
                                 "process in the background cannot (--bench-in-process can)",
-                                was, sigabbrev_np(w->stop_signal));
+                                was, bench__signal_abbrev(w->stop_signal));
     } else if (!w->reaped) {
         what = bench__xasprintf("ended%s (its exit status was not kept: the program ignores or "
                                 "reaps SIGCHLD)",
                                 unfinished);
     } else if (WIFSIGNALED(w->status)) {
         int sig = WTERMSIG(w->status);
-        const char *abbrev = sigabbrev_np(sig);
+        const char *abbrev = bench__signal_abbrev(sig);
         const char *core = WCOREDUMP(w->status) ? " (core dumped)" : "";
         what = abbrev ? bench__xasprintf("%skilled by SIG%s%s", was, abbrev, core)
                       : bench__xasprintf("%skilled by signal %d%s", was, sig, core);

@@ -170,6 +170,11 @@ struct bench__source_ops {
     void *(*open)(const struct bench__source_request *req, struct bench__caps *caps, char *status,
                   size_t status_size);
     void (*close)(void *state);
+    /* Why column `k` of its family is never measured although the source opened (a field the
+     * host does not have: tier-0's /proc/self/io fields off Linux), or NULL when it is measured.
+     * NULL op: every column of an open source is. The catalog lists such a metric unavailable
+     * with this reason. */
+    const char *(*column_absent)(const void *state, size_t k);
     /* A counting pass: pass_begin once, then bracket_begin/bracket_end around each batch of
      * counted calls, then pass_end with the number of counted calls and brackets. */
     void (*pass_begin)(void *state);

@@ -18,12 +18,18 @@ pid_t bench__thread_id(void)
 #include <stdatomic.h>
 
 static atomic_int next_id = 1;
-static _Thread_local pid_t my_id;
+static _Thread_local pid_t my_id, my_pid;
 
+/* A forked child's thread gets a number of its own, as on Linux: one the process it was forked
+ * from never handed out before the fork, so a test's forked child is never taken for the thread
+ * that forked it. */
 pid_t bench__thread_id(void)
 {
-    if (my_id == 0)
+    pid_t pid = getpid();
+    if (my_id == 0 || my_pid != pid) {
         my_id = (pid_t)atomic_fetch_add(&next_id, 1);
+        my_pid = pid;
+    }
     return my_id;
 }
 
