@@ -888,7 +888,7 @@ def case_counting_perf():
     hardware = re.search(r"^--perf: counting unavailable \(perf_event_open\(cycles\)", err,
                          re.M) is None
     if PORTABLE:
-        pass
+        pass  # checked above: there is no fallback to take
     elif hardware and "instr" in m and m["instr"] is not None:
         print("note: this machine exposes hardware counters; the fallback path is not taken")
     else:
