@@ -15,6 +15,7 @@
 
 #include "compare_tool.h"
 #include "tool_interrupt.h"
+#include "util/signal_name.h"
 #include "util/text.h"
 
 /* The last non-empty line of the log, sanitized, for the reason of a failed run. */
@@ -50,7 +51,7 @@ static void describe_status(int status, const char *log_path, char *why, size_t 
 {
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
-        const char *abbrev = sigabbrev_np(sig);
+        const char *abbrev = bench__signal_abbrev(sig);
         const char *text = strsignal(sig);
         if (abbrev)
             bench__fmt(why, size, "killed by SIG%s: %s", abbrev, text ? text : "");

@@ -22,6 +22,7 @@
 #include "tool_json.h"
 #include "util/alloc.h"
 #include "util/atomic_file.h"
+#include "util/signal_name.h"
 #include "util/text.h"
 
 #define RUN_JSON_SCHEMA 1
@@ -203,7 +204,7 @@ static json_t *failure_json(const struct run_state *st, const struct run_failure
     put(j, "exitStatus", s->outcome == RUN_EXITED ? json_integer(s->status) : json_null());
     char sig[32] = "";
     if (s->outcome == RUN_SIGNALED) {
-        const char *abbrev = sigabbrev_np(s->signal);
+        const char *abbrev = bench__signal_abbrev(s->signal);
         if (abbrev)
             bench__fmt(sig, sizeof sig, "SIG%s", abbrev);
         else

@@ -4,7 +4,9 @@
  * from just before the spawn to the reap, wait4's rusage, a blocking wait (ppoll on a pidfd with
  * the time left to the deadline when a timeout or pipes need watching), the output (null, pipes
  * drained to EOF with the stderr tail kept, inherited), the group killed after every run and on
- * an interrupt. It must never poll in a loop with a sleep, nor compute statistics. */
+ * an interrupt. It must never poll in a loop with a sleep, nor compute statistics; off Linux
+ * (no pidfd, no ppoll) the exit is checked between polls of at most EXIT_POLL_MS
+ * (docs/reference/platforms.md). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#if BENCH__LINUX
 #include <sys/syscall.h>
+#endif
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,6 +27,7 @@
 #include "tool_interrupt.h"
 #include "util/alloc.h"
 #include "util/clock.h"
+#include "util/signal_name.h"
 #include "util/text.h"
 
 extern char **environ;
@@ -133,9 +138,62 @@ static void harness_failed(struct run_sample *out, const char *call, int error)
     out->error = error;
 }
 
+#define EXIT_POLL_MS 10 /* off Linux: the longest a child's exit goes unseen */
+
+/* pipe2 for O_CLOEXEC | O_NONBLOCK: pipe then fcntl off Linux. */
+static int pipe_flags(int fds[2], int flags)
+{
+#if BENCH__LINUX
+    return pipe2(fds, flags);
+#else
+    if (pipe(fds) != 0)
+        return -1;
+    for (int i = 0; i < 2; i++)
+        if (fcntl(fds[i], F_SETFD, FD_CLOEXEC) != 0 ||
+            ((flags & O_NONBLOCK) && fcntl(fds[i], F_SETFL, O_NONBLOCK) != 0)) {
+            int err = errno;
+            close(fds[0]);
+            close(fds[1]);
+            errno = err;
+            return -1;
+        }
+    return 0;
+#endif
+}
+
+/* ppoll with a timespec (NULL: no deadline); off Linux, poll in milliseconds (rounded up), at
+ * most EXIT_POLL_MS when `slice` (the child's exit is checked in between). */
+static int wait_fds(struct pollfd *fds, size_t n, const struct timespec *ts, bool slice)
+{
+#if BENCH__LINUX
+    (void)slice;
+    return ppoll(fds, n, ts, NULL);
+#else
+    int64_t ms = -1;
+    if (ts)
+        ms = (int64_t)ts->tv_sec * 1000 + (ts->tv_nsec + 999999) / 1000000;
+    if (slice && (ms < 0 || ms > EXIT_POLL_MS))
+        ms = EXIT_POLL_MS;
+    return poll(fds, (nfds_t)n, ms > 1000000000 ? 1000000000 : (int)ms);
+#endif
+}
+
+/* Has the child exited (not reaped: wait4 still takes its rusage)? Only without a pidfd. */
+static bool exited_unreaped(pid_t pid)
+{
+#if BENCH__LINUX
+    (void)pid;
+    return false;
+#else
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
+#endif
+}
+
 static int pidfd_open_checked(pid_t pid)
 {
-#ifdef SYS_pidfd_open
+#if BENCH__LINUX && defined(SYS_pidfd_open)
     return (int)syscall(SYS_pidfd_open, pid, 0);
 #else
     (void)pid;
@@ -168,7 +226,7 @@ static void drain(struct pollfd *fds, size_t first, size_t n, struct run_sample 
         }
         struct timespec ts;
         set_timeout(&ts, left);
-        int k = ppoll(fds + first, n - first, &ts, NULL);
+        int k = wait_fds(fds + first, n - first, &ts, false);
         if (k < 0 && errno != EINTR)
             return;
         for (size_t i = first; k > 0 && i < n; i++)
@@ -195,22 +253,23 @@ static bool watch(pid_t pid, int pidfd, struct pollfd *fds, size_t n, int64_t de
             set_timeout(&ts, left);
             tsp = &ts;
         }
-        int k = ppoll(fds, n, tsp, NULL);
+        int k = wait_fds(fds, n, tsp, pidfd < 0);
         if (k < 0) {
             if (errno == EINTR)
                 continue;
             harness_failed(out, "ppoll", errno);
             return false;
         }
+        if (k == 0 && pidfd < 0 && exited_unreaped(pid))
+            return true;
         if (k == 0)
             continue; /* the deadline: said at the top */
         for (size_t i = 1; i < n; i++)
             if (fds[i].fd >= 0 && fds[i].revents && read_pipe(fds[i].fd, i == n - 1, out, buf) != 0)
                 fds[i].fd = -1;
-        if (fds[0].revents)
+        if ((pidfd >= 0 && fds[0].revents) || (pidfd < 0 && exited_unreaped(pid)))
             return true;
     }
-    (void)pid;
 }
 
 static int reap(pid_t pid, int *status, struct rusage *ru)
@@ -246,8 +305,8 @@ void run_proc_exec(struct run_program *prog, const struct run_exec_params *param
     }
     bool piped = params->output == RUN_OUTPUT_PIPE;
     int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1};
-    if (piped && (pipe2(out_pipe, O_CLOEXEC | O_NONBLOCK) != 0 ||
-                  pipe2(err_pipe, O_CLOEXEC | O_NONBLOCK) != 0)) {
+    if (piped && (pipe_flags(out_pipe, O_CLOEXEC | O_NONBLOCK) != 0 ||
+                  pipe_flags(err_pipe, O_CLOEXEC | O_NONBLOCK) != 0)) {
         harness_failed(out, "pipe2", errno);
         for (int i = 0; i < 2; i++)
             if (out_pipe[i] >= 0)
@@ -312,13 +371,14 @@ void run_proc_exec(struct run_program *prog, const struct run_exec_params *param
     bool exited = true;
     if (need_watch) {
         int pidfd = pidfd_open_checked(pid);
-        if (pidfd < 0) {
+        if (pidfd < 0 && BENCH__LINUX) {
             harness_failed(out, "pidfd_open", errno);
             exited = false;
         } else {
             exited = watch(pid, pidfd, fds, nfds, params->timeout_ns ? t0 + params->timeout_ns : 0,
                            out, buf);
-            close(pidfd);
+            if (pidfd >= 0)
+                close(pidfd);
         }
         if (!exited)
             kill(-pid, SIGKILL); /* the deadline, or we cannot watch it: the whole group */
@@ -364,7 +424,7 @@ void run_sample_describe(const struct run_sample *s, const struct run_program *p
     case RUN_COMPLETED: bench__fmt(buf, size, "completed"); return;
     case RUN_EXITED: bench__fmt(buf, size, "exited with status %d", s->status); return;
     case RUN_SIGNALED: {
-        const char *abbrev = sigabbrev_np(s->signal);
+        const char *abbrev = bench__signal_abbrev(s->signal);
         const char *text = strsignal(s->signal);
         const char *core = s->core_dumped ? ", core dumped" : "";
         if (abbrev)

@@ -161,16 +161,24 @@ void bench__catalog_close(struct bench__catalog *c)
 
 void bench__catalog_announce(const struct bench__catalog *c, FILE *err)
 {
+    const struct bench__open_source *said = NULL; /* the last source that said "unavailable" */
     for (size_t i = 0; i < c->n_sources; i++) {
         const struct bench__open_source *s = &c->sources[i];
         if (!s->requested)
             continue;
         if (!s->state) {
-            /* the seed's shape: "<flag>: <capability> unavailable (<reason>)" */
+            /* the seed's shape: "<flag>: <capability> unavailable (<reason>)", each line once (a
+             * fallback absent for the same reason as its primary, off Linux, says nothing new) */
             enum bench__cap cap = bench__caps_defining_absence(&s->caps);
-            if (cap != BENCH__CAP_COUNT)
-                fprintf(err, "%s: %s unavailable (%s)\n", s->via, bench__cap_name(cap),
-                        bench__caps_reason(&s->caps, cap));
+            if (cap == BENCH__CAP_COUNT)
+                continue;
+            const char *reason = bench__caps_reason(&s->caps, cap);
+            if (said && !strcmp(said->via, s->via) &&
+                bench__caps_defining_absence(&said->caps) == cap &&
+                !strcmp(bench__caps_reason(&said->caps, cap), reason))
+                continue;
+            fprintf(err, "%s: %s unavailable (%s)\n", s->via, bench__cap_name(cap), reason);
+            said = s;
             continue;
         }
         if (s->fallback) {

@@ -130,9 +130,12 @@ static int fill(struct bench_catalog *cat, const struct bench__catalog *c,
         return BENCH_ENOMEM;
     for (size_t i = 0; i < c->n_sources; i++) {
         const struct bench__open_source *s = &c->sources[i];
-        bool available = s->state != NULL;
         for (size_t k = 0; k < s->n_family; k++) {
             const struct bench__column_desc *d = &s->family[k];
+            /* an open source may still lack a column (tier-0's I/O fields off Linux) */
+            const char *column_why =
+                s->state && s->ops->column_absent ? s->ops->column_absent(s->state, k) : NULL;
+            bool available = s->state != NULL && column_why == NULL;
             struct bench_metric_info *m = &cat->metrics[cat->n_metrics++];
             *m = (struct bench_metric_info){
                 .size = sizeof *m,
@@ -143,7 +146,7 @@ static int fill(struct bench_catalog *cat, const struct bench__catalog *c,
                 .source = keep(cat, d->source),
                 .available = available,
                 .is_default = d->is_default,
-                .reason = available ? NULL : keep(cat, absence_reason(s)),
+                .reason = available ? NULL : keep(cat, column_why ? column_why : absence_reason(s)),
             };
             if (!m->name || !m->column || !m->source || (!available && !m->reason))
                 return BENCH_ENOMEM;

@@ -38,10 +38,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../platform/fds.h"
 #include "../platform/workers.h"
 #include "../util/alloc.h"
 #include "../util/clock.h"
@@ -203,13 +203,13 @@ BENCH_NORETURN static void run_test(const struct bench__test_pool *pool, size_t 
 static void serve_one(const struct bench__test_pool *pool, int sock, size_t index)
 {
     int out[2], res[2];
-    if (pipe2(out, O_CLOEXEC) != 0) {
+    if (bench__pipe2(out, O_CLOEXEC) != 0) {
         say_no_fork(sock, errno);
         return;
     }
     /* non-blocking: the test writes one report shorter than PIPE_BUF into the empty pipe (it
      * never blocks), read once the test was reaped */
-    if (pipe2(res, O_CLOEXEC | O_NONBLOCK) != 0) {
+    if (bench__pipe2(res, O_CLOEXEC | O_NONBLOCK) != 0) {
         say_no_fork(sock, errno);
         close(out[0]), close(out[1]);
         return;
@@ -228,10 +228,7 @@ static void serve_one(const struct bench__test_pool *pool, int sock, size_t inde
         run_test(pool, index, out[1], res[1]);
     }
     close(res[1]);
-    int pidfd = -1;
-#ifdef SYS_pidfd_open
-    pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-#endif
+    int pidfd = bench__pidfd_open(pid);
     /* With a pidfd the server holds the output pipe's write end until the test is reaped: its
      * exit wakes the server once (on the pidfd), not twice. Without, the end of the pipe says the
      * test is exiting, and its exit is polled for. */
@@ -329,7 +326,7 @@ BENCH_NORETURN static void server_main(struct servers *p, size_t self, int sock)
 static int spawn(struct servers *p, size_t slot)
 {
     int pair[2];
-    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0)
+    if (bench__socketpair_cloexec(SOCK_SEQPACKET, pair) != 0)
         return -errno;
     fflush(stdout);
     fflush(stderr);
@@ -347,10 +344,7 @@ static int spawn(struct servers *p, size_t slot)
     struct server *s = &p->s[slot];
     s->pid = pid;
     s->sock = pair[0];
-    s->pidfd = -1;
-#ifdef SYS_pidfd_open
-    s->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-#endif
+    s->pidfd = bench__pidfd_open(pid);
     s->gone = false;
     for (size_t i = 0; i < s->queued; i++)
         s->q[i].sent = false;

@@ -17,10 +17,12 @@
 #include "../util/clock.h"
 #include "../util/alloc.h"
 #include "../util/format.h"
+#include "../util/signal_name.h"
 #include "../util/text.h"
 #include "runner.h"
 #include "fork_server.h"
 #include "test_worker.h"
+#include "../platform/fds.h"
 #include "../platform/workers.h"
 
 #define OUTPUT_CAP (1u << 20) /* captured output kept per test */
@@ -79,7 +81,7 @@ static void describe_death(struct result *res, int status)
     res->detail_inline = true;
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
-        const char *abbrev = sigabbrev_np(sig);
+        const char *abbrev = bench__signal_abbrev(sig);
         const char *text = strsignal(sig);
         if (abbrev)
             bench__fmt(detail, sizeof detail, "killed by SIG%s: %s%s", abbrev, text ? text : "",

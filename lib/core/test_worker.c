@@ -21,13 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../platform/fds.h"
 #include "../platform/workers.h"
 #include "../util/alloc.h"
 #include "deadline.h"
+#include "../util/thread.h"
 #include "test_worker.h"
 
 /* Without a pidfd (kernels before 5.3), a worker's death is looked for this often. */
@@ -103,7 +104,8 @@ BENCH_NORETURN static void worker_main(struct pool_run *p, size_t self, int sock
     close(out_w);
     setvbuf(stdout, NULL, _IONBF, 0); /* nothing is lost when a test crashes */
     signal(SIGPIPE, SIG_DFL);
-    pid_t me = getpid(); /* and the tid of its one thread: a fork leaves only the caller's */
+    pid_t me = bench__thread_id(); /* its one thread: a fork leaves only the caller's */
+    pid_t worker = getpid();       /* not the thread's id: off Linux the two differ */
     for (;;) {
         uint64_t index;
         ssize_t n = recv(sock, &index, sizeof index, 0);
@@ -114,7 +116,7 @@ BENCH_NORETURN static void worker_main(struct pool_run *p, size_t self, int sock
         struct bench_ctx ctx = {.entry = &p->pool->suite->entries[p->pool->tests[index]],
                                 .result_fd = sock};
         run_one(&ctx, me);
-        if (getpid() != me)
+        if (getpid() != worker)
             _exit(0); /* a process the test forked came back here: it is no worker */
         fflush(NULL); /* the output goes before the outcome */
         char buf[sizeof ctx.message + 2];
@@ -130,9 +132,9 @@ BENCH_NORETURN static void worker_main(struct pool_run *p, size_t self, int sock
 static int spawn(struct pool_run *p, size_t slot)
 {
     int pair[2], out[2];
-    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0)
+    if (bench__socketpair_cloexec(SOCK_SEQPACKET, pair) != 0)
         return -errno;
-    if (pipe2(out, O_CLOEXEC) != 0) {
+    if (bench__pipe2(out, O_CLOEXEC) != 0) {
         int err = -errno;
         close(pair[0]), close(pair[1]);
         return err;
@@ -157,7 +159,7 @@ static int spawn(struct pool_run *p, size_t slot)
     w->pid = pid;
     w->sock = pair[0];
     w->out_fd = out[0];
-    w->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    w->pidfd = bench__pidfd_open(pid);
     w->busy = false;
     return 0;
 }

@@ -5,7 +5,6 @@
  * unknown, with its reason. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <linux/perf_event.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -13,9 +12,13 @@
 
 #include "../platform/os.h"
 #include "../sources/perf_group.h"
+#include "../sources/source.h"
 #include "../util/alloc.h"
 #include "../util/text.h"
 #include "contention.h"
+#if BENCH__LINUX
+#include <linux/perf_event.h>
+#endif
 #include "environment.h"
 
 #define MAX_GOVERNOR_CPUS 256 /* a larger machine is judged by its first 256 CPUs */
@@ -196,6 +199,10 @@ static void check_pmu(struct bench__environment *env, FILE *err)
         unknown(env, "hypervisor", "/proc/cpuinfo: %s",
                 n < 0 ? strerror((int)-n) : "no flags line");
 
+#if !BENCH__LINUX
+    env->hardware_pmu = -1;
+    unknown(env, "hardwarePmu", BENCH__OFF_PLATFORM " (perf_event_open is Linux's)");
+#else
     /* one user-space cycle counter of this process, opened disabled and closed at once */
     struct perf_event_attr attr;
     memset(&attr, 0, sizeof attr);
@@ -226,6 +233,7 @@ static void check_pmu(struct bench__environment *env, FILE *err)
          "(--perf) cannot be read; run on bare metal, or give the virtual machine a PMU (KVM: "
          "-cpu host)",
          errname, env->hypervisor == 1 ? "; the CPU reports a hypervisor: a virtual machine" : "");
+#endif
 }
 
 static void check_load(struct bench__environment *env, FILE *err)

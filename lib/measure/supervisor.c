@@ -12,14 +12,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if BENCH__LINUX
 #include <sys/prctl.h>
-#include <sys/syscall.h>
+#endif
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "../platform/workers.h"
 #include "../util/alloc.h"
 #include "../util/clock.h"
+#include "../util/signal_name.h"
+#include "../platform/fds.h"
 #include "measure.h"
 #include "supervisor.h"
 #include "wire.h"
@@ -65,7 +68,9 @@ static _Noreturn void worker_main(const struct bench__config *cfg, const struct 
                                   int pipes[N_PIPES + 1][2], const struct sigaction *sigpipe)
 {
     sigaction(SIGPIPE, sigpipe, NULL);
+#if BENCH__LINUX
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* no orphan measures on after its supervisor died */
+#endif
     if (getppid() != parent)
         _exit(127);
     for (int i = 0; i < N_PIPES; i++)
@@ -110,7 +115,7 @@ static int start_worker(const struct bench__config *cfg, const struct bench__sui
     w->pidfd = -1;
     int pipes[N_PIPES + 1][2];
     for (int i = 0; i <= ACK; i++)
-        if (pipe2(pipes[i], O_CLOEXEC) != 0) {
+        if (bench__pipe2(pipes[i], O_CLOEXEC) != 0) {
             int err = errno;
             for (int j = 0; j < i; j++) {
                 close(pipes[j][0]);
@@ -144,9 +149,7 @@ static int start_worker(const struct bench__config *cfg, const struct bench__sui
         w->open[i] = true;
         fcntl(w->fd[i], F_SETFL, fcntl(w->fd[i], F_GETFL) | O_NONBLOCK);
     }
-#ifdef SYS_pidfd_open
-    w->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-#endif
+    w->pidfd = bench__pidfd_open(pid);
     return 0;
 }
 
@@ -239,14 +242,14 @@ static char *describe_end(const struct worker *w, const struct bench__collector 
     if (w->stop_signal) {
         what = bench__xasprintf("%sstopped by SIG%s: it used the terminal, which a measuring "
                                 "process in the background cannot (--bench-in-process can)",
-                                was, sigabbrev_np(w->stop_signal));
+                                was, bench__signal_abbrev(w->stop_signal));
     } else if (!w->reaped) {
         what = bench__xasprintf("ended%s (its exit status was not kept: the program ignores or "
                                 "reaps SIGCHLD)",
                                 unfinished);
     } else if (WIFSIGNALED(w->status)) {
         int sig = WTERMSIG(w->status);
-        const char *abbrev = sigabbrev_np(sig);
+        const char *abbrev = bench__signal_abbrev(sig);
         const char *core = WCOREDUMP(w->status) ? " (core dumped)" : "";
         what = abbrev ? bench__xasprintf("%skilled by SIG%s%s", was, abbrev, core)
                       : bench__xasprintf("%skilled by signal %d%s", was, sig, core);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* metric_listing.c: owns how the catalog looks in --list-metrics: one table row per metric, the
- * capability block with each absence's reason, and the wall source's run-queue line. It reads only
+ * capability block with each absence's reason, the metrics a counting source still lacks with
+ * theirs, and the wall source's run-queue line. It reads only
  * the public catalog API, the same a program uses, and probes nothing itself. */
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,18 @@
 #include "../util/alloc.h"
 #include "metric_listing.h"
 #include "table.h"
+
+/* Does `source` report its counting capability present? */
+static bool source_counts(const bench_catalog_t *cat, const char *source)
+{
+    for (size_t i = 0; i < bench_catalog_capability_count(cat); i++) {
+        struct bench_capability_info c = BENCH_CAPABILITY_INFO_INIT;
+        bench_catalog_capability(cat, i, &c);
+        if (!strcmp(c.source, source) && !strcmp(c.name, "counting"))
+            return c.present;
+    }
+    return false;
+}
 
 void bench__metric_listing(FILE *out, const bench_catalog_t *cat)
 {
@@ -53,6 +66,30 @@ void bench__metric_listing(FILE *out, const bench_catalog_t *cat)
             fprintf(out, " \xe2\x80\x94 %s", c.reason);
         fputc('\n', out);
     }
+    /* the metrics a source that counts still cannot measure, with why (none on a Linux host
+     * that has every field): one line per source and reason */
+    bool heading = false, *said = bench__xcalloc(n_rows + 1, sizeof *said);
+    for (size_t r = 0; r < n_rows; r++) {
+        struct bench_metric_info m = BENCH_METRIC_INFO_INIT;
+        bench_catalog_metric(cat, r, &m);
+        if (said[r] || m.available || !source_counts(cat, m.source))
+            continue;
+        if (!heading)
+            fprintf(out, "\nunavailable metrics of a source that counts:\n");
+        heading = true;
+        fprintf(out, "  %-*s %s", (int)width, m.source, m.name);
+        for (size_t q = r + 1; q < n_rows; q++) {
+            struct bench_metric_info other = BENCH_METRIC_INFO_INIT;
+            bench_catalog_metric(cat, q, &other);
+            if (!other.available && !strcmp(other.source, m.source) &&
+                !strcmp(other.reason, m.reason)) {
+                fprintf(out, ", %s", other.name);
+                said[q] = true;
+            }
+        }
+        fprintf(out, " \xe2\x80\x94 %s\n", m.reason);
+    }
+    free(said);
     /* the wall source's run-queue line: where run-queue wait comes from, or why it cannot */
     for (size_t i = 0; i < n_caps; i++) {
         struct bench_capability_info c = BENCH_CAPABILITY_INFO_INIT;

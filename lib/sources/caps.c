@@ -53,6 +53,11 @@ void bench__caps_absent(struct bench__caps *caps, enum bench__cap cap, const cha
     va_end(ap);
 }
 
+void bench__caps_off_platform(struct bench__caps *caps, enum bench__cap cap, const char *why)
+{
+    bench__caps_absent(caps, cap, BENCH__OFF_PLATFORM " (%s)", why);
+}
+
 const char *bench__caps_reason(const struct bench__caps *caps, enum bench__cap cap)
 {
     for (size_t i = 0; i < caps->n_absent; i++)

@@ -9,12 +9,13 @@
 
 #include "../util/text.h"
 #include "ip_sampling.h"
+#include "perf_family.h"
 #include "perf_group.h"
 #include "rdpmc.h"
 #include "source.h"
 #include "symbolize.h"
 
-/* Events, leader first; the family below is derived from them. */
+/* Events, leader first; the family (perf_family.h) is derived from them. */
 enum { EV_CYCLES, EV_INSTR, EV_BRANCHES, EV_BR_MISSES, EV_LLC_REFS, EV_LLC_MISSES, EV_PGFLT, EV_N };
 
 static const struct bench__perf_event events[EV_N] = {
@@ -29,43 +30,6 @@ static const struct bench__perf_event events[EV_N] = {
 
 #define LLC_PAIR ((1u << EV_LLC_REFS) | (1u << EV_LLC_MISSES))
 #define CALIBRATION_MIN_SCALE 0.98
-
-/* The family, in catalog order. */
-enum { M_IPC, M_INSTR, M_BR_MISS, M_CACHE_MISS, M_CYCLES, M_BRANCHES, M_PGFLT, M_N };
-
-static const struct bench__column_desc family[M_N] = {
-    {"ipc", "IPC", BENCH__FORMAT_RATIO, BENCH__DIAGNOSTIC, "perf", true},
-    {"instr", "instr/iter", BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC, "perf", true},
-    {"br-miss", "br-miss", BENCH__FORMAT_PERCENT, BENCH__DIAGNOSTIC, "perf", true},
-    {"cache-miss", "cache-miss", BENCH__FORMAT_PERCENT, BENCH__DIAGNOSTIC, "perf", true},
-    {"cycles", "cycles/iter", BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC, "perf", false},
-    {"branches", "branch/iter", BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC, "perf", false},
-    {"page-faults", "pgflt/iter", BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC, "perf", false},
-};
-
-/* A window's totals, under their own names (window_counts fills them in this order). */
-enum {
-    T_INSTR,
-    T_CYCLES,
-    T_IPC,
-    T_BRANCHES,
-    T_BR_MISSES,
-    T_CACHE_REFS,
-    T_CACHE_MISSES,
-    T_PGFLT,
-    T_N
-};
-
-static const struct bench__total_desc totals[T_N] = {
-    {"perf", NULL, "instructions", "instr", "instr", BENCH__FORMAT_COUNT, true},
-    {"perf", NULL, "cycles", "cycles", "cycles", BENCH__FORMAT_COUNT, true},
-    {"perf", NULL, NULL, "ipc", "ipc", BENCH__FORMAT_RATIO, true}, /* table only */
-    {"perf", NULL, "branches", "branches", "branches", BENCH__FORMAT_COUNT, false},
-    {"perf", NULL, "branchMisses", "br-misses", "br-miss", BENCH__FORMAT_COUNT, false},
-    {"perf", NULL, "cacheReferences", "cache-refs", "cache-miss", BENCH__FORMAT_COUNT, false},
-    {"perf", NULL, "cacheMisses", "cache-misses", "cache-miss", BENCH__FORMAT_COUNT, false},
-    {"perf", NULL, "pageFaults", "pg-flt", "page-faults", BENCH__FORMAT_COUNT, true},
-};
 
 struct perf_state {
     struct bench__perf_group group;
@@ -276,7 +240,7 @@ const struct bench__source_ops bench__source_perf = {
     .flag = "perf",
     .flag_help = "with --bench: open the perf_event counting pass",
     .lead = "instr",
-    .family = family,
+    .family = perf_family,
     .n_family = M_N,
     .open = perf_open,
     .close = perf_close,
@@ -286,7 +250,7 @@ const struct bench__source_ops bench__source_perf = {
     .pass_end = perf_pass_end,
     .edge_size = sizeof(struct bench__perf_snapshot),
     .edge_rank = 5,
-    .totals = totals,
+    .totals = perf_totals,
     .n_totals = T_N,
     .run_begin = perf_run_begin,
     .edge_read = perf_edge_read,

@@ -8,32 +8,15 @@
 
 #include "../util/text.h"
 #include "perf_group.h"
+#include "perf_sw_family.h"
 #include "source.h"
 
-/* Events, leader first; the family has the same order. */
-enum { EV_TASK_CLOCK, EV_PGFLT, EV_CTX_SW, EV_MIGRATIONS, EV_N };
-
+/* Events, leader first, in the family's order (perf_sw_family.h). */
 static const struct bench__perf_event events[EV_N] = {
     {"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
     {"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
     {"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
     {"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
-};
-
-static const struct bench__column_desc family[EV_N] = {
-    /* ns of task clock per iteration */
-    {"task-clock", "task-clock/iter", BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC, "perf-sw", true},
-    {"sw-page-faults", "sw-pgflt/iter", BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC, "perf-sw", true},
-    {"ctx-switches", "ctx-sw/iter", BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC, "perf-sw", true},
-    {"cpu-migrations", "migr/iter", BENCH__FORMAT_COUNT, BENCH__DIAGNOSTIC, "perf-sw", false},
-};
-
-/* A window's totals, under their own names, in the family's order. */
-static const struct bench__total_desc totals[EV_N] = {
-    {"perfSw", NULL, "taskClockNs", "task-clock", "task-clock", BENCH__FORMAT_COUNT, true},
-    {"perfSw", NULL, "pageFaults", "sw-pgflt", "sw-page-faults", BENCH__FORMAT_COUNT, true},
-    {"perfSw", NULL, "contextSwitches", "ctx-sw", "ctx-switches", BENCH__FORMAT_COUNT, true},
-    {"perfSw", NULL, "cpuMigrations", "migr", "cpu-migrations", BENCH__FORMAT_COUNT, false},
 };
 
 static void *sw_open(const struct bench__source_request *req, struct bench__caps *caps,
@@ -137,7 +120,7 @@ const struct bench__source_ops bench__source_perf_sw = {
     .flag = "perf",
     .flag_help = "with --bench: open the perf_event counting pass",
     .fallback_for = "perf",
-    .family = family,
+    .family = sw_family,
     .n_family = EV_N,
     .open = sw_open,
     .close = sw_close,
@@ -147,7 +130,7 @@ const struct bench__source_ops bench__source_perf_sw = {
     .pass_end = sw_pass_end,
     .edge_size = sizeof(struct bench__perf_snapshot),
     .edge_rank = 4,
-    .totals = totals,
+    .totals = sw_totals,
     .n_totals = EV_N,
     .run_begin = sw_run_begin,
     .edge_read = sw_edge_read,

@@ -62,6 +62,13 @@ BENCH__HIDDEN void bench__caps_block(struct bench__caps *caps, enum bench__cap c
  * countingRaw and counting that is absent; BENCH__CAP_COUNT when counting is not absent. */
 BENCH__HIDDEN enum bench__cap bench__caps_defining_absence(const struct bench__caps *caps);
 
+/* The reason every capability a non-Linux build lacks begins with (docs/reference/platforms.md). */
+#define BENCH__OFF_PLATFORM "not available on this platform"
+/* Record `cap` absent because this build has no such OS interface: "not available on this platform
+ * (<why>)", e.g. why = "perf_event_open is Linux's". */
+BENCH__HIDDEN void bench__caps_off_platform(struct bench__caps *caps, enum bench__cap cap,
+                                            const char *why);
+
 /* ---- host probes ------------------------------------------------------------------------- */
 
 /* The `type` of the PMU named `pmu` (/sys/bus/event_source/devices/<pmu>/type), or -1 with
@@ -163,6 +170,11 @@ struct bench__source_ops {
     void *(*open)(const struct bench__source_request *req, struct bench__caps *caps, char *status,
                   size_t status_size);
     void (*close)(void *state);
+    /* Why column `k` of its family is never measured although the source opened (a field the
+     * host does not have: tier-0's /proc/self/io fields off Linux), or NULL when it is measured.
+     * NULL op: every column of an open source is. The catalog lists such a metric unavailable
+     * with this reason. */
+    const char *(*column_absent)(const void *state, size_t k);
     /* A counting pass: pass_begin once, then bracket_begin/bracket_end around each batch of
      * counted calls, then pass_end with the number of counted calls and brackets. */
     void (*pass_begin)(void *state);

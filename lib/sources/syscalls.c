@@ -5,7 +5,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/perf_event.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,10 @@
 #include "perf_group.h"
 #include "source.h"
 
+#if BENCH__LINUX
+#include <linux/perf_event.h>
+#endif
+
 #define MAX_NAMED 62 /* named tracepoints counted besides the total */
 _Static_assert(1 + MAX_NAMED <= BENCH__PERF_GROUP_MAX, "the syscall group must fit a perf group");
 
@@ -26,8 +29,6 @@ _Static_assert(1 + MAX_NAMED <= BENCH__PERF_GROUP_MAX, "the syscall group must f
 #define EMPTY_BRACKETS 32 /* the empty-bracket pass at open */
 #define MOUNT_HINT "mount -t tracefs nodev /sys/kernel/tracing"
 
-/* Where tracefs lives: its own mount point, then the debugfs automount. */
-static const char *const tracefs_roots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
 #define N_ROOTS (sizeof tracefs_roots / sizeof tracefs_roots[0])
 
 /* ---- the names this configuration asks for ------------------------------------------- */
@@ -146,7 +147,12 @@ static size_t syscalls_family(const struct bench__source_request *req, struct be
     return out->n;
 }
 
+#if BENCH__LINUX
+
 /* ---- tracefs ids ------------------------------------------------------------------------ */
+
+/* Where tracefs lives: its own mount point, then the debugfs automount. */
+static const char *const tracefs_roots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
 
 #define ID_GARBAGE (-EBADMSG) /* the id file is empty or not a number */
 
@@ -566,3 +572,29 @@ const struct bench__source_ops bench__source_syscalls = {
     .edge_cost = sys_edge_cost,
     .window_floor = sys_window_floor,
 };
+
+#else /* not Linux: tracepoints are Linux's; the family and the flag stay, counting is absent */
+
+static void *sys_open(const struct bench__source_request *req, struct bench__caps *caps,
+                      char *status, size_t status_size)
+{
+    (void)req;
+    (void)status_size;
+    status[0] = '\0';
+    bench__caps_off_platform(caps, BENCH__CAP_COUNTING, "syscall tracepoints are Linux's");
+    bench__caps_off_platform(caps, BENCH__CAP_EVENT_TRACING, "syscall tracepoints are Linux's");
+    return NULL;
+}
+
+const struct bench__source_ops bench__source_syscalls = {
+    .name = "syscall",
+    .flag = "syscalls",
+    .flag_value = "LIST",
+    .flag_help = "with --bench: count syscalls (tracepoints); =futex,write adds one column each",
+    .flag_value_check = sys_flag_value_check,
+    .family_for = syscalls_family,
+    .claim = sys_claim,
+    .open = sys_open,
+};
+
+#endif /* BENCH__LINUX */

@@ -118,6 +118,8 @@ struct tier0 {
     struct bench__os_file io; /* /proc/self/io, kept open from open to close */
     bool have_io;             /* /proc/self/io gave syscr and rchar at open */
     bool have_ru;             /* getrusage worked at open */
+    char io_why[128];         /* why not, when !have_io */
+    char ru_why[96];          /* why not, when !have_ru */
     double cost[N_COUNTED];   /* self-cost of one snapshot pair, family order (0 elsewhere) */
     int64_t begin[N_COUNTED];
     /* the pass */
@@ -243,14 +245,20 @@ static void *tier0_open(const struct bench__source_request *req, struct bench__c
     bench__os_file_open(&t->io, IO_PATH);
     int64_t f[N_COUNTED];
     int ru_err = snap_ru(f);
-    int io_err = snap_io(t, f, NULL);
-
     char ru_why[96] = "", io_why[128] = "";
+#if BENCH__LINUX
+    int io_err = snap_io(t, f, NULL);
+#else
+    /* the I/O fields come from Linux's /proc/self/io: getrusage's fields stay */
+    int io_err = 0;
+    snap_unknown(f, io_field, BENCH__TIER0_N_IO);
+    bench__fmt(io_why, sizeof io_why, BENCH__OFF_PLATFORM " (" IO_PATH " is Linux's)");
+#endif
     if (ru_err)
         bench__fmt(ru_why, sizeof ru_why, "getrusage(RUSAGE_SELF) failed (%s)", strerror(ru_err));
-    if (io_err)
+    if (io_why[0] == '\0' && io_err)
         bench__fmt(io_why, sizeof io_why, IO_PATH " unreadable (%s)", strerror(io_err));
-    else if (f[F_SYSCR] < 0 || f[F_RCHAR] < 0)
+    else if (io_why[0] == '\0' && (f[F_SYSCR] < 0 || f[F_RCHAR] < 0))
         bench__fmt(io_why, sizeof io_why, IO_PATH " has no parsable syscr/rchar lines");
 
     if (ru_why[0] && io_why[0]) {
@@ -262,6 +270,8 @@ static void *tier0_open(const struct bench__source_request *req, struct bench__c
     }
     t->have_ru = !ru_why[0];
     t->have_io = !io_why[0];
+    memcpy(t->io_why, io_why, sizeof io_why);
+    memcpy(t->ru_why, ru_why, sizeof ru_why);
     if (!t->have_io)
         bench__os_file_close(&t->io); /* never read again */
     if (io_why[0])
@@ -271,6 +281,17 @@ static void *tier0_open(const struct bench__source_request *req, struct bench__c
     calibrate(t);
     bench__caps_present(caps, BENCH__CAP_COUNTING);
     return t;
+}
+
+/* The I/O fields (and cache-hit, made of two of them) without /proc/self/io, the fault and
+ * context-switch fields without getrusage. */
+static const char *tier0_column_absent(const void *state, size_t k)
+{
+    const struct tier0 *t = state;
+    for (size_t i = 0; i < 4; i++)
+        if (ru_field[i] == k)
+            return t->have_ru ? NULL : t->ru_why;
+    return t->have_io ? NULL : t->io_why;
 }
 
 double bench__tier0_self_cost(const void *state, size_t field)
@@ -443,6 +464,7 @@ const struct bench__source_ops bench__source_tier0 = {
     .n_family = F_COUNT,
     .open = tier0_open,
     .close = tier0_close,
+    .column_absent = tier0_column_absent,
     .pass_begin = tier0_pass_begin,
     .bracket_begin = tier0_bracket_begin,
     .bracket_end = tier0_bracket_end,

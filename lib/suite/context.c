@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../util/text.h"
+#include "../util/thread.h"
 #include "context.h"
 
 struct bench_ctx *bench__current;
@@ -55,7 +56,7 @@ int bench__outcome_decode(const char *buf, size_t len, enum bench__outcome *outc
 void bench__finish(struct bench_ctx *ctx, enum bench__outcome outcome)
 {
     ctx->outcome = outcome;
-    if (ctx->escape && (ctx->escape_tid == 0 || ctx->escape_tid == gettid()))
+    if (ctx->escape && (ctx->escape_tid == 0 || ctx->escape_tid == bench__thread_id()))
         longjmp(*(jmp_buf *)ctx->escape, 1);
     char buf[sizeof ctx->message + 1];
     size_t n = bench__outcome_encode(outcome, ctx->message, buf, sizeof buf);

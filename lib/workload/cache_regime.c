@@ -10,7 +10,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#if BENCH__LINUX
 #include <sys/statfs.h>
+#endif
 #include <unistd.h>
 
 #include "cache_regime.h"
@@ -19,7 +21,12 @@
 
 #define WARM_CHUNK (64u * 1024u) /* read-through preload chunk */
 #define MINCORE_VEC 4096u        /* pages per mincore call (bounded stack vector) */
-#define PATH_SHOWN 120u          /* bytes of a path quoted in a reason (its tail) */
+#if BENCH__LINUX
+#define OPEN_FOR_STAT (O_PATH | O_CLOEXEC) /* no read permission needed to ask the fs */
+#else
+#define OPEN_FOR_STAT (O_RDONLY | O_CLOEXEC)
+#endif
+#define PATH_SHOWN 120u /* bytes of a path quoted in a reason (its tail) */
 
 /* ---- reasons ------------------------------------------------------------------------------ */
 
@@ -57,6 +64,10 @@ enum bench__fs_kind bench__fs_kind_of_magic(uint64_t f_type)
 
 enum bench__fs_kind bench__fs_kind_of_fd(int fd)
 {
+#if !BENCH__LINUX
+    (void)fd; /* the filesystem magic numbers are Linux's statfs f_type */
+    return BENCH__FS_UNKNOWN;
+#else
     struct statfs sf;
     memset(&sf, 0, sizeof sf);
     if (bench__os.fstatfs(fd, &sf) != 0)
@@ -65,13 +76,14 @@ enum bench__fs_kind bench__fs_kind_of_fd(int fd)
      * ramfs's magic (top bit set) would otherwise sign-extend past every case. */
     uint64_t magic = (uint64_t)sf.f_type & (UINT64_MAX >> (64u - 8u * sizeof sf.f_type));
     return bench__fs_kind_of_magic(magic);
+#endif
 }
 
 enum bench__fs_kind bench__fs_kind_of_path(const char *path)
 {
     if (path == NULL)
         return BENCH__FS_UNKNOWN;
-    int fd = bench__os.open(path, O_PATH | O_CLOEXEC);
+    int fd = bench__os.open(path, OPEN_FOR_STAT);
     if (fd < 0)
         return BENCH__FS_UNKNOWN;
     enum bench__fs_kind kind = bench__fs_kind_of_fd(fd);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../platform/os.h"
+#include "../sources/source.h"
 #include "../util/text.h"
 #include "psi.h"
 
@@ -128,6 +129,12 @@ bool bench__psi_open(struct bench__psi *p, char *reason, size_t reason_size)
     bool ok[3];
     int64_t some, full;
     memset(p, 0, sizeof *p);
+#if !BENCH__LINUX
+    (void)why, (void)ok, (void)some, (void)full;
+    bench__fmt(reason, reason_size, BENCH__OFF_PLATFORM " (pressure stall information is Linux's)");
+    bench__fmt(p->status, sizeof p->status, "unavailable (%s)", reason);
+    return false;
+#endif
     for (size_t f = 0; f < 3; f++) {
         bench__os_file_open(&p->file[f], psi_path[f]);
         ok[f] = read_one(&p->file[f], psi_path[f], &some, &full, why[f], sizeof why[f]);

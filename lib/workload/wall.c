@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 
 #include "../platform/os.h"
+#include "../sources/source.h"
 #include "../util/text.h"
 #include "wall.h"
 
@@ -67,6 +68,7 @@ static int64_t read_sched(struct bench__os_file *f, const char *path, char *why,
     return rq;
 }
 
+#if BENCH__LINUX
 /* Open the handle on path and probe it: true when it parses (the handle stays open), false
  * with `why` and *err (the handle closed). */
 static bool probe_sched(struct bench__wall *w, const char *path, char *why, size_t why_size,
@@ -78,6 +80,7 @@ static bool probe_sched(struct bench__wall *w, const char *path, char *why, size
     bench__os_file_close(&w->sched);
     return false;
 }
+#endif
 
 /* ---- the source --------------------------------------------------------------------------- */
 
@@ -86,6 +89,14 @@ void bench__wall_open(struct bench__wall *w)
     struct rusage ru;
     memset(w, 0, sizeof *w);
 
+#if !BENCH__LINUX
+    /* a thread's own CPU time and its run-queue wait are Linux's (RUSAGE_THREAD, schedstat) */
+    (void)ru;
+    bench__fmt(w->rusage_reason, sizeof w->rusage_reason,
+               "getrusage(RUSAGE_THREAD): " BENCH__OFF_PLATFORM);
+    bench__fmt(w->sched_reason, sizeof w->sched_reason,
+               BENCH__OFF_PLATFORM " (schedstat is Linux's /proc)");
+#else
     errno = 0;
     if (bench__os.getrusage(RUSAGE_THREAD, &ru) == 0) {
         w->thread_scope = true;
@@ -108,6 +119,7 @@ void bench__wall_open(struct bench__wall *w)
                                                            : "";
         bench__fmt(w->sched_reason, sizeof w->sched_reason, "%s; %s%s", why_thread, why_self, hint);
     }
+#endif
 }
 
 void bench__wall_close(struct bench__wall *w)
@@ -170,10 +182,15 @@ void bench__wall_read(struct bench__wall *w, struct bench__wall_snapshot *s,
     if (!w->thread_scope) {
         s->user_us = self_ok ? tv_us(self.ru_utime) : -1;
         s->sys_us = self_ok ? tv_us(self.ru_stime) : -1;
-    } else if (bench__os.getrusage(RUSAGE_THREAD, &ru) == 0) {
+    }
+#if BENCH__LINUX
+    else if (bench__os.getrusage(RUSAGE_THREAD, &ru) == 0) {
         s->user_us = tv_us(ru.ru_utime);
         s->sys_us = tv_us(ru.ru_stime);
     }
+#else
+    (void)ru; /* thread_scope is never set off Linux */
+#endif
     if (w->sched_path)
         s->runqueue_ns = read_sched(&w->sched, w->sched_path, why, sizeof why, &err);
 }

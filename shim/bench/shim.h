@@ -11,6 +11,19 @@
 #error "<bench/shim.h> needs GCC or Clang (constructor functions and inline asm)"
 #endif
 
+/* BENCH_NO_CONSTRUCTORS (defined before this header): no registration constructor is emitted;
+ * the program lists its tests with BENCH_REGISTRATIONS and registers them from main with
+ * BENCH_MAIN_LISTS (docs/how-to/register-tests-without-constructors.md). */
+#ifdef BENCH_NO_CONSTRUCTORS
+#define BENCH__CONSTRUCTOR(name)
+#else
+#define BENCH__CONSTRUCTOR(name)                                                                   \
+    __attribute__((constructor)) static void bench__register_##name(void)                          \
+    {                                                                                              \
+        bench_register(&bench__test_##name);                                                       \
+    }
+#endif
+
 #define BENCH__UNUSED __attribute__((unused))
 
 /* How this translation unit is compiled, recorded in each descriptor. */
@@ -40,21 +53,19 @@
  * this header does not have as zero. */
 #define BENCH__REGISTER(name, kind, bench_opts, workload_opts)                                     \
     static void bench__fn_##name(bench_t *b BENCH__UNUSED);                                        \
-    static struct bench_test bench__test_##name = {sizeof(struct bench_test),                      \
-                                                   (kind),                                         \
-                                                   #name,                                          \
-                                                   __FILE__,                                       \
-                                                   (uint32_t)__LINE__,                             \
-                                                   BENCH__BUILD_NDEBUG | BENCH__BUILD_OPTIMIZED,   \
-                                                   BENCH__COMPILER,                                \
-                                                   bench__fn_##name,                               \
-                                                   (bench_opts),                                   \
-                                                   (workload_opts),                                \
-                                                   NULL};                                          \
-    __attribute__((constructor)) static void bench__register_##name(void)                          \
-    {                                                                                              \
-        bench_register(&bench__test_##name);                                                       \
-    }                                                                                              \
+    static struct bench_test bench__test_##name BENCH__UNUSED = {sizeof(struct bench_test),        \
+                                                                 (kind),                           \
+                                                                 #name,                            \
+                                                                 __FILE__,                         \
+                                                                 (uint32_t)__LINE__,               \
+                                                                 BENCH__BUILD_NDEBUG |             \
+                                                                     BENCH__BUILD_OPTIMIZED,       \
+                                                                 BENCH__COMPILER,                  \
+                                                                 bench__fn_##name,                 \
+                                                                 (bench_opts),                     \
+                                                                 (workload_opts),                  \
+                                                                 NULL};                            \
+    BENCH__CONSTRUCTOR(name)                                                                       \
     static void bench__fn_##name(bench_t *b BENCH__UNUSED)
 
 /* BENCH_TEST(name) { body }: an ordinary unit test, run by the parallel pool. */
@@ -143,6 +154,30 @@ static inline void bench_clobber_memory(void)
 #define BENCH_MAIN()                                                                               \
     int main(int argc, char **argv)                                                                \
     {                                                                                              \
+        return bench_main(argc, argv);                                                             \
+    }
+
+/* The explicit registration list (for compilers without constructor functions, or builds that
+ * define BENCH_NO_CONSTRUCTORS): in each file, after its tests,
+ *     BENCH_REGISTRATIONS(hash_tests, BENCH_ENTRY(fnv1a), BENCH_ENTRY(fnv1a_1k));
+ * defines the NULL-terminated array `hash_tests` of that file's descriptors (they are static, so
+ * the list lives next to them); the file with main declares the lists of the others
+ * (`extern struct bench_test *const hash_tests[];`) and uses BENCH_MAIN_LISTS(hash_tests, ...),
+ * which registers every list, in order, and runs bench_main. */
+#define BENCH_ENTRY(name) (&bench__test_##name)
+#define BENCH_REGISTRATIONS(list, ...) struct bench_test *const list[] = {__VA_ARGS__, NULL}
+static inline void bench_register_list(struct bench_test *const *list)
+{
+    for (; *list; list++)
+        bench_register(*list);
+}
+#define BENCH_MAIN_LISTS(...)                                                                      \
+    int main(int argc, char **argv)                                                                \
+    {                                                                                              \
+        struct bench_test *const *const bench__lists[] = {__VA_ARGS__};                            \
+        for (size_t bench__i = 0; bench__i < sizeof bench__lists / sizeof *bench__lists;           \
+             bench__i++)                                                                           \
+            bench_register_list(bench__lists[bench__i]);                                           \
         return bench_main(argc, argv);                                                             \
     }
 

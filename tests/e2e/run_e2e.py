@@ -34,6 +34,11 @@ ISOLATE_BIN = os.environ.get("E2E_ISOLATE_BIN", "")
 # E2E_ISOLATE=worker runs the runner's cases again with --isolate=worker: every test-mode run of
 # these binaries gets the option first, and everything else must hold unchanged.
 ISOLATE = os.environ.get("E2E_ISOLATE", "")
+# E2E_PLATFORM=posix: the portable build (-Dplatform=posix, docs/reference/platforms.md). Its
+# Linux-only sources and readings are absent "not available on this platform": the cases that
+# check them assert that absence (and what still works) instead.
+PORTABLE = os.environ.get("E2E_PLATFORM", "linux") == "posix"
+OFF_PLATFORM = "not available on this platform"
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "reference",
                       "bench-json.schema.json")
 EXPECT_DEBUG_WARNING = os.environ.get("E2E_EXPECT_DEBUG_WARNING", "0") == "1"
@@ -151,6 +156,9 @@ def case_no_pidfd():
     # the same timeouts. strace injects ENOSYS into every pidfd_open of the runner.
     import shutil
     import tempfile
+    if PORTABLE:
+        no_pidfd_portable(shutil.which("strace"))
+        return
     strace = shutil.which("strace")
     if EMULATOR:
         print(f"no_pidfd: skipped: under {EMULATOR}, strace sees the emulator's system calls, "
@@ -175,6 +183,35 @@ def case_no_pidfd():
                 refused = f.read().count("(INJECTED)")
             check(refused > 0, f"no_pidfd -j{jobs}: no pidfd_open was refused")
         rc, out, err = run(inject + [HANG, "--timeout=1", "-j", "4"], ASAN_OPTIONS=asan)
+        got = mask(re.sub(r"helper \d+", "helper <pid>", out), HANG)
+        check(rc == 1 and err == "" and got == HANG_PIPED, f"no_pidfd timeout: {rc} {err!r}\n{got}")
+
+
+def no_pidfd_portable(strace):
+    """The portable build never calls pidfd_open: the no-pidfd path is its only one. The same
+    output and timeouts, and (where strace can trace) not one pidfd_open attempted."""
+    print("no_pidfd: portable build: pidfd_open is never called here; the polling path is "
+          "checked as the build's only one")
+    traced = strace and subprocess.run([strace, "-o", "/dev/null", "true"],
+                                       stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.DEVNULL).returncode == 0
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "strace.log")
+        trace = [strace, "-qq", "-f", "-o", log, "-e", "trace=pidfd_open"] if traced else []
+        asan = clean_env()["ASAN_OPTIONS"] + ":detect_leaks=0"
+        for jobs in ("1", "2"):
+            rc, out, err = run(trace + [SAMPLE, "-j", jobs], ASAN_OPTIONS=asan)
+            check(rc == 1 and err == "" and mask(out, SAMPLE) == SAMPLE_PIPED,
+                  f"no_pidfd -j{jobs}: {rc} {err!r}\n{mask(out, SAMPLE)}")
+            if traced:
+                with open(log) as f:
+                    calls = f.read().count("pidfd_open(")
+                check(calls == 0, f"no_pidfd -j{jobs}: the portable build called pidfd_open "
+                                  f"{calls} times")
+        if not traced:
+            print("no_pidfd: strace is missing or cannot trace here: the absence of pidfd_open "
+                  "calls is not checked, the output and timeouts are")
+        rc, out, err = run(trace + [HANG, "--timeout=1", "-j", "4"], ASAN_OPTIONS=asan)
         got = mask(re.sub(r"helper \d+", "helper <pid>", out), HANG)
         check(rc == 1 and err == "" and got == HANG_PIPED, f"no_pidfd timeout: {rc} {err!r}\n{got}")
 
@@ -788,6 +825,9 @@ def bench_json(argv, **env):
 
 
 def case_counting_tier0():
+    if PORTABLE:
+        counting_tier0_portable()
+        return
     rc, out, err, doc = bench_json([COUNTING, "--bench", "-i", "read_zero_64",
                                     "--metrics=syscr,rchar,syscw,cache-hit"])
     check(rc == 0, f"tier0: exit {rc} {err!r}")
@@ -806,6 +846,27 @@ def case_counting_tier0():
     check("syscr" in header and "rchar" in header, f"tier0: table columns {header}")
 
 
+def counting_tier0_portable():
+    """Off Linux, tier-0's I/O fields (/proc/self/io) are null with the platform's reason, never
+    0; getrusage's fields are counted, and the columns asked for are still shown (em dash)."""
+    rc, out, err, doc = bench_json([COUNTING, "--bench", "-i", "read_zero_64",
+                                    "--metrics=syscr,rchar,syscw,cache-hit,minflt,vol-cs"])
+    check(rc == 0, f"tier0: exit {rc} {err!r}")
+    check(f"--metrics: tier0 {OFF_PLATFORM} (/proc/self/io is Linux's) — I/O columns are null\n"
+          in err, f"tier0: the I/O columns' absence on stderr: {err!r}")
+    row = {r["name"]: r for r in doc.get("rows", [])}.get("counting.read_zero_64", {})
+    m = row.get("metrics", {})
+    for name in ("syscr", "rchar", "syscw", "cache-hit"):
+        check(name in m and m[name] is None, f"tier0: {name} must be null here: {m}")
+    for name in ("minflt", "vol-cs"):
+        check(isinstance(m.get(name), (int, float)), f"tier0: {name} from getrusage: {m}")
+    check(isinstance(row.get("countIterations"), int), "tier0: countIterations")
+    rows = table_rows(out)
+    header = rows[0] if rows else []
+    check("syscr" in header and "rchar" in header and len(rows) > 1 and
+          rows[1][header.index("syscr")] == "—", f"tier0: table {rows}")
+
+
 def case_counting_perf():
     # The machine is shared: a neighbour inflates the timed median (wall time) while task-clock
     # counts only on-CPU time, so no tight ratio between the two is asserted. task-clock is the
@@ -821,9 +882,20 @@ def case_counting_perf():
     row = rows.get("counting.busy_50ns", {})
     median, m = row.get("medianNs"), row.get("metrics", {})
     check(rc == 0, f"perf: exit {rc} {err!r}")
+    if PORTABLE:
+        # neither perf nor its perf-sw fallback: one line says why (not one per source), the
+        # row is timed and no perf metric is a number
+        line = f"--perf: counting unavailable ({OFF_PLATFORM} (perf_event_open is Linux's))\n"
+        check(err.count(line) == 1 and "perf-sw instead" not in err,
+              f"perf: the platform's absence once on stderr: {err!r}")
+        check(isinstance(median, (int, float)) and median > 0, f"perf: the row is timed: {row}")
+        check(all(m.get(k) is None for k in ("instr", "cycles", "ipc", "task-clock")),
+              f"perf: perf metrics must be null or absent, never 0: {m}")
     hardware = re.search(r"^--perf: counting unavailable \(perf_event_open\(cycles\)", err,
                          re.M) is None
-    if hardware and "instr" in m and m["instr"] is not None:
+    if PORTABLE:
+        pass  # checked above: there is no fallback to take
+    elif hardware and "instr" in m and m["instr"] is not None:
         print("note: this machine exposes hardware counters; the fallback path is not taken")
     elif EMULATOR:
         # no perf_event_open under qemu-user: both groups absent with their reason, every
@@ -850,7 +922,9 @@ def case_counting_perf():
     rc, out, err, doc = bench_json([COUNTING, "--bench", "--metrics=instr,ipc,task-clock",
                                     "-i", "busy_50ns"])
     rows = table_rows(out)
-    if rows and "--metrics: counting unavailable (perf_event_open(cycles)" in err:
+    check(not PORTABLE or f"--metrics: counting unavailable ({OFF_PLATFORM}" in err,
+          f"perf: explicit metrics off Linux: {err!r}")
+    if rows and ("--metrics: counting unavailable (perf_event_open(cycles)" in err or PORTABLE):
         header = rows[0]
         body = rows[1]
         for col in ("instr/iter", "IPC"):
@@ -866,6 +940,10 @@ def case_counting_syscalls():
     # with tracefs: exactly one named getpid per iteration, the total at least that
     rc, out, err, doc = bench_json(argv)
     check(rc == 0, f"syscalls: exit {rc} {err!r}")
+    if PORTABLE:
+        # no tracepoints off Linux: the absent-tracefs run's outcome, with the platform's reason
+        syscalls_absent(rc, out, err, doc, f"{OFF_PLATFORM} (syscall tracepoints are Linux's)")
+        return
     live = "--syscalls: eventTracing unavailable (" not in err
     if live:
         rows = {r["name"]: r for r in doc.get("rows", [])}
@@ -901,10 +979,15 @@ def case_counting_syscalls():
     if rc != 0 and err.startswith("unshare:"):
         print(f"skipped: no private mount namespace here: {err.strip()!r}")
         sys.exit(1 if failures else 77)
+    syscalls_absent(rc, out, err, doc,
+                    "tracefs not mounted (mount -t tracefs nodev /sys/kernel/tracing)")
+
+
+def syscalls_absent(rc, out, err, doc, reason):
+    """A --syscalls run without tracepoints: it passes, one line says why, no syscall column."""
     check(rc == 0, f"syscalls absent: exit {rc} {err!r}")
     lines = [l for l in err.splitlines() if l.startswith("--syscalls:")]
-    check(lines == ["--syscalls: eventTracing unavailable (tracefs not mounted "
-                    "(mount -t tracefs nodev /sys/kernel/tracing))"],
+    check(lines == [f"--syscalls: eventTracing unavailable ({reason})"],
           f"syscalls absent: the one reason line: {err!r}")
     rows = {r["name"]: r for r in doc.get("rows", [])}
     row = rows.get("counting.one_getpid", {})
@@ -926,6 +1009,16 @@ def case_list_metrics():
               f"list-metrics: {name} missing")
     check("\ncapabilities:\n" in out, "list-metrics: capability block")
     check(re.search(r"^  tier0 +✓ counting$", out, re.M) is not None, "list-metrics: tier0 line")
+    io = ("syscr", "syscw", "rchar", "wchar", "rd-bytes", "wr-bytes", "cache-hit")
+    for name in io + ("minflt", "vol-cs"):
+        row = re.search(r"│ " + re.escape(name) + r" +│[^\n]*│ (yes|no) +│", out)
+        want = "no" if PORTABLE and name in io else "yes"
+        check(row is not None and row.group(1) == want,
+              f"list-metrics: {name} available {row.group(1) if row else None}, want {want}")
+    unmeasured = (f"  tier0   {', '.join(io)} — {OFF_PLATFORM} (/proc/self/io is Linux's)\n")
+    check((unmeasured in out) == PORTABLE and
+          ("unavailable metrics of a source that counts:" in out) == PORTABLE,
+          f"list-metrics: the tier0 metrics it cannot measure, with why: {out}")
     rc2, out2, _ = run([COUNTING, "--metrics=?"])
     check(rc2 == 0 and out2 == out, "--metrics=? prints the same catalog")
     # a selector no column matches: a usage error at the end of the run (exit 2), after the
@@ -949,10 +1042,12 @@ def case_list_metrics():
     # a name of a source's own form that it cannot use: refused before anything runs
     rc, out, err = run([COUNTING, "--bench", "--metrics=sc:GetPid,raw:R00c0", "-i", "busy_50ns",
                         "--syscalls=getpid"])
-    check(rc == 2 and out == "" and
-          err == "error: --metrics: no metric column matches 'sc:GetPid' (did you mean "
-                 "'sc:getpid'?) — see --list-metrics\nerror: --metrics: no metric column matches "
-                 "'raw:R00c0' — see --list-metrics\n", f"metrics: malformed {rc} {out!r} {err!r}")
+    want = ("error: --metrics: no metric column matches 'sc:GetPid' (did you mean "
+            "'sc:getpid'?) — see --list-metrics\n")
+    if not PORTABLE:  # the portable build has no raw event syntax: any raw:<event> is "not
+        # available on this platform" rather than malformed (docs/reference/platforms.md)
+        want += "error: --metrics: no metric column matches 'raw:R00c0' — see --list-metrics\n"
+    check(rc == 2 and out == "" and err == want, f"metrics: malformed {rc} {out!r} {err!r}")
     # a client metric's name is found at the end, and is no error
     rc, out, err = run([CASES, "--bench", "--metrics=items/s", "-i", "matrix",
                         "--bench-min-time=1"])
@@ -1071,6 +1166,19 @@ def case_window_floor():
     if tracefs:
         args.append("--syscalls")
     rc, out, err, doc = bench_json(args)
+    if PORTABLE:
+        # no source reads /proc/self/io, tracepoints or perf counters at an edge off Linux:
+        # nothing is nested, no floor is said, and the I/O totals are null (never 0)
+        win = windows_of(doc).get("workloads.floor/empty", {})
+        tier0 = win.get("tier0", {})
+        check(rc == 0 and "workload: tier0: " not in err and "workload: syscall: " not in err,
+              f"floor: no floor line off Linux: {rc} {err!r}")
+        check("syscr" in tier0 and tier0.get("syscr") is None and tier0.get("rchar") is None,
+              f"floor: tier0 I/O totals null off Linux: {tier0}")
+        check(isinstance(tier0.get("minflt"), int), f"floor: getrusage's totals: {tier0}")
+        check("perf" not in win and "perfSw" not in win and "syscalls" not in win,
+              f"floor: no perf or syscall totals: {win}")
+        return
     t0 = re.search(r"^workload: tier0: `syscr` and `rchar` of each window include (\d+) and (\d+) "
                    r"of the readings nested inside tier-0's edges \(not subtracted\)$", err, re.M)
     sc = re.search(r"^workload: syscall: `syscalls` \(`total`\) of each window include (\d+) system "
@@ -1120,19 +1228,40 @@ def case_workload_regime():
         check(warm.get("regime", {}).get("effective") == "warm", f"regime: warm {warm.get('regime')}")
         crd = cold.get("tier0", {}).get("readBytes")
         wrd = warm.get("tier0", {}).get("readBytes")
-        check(isinstance(crd, (int, float)) and crd >= 32 * (1 << 20),
-              f"regime: cold read {crd} bytes from disk (want ≥ 32 MiB)")
-        check(isinstance(crd, (int, float)) and isinstance(wrd, (int, float)) and crd > 10 * wrd,
-              f"regime: cold {crd} vs warm {wrd} bytes (want > 10×)")
-    # cold on tmpfs is impossible: it downgrades to steady with the tmpfs note
+        if PORTABLE:
+            # the regimes hold (posix_fadvise, mincore); the bytes read from the device come
+            # from Linux's /proc/self/io: null, never 0
+            check("readBytes" in cold.get("tier0", {}) and crd is None and wrd is None,
+                  f"regime: read bytes null off Linux: cold {crd} warm {wrd}")
+        else:
+            regime_bytes(crd, wrd)
+    regime_tmpfs_and_fifo()
+
+
+def regime_bytes(crd, wrd):
+    """The bytes a cold and a warm window read from the device (/proc/self/io's read_bytes)."""
+    check(isinstance(crd, (int, float)) and crd >= 32 * (1 << 20),
+          f"regime: cold read {crd} bytes from disk (want ≥ 32 MiB)")
+    check(isinstance(crd, (int, float)) and isinstance(wrd, (int, float)) and crd > 10 * wrd,
+          f"regime: cold {crd} vs warm {wrd} bytes (want > 10×)")
+
+
+def regime_tmpfs_and_fifo():
+    import tempfile
+    import time
+    # cold on tmpfs is impossible: it downgrades to steady with the tmpfs note (off Linux the
+    # filesystem's kind is not probed: eviction fails, and the note says both)
     with tempfile.TemporaryDirectory(dir="/dev/shm") as d:
         path = os.path.join(d, "data.bin")
         with open(path, "wb") as f:
             f.write(b"x" * (1 << 20))
         rc, out, err, doc = bench_json([WORKLOADS, "--bench", "-i", "cold_read"], E2E_DATA_FILE=path)
         reg = windows_of(doc).get("workloads.cold_read/read", {}).get("regime", {})
-        check(reg.get("requested") == "cold" and reg.get("effective") == "steadyState" and
-              "tmpfs" in reg.get("note", ""), f"regime: tmpfs downgrade {reg}")
+        note = reg.get("note", "")
+        said = ("did not evict" in note and "fs type unprobed" in note) if PORTABLE else \
+            "tmpfs" in note
+        check(reg.get("requested") == "cold" and reg.get("effective") == "steadyState" and said,
+              f"regime: tmpfs downgrade {reg}")
     # a FIFO is refused promptly (never opened for a blocking read)
     with tempfile.TemporaryDirectory() as d:
         fifo = os.path.join(d, "fifo")
@@ -1230,9 +1359,13 @@ def case_crashing():
     check((EMULATOR or len(alone) > 0) and len(after) == len(alone),
           f"crashing: workload disclosures {len(after)} after a crash, {len(alone)} alone")
     said = lines(["-i", "f_cases", "--perf"], r"per-call rows are counted one call per bracket")
-    # no counter opens under qemu-user (no perf_event_open): no bracket, no line
-    check(len(said) == (0 if EMULATOR else 1),
-          f"crashing: the empty-bracket line {len(said)} times: {said}")
+    # no counter opens under qemu-user (no perf_event_open) nor off Linux (perf and perf-sw are
+    # absent): no bracket, nothing to disclose
+    want = 0 if (PORTABLE or EMULATOR) else 1
+    check(len(said) == want, f"crashing: the empty-bracket line {len(said)} times: {said}")
+    if PORTABLE:
+        said = lines(["-i", "f_cases", "--perf"], r"^--perf: counting unavailable \(" + OFF_PLATFORM)
+        check(len(said) == 1, f"crashing: the platform's absence {len(said)} times: {said}")
     said = lines(["-i", "b_segf|a_meas", "--group-by=size"], r"^--group-by: no benchmark case")
     check(len(said) == 1, f"crashing: the --group-by note {len(said)} times")
     # a body that reads the terminal is stopped by SIGTTIN (its worker is in the background):
@@ -1552,6 +1685,22 @@ def case_profile():
         line = err.strip().splitlines()[0]
         print(f"under {EMULATOR}, no sampling: {line}")
         check("ENOSYS" in err, f"profile: under {EMULATOR}, the reason names ENOSYS: {err!r}")
+        return
+    if PORTABLE:
+        # no sampler off Linux: one line says why, each row is measured and its profile is
+        # "unavailable" with the reason, and the capability report says the same for sampling
+        # and symbolization
+        why = f"{OFF_PLATFORM} (perf_event_open is Linux's)"
+        check(rc == 0 and f"--profile: no sampling pass ({why})\n" in err,
+              f"profile off Linux: {rc} {err!r}")
+        rows = doc.get("rows", [])
+        check(rows and all(r.get("medianNs") and r.get("profile") == {"unavailable": why}
+                           for r in rows), f"profile off Linux: rows {rows}")
+        check(not folded, f"profile off Linux: folded stacks written: {folded!r}")
+        rc, out, err = run([PROFILE, "--list-metrics", "--profile"])
+        for cap in ("ipSampling", "symbolization"):
+            check(re.search(r"✗ " + cap + " — " + OFF_PLATFORM, out) is not None,
+                  f"profile off Linux: {cap} in --list-metrics\n{out}")
         return
     if "--profile: no sampling pass" in err:
         print("SKIP: this host cannot sample:", err.strip().splitlines()[0])
