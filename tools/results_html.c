@@ -193,9 +193,13 @@ static void put_run(struct bench__text *t, const char *role, const json_t *run)
         put(t, "none</dd>");
         return;
     }
-    put_esc(t, str(run, "subject"));
-    put(t, ", run ");
+    const char *subject = str(run, "subject");
+    put(t, "run ");
     put_esc(t, str(run, "bench_id"));
+    if (subject && subject[0]) { /* null in the default mode: every subject of the run */
+        put(t, " of subject ");
+        put_esc(t, subject);
+    }
     put(t, " on host ");
     put_esc(t, str(run, "host_id"));
     put(t, "</dd>");
