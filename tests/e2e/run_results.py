@@ -451,6 +451,19 @@ def case_html(tmp):
     check(rc == 0, f"report --html exited {rc}: {err}")
     if rc != 0:
         return
+    # --html alone makes the same page; a page that cannot be written is exit 2 with the reason
+    alone = os.path.join(tmp, "alone.html")
+    rc, out2, err = run([LIBBENCH, "report", "--results", store, "--baseline-pct", "300",
+                         "--tail-pct", "1000", "--html", alone])
+    check(rc == 0 and out2 == out, f"report --html alone: {rc} {err}")
+    check(os.path.exists(alone) and open(alone, "rb").read() == open(page, "rb").read(),
+          "--html without --json made another page")
+    rc, _, err = run([LIBBENCH, "report", "--results", store, "--html",
+                      os.path.join(tmp, "no", "such", "dir", "p.html")])
+    check(rc == 2 and err.startswith("libbench report: ") and len(err.splitlines()) == 1,
+          f"an unwritable page: exit {rc}, stderr {err!r}")
+    rc, _, err = run([LIBBENCH, "report", "--results", store, "--html", alone, "--html", alone])
+    check(rc == 2 and "--html given more than once" in err, f"--html twice: {rc} {err}")
     report = json.load(open(doc, encoding="utf-8"))
     states = [(r["scenario"], r["state"]) for r in report["rows"]]
     why = [(r["scenario"], r["why"], r["slower_pct"]) for r in report["rows"]]
