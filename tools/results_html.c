@@ -206,7 +206,7 @@ static void put_run(struct bench__text *t, const char *role, const json_t *run)
 }
 
 static const char style[] =
-    "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#1b1b1b;background:#fff}\n"
+    "body{font:14px/1.4 system-ui,sans-serif;margin:1em;color:#1b1b1b;background:#fff}\n"
     "h1{font-size:1.4em;margin:0 0 .4em}h2{font-size:1.1em;margin:1.2em 0 .3em}\n"
     "dl.meta{display:grid;grid-template-columns:max-content auto;gap:.1em 1em;margin:0 0 1em}\n"
     "dl.meta dt{font-weight:600}dl.meta dd{margin:0}\n"
