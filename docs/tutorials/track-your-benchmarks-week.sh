@@ -35,7 +35,8 @@ for day in 1 2 3 4 5 6 7; do
         fi
         # exit status 1 when a benchmark failed its check: expected on day 7
         HISTORY_SLOW=$slow HISTORY_SLOW_FACTOR=2 HISTORY_FAIL=$fail \
-            "$suite" --bench --bench-rounds=4 --bench-json="day$day$rep.json" >/dev/null 2>&1 || [ -n "$fail" ]
+            "$suite" --bench --bench-rounds=4 --bench-json="day$day$rep.json" >/dev/null 2>&1 ||
+            [ -n "$fail" ]
     done
     "$libbench" record --profile nightly --subject main --timestamp "2026-11-0${day}T06:00:00Z" \
         "day${day}a.json" "day${day}b.json" "day${day}c.json"

@@ -416,9 +416,9 @@ STATE_ORDER = ["fail", "unmeasured", "regression", "guardrail", "watch", "ok"]
 
 def case_html(tmp):
     """Three real runs of the history suite, three repetitions each (the third run with `sort`
-    slowed twentyfold and `parse` failing its check) recorded on three days, `report --html` opened in headless Chromium: no
-    console error, no request off the file, the rows in state order with the expected states,
-    every chart drawn and painted."""
+    slowed twentyfold and `parse` failing its check) recorded on three days, `report --html`
+    opened in headless Chromium: no console error, no request off the file, the rows in state
+    order with the expected states, every chart drawn and painted."""
     if CHARTJS_MISSING:
         raise Skip(CHARTJS_MISSING)
     store = os.path.join(tmp, "store")
@@ -433,7 +433,8 @@ def case_html(tmp):
             rc, _, err = run([HISTORY, "--bench", "--bench-min-time=2", "--bench-json=" + doc],
                              env=env)
             want = 1 if env else 0
-            check(rc == want, f"day {n + 1}: the history suite exited {rc} ({want} expected): {err}")
+            check(rc == want,
+                  f"day {n + 1}: the history suite exited {rc} ({want} expected): {err}")
             rows = {r["name"]: r for r in json.load(open(doc, encoding="utf-8"))["rows"]}
             check(sorted(rows) == ["history.checksum", "history.histogram", "history.parse",
                                    "history.sort"], f"day {n + 1}: rows {sorted(rows)}")
@@ -499,7 +500,8 @@ def case_html(tmp):
     # a history chart per row, a distribution chart per row with a successful value in the
     # target run: not for the failing row, which says so instead
     with_values = sum(1 for x in report["latest"] if x["values_ns"])
-    check(with_values == len(states) - 1, f"{with_values} rows with values, {len(states) - 1} expected")
+    check(with_values == len(states) - 1,
+          f"{with_values} rows with values, {len(states) - 1} expected")
     charts = seen["charts"]
     check(len(charts) == len(states) + with_values,
           f"{len(charts)} charts for {len(states)} rows, {with_values} with values")
