@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* report_cmd.c: owns `libbench report`: its command line (subjects, thresholds, priorities), the
  * index read (results_index.h), the sorted table on stdout (lib/report/table.h), the report
- * document (report_json.c) written atomically, and the exit status (0, 1 with
+ * document (report_json.c) written atomically and handed to the HTML dashboard
+ * (results_html.c) for --html, and the exit status (0, 1 with
  * --fail-on-regression when a row is fail or regression, 2 usage or store errors). It computes
  * no statistic (lib/stats/results.h does). */
 #define _GNU_SOURCE
@@ -13,6 +14,7 @@
 
 #include "report/table.h"
 #include "report_tool.h"
+#include "results_html.h"
 #include "results_tool.h"
 #include "tool_args.h"
 #include "tool_json.h"
@@ -28,7 +30,7 @@ void report_usage(FILE *out)
 {
     fputs("usage: libbench report [--results DIR] [--target SUBJECT] [--baseline SUBJECT]\n"
           "                       [--guardrail SUBJECT] [--cross-host] [THRESHOLDS] [PRIORITIES]\n"
-          "                       [--fail-on-regression] [--json FILE]\n"
+          "                       [--fail-on-regression] [--json FILE] [--html FILE]\n"
           "\n"
           "Compare the recorded runs of the store and print every row with its state (fail,\n"
           "unmeasured, regression, guardrail, watch, ok), sorted worst first: raw p50, p90, p99,\n"
@@ -42,7 +44,8 @@ void report_usage(FILE *out)
           "                           target subject's run before)\n"
           "  --guardrail SUBJECT      also compare with the latest run of SUBJECT (the reference)\n"
           "  --cross-host             compare runs of different hosts too\n"
-          "  --json FILE              also write the report document (for the HTML dashboard)\n"
+          "  --json FILE              also write the report document (what --html reads)\n"
+          "  --html FILE              also write the dashboard: one static HTML page, no network\n"
           "  --fail-on-regression     exit 1 when a row is fail or regression\n"
           "thresholds (a percentile is over one when it is both pct and min-ns slower):\n"
           "  --baseline-pct P, --baseline-min-ns NS, --baseline-min-ns-process NS\n"
@@ -204,7 +207,7 @@ int report_main(int argc, char **argv)
 {
     struct report_options opt = {0};
     bench__result_thresholds_default(&opt.thresholds);
-    const char *dir = NULL, *json_path = NULL;
+    const char *dir = NULL, *json_path = NULL, *html_path = NULL;
     bool gate = false;
     static const char *profiles[MAX_PRIORITIES], *scenarios[MAX_PRIORITIES],
         *operations[MAX_PRIORITIES];
@@ -238,6 +241,8 @@ int report_main(int argc, char **argv)
             slot = &opt.guardrail_subject, name = "--guardrail";
         else if (tool_option_is(arg, "--json", &value))
             slot = &json_path, name = "--json";
+        else if (tool_option_is(arg, "--html", &value))
+            slot = &html_path, name = "--html";
         else if (tool_option_is(arg, "--profile-priority", &value))
             list = 0, name = "--profile-priority";
         else if (tool_option_is(arg, "--scenario-priority", &value))
@@ -349,20 +354,30 @@ int report_main(int argc, char **argv)
     for (size_t i = 0; i < n_rows; i++)
         bad += rows[i].state == BENCH__RESULT_FAIL || rows[i].state == BENCH__RESULT_REGRESSION;
     ret = gate && bad ? 1 : 0;
-    if (json_path) {
+    if (json_path || html_path) {
         json_t *doc = report_json(dir, &opt, &sel, rows, n_rows, &runs, &aggs, &values);
         struct bench__text text = {0};
         if (tool_json_dump_sorted(doc, &text) != 0)
             bench__out_of_memory();
         json_decref(doc);
-        int e = bench__write_file(json_path, text.data, text.len);
-        free(text.data);
+        int e = json_path ? bench__write_file(json_path, text.data, text.len) : 0;
         if (e != 0) {
             char shown[256];
             bench__sanitize_copy(json_path, shown, sizeof shown);
             fprintf(stderr, "error: cannot write %s: %s\n", shown, bench__write_file_strerror(e));
             ret = 2;
         }
+        char *html_error = NULL;
+        if (html_path && results_html_write(text.data, html_path, &html_error) != 0) {
+            size_t len = strlen(html_error) + 1;
+            char *shown = bench__xmalloc(len);
+            bench__sanitize_copy(html_error, shown, len);
+            fprintf(stderr, "libbench report: %s\n", shown);
+            free(shown);
+            free(html_error);
+            ret = 2;
+        }
+        free(text.data);
     }
 done:
     free(rows);

@@ -193,24 +193,29 @@ static void put_run(struct bench__text *t, const char *role, const json_t *run)
         put(t, "none</dd>");
         return;
     }
-    put_esc(t, str(run, "subject"));
-    put(t, ", run ");
+    const char *subject = str(run, "subject");
+    put(t, "run ");
     put_esc(t, str(run, "bench_id"));
+    if (subject && subject[0]) { /* null in the default mode: every subject of the run */
+        put(t, " of subject ");
+        put_esc(t, subject);
+    }
     put(t, " on host ");
     put_esc(t, str(run, "host_id"));
     put(t, "</dd>");
 }
 
 static const char style[] =
-    "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#1b1b1b;background:#fff}\n"
+    "body{font:14px/1.4 system-ui,sans-serif;margin:1em;color:#1b1b1b;background:#fff}\n"
     "h1{font-size:1.4em;margin:0 0 .4em}h2{font-size:1.1em;margin:1.2em 0 .3em}\n"
     "dl.meta{display:grid;grid-template-columns:max-content auto;gap:.1em 1em;margin:0 0 1em}\n"
     "dl.meta dt{font-weight:600}dl.meta dd{margin:0}\n"
     ".scroll{overflow-x:auto}\n"
-    "table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:12.5px}\n"
-    "th,td{border:1px solid #c8c8c8;padding:.2em .4em;white-space:nowrap}\n"
+    "table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:12px}\n"
+    "th,td{border:1px solid #c8c8c8;padding:.2em .3em;white-space:nowrap}\n"
     "th{background:#f0f0f0}td.num{text-align:right}td.null{color:#777;text-align:center}\n"
-    "td.why{white-space:normal;min-width:12em;max-width:20em}td.slower{color:#a40000}td.faster{"
+    "td.why{white-space:normal;min-width:10em;max-width:20em}td.slower{color:"
+    "#a40000}td.faster{"
     "color:#006b1f}\n"
     "td.failing{color:#a40000;font-weight:600}\n"
     "td.state{font-weight:700;text-transform:uppercase;font-size:.85em}\n"

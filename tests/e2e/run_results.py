@@ -4,7 +4,8 @@
 # `libbench results rebuild`) with the real tool, real documents of a built test binary and of
 # `libbench run`, and a real SQLite file read back with python3's own sqlite3 module: the raw
 # object and its lines (null never 0), ingest-errors/, a rebuild giving the same report byte for
-# byte, concurrent records, and the exit status of --fail-on-regression.
+# byte, concurrent records, the exit status of --fail-on-regression, and (case html) the HTML
+# dashboard of three real recorded runs opened in headless Chromium.
 import glob
 import hashlib
 import json
@@ -19,6 +20,11 @@ import tempfile
 LIBBENCH = os.environ.get("RESULTS_TOOL", "")
 CASES = os.environ.get("RESULTS_CASES", "")
 MISSING = os.environ.get("RESULTS_MISSING", "")
+HISTORY = os.environ.get("RESULTS_HISTORY", "")
+BROWSER_CHECK = os.environ.get("RESULTS_BROWSER_CHECK", "")
+CHARTJS_MISSING = os.environ.get("RESULTS_CHARTJS_MISSING", "")
+EM_DASH = "\u2014"
+SKIP = 77
 
 failures = []
 
@@ -35,8 +41,8 @@ def check(cond, what):
         failures.append(what)
 
 
-def run(argv, cwd=None, timeout=120):
-    env = dict(os.environ)
+def run(argv, cwd=None, timeout=120, env=None):
+    env = dict(os.environ, **(env or {}))
     asan = env.get("ASAN_OPTIONS", "")
     env["ASAN_OPTIONS"] = (asan + ":" if asan else "") + "handle_segv=0:handle_abort=0"
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -400,8 +406,114 @@ def case_cli(tmp):
         check(rc == 0 and out.startswith("usage: libbench " + cmd), f"{cmd} --help")
 
 
+class Skip(Exception):
+    pass
+
+
+# The dashboard's states, worst first (docs/reference/results.md, "The sort").
+STATE_ORDER = ["fail", "unmeasured", "regression", "guardrail", "watch", "ok"]
+
+
+def case_html(tmp):
+    """Three real runs of the history suite, three repetitions each (the third run with `sort`
+    slowed twentyfold and `parse` failing its check) recorded on three days, `report --html`
+    opened in headless Chromium: no console error, no request off the file, the rows in state
+    order with the expected states, every chart drawn and painted."""
+    if CHARTJS_MISSING:
+        raise Skip(CHARTJS_MISSING)
+    store = os.path.join(tmp, "store")
+    days = [("2026-11-01T06:00:00Z", {}), ("2026-11-02T06:00:00Z", {}),
+            ("2026-11-03T06:00:00Z", {"HISTORY_SLOW": "sort", "HISTORY_SLOW_FACTOR": "20",
+                                      "HISTORY_FAIL": "parse"})]
+    for n, (ts, env) in enumerate(days):
+        docs = []
+        for rep in "abc":  # three repetitions: each row's p50 is the median of three medians
+            doc = os.path.join(tmp, f"day{n + 1}{rep}.json")
+            docs.append(doc)
+            rc, _, err = run([HISTORY, "--bench", "--bench-min-time=2", "--bench-json=" + doc],
+                             env=env)
+            want = 1 if env else 0
+            check(rc == want,
+                  f"day {n + 1}: the history suite exited {rc} ({want} expected): {err}")
+            rows = {r["name"]: r for r in json.load(open(doc, encoding="utf-8"))["rows"]}
+            check(sorted(rows) == ["history.checksum", "history.histogram", "history.parse",
+                                   "history.sort"], f"day {n + 1}: rows {sorted(rows)}")
+            if env:
+                check(rows["history.parse"]["error"] and rows["history.parse"]["medianNs"] is None,
+                      f"the failing row is not an error row: {rows['history.parse']}")
+        rc, _, err = record(store, docs, ts, "--profile", "nightly", "--subject", "main")
+        check(rc == 0, f"record day {n + 1} exited {rc}: {err}")
+    page = os.path.join(tmp, "report.html")
+    doc = os.path.join(tmp, "report.json")
+    # A twentyfold slowdown against a 300% threshold (the tail's at 1000%): load on a shared
+    # machine can make an untouched row slower, not four times as slow in the median of three.
+    rc, out, err = run([LIBBENCH, "report", "--results", store, "--baseline-pct", "300",
+                        "--tail-pct", "1000", "--json", doc, "--html", page])
+    check(rc == 0, f"report --html exited {rc}: {err}")
+    if rc != 0:
+        return
+    # --html alone makes the same page; a page that cannot be written is exit 2 with the reason
+    alone = os.path.join(tmp, "alone.html")
+    rc, out2, err = run([LIBBENCH, "report", "--results", store, "--baseline-pct", "300",
+                         "--tail-pct", "1000", "--html", alone])
+    check(rc == 0 and out2 == out, f"report --html alone: {rc} {err}")
+    check(os.path.exists(alone) and open(alone, "rb").read() == open(page, "rb").read(),
+          "--html without --json made another page")
+    rc, _, err = run([LIBBENCH, "report", "--results", store, "--html",
+                      os.path.join(tmp, "no", "such", "dir", "p.html")])
+    check(rc == 2 and err.startswith("libbench report: ") and len(err.splitlines()) == 1,
+          f"an unwritable page: exit {rc}, stderr {err!r}")
+    rc, _, err = run([LIBBENCH, "report", "--results", store, "--html", alone, "--html", alone])
+    check(rc == 2 and "--html given more than once" in err, f"--html twice: {rc} {err}")
+    report = json.load(open(doc, encoding="utf-8"))
+    states = [(r["scenario"], r["state"]) for r in report["rows"]]
+    why = [(r["scenario"], r["why"], r["slower_pct"]) for r in report["rows"]]
+    check(states[:2] == [("history.parse", "fail"), ("history.sort", "regression")],
+          f"the failing row, then the slowed one, expected first: {states}")
+    check(all(st in ("watch", "ok") for _, st in states[2:]), f"untouched rows: {why}")
+    check(all(len(h["points"]) == 3 for h in report["history"]), "a history without 3 points")
+    text = open(page, encoding="utf-8").read()
+    check("http://" not in text.replace("http://www.w3.org", "") and "https://" not in
+          text.split("<script")[0], "the page names a URL outside its scripts")
+    out_json = os.path.join(tmp, "check.json")
+    p = subprocess.run([sys.executable, BROWSER_CHECK, page, "--json", out_json],
+                       capture_output=True, text=True, timeout=150)
+    if p.returncode == SKIP:
+        raise Skip(p.stdout.strip())
+    check(p.returncode == 0, f"browser_check exited {p.returncode}: {p.stderr}")
+    if not os.path.exists(out_json):
+        return
+    seen = json.load(open(out_json, encoding="utf-8"))
+    check(seen["console"] == [], f"console errors: {seen['console']}")
+    check(seen["requests"] == [], f"requests off the file: {seen['requests']}")
+    got = [(r["cells"][1], r["state"]) for r in seen["rows"]]
+    check(len(got) == len(states), f"{len(got)} rows in the page, {len(states)} in the report")
+    check([st for _, st in got] == [st for _, st in states], f"page states {got} vs {states}")
+    check(all(scenario in cell for (cell, _), (scenario, _) in zip(got, states)),
+          f"page rows {got} not in the report's order {states}")
+    ranks = [STATE_ORDER.index(st) for _, st in got]
+    check(ranks == sorted(ranks), f"the page's rows are not in state order: {got}")
+    check(got[:2] and got[0][1] == "fail" and "parse" in got[0][0] and got[1][1] == "regression"
+          and "sort" in got[1][0], f"fail (parse), then regression (sort), expected: {got}")
+    check(seen["rows"] and seen["rows"][0]["cells"][3] == EM_DASH,
+          f"the failing row's p50 is not an em dash: {seen['rows'][:1]}")
+    # a history chart per row, a distribution chart per row with a successful value in the
+    # target run: not for the failing row, which says so instead
+    with_values = sum(1 for x in report["latest"] if x["values_ns"])
+    check(with_values == len(states) - 1,
+          f"{with_values} rows with values, {len(states) - 1} expected")
+    charts = seen["charts"]
+    check(len(charts) == len(states) + with_values,
+          f"{len(charts)} charts for {len(states)} rows, {with_values} with values")
+    check("No successful measurement in the latest run" in seen["text"],
+          "the failing row's missing distribution is not said")
+    for c in charts:
+        check(c["drawn"] and c["painted"] > 0, f"chart not drawn or blank: {c}")
+
+
 CASES_BY_NAME = {"record": case_record, "malformed": case_malformed, "rebuild": case_rebuild,
-                 "concurrent": case_concurrent, "gate": case_gate, "cli": case_cli}
+                 "concurrent": case_concurrent, "gate": case_gate, "cli": case_cli,
+                 "html": case_html}
 
 
 def main():
@@ -410,7 +522,11 @@ def main():
         sys.exit(77)
     name = sys.argv[1]
     with tempfile.TemporaryDirectory(prefix="results-e2e-") as tmp:
-        CASES_BY_NAME[name](tmp)
+        try:
+            CASES_BY_NAME[name](tmp)
+        except Skip as e:
+            print(f"skipped: {e}")
+            sys.exit(SKIP)
     for f in failures:
         print("FAIL:", f)
     sys.exit(1 if failures else 0)
