@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* test_fork_server.c: --timeout against the fork servers of --isolate=test (bench__fork_servers_run
- * on a suite of its own, one job, --timeout=1). The seam bench__fork_server_seam makes a server
+ * on a suite of its own, one job, --timeout=2). The seam bench__fork_server_seam makes a server
  * sleep before a test or with a test's end held, so that the runner's belief of which test runs,
  * and since when, is wrong at the deadline: a test that passes is reported as passed and no test
  * runs twice. A server that cannot answer (its test stopped it) is killed by the runner after the
@@ -24,6 +24,7 @@
 
 #define N_TESTS 2
 #define MS 1000000L
+#define TIMEOUT_S 2
 
 static int runs_w = -1; /* each test writes its letter here when it runs */
 
@@ -52,12 +53,12 @@ static void second(bench_t *b)
     say_ran('b');
 }
 
-/* Passes after 400 ms: well inside --timeout=1 s. */
+/* Passes after 600 ms: well inside the limit. */
 static void first_naps(bench_t *b)
 {
     (void)b;
     say_ran('a');
-    nap(400 * MS);
+    nap(600 * MS);
 }
 
 /* Stops its fork server (its parent), which then cannot answer, and waits to be killed. */
@@ -70,19 +71,20 @@ static void first_stops_server(bench_t *b)
         pause();
 }
 
-/* The first test's end held 1.5 s: past its deadline (which counts from the time its batch was
+/* The first test's end held 2.5 s: past its deadline (which counts from the time its batch was
  * sent, before it began), well inside the runner's grace of 2 s after it. */
 static void hold_end(size_t index, bool ended)
 {
     if (index == 0 && ended)
-        nap(1500 * MS);
+        nap(2500 * MS);
 }
 
-/* The first test begins 800 ms after its batch was sent: at the deadline it ran about 200 ms. */
+/* The first test begins 1.8 s after its batch was sent: at the deadline it ran about 200 ms, and
+ * it ends 400 ms after. */
 static void hold_start(size_t index, bool ended)
 {
     if (index == 0 && !ended)
-        nap(800 * MS);
+        nap(1800 * MS);
 }
 
 struct seen {
@@ -116,7 +118,7 @@ static struct bench_test make_test(const char *name, void (*fn)(bench_t *))
                                .fn = fn};
 }
 
-/* Run the tests `fn` (the second one passes at once) in one job with --timeout=1 and the seam;
+/* Run the tests `fn` (the second one passes at once) in one job with --timeout=2 and the seam;
  * returns the letters of the tests that ran, in the order they ran. */
 static char *run(void (*fn)(bench_t *), void (*seam)(size_t, bool), struct seen *seen)
 {
@@ -133,7 +135,7 @@ static char *run(void (*fn)(bench_t *), void (*seam)(size_t, bool), struct seen 
                                     .tests = order,
                                     .n_tests = N_TESTS,
                                     .n_workers = 1,
-                                    .timeout = 1,
+                                    .timeout = TIMEOUT_S,
                                     .output_cap = 4096,
                                     .idle_ms = 200,
                                     .arg = seen,
