@@ -16,13 +16,15 @@ void bench__deadlines_begin(struct bench__deadlines *d, unsigned timeout_s)
 
 bool bench__deadline_passed(struct bench__deadlines *d, int64_t start_ns)
 {
-    if (d->limit_ns == 0)
-        return false;
-    int64_t ran = d->now_ns - start_ns;
-    if (ran >= d->limit_ns)
+    return d->limit_ns != 0 && bench__deadline_due(d, start_ns + d->limit_ns);
+}
+
+bool bench__deadline_due(struct bench__deadlines *d, int64_t due_ns)
+{
+    if (d->now_ns >= due_ns)
         return true;
-    if (d->nearest < 0 || d->limit_ns - ran < d->nearest)
-        d->nearest = d->limit_ns - ran;
+    if (d->nearest < 0 || due_ns - d->now_ns < d->nearest)
+        d->nearest = due_ns - d->now_ns;
     return false;
 }
 

@@ -21,6 +21,9 @@ BENCH__HIDDEN void bench__deadlines_begin(struct bench__deadlines *d, unsigned t
 /* True when a test that started at start_ns (bench__workers_clock_ns) is past its deadline;
  * otherwise its deadline counts toward the nearest. */
 BENCH__HIDDEN bool bench__deadline_passed(struct bench__deadlines *d, int64_t start_ns);
+/* True when due_ns (bench__workers_clock_ns, a scan with a --timeout) has come; otherwise it
+ * counts toward the nearest. */
+BENCH__HIDDEN bool bench__deadline_due(struct bench__deadlines *d, int64_t due_ns);
 /* The ms until the nearest deadline of the scan (rounded up), or -1 when there is none. */
 BENCH__HIDDEN int bench__deadlines_ms(const struct bench__deadlines *d);
 

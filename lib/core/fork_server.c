@@ -3,7 +3,7 @@
  * the runner when the run begins, that is handed a batch of tests and forks one process per test
  * itself, waits for it, and streams its output and its end back; a test that takes its server
  * down (a timeout, a signal to its process group) ends with that, and a new server takes the rest
- * of the batch. It renders nothing (runner.c does) and owns no signals (workers.c does). Over 600
+ * of the batch. It renders nothing (runner.c does) and owns no signals (workers.c does). Over 700
  * lines because the server and the runner's side are the two ends of one protocol: kept in one
  * file, a change of the one is seen beside the other.
  *
@@ -17,7 +17,7 @@
  * test, what it started, and the server). Its stdout and stderr go to a pipe of its own, which
  * the server drains while it runs; its outcome to a second pipe, read once it was reaped.
  *
- * The protocol, on a SOCK_SEQPACKET pair per server: the runner sends batches (two uint64_t: the
+ * The protocol, on a SOCK_SEQPACKET pair per server: the runner sends batches (REQ_BATCH: the
  * first index into the pool's tests, and how many), the next one while the last still runs, so
  * the server never waits for the runner; the server runs them in the order they came, and sends,
  * for each test in turn, MSG_OUTPUT messages with what the test printed (at most output_cap + 1
@@ -25,9 +25,22 @@
  * it). Short output and the ends are records ('O': a uint32_t length and the bytes; 'E': an
  * end_head and the test's report) gathered in one MSG_RECORDS message, sent at most FLUSH_NS
  * after its first record (and before anything else is sent, and before the server waits for a
- * batch): the runner wakes once for many tests, and still knows within FLUSH_NS which test runs
- * (a timeout kills the server with the records it holds). The test that runs is always the first
- * of the queued batches not ended yet. */
+ * batch): the runner wakes once for many tests. The test that runs, as the runner knows it, is the
+ * first of the queued batches not ended yet.
+ *
+ * --timeout: the runner knows of an end, and so of the next test's start, only once the records
+ * reach it (later still when the server is starved), and believes a batch's first test began when
+ * it sent the batch. So at a test's deadline the runner does not kill: it asks the server
+ * (REQ_TIME_OUT: the test's index, and the time the runner was stopped since it believes the test
+ * began), and the server, which reads its socket while a test runs, decides. If that test still
+ * runs and has run its limit (on the server's clock, less the time stopped), the server sends the
+ * records it holds and kills its group (the test, what it started, itself): the runner reports the
+ * test as timed out when the server is gone. If the test ended, the server sends its records (the
+ * end among them) and goes on. If it began later than the runner believed, the server answers
+ * MSG_NOT_YET with the time it has left, and the runner moves its deadline. A server that neither
+ * answers nor dies within GRACE_NS (stopped by its test, or starved that long) is killed with its
+ * group by the runner, and the test is reported as timed out with that said: the one case where a
+ * test that ended just in time can be reported as timed out. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -53,6 +66,10 @@
 #define RECORD_OUTPUT 'O'
 #define RECORD_END 'E'
 #define MSG_NO_FORK 'F'
+#define MSG_NOT_YET 'N'
+/* The runner's requests: three uint64_t, the kind first. */
+#define REQ_BATCH 1    /* the first index into the pool's tests, and how many */
+#define REQ_TIME_OUT 2 /* a test's index, and the ns the runner was stopped since it began */
 #define CHUNK 16384
 /* The most tests handed to a server at once: a quarter of each job's share of what is left, so
  * the jobs end close together, and few enough that results stream in soon. */
@@ -61,6 +78,8 @@
 #define FLUSH_NS 2000000LL
 /* How long a test runs before the server reads its output while it runs. */
 #define OUTPUT_WAIT_MS 1
+/* How long the runner waits for a server to answer a time-out before it kills the group. */
+#define GRACE_NS 2000000000LL
 /* Without a pidfd (kernels before 5.3), an exit is looked for this often. */
 #define REAP_POLL_MS 1
 /* The longest report bench__finish writes (bench__outcome_encode of a message). */
@@ -87,8 +106,10 @@ struct server {
     size_t queued;      /* batches in q */
     int64_t start_ns;   /* bench__workers_clock_ns() when q[0].first began (at most since) */
     int64_t stopped_ns; /* bench__workers_stopped_ns() then */
-    bool timed_out;
-    char *out; /* cur's output */
+    int64_t asked_ns;   /* when the runner asked the server to time out q[0].first */
+    bool timed_out;     /* asked to, or killed: q[0].first ends as timed out if the server dies */
+    bool unanswered;    /* no answer within GRACE_NS: the runner killed the group itself */
+    char *out;          /* cur's output */
     size_t out_len;
     bool out_truncated;
 };
@@ -105,6 +126,8 @@ static void close_fd(int *fd)
         close(*fd);
     *fd = -1;
 }
+
+void (*bench__fork_server_seam)(size_t index, bool ended);
 
 /* ---- the server process ------------------------------------------------------------ */
 
@@ -187,6 +210,62 @@ static bool forward_output(const struct bench__test_pool *pool, int sock, int fd
     return true;
 }
 
+/* The batches the server was handed and has not run yet: the runner has at most two out. */
+static struct todo {
+    uint64_t first, end;
+} todo[4];
+static size_t n_todo;
+static bool hung_up; /* the runner closed its end */
+/* The test that runs (its index; SIZE_MAX: none), and when it was forked. */
+static size_t running = SIZE_MAX;
+static int64_t running_since;
+
+/* Time out the test `index` if it runs and has run its limit plus the time the runner was
+ * stopped since it believes the test began (the server's clock goes on while stopped): the
+ * records held are sent first, and the group (the test, what it started, the server) is killed.
+ * Otherwise the records are sent now (the test's end among them, when it ended), or when it began
+ * later than the runner believes, the time it has left. */
+static void time_out(const struct bench__test_pool *pool, int sock, uint64_t index,
+                     int64_t stopped_ns)
+{
+    flush_records(sock);
+    if (index != running)
+        return;
+    int64_t left = (int64_t)pool->timeout * 1000000000LL + stopped_ns -
+                   (bench__clock_monotonic_ns() - running_since);
+    if (left <= 0) {
+        kill(0, SIGKILL);
+        _exit(0);
+    }
+    char msg[1 + 2 * sizeof(uint64_t)] = {MSG_NOT_YET};
+    memcpy(msg + 1, &index, sizeof index);
+    memcpy(msg + 1 + sizeof index, &left, sizeof left);
+    say(sock, msg, sizeof msg);
+}
+
+/* Take the runner's requests: all that wait, or (block) at least one. */
+static void take_requests(const struct bench__test_pool *pool, int sock, bool block)
+{
+    while (!hung_up) {
+        uint64_t req[3];
+        ssize_t n = recv(sock, req, sizeof req, block ? 0 : MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        if (n != (ssize_t)sizeof req || (req[0] == REQ_BATCH && n_todo == 4)) {
+            hung_up = true; /* the runner closed its end (or broke the protocol) */
+            return;
+        }
+        if (req[0] == REQ_BATCH && req[1] < pool->n_tests)
+            todo[n_todo++] = (struct todo){req[1], req[1] + req[2] < pool->n_tests ? req[1] + req[2]
+                                                                                   : pool->n_tests};
+        else if (req[0] == REQ_TIME_OUT)
+            time_out(pool, sock, req[1], (int64_t)req[2]);
+        block = false;
+    }
+}
+
 BENCH_NORETURN static void run_test(const struct bench__test_pool *pool, size_t index, int out_w,
                                     int res_w)
 {
@@ -214,6 +293,8 @@ static void serve_one(const struct bench__test_pool *pool, int sock, size_t inde
         close(out[0]), close(out[1]);
         return;
     }
+    if (bench__fork_server_seam)
+        bench__fork_server_seam(index, false);
     int64_t start = bench__clock_monotonic_ns();
     pid_t pid = fork();
     if (pid < 0) {
@@ -228,6 +309,8 @@ static void serve_one(const struct bench__test_pool *pool, int sock, size_t inde
         run_test(pool, index, out[1], res[1]);
     }
     close(res[1]);
+    running = index;
+    running_since = start;
     int pidfd = bench__pidfd_open(pid);
     /* With a pidfd the server holds the output pipe's write end until the test is reaped: its
      * exit wakes the server once (on the pidfd), not twice. Without, the end of the pipe says the
@@ -241,16 +324,19 @@ static void serve_one(const struct bench__test_pool *pool, int sock, size_t inde
      * the pipe waits that long, once). */
     bool open = true, watch = pidfd < 0, reaped = false;
     while (!reaped) {
-        struct pollfd fds[2] = {{.fd = open && watch ? out[0] : -1, .events = POLLIN},
-                                {.fd = pidfd, .events = POLLIN}};
+        struct pollfd fds[3] = {{.fd = open && watch ? out[0] : -1, .events = POLLIN},
+                                {.fd = pidfd, .events = POLLIN},
+                                {.fd = hung_up ? -1 : sock, .events = POLLIN}};
         int wait = !watch ? OUTPUT_WAIT_MS : open || pidfd >= 0 ? -1 : REAP_POLL_MS;
         int due = flush_due_ms();
-        int ready = poll(fds, 2, due >= 0 && (wait < 0 || due < wait) ? due : wait);
+        int ready = poll(fds, 3, due >= 0 && (wait < 0 || due < wait) ? due : wait);
         if (ready < 0 && errno != EINTR)
             break;
         if (flush_due_ms() == 0)
             flush_records(sock);
         watch = true;
+        if (ready > 0 && fds[2].revents)
+            take_requests(pool, sock, false);
         if (ready > 0 && fds[0].revents)
             open = forward_output(pool, sock, out[0], &sent);
         if (pidfd >= 0 ? ready > 0 && fds[1].revents : !open) {
@@ -264,6 +350,7 @@ static void serve_one(const struct bench__test_pool *pool, int sock, size_t inde
         }
     }
     int64_t duration = bench__clock_monotonic_ns() - start;
+    running = SIZE_MAX;
     /* reaped: what it printed is all in the pipe (what a process it left behind adds later is
      * not read) */
     for (;;) {
@@ -283,6 +370,8 @@ static void serve_one(const struct bench__test_pool *pool, int sock, size_t inde
     close(res[0]);
     close_fd(&pidfd);
     add_record(sock, RECORD_END, &head, sizeof head, report, (size_t)head.report_len);
+    if (bench__fork_server_seam)
+        bench__fork_server_seam(index, true);
     if (flush_due_ms() == 0)
         flush_records(sock);
 }
@@ -306,18 +395,19 @@ BENCH_NORETURN static void server_main(struct servers *p, size_t self, int sock)
     setvbuf(stdout, NULL, _IONBF, 0);
     signal(SIGPIPE, SIG_DFL);
     for (;;) {
-        uint64_t batch[2];
-        ssize_t n = recv(sock, batch, sizeof batch, MSG_DONTWAIT);
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        if (n_todo == 0) /* while a test runs, serve_one reads them */
+            take_requests(p->pool, sock, false);
+        if (n_todo == 0) {
+            if (hung_up)
+                _exit(0);        /* no more tests */
             flush_records(sock); /* no batch waits: the runner hears of every end first */
-            n = recv(sock, batch, sizeof batch, 0);
-        }
-        if (n < 0 && errno == EINTR)
+            take_requests(p->pool, sock, true);
             continue;
-        if (n != (ssize_t)sizeof batch)
-            _exit(0); /* the runner closed its end: no more tests */
-        for (uint64_t i = batch[0]; i < batch[0] + batch[1] && i < p->pool->n_tests; i++)
-            serve_one(p->pool, sock, (size_t)i);
+        }
+        size_t index = (size_t)todo[0].first;
+        if (++todo[0].first >= todo[0].end)
+            memmove(todo, todo + 1, --n_todo * sizeof *todo);
+        serve_one(p->pool, sock, index);
     }
 }
 
@@ -361,7 +451,7 @@ static void end_test(struct servers *p, struct server *s, struct bench__test_end
     s->out = NULL;
     s->out_len = 0;
     s->out_truncated = false;
-    s->timed_out = false;
+    s->timed_out = s->unanswered = false;
     if (++s->q[0].first >= s->q[0].end) {
         s->q[0] = s->q[1];
         s->queued--;
@@ -458,6 +548,17 @@ static void take_messages(struct servers *p, struct server *s)
             memcpy(&err, msg + 1, sizeof err);
             struct bench__test_end end = {.kind = BENCH__END_NO_WORKER, .error = -err};
             end_test(p, s, &end);
+        } else if (msg[0] == MSG_NOT_YET && n == 1 + 2 * sizeof(uint64_t)) {
+            uint64_t index;
+            int64_t left;
+            memcpy(&index, msg + 1, sizeof index);
+            memcpy(&left, msg + 1 + sizeof index, sizeof left);
+            if (s->timed_out && !s->unanswered && index == s->q[0].first) {
+                /* it began later than the runner believed: its deadline moves */
+                s->timed_out = false;
+                s->start_ns =
+                    bench__workers_clock_ns() + left - (int64_t)p->pool->timeout * 1000000000LL;
+            }
         }
     }
 }
@@ -471,6 +572,7 @@ static void server_gone(struct servers *p, size_t slot, int status)
     if (s->queued) {
         struct bench__test_end end = {.kind = s->timed_out ? BENCH__END_TIMED_OUT : BENCH__END_DIED,
                                       .status = status,
+                                      .unanswered = s->unanswered,
                                       .duration_ns = bench__workers_clock_ns() - s->start_ns};
         end_test(p, s, &end);
     }
@@ -533,7 +635,7 @@ static void dispatch(struct servers *p, size_t slot)
             struct batch *b = &s->q[i];
             if (b->sent)
                 continue;
-            uint64_t wire[2] = {b->first, b->end - b->first};
+            uint64_t wire[3] = {REQ_BATCH, b->first, b->end - b->first};
             if (i == 0) { /* it runs now */
                 s->start_ns = bench__workers_clock_ns();
                 s->stopped_ns = bench__workers_stopped_ns();
@@ -552,6 +654,21 @@ static void dispatch(struct servers *p, size_t slot)
         struct bench__test_end end = {.kind = BENCH__END_NO_WORKER, .error = -EPIPE};
         end_test(p, s, &end);
     }
+}
+
+/* Ask the server of the slot to time out the test the runner believes runs (q[0].first); the
+ * server decides, because only it knows whether the test ended (its end may be held, or on its
+ * way). A request it cannot take now waits for the grace like one it does not answer. */
+static void ask_time_out(struct server *s, size_t slot)
+{
+    uint64_t wire[3] = {REQ_TIME_OUT, s->q[0].first,
+                        (uint64_t)(bench__workers_stopped_ns() - s->stopped_ns)};
+    ssize_t n;
+    do
+        n = send(s->sock, wire, sizeof wire, MSG_NOSIGNAL | MSG_DONTWAIT);
+    while (n < 0 && errno == EINTR);
+    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+        bench__workers_kill(slot); /* it is gone: make sure */
 }
 
 /* Close the pair of an idle server: it exits; wait for it. */
@@ -591,8 +708,13 @@ void bench__fork_servers_run(const struct bench__test_pool *pool)
             if (s->pid == 0)
                 continue;
             if (s->queued && !s->timed_out && bench__deadline_passed(&d, s->start_ns)) {
-                bench__workers_kill(i);
+                ask_time_out(s, i);
                 s->timed_out = true;
+                s->asked_ns = d.now_ns;
+            } else if (s->timed_out && !s->unanswered &&
+                       bench__deadline_due(&d, s->asked_ns + GRACE_NS)) {
+                bench__workers_kill(i); /* it neither answered nor died */
+                s->unanswered = true;
             }
             if (!s->gone) {
                 mine[0] = nfds;

@@ -12,4 +12,9 @@
  * bench__workers_end. */
 BENCH__HIDDEN void bench__fork_servers_run(const struct bench__test_pool *pool);
 
+/* A seam for tests, NULL in a real run: called in a fork server before it starts a test, and
+ * when the test has ended with its end not sent yet (tests/unit/test_fork_server.c holds the
+ * server there around --timeout). */
+BENCH__HIDDEN extern void (*bench__fork_server_seam)(size_t index, bool ended);
+
 #endif /* BENCH_CORE_FORK_SERVER_H */

@@ -252,7 +252,8 @@ static void pool_end(void *arg, struct bench__test_end *end)
     case BENCH__END_TIMED_OUT:
         res->outcome = BENCH__FAILED;
         res->detail_inline = true;
-        bench__fmt(text, sizeof text, "timed out after %u s", r->cfg->timeout);
+        bench__fmt(text, sizeof text, "timed out after %u s%s", r->cfg->timeout,
+                   end->unanswered ? " (its fork server did not answer)" : "");
         set_detail(res, text);
         break;
     case BENCH__END_NO_WORKER:

@@ -25,9 +25,10 @@ struct bench__test_end {
     enum bench__outcome outcome; /* BENCH__END_REPORTED */
     const char *message;         /* BENCH__END_REPORTED: the check, fail or skip text */
     int status;                  /* BENCH__END_DIED */
-    int error;                   /* BENCH__END_NO_WORKER */
-    int64_t duration_ns;         /* on the clock that stands still while the runner is stopped */
-    char *output;                /* what it printed (malloc'd, may be NULL): the callee owns it */
+    bool unanswered;     /* BENCH__END_TIMED_OUT: its fork server did not answer the time-out */
+    int error;           /* BENCH__END_NO_WORKER */
+    int64_t duration_ns; /* on the clock that stands still while the runner is stopped */
+    char *output;        /* what it printed (malloc'd, may be NULL): the callee owns it */
     size_t output_len;
     bool output_truncated; /* more than output_cap bytes were printed */
 };

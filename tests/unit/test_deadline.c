@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_deadline.c: --timeout's arithmetic shared by both isolation modes (core/deadline.c), on a
  * fake clock: no limit, a test past its limit, one exactly at it, and the poll timeout to the
- * nearest of the others, rounded up to whole milliseconds. */
+ * nearest of the others, rounded up to whole milliseconds, and a due time of its own (the grace
+ * after a time-out request). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -67,12 +68,26 @@ static void rounds_up(void **state)
     assert_int_equal(bench__deadlines_ms(&d), 2);
 }
 
+static void due(void **state)
+{
+    (void)state;
+    fake_now = 10LL * 1000000000LL;
+    struct bench__deadlines d;
+    bench__deadlines_begin(&d, 1);
+    assert_true(bench__deadline_due(&d, fake_now));     /* it is now */
+    assert_true(bench__deadline_due(&d, fake_now - 1)); /* past */
+    assert_false(bench__deadline_due(&d, fake_now + 3000000LL));
+    assert_false(bench__deadline_passed(&d, fake_now)); /* 1 s left */
+    assert_int_equal(bench__deadlines_ms(&d), 3);       /* the nearest of both */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(no_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(passed_and_nearest, setup, teardown),
         cmocka_unit_test_setup_teardown(rounds_up, setup, teardown),
+        cmocka_unit_test_setup_teardown(due, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
