@@ -154,6 +154,7 @@ static int pipe_flags(int fds[2], int flags)
             int err = errno;
             close(fds[0]);
             close(fds[1]);
+            fds[0] = fds[1] = -1; /* closed: the caller's cleanup closes nothing twice */
             errno = err;
             return -1;
         }

@@ -58,6 +58,7 @@
 #include "../platform/workers.h"
 #include "../util/alloc.h"
 #include "../util/clock.h"
+#include "../util/text.h"
 #include "deadline.h"
 #include "fork_server.h"
 
@@ -323,6 +324,7 @@ static void serve_one(const struct bench__test_pool *pool, int sock, size_t inde
      * test's output is read after its exit, with no wake-up of its own (a longer one that fills
      * the pipe waits that long, once). */
     bool open = true, watch = pidfd < 0, reaped = false;
+    int poll_err = 0;
     while (!reaped) {
         struct pollfd fds[3] = {{.fd = open && watch ? out[0] : -1, .events = POLLIN},
                                 {.fd = pidfd, .events = POLLIN},
@@ -330,8 +332,16 @@ static void serve_one(const struct bench__test_pool *pool, int sock, size_t inde
         int wait = !watch ? OUTPUT_WAIT_MS : open || pidfd >= 0 ? -1 : REAP_POLL_MS;
         int due = flush_due_ms();
         int ready = poll(fds, 3, due >= 0 && (wait < 0 || due < wait) ? due : wait);
-        if (ready < 0 && errno != EINTR)
+        if (ready < 0 && errno != EINTR) {
+            /* the server cannot wait for the test: it ends it, and says why */
+            poll_err = errno;
+            kill(pid, SIGKILL);
+            pid_t got;
+            do
+                got = waitpid(pid, &status, 0);
+            while (got < 0 && errno == EINTR);
             break;
+        }
         if (flush_due_ms() == 0)
             flush_records(sock);
         watch = true;
@@ -363,6 +373,13 @@ static void serve_one(const struct bench__test_pool *pool, int sock, size_t inde
     do
         n = read(res[0], report, REPORT_MAX);
     while (n < 0 && errno == EINTR);
+    if (poll_err) { /* what the test reported, if anything, was not waited for */
+        char text[128];
+        bench__fmt(text, sizeof text, "the fork server could not wait for the test: poll: %s",
+                   strerror(poll_err));
+        n = (ssize_t)bench__outcome_encode(BENCH__FAILED, text, report, REPORT_MAX);
+        status = 0;
+    }
     struct end_head head = {
         .status = status, .report_len = n > 0 ? (int32_t)n : 0, .duration_ns = duration};
     close(out[0]);
@@ -510,7 +527,9 @@ static void take_records(struct servers *p, struct server *s, const char *msg, s
         int64_t duration = head.duration_ns - stopped;
         char message[sizeof((struct bench_ctx *)0)->message];
         enum bench__outcome outcome;
-        struct bench__test_end end = {.duration_ns = duration > 0 ? duration : 0};
+        /* negative when the runner's stop began before the test did (the stop is counted from
+         * when the runner believes the test began): how long the test ran is then not known */
+        struct bench__test_end end = {.duration_ns = duration >= 0 ? duration : -1};
         if (!WIFSIGNALED(head.status) && report_len > 0 &&
             bench__outcome_decode(report, report_len, &outcome, message, sizeof message) == 0) {
             end.kind = BENCH__END_REPORTED;
@@ -678,8 +697,9 @@ static void retire(struct servers *p, size_t slot)
     reap(p, slot, 0);
 }
 
-void bench__fork_servers_run(const struct bench__test_pool *pool)
+int bench__fork_servers_run(const struct bench__test_pool *pool)
 {
+    int rc = 0;
     size_t n = pool->n_workers ? pool->n_workers : 1;
     struct servers p = {.pool = pool, .n = n, .s = bench__xcalloc(n, sizeof *p.s)};
     for (size_t i = 0; i < n; i++)
@@ -734,8 +754,10 @@ void bench__fork_servers_run(const struct bench__test_pool *pool)
         if (look_for_exit)
             timeout = REAP_POLL_MS;
         int ready = poll(fds, nfds, timeout);
-        if (ready < 0 && errno != EINTR)
+        if (ready < 0 && errno != EINTR) {
+            rc = -errno;
             break;
+        }
         for (size_t i = 0; i < n; i++) {
             struct server *s = &p.s[i];
             const size_t *mine = &at[2 * i];
@@ -752,8 +774,10 @@ void bench__fork_servers_run(const struct bench__test_pool *pool)
     for (size_t i = 0; i < n; i++) {
         if (p.s[i].pid == 0)
             continue;
-        if (p.s[i].queued) /* only when poll failed: nothing is left waiting */
+        if (p.s[i].queued) { /* only when poll failed: nothing is left waiting */
             bench__workers_kill(i);
+            p.s[i].queued = 0; /* not ended here: the caller says they were not run */
+        }
         retire(&p, i);
     }
     pool->tick(pool->arg);
@@ -762,4 +786,5 @@ void bench__fork_servers_run(const struct bench__test_pool *pool)
     free(at);
     free(fds);
     free(p.s);
+    return rc;
 }

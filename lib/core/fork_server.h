@@ -7,10 +7,11 @@
 
 #include "test_worker.h"
 
-/* Run every test of the pool, each in a process of its own; returns when all have ended and
- * every server is reaped. Call it between bench__workers_begin(n_workers) and
- * bench__workers_end. */
-BENCH__HIDDEN void bench__fork_servers_run(const struct bench__test_pool *pool);
+/* Run every test of the pool, each in a process of its own; returns 0 when all have ended and
+ * every server is reaped, or -errno when the runner could not wait for them (poll failed): the
+ * tests not ended then never end (the caller reports them as not run). Call it between
+ * bench__workers_begin(n_workers) and bench__workers_end. */
+BENCH__HIDDEN int bench__fork_servers_run(const struct bench__test_pool *pool);
 
 /* A seam for tests, NULL in a real run: called in a fork server before it starts a test, and
  * when the test has ended with its end not sent yet (tests/unit/test_fork_server.c holds the

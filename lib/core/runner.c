@@ -291,10 +291,27 @@ static void run_pool(struct run *r)
         .end = pool_end,
         .tick = pool_tick,
     };
-    if (r->cfg->isolate == BENCH__ISOLATE_WORKER)
-        bench__test_workers_run(&pool);
+    int rc = r->cfg->isolate == BENCH__ISOLATE_WORKER ? bench__test_workers_run(&pool)
+                                                      : bench__fork_servers_run(&pool);
+    /* a test that never ended was not run (or not to its end): failed, never passed */
+    char text[256];
+    if (rc < 0)
+        bench__fmt(text, sizeof text, "not run: the runner could not wait for its process (%s)",
+                   strerror(-rc));
     else
-        bench__fork_servers_run(&pool);
+        bench__fmt(text, sizeof text, "not run: its end never came back");
+    for (size_t i = 0; i < r->n_tests; i++) {
+        struct result *res = &r->results[i];
+        if (res->done)
+            continue;
+        res->outcome = BENCH__FAILED;
+        res->detail_inline = true;
+        res->duration_ns = -1;
+        set_detail(res, text);
+        res->done = true;
+        r->done++;
+    }
+    stream_results(r);
 }
 
 int bench__run_tests(const struct bench__config *cfg, const struct bench__suite *suite)

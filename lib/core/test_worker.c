@@ -336,8 +336,9 @@ static void enforce_deadlines(struct pool_run *p, struct bench__deadlines *d)
     }
 }
 
-void bench__test_workers_run(const struct bench__test_pool *pool)
+int bench__test_workers_run(const struct bench__test_pool *pool)
 {
+    int rc = 0;
     size_t n = pool->n_workers ? pool->n_workers : 1;
     struct pool_run p = {.pool = pool, .workers = bench__xcalloc(n, sizeof *p.workers)};
     for (size_t i = 0; i < n; i++)
@@ -386,8 +387,10 @@ void bench__test_workers_run(const struct bench__test_pool *pool)
         if (look_for_death && timeout > REAP_POLL_MS)
             timeout = REAP_POLL_MS;
         int ready = poll(fds, nfds, timeout);
-        if (ready < 0 && errno != EINTR)
+        if (ready < 0 && errno != EINTR) {
+            rc = -errno;
             break;
+        }
         for (size_t i = 0; i < n; i++) {
             struct worker *w = &p.workers[i];
             const size_t *mine = &at[3 * i];
@@ -406,12 +409,15 @@ void bench__test_workers_run(const struct bench__test_pool *pool)
     for (size_t i = 0; i < n; i++) {
         if (p.workers[i].pid == 0)
             continue;
-        if (p.workers[i].busy) /* only when poll failed: nothing is left waiting */
+        if (p.workers[i].busy) { /* only when poll failed: nothing is left waiting */
             bench__workers_kill(i);
+            p.workers[i].busy = false; /* not ended here: the caller says it was not run */
+        }
         retire(&p, i);
     }
     pool->tick(pool->arg);
     free(at);
     free(fds);
     free(p.workers);
+    return rc;
 }

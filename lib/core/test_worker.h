@@ -27,7 +27,8 @@ struct bench__test_end {
     int status;                  /* BENCH__END_DIED */
     bool unanswered;     /* BENCH__END_TIMED_OUT: its fork server did not answer the time-out */
     int error;           /* BENCH__END_NO_WORKER */
-    int64_t duration_ns; /* on the clock that stands still while the runner is stopped */
+    int64_t duration_ns; /* on the clock that stands still while the runner is stopped;
+                            negative: not measured */
     char *output;        /* what it printed (malloc'd, may be NULL): the callee owns it */
     size_t output_len;
     bool output_truncated; /* more than output_cap bytes were printed */
@@ -42,14 +43,17 @@ struct bench__test_pool {
     size_t output_cap; /* bytes of output kept per test */
     int idle_ms;       /* the longest wait before `tick` runs again */
     void *arg;
-    /* every test ends exactly once, through here, in the order they end */
+    /* every test ends at most once (exactly once unless the run returns an error), through
+     * here, in the order they end */
     void (*end)(void *arg, struct bench__test_end *end);
     /* after every wake of the loop (a test ended, output came, idle_ms passed) */
     void (*tick)(void *arg);
 };
 
-/* Run every test of the pool; returns when all have ended and every worker is reaped. Call it
- * between bench__workers_begin(n_workers) and bench__workers_end. */
-BENCH__HIDDEN void bench__test_workers_run(const struct bench__test_pool *pool);
+/* Run every test of the pool; returns 0 when all have ended and every worker is reaped, or
+ * -errno when the runner could not wait for them (poll failed): the tests not ended then never
+ * end (the caller reports them as not run). Call it between bench__workers_begin(n_workers) and
+ * bench__workers_end. */
+BENCH__HIDDEN int bench__test_workers_run(const struct bench__test_pool *pool);
 
 #endif /* BENCH_CORE_TEST_WORKER_H */

@@ -29,6 +29,7 @@ static int set_both(int fds[2], int flags)
     int err = errno;
     close(fds[0]);
     close(fds[1]);
+    fds[0] = fds[1] = -1; /* closed: a caller that closes what it holds closes nothing twice */
     errno = err;
     return -1;
 }

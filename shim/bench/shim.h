@@ -157,8 +157,8 @@ static inline void bench_clobber_memory(void)
         return bench_main(argc, argv);                                                             \
     }
 
-/* The explicit registration list (for compilers without constructor functions, or builds that
- * define BENCH_NO_CONSTRUCTORS): in each file, after its tests,
+/* The explicit registration list (for builds that define BENCH_NO_CONSTRUCTORS, what a compiler
+ * without constructor functions needs): in each file, after its tests,
  *     BENCH_REGISTRATIONS(hash_tests, BENCH_ENTRY(fnv1a), BENCH_ENTRY(fnv1a_1k));
  * defines the NULL-terminated array `hash_tests` of that file's descriptors (they are static, so
  * the list lives next to them); the file with main declares the lists of the others

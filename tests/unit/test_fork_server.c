@@ -4,7 +4,9 @@
  * sleep before a test or with a test's end held, so that the runner's belief of which test runs,
  * and since when, is wrong at the deadline: a test that passes is reported as passed and no test
  * runs twice. A server that cannot answer (its test stopped it) is killed by the runner after the
- * grace, and the reason says so. */
+ * grace, and the reason says so. When poll fails (RLIMIT_NOFILE lowered under it: EINVAL), in the
+ * runner the tests not ended stay not ended and the error comes back, and in a server the test
+ * it runs is killed and ends failed, the error named. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,10 +17,13 @@
 #include "platform/workers.h"
 #include "suite/registry.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -87,9 +92,39 @@ static void hold_start(size_t index, bool ended)
         nap(1800 * MS);
 }
 
+/* poll fails with EINVAL for more descriptors than RLIMIT_NOFILE allows: 0 makes it fail. */
+static struct rlimit saved_nofile;
+
+static void lower_nofile(void)
+{
+    if (getrlimit(RLIMIT_NOFILE, &saved_nofile) != 0 ||
+        setrlimit(RLIMIT_NOFILE, &(struct rlimit){0, saved_nofile.rlim_max}) != 0)
+        abort();
+}
+
+static void restore_nofile(void)
+{
+    if (setrlimit(RLIMIT_NOFILE, &saved_nofile) != 0)
+        abort();
+}
+
+/* The server's poll fails while the first test runs. */
+static void server_poll_fails(size_t index, bool ended)
+{
+    if (index != 0)
+        return;
+    if (!ended)
+        lower_nofile();
+    else
+        restore_nofile();
+}
+
 struct seen {
     size_t ends[N_TESTS];
     struct bench__test_end end[N_TESTS];
+    char message[N_TESTS][256];
+    bool poll_fails; /* the runner's poll fails from the first tick on */
+    int rc;          /* what bench__fork_servers_run returned */
 };
 
 static void on_end(void *arg, struct bench__test_end *end)
@@ -98,6 +133,8 @@ static void on_end(void *arg, struct bench__test_end *end)
     assert_true(end->index < N_TESTS);
     seen->ends[end->index]++;
     seen->end[end->index] = *end;
+    snprintf(seen->message[end->index], sizeof seen->message[0], "%s",
+             end->message ? end->message : "");
     seen->end[end->index].message = NULL;
     seen->end[end->index].output = NULL;
     free(end->output);
@@ -105,7 +142,11 @@ static void on_end(void *arg, struct bench__test_end *end)
 
 static void on_tick(void *arg)
 {
-    (void)arg;
+    struct seen *seen = arg;
+    if (seen->poll_fails && seen->rc == 0) {
+        lower_nofile();
+        seen->rc = 1; /* lowered: bench__fork_servers_run's result replaces it */
+    }
 }
 
 static struct bench_test make_test(const char *name, void (*fn)(bench_t *))
@@ -143,7 +184,10 @@ static char *run(void (*fn)(bench_t *), void (*seam)(size_t, bool), struct seen 
                                     .tick = on_tick};
     bench__fork_server_seam = seam;
     bench__workers_begin(1);
-    bench__fork_servers_run(&pool);
+    int rc = bench__fork_servers_run(&pool);
+    if (seen->rc == 1)
+        restore_nofile();
+    seen->rc = rc;
     bench__workers_end();
     bench__fork_server_seam = NULL;
     close(runs[1]);
@@ -199,12 +243,43 @@ static void test_server_does_not_answer(void **state)
     assert_string_equal(ran, "ab");
 }
 
+/* The runner's poll fails: neither test ends (the caller reports them as not run), the error
+ * comes back, and the server is reaped. */
+static void test_runner_poll_fails(void **state)
+{
+    (void)state;
+    struct seen seen = {.poll_fails = true};
+    run(first_naps, NULL, &seen);
+    assert_int_equal(seen.rc, -EINVAL);
+    assert_int_equal(seen.ends[0], 0);
+    assert_int_equal(seen.ends[1], 0);
+}
+
+/* The server's poll fails while the first test runs: it kills the test, which ends failed with
+ * the error named (never with an exit status of 0), and the next test runs. */
+static void test_server_poll_fails(void **state)
+{
+    (void)state;
+    struct seen seen = {0};
+    char *ran = run(first_naps, server_poll_fails, &seen);
+    assert_int_equal(seen.rc, 0);
+    assert_int_equal(seen.ends[0], 1);
+    assert_int_equal(seen.end[0].kind, BENCH__END_REPORTED);
+    assert_int_equal(seen.end[0].outcome, BENCH__FAILED);
+    assert_non_null(strstr(seen.message[0], "poll: "));
+    assert_non_null(strstr(seen.message[0], strerror(EINVAL)));
+    assert_passed(&seen, 1);
+    assert_non_null(strchr(ran, 'b'));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_end_held_past_deadline),
         cmocka_unit_test(test_start_later_than_believed),
         cmocka_unit_test(test_server_does_not_answer),
+        cmocka_unit_test(test_runner_poll_fails),
+        cmocka_unit_test(test_server_poll_fails),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
