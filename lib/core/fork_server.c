@@ -61,6 +61,7 @@
 #include "../util/text.h"
 #include "deadline.h"
 #include "fork_server.h"
+#include "pool_util.h"
 
 #define MSG_OUTPUT 'O'
 #define MSG_RECORDS 'R'
@@ -120,13 +121,6 @@ struct servers {
     struct server *s;
     size_t n, next, ended;
 };
-
-static void close_fd(int *fd)
-{
-    if (*fd >= 0)
-        close(*fd);
-    *fd = -1;
-}
 
 void (*bench__fork_server_seam)(size_t index, bool ended);
 
@@ -317,7 +311,7 @@ static void serve_one(const struct bench__test_pool *pool, int sock, size_t inde
      * exit wakes the server once (on the pidfd), not twice. Without, the end of the pipe says the
      * test is exiting, and its exit is polled for. */
     if (pidfd < 0)
-        close_fd(&out[1]);
+        bench__close_fd(&out[1]);
     size_t sent = 0;
     int status = 0;
     /* With a pidfd, the output pipe is watched only once the test ran OUTPUT_WAIT_MS: a short
@@ -336,10 +330,7 @@ static void serve_one(const struct bench__test_pool *pool, int sock, size_t inde
             /* the server cannot wait for the test: it ends it, and says why */
             poll_err = errno;
             kill(pid, SIGKILL);
-            pid_t got;
-            do
-                got = waitpid(pid, &status, 0);
-            while (got < 0 && errno == EINTR);
+            bench__reaped(pid, &status, 0);
             break;
         }
         if (flush_due_ms() == 0)
@@ -383,9 +374,9 @@ static void serve_one(const struct bench__test_pool *pool, int sock, size_t inde
     struct end_head head = {
         .status = status, .report_len = n > 0 ? (int32_t)n : 0, .duration_ns = duration};
     close(out[0]);
-    close_fd(&out[1]);
+    bench__close_fd(&out[1]);
     close(res[0]);
-    close_fd(&pidfd);
+    bench__close_fd(&pidfd);
     add_record(sock, RECORD_END, &head, sizeof head, report, (size_t)head.report_len);
     if (bench__fork_server_seam)
         bench__fork_server_seam(index, true);
@@ -481,17 +472,7 @@ static void end_test(struct servers *p, struct server *s, struct bench__test_end
 
 static void take_output(struct servers *p, struct server *s, const char *data, size_t n)
 {
-    size_t cap = p->pool->output_cap;
-    if (s->out_len + n > cap) {
-        s->out_truncated = true;
-        n = cap > s->out_len ? cap - s->out_len : 0;
-    }
-    if (n == 0)
-        return;
-    s->out = bench__xrealloc(s->out, s->out_len + n + 1);
-    memcpy(s->out + s->out_len, data, n);
-    s->out_len += n;
-    s->out[s->out_len] = '\0';
+    bench__output_keep(&s->out, &s->out_len, &s->out_truncated, p->pool->output_cap, data, n);
 }
 
 /* The records of a MSG_RECORDS message, in turn. */
@@ -596,8 +577,8 @@ static void server_gone(struct servers *p, size_t slot, int status)
         end_test(p, s, &end);
     }
     bench__workers_forget(slot);
-    close_fd(&s->sock);
-    close_fd(&s->pidfd);
+    bench__close_fd(&s->sock);
+    bench__close_fd(&s->pidfd);
     s->pid = 0;
     s->gone = false;
     for (size_t i = 0; i < s->queued; i++)
@@ -607,13 +588,8 @@ static void server_gone(struct servers *p, size_t slot, int status)
 /* Reap the server if it exited; true when it did. */
 static bool reap(struct servers *p, size_t slot, int options)
 {
-    struct server *s = &p->s[slot];
     int status = 0;
-    pid_t got;
-    do
-        got = waitpid(s->pid, &status, options);
-    while (got < 0 && errno == EINTR);
-    if (got != s->pid && !(got < 0 && errno == ECHILD))
+    if (!bench__reaped(p->s[slot].pid, &status, options))
         return false;
     server_gone(p, slot, status);
     return true;

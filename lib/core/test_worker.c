@@ -28,6 +28,7 @@
 #include "../platform/workers.h"
 #include "../util/alloc.h"
 #include "deadline.h"
+#include "pool_util.h"
 #include "../util/thread.h"
 #include "test_worker.h"
 
@@ -56,13 +57,6 @@ struct pool_run {
     struct worker *workers;
     size_t next, ended;
 };
-
-static void close_fd(int *fd)
-{
-    if (*fd >= 0)
-        close(*fd);
-    *fd = -1;
-}
 
 /* ---- the worker process ------------------------------------------------------------ */
 
@@ -174,24 +168,14 @@ static void drain_output(struct pool_run *p, struct worker *w)
         if (n < 0 && errno == EINTR)
             continue;
         if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
-            close_fd(&w->out_fd);
+            bench__close_fd(&w->out_fd);
             return;
         }
         if (n < 0)
             return;
-        if (w->busy) {
-            size_t take = (size_t)n, cap = p->pool->output_cap;
-            if (w->out_len + take > cap) {
-                w->out_truncated = true;
-                take = cap > w->out_len ? cap - w->out_len : 0;
-            }
-            if (take) {
-                w->out = bench__xrealloc(w->out, w->out_len + take + 1);
-                memcpy(w->out + w->out_len, chunk, take);
-                w->out_len += take;
-                w->out[w->out_len] = '\0';
-            }
-        }
+        if (w->busy)
+            bench__output_keep(&w->out, &w->out_len, &w->out_truncated, p->pool->output_cap, chunk,
+                               (size_t)n);
         if ((size_t)n < sizeof chunk)
             return; /* a pipe read short of the request emptied it */
     }
@@ -257,9 +241,9 @@ static void worker_gone(struct pool_run *p, size_t slot, int status)
         end_test(p, w, &end);
     }
     bench__workers_forget(slot);
-    close_fd(&w->sock);
-    close_fd(&w->out_fd);
-    close_fd(&w->pidfd);
+    bench__close_fd(&w->sock);
+    bench__close_fd(&w->out_fd);
+    bench__close_fd(&w->pidfd);
     free(w->out);
     *w = (struct worker){.sock = -1, .out_fd = -1, .pidfd = -1};
 }
@@ -267,13 +251,8 @@ static void worker_gone(struct pool_run *p, size_t slot, int status)
 /* Reap the worker if it exited; true when it did. */
 static bool reap(struct pool_run *p, size_t slot, int options)
 {
-    struct worker *w = &p->workers[slot];
     int status = 0;
-    pid_t got;
-    do
-        got = waitpid(w->pid, &status, options);
-    while (got < 0 && errno == EINTR);
-    if (got != w->pid && !(got < 0 && errno == ECHILD))
+    if (!bench__reaped(p->workers[slot].pid, &status, options))
         return false;
     worker_gone(p, slot, status);
     return true;
