@@ -671,6 +671,10 @@ void bench__test_workers_run(const struct bench__test_pool *pool)
         p.workers[i] = (struct worker){.sock = -1, .out_fd = -1, .pidfd = -1};
     struct pollfd *fds = bench__xcalloc(2 * n, sizeof *fds);
     size_t *at = bench__xcalloc(2 * n, sizeof *at); /* each worker's sock and pidfd in fds */
+    /* How often the runner looks at the rings while tests run: every FLUSH_MS after an end, then
+     * twice as long each time nothing ended (a long test), up to idle_ms. */
+    int peek_ms = FLUSH_MS;
+    size_t ended_before = 0;
     while (p.ended < pool->n_tests) {
         for (size_t i = 0; i < n; i++) {
             struct worker *w = &p.workers[i];
@@ -710,8 +714,13 @@ void bench__test_workers_run(const struct bench__test_pool *pool)
         int deadline = bench__deadlines_ms(&d);
         if (deadline >= 0 && deadline < timeout)
             timeout = deadline;
-        if (running && timeout > FLUSH_MS)
-            timeout = FLUSH_MS; /* the ends of a long test's predecessors are in the ring */
+        if (p.ended != ended_before)
+            peek_ms = FLUSH_MS;
+        else if (peek_ms < pool->idle_ms)
+            peek_ms *= 2;
+        ended_before = p.ended;
+        if (running && timeout > peek_ms)
+            timeout = peek_ms; /* the ends held while a long test runs are in the ring */
         if (look_for_death && timeout > REAP_POLL_MS)
             timeout = REAP_POLL_MS;
         int ready = poll(fds, nfds, timeout);
