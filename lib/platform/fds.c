@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* fds.c: owns the portable forms of pipe2, socketpair with SOCK_CLOEXEC and pidfd_open (fds.h).
+/* fds.c: owns the portable forms of pipe2, socketpair with SOCK_CLOEXEC, memfd_create and
+ * pidfd_open (fds.h).
  * It knows no caller: what is piped, and why, is theirs. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #if BENCH__LINUX
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #endif
 
@@ -65,5 +69,31 @@ int bench__pidfd_open(pid_t pid)
     (void)pid;
     errno = ENOSYS;
     return -1;
+#endif
+}
+
+int bench__anon_file(void)
+{
+#if BENCH__LINUX
+    return memfd_create("libbench-output", MFD_CLOEXEC);
+#else
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    int n = snprintf(path, sizeof path, "%s/libbench-XXXXXX", dir && *dir ? dir : "/tmp");
+    if (n < 0 || (size_t)n >= sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return -1;
+    unlink(path);
+    if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) {
+        int err = errno;
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    return fd;
 #endif
 }
