@@ -338,7 +338,7 @@ static void test_default_thresholds(void **state)
     struct bench__result_thresholds th;
     memset(&th, 0xff, sizeof th);
     bench__result_thresholds_default(&th);
-    /* whole-process: the seed's */
+    /* whole-process: 10%/5 ms, 25%/10 ms (docs/reference/results.md) */
     assert_true(th.baseline[1].pct == 10 && th.baseline[1].min_ns == 5e6);
     assert_true(th.reference[1].pct == 25 && th.reference[1].min_ns == 10e6);
     assert_true(th.tail[1].pct == 50 && th.tail[1].min_ns == 50e6);
@@ -518,17 +518,16 @@ static enum bench__result_state state_of(const char *name)
     return BENCH__RESULT_OK;
 }
 
-/* Oak's priority lists, as the seed gives them */
-static const char *const oak_profiles[] = {"large", "standard", "smoke"};
-static const char *const oak_scenarios[] = {"many_files", "large_binary"};
-static const char *const oak_ops[] = {"snapshot.", "status.", "diff.", "branch.create",
-                                      "repo.init"};
+/* example priority lists: a project's profiles and scenarios, most important first */
+static const char *const ex_profiles[] = {"large", "standard", "smoke"};
+static const char *const ex_scenarios[] = {"many_files", "large_binary"};
+static const char *const ex_ops[] = {"snapshot.", "status.", "diff.", "branch.create", "repo.init"};
 static const struct bench__result_priorities oak = {
-    .profiles = oak_profiles,
+    .profiles = ex_profiles,
     .n_profiles = 3,
-    .scenarios = oak_scenarios,
+    .scenarios = ex_scenarios,
     .n_scenarios = 2,
-    .operation_prefixes = oak_ops,
+    .operation_prefixes = ex_ops,
     .n_operation_prefixes = 5,
 };
 
