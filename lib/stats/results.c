@@ -298,7 +298,11 @@ void bench__result_row_judge(struct bench__result_row *row,
     row->decided_by = measured(b) ? "baseline" : NULL;
     const struct bench__result_aggregate *decider = measured(b) ? b : NULL;
 
-    if (tg->sample_count == 0) {
+    if (tg->sample_count == 0 && tg->total_count > 0 && tg->skip_count == tg->total_count) {
+        /* every line a skip: nothing ran and failed, nothing was measured either */
+        row->state = BENCH__RESULT_UNMEASURED;
+        why_add(row, "all_skipped");
+    } else if (tg->sample_count == 0) {
         row->state = BENCH__RESULT_FAIL;
         why_add(row, "no_successful_samples");
     } else if (failure_rule(tg, b, t->fail_pp)) {

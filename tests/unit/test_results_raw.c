@@ -142,8 +142,10 @@ static void bench_document(void **state)
     assert_int_equal(l[1].m.returncode, 1);
     assert_true(isnan(l[1].m.value_ns));
     assert_string_equal(l[1].failure, "x.c:3: assertion failed");
-    /* measured, no value: returncode 0 and a null value, never 0 */
-    assert_int_equal(l[2].m.returncode, 0);
+    /* no error, no value: a skip "not_measured" with a null value, never 0 nor a failure */
+    assert_int_equal(l[2].m.returncode, BENCH__RESULT_SKIP);
+    assert_string_equal(l[2].skip_reason, "not_measured");
+    assert_null(l[2].failure);
     assert_true(isnan(l[2].m.value_ns));
     assert_true(strstr(out.data, "\"value_ns\":null") != NULL);
     assert_true(strstr(out.data, "\"provenance\":[\"input: 64 B\"]") != NULL);
@@ -161,7 +163,7 @@ static const char RUN_DOC[] =
     " \"h\", \"os\": \"linux\", \"arch\": \"x86_64\", \"cpu\": \"c\", \"runs\": 3}, \"rows\": ["
     "{\"name\": \"cat\", \"command\": \"cat f\", \"error\": \"\", \"failure\": null, \"runs\": ["
     "{\"run\": 1, \"wallNs\": 100, \"rusage\": {\"user-ns\": 0, \"minflt\": null}},"
-    "{\"run\": 2, \"wallNs\": 200, \"rusage\": {}}, {\"run\": 3, \"wallNs\": 300}]},"
+    "{\"run\": 2, \"wallNs\": 200, \"rusage\": {}}, {\"run\": 3, \"wallNs\": null}]},"
     "{\"name\": \"bad\", \"command\": \"false\", \"error\": \"run 2 exited with status 3\","
     " \"failure\": {\"run\": 2, \"exitStatus\": 3}, \"runs\": [{\"run\": 1, \"wallNs\": 50}]}]}";
 
@@ -183,9 +185,14 @@ static void run_document(void **state)
     for (int i = 0; i < 3; i++) {
         assert_true(l[i].m.whole_process);
         assert_int_equal(l[i].m.run, i);
-        assert_true(l[i].m.value_ns == 100.0 * (i + 1));
         assert_string_equal(l[i].m.operation, "cat f");
     }
+    assert_true(l[0].m.value_ns == 100.0 && l[1].m.value_ns == 200.0);
+    assert_int_equal(l[1].m.returncode, 0);
+    /* a run without a wall time: not measured, a skip with its reason, never a failure */
+    assert_int_equal(l[2].m.returncode, 77);
+    assert_string_equal(l[2].skip_reason, "not_measured");
+    assert_true(isnan(l[2].m.value_ns));
     assert_string_equal(l[0].metrics_json, "{\"minflt\":null,\"user-ns\":0}");
     assert_string_equal(l[0].library_version, "0.2.0");
     assert_int_equal(l[3].m.returncode, 0); /* bad's first run was measured */

@@ -411,6 +411,30 @@ static void test_in_process_thresholds(void **state)
     assert_close(row.severity, 1.375); /* max(110/80, 130/100) */
 }
 
+/* A target whose every line is a skip (e.g. "not_measured": no error, no value) is unmeasured,
+ * not a fail: nothing under test failed; its counts still say how many skips. */
+static void test_all_skipped_row(void **state)
+{
+    (void)state;
+    struct bench__result_thresholds th;
+    bench__result_thresholds_default(&th);
+    struct bench__result_measurement m[] = {
+        meas("b", "t", "s", 0, BENCH__RESULT_SKIP, NAN),
+        meas("b", "t", "s", 1, BENCH__RESULT_SKIP, NAN),
+    };
+    struct bench__result_aggregate *out = NULL;
+    size_t n_out = 0;
+    assert_int_equal(bench__results_aggregate(m, 2, &out, &n_out), 0);
+    assert_int_equal(out[0].skip_count, 2);
+    assert_int_equal(out[0].failure_count, 2);
+    struct bench__result_aggregate b = agg_ns(10, 11, 12, 0, false);
+    struct bench__result_row row = judged(&out[0], &b, NULL, &th);
+    assert_int_equal(row.state, BENCH__RESULT_UNMEASURED);
+    assert_string_equal(row.why, "all_skipped");
+    assert_true(isnan(row.delta_p50_ns) && isnan(row.severity));
+    free(out);
+}
+
 /* A target without a success fails, whatever the baseline; nothing is computed from its NaN. */
 static void test_no_success_row(void **state)
 {
@@ -660,6 +684,7 @@ int main(void)
         cmocka_unit_test(test_default_thresholds),
         cmocka_unit_test(test_in_process_thresholds),
         cmocka_unit_test(test_no_success_row),
+        cmocka_unit_test(test_all_skipped_row),
         cmocka_unit_test(test_fail_pp),
         cmocka_unit_test(test_unmeasured_baseline),
         cmocka_unit_test(test_sorting_vector),
