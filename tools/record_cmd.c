@@ -16,6 +16,7 @@
 #include "results_index.h"
 #include "results_tool.h"
 #include "tool_args.h"
+#include "tool_file.h"
 #include "tool_json.h"
 #include "util/alloc.h"
 #include "util/text.h"
@@ -82,35 +83,6 @@ static bool take_value(int argc, char **argv, int *i, const char **value)
     if (!*value && *i + 1 < argc && !tool_looks_like_option(argv[*i + 1]))
         *value = argv[++*i];
     return *value != NULL;
-}
-
-/* Reads a whole file; NULL with the reason in err. */
-static char *slurp(const char *path, size_t *len, char *err, size_t size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        tool_json_error(err, size, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    char *data = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        data = bench__grow(data, &cap, n + 65536 + 1, 1);
-        size_t r = fread(data + n, 1, 65536, f);
-        n += r;
-        if (r == 0)
-            break;
-    }
-    if (ferror(f)) {
-        tool_json_error(err, size, "cannot read: %s", strerror(errno));
-        fclose(f);
-        free(data);
-        return NULL;
-    }
-    fclose(f);
-    data[n] = '\0';
-    *len = n;
-    return data;
 }
 
 struct record_state {
@@ -232,7 +204,8 @@ int record_main(int argc, char **argv)
     for (size_t d = 0; d < n_docs; d++) {
         char err[512];
         size_t len = 0;
-        char *text = slurp(docs[d], &len, err, sizeof err);
+        char *text = NULL;
+        tool_read_file(docs[d], RESULTS_DOC_MAX_BYTES, &text, &len, err, sizeof err);
         json_t *e = json_object();
         json_object_set_new(e, "kind", json_string("document"));
         json_object_set_new(e, "document", json_string(docs[d]));
