@@ -12,6 +12,7 @@
 
 #include <bench/errors.h>
 
+#include "model/summary.h"
 #include "results.h"
 
 /* ---- aggregation ----------------------------------------------------------------------- */
@@ -46,12 +47,6 @@ static int ptr_group_cmp(const void *pa, const void *pb)
     if (c)
         return c;
     /* keep the input order inside a group, so "the first measurement" is well defined */
-    return (a > b) - (a < b);
-}
-
-static int double_cmp(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
     return (a > b) - (a < b);
 }
 
@@ -99,8 +94,8 @@ static void aggregate_group(const struct bench__result_measurement *const *g, si
         a->p50 = a->p90 = a->p99 = a->min = a->max = NAN;
         return;
     }
-    qsort(scratch, n, sizeof *scratch, double_cmp);
-    a->p50 = n % 2 ? scratch[n / 2] : (scratch[n / 2 - 1] + scratch[n / 2]) / 2;
+    bench__sort_doubles(scratch, n); /* finite values only: no NaN to order */
+    a->p50 = bench__median_sorted(scratch, n);
     a->p90 = scratch[nearest_rank(90, n) - 1];
     a->p99 = scratch[nearest_rank(99, n) - 1];
     a->min = scratch[0];
@@ -432,4 +427,9 @@ void bench__result_rows_sort(struct bench__result_row *rows, size_t n,
         memcpy(rows, tmp, n * sizeof *rows);
     }
     free(tmp);
+}
+
+void bench__results_sort_values(double *values, size_t n)
+{
+    bench__sort_doubles(values, n);
 }

@@ -46,6 +46,9 @@ struct bench__result_aggregate {
     double p50, p90, p99, min, max;
 };
 
+/* Sorts n finite values ascending, the order the aggregates take their percentiles in
+ * (bench__sort_doubles of lib/model/summary.h, for the tool, which may not include model/). */
+BENCH__HIDDEN void bench__results_sort_values(double *values, size_t n);
 /* Groups m[0..n) and aggregates each group into a malloc'd array (*out, *n_out), in the byte
  * order of (bench_id, subject, profile, scenario, operation). Returns 0 or a negative
  * bench_error code. */
