@@ -191,10 +191,10 @@ int record_main(int argc, char **argv)
         tool_read_file(docs[d], RESULTS_DOC_MAX_BYTES, &text, &len, err, sizeof err);
         json_t *e = json_object();
         json_object_set_new(e, "kind", json_string("document"));
-        json_object_set_new(e, "document", json_string(docs[d]));
+        json_object_set_new(e, "document", tool_json_text(docs[d]));
         json_object_set_new(e, "bench_id", json_string(info.bench_id));
         if (!text) {
-            json_object_set_new(e, "reason", json_string(err));
+            json_object_set_new(e, "reason", tool_json_text(err));
             ingest_error(&st, docs[d], e, err);
             continue;
         }
@@ -208,7 +208,7 @@ int record_main(int argc, char **argv)
         else
             got = results_doc_lines(doc, d, &info, &run_base, &out, rejected, err, sizeof err);
         if (got < 0) {
-            json_object_set_new(e, "reason", json_string(err));
+            json_object_set_new(e, "reason", tool_json_text(err));
             json_object_set_new(e, "text", text_or_null(text, len));
             ingest_error(&st, docs[d], e, err);
         } else {

@@ -259,7 +259,7 @@ static int ingest_object(const char *dir, struct results_index *ix, const char *
             if (why[0]) {
                 json_t *e = json_object();
                 json_object_set_new(e, "line", json_integer((json_int_t)line_no + 1));
-                json_object_set_new(e, "reason", json_string(why));
+                json_object_set_new(e, "reason", tool_json_text(why));
                 json_object_set_new(e, "text", line_text(text + pos, end - pos));
                 json_array_append_new(bad, e);
             }
@@ -271,7 +271,7 @@ static int ingest_object(const char *dir, struct results_index *ix, const char *
     if (whole || json_array_size(bad) > 0) {
         json_t *doc = json_object();
         json_object_set_new(doc, "kind", json_string("raw-object"));
-        json_object_set_new(doc, "object", json_string(key));
+        json_object_set_new(doc, "object", tool_json_text(key));
         json_object_set_new(doc, "reason", json_string(whole ? whole : "lines refused"));
         json_object_set_new(doc, "lines", json_incref(bad));
         char *where = NULL;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "results_tool.h"
+#include "tool_json.h"
 
 static void time_stamp_and_parse(void **state)
 {
@@ -280,13 +281,37 @@ static void refused_lines(void **state)
     results_line_free(&l);
 }
 
+/* Text for an ingest error's document or object key: kept whole, never dropped as invalid
+ * UTF-8 (jansson refuses such a string, and a NULL value would lose the key). */
+static void text_never_dropped(void **state)
+{
+    (void)state;
+    json_t *v = tool_json_text("docs/caf\xc3\xa9.json");
+    assert_string_equal(json_string_value(v), "docs/caf\xc3\xa9.json");
+    json_decref(v);
+    /* a Latin-1 byte, a lone continuation byte, an overlong '/', a cut sequence */
+    v = tool_json_text("a\xe9"
+                       "b\x80"
+                       "c\xc0\xaf"
+                       "d\xe2\x82");
+    assert_non_null(v);
+    assert_string_equal(json_string_value(v), "a\xef\xbf\xbd"
+                                              "b\xef\xbf\xbd"
+                                              "c\xef\xbf\xbd\xef\xbf\xbd"
+                                              "d\xef\xbf\xbd\xef\xbf\xbd");
+    json_t *o = json_object();
+    assert_int_equal(json_object_set_new(o, "document", v), 0);
+    assert_non_null(json_object_get(o, "document"));
+    json_decref(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(time_stamp_and_parse), cmocka_unit_test(profile_names),
         cmocka_unit_test(sha256_and_keys),      cmocka_unit_test(bench_document),
         cmocka_unit_test(run_document),         cmocka_unit_test(refused_documents),
-        cmocka_unit_test(refused_lines),
+        cmocka_unit_test(refused_lines),        cmocka_unit_test(text_never_dropped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
