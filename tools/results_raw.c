@@ -468,9 +468,12 @@ long results_doc_lines(const json_t *doc, size_t doc_index, const struct results
     int rc;
     if (is_run) {
         const json_t *runs = json_object_get(meta, "runs");
-        if (!json_is_integer(runs) || json_integer_value(runs) < 1 ||
-            json_integer_value(runs) > 100000000)
+        if (!json_is_integer(runs) || json_integer_value(runs) < 1)
             return tool_json_error(err, err_size, "\"meta.runs\" is not a whole number of runs");
+        /* each row allocates and may write a skip line per run: the count is bounded */
+        if (json_integer_value(runs) > RESULTS_RUNS_MAX)
+            return tool_json_error(err, err_size, "\"meta.runs\" is %lld, over %u runs",
+                                   (long long)json_integer_value(runs), RESULTS_RUNS_MAX);
         size_t n = (size_t)json_integer_value(runs);
         rc = run_doc(&c, rows, *run_base, n, rejected);
         *run_base += n;

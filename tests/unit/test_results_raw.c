@@ -220,6 +220,8 @@ static void refused_documents(void **state)
         "{\"schema\": 2, \"meta\": {}, \"rows\": {}}",
         "{\"tool\": \"libbench run\", \"schema\": 2, \"meta\": {}, \"rows\": []}",
         "{\"tool\": \"libbench run\", \"schema\": 1, \"meta\": {\"runs\": 0}, \"rows\": []}",
+        /* one run over the bound: refused whole, before any row allocates or writes a line */
+        "{\"tool\": \"libbench run\", \"schema\": 1, \"meta\": {\"runs\": 1000001}, \"rows\": []}",
     };
     for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
         json_t *doc = json_loads(docs[i], 0, NULL);
@@ -234,6 +236,19 @@ static void refused_documents(void **state)
         json_decref(rejected);
         json_decref(doc);
     }
+    /* at the bound: accepted */
+    json_t *doc = json_loads("{\"tool\": \"libbench run\", \"schema\": 1, \"meta\": {\"runs\": "
+                             "1000000}, \"rows\": []}",
+                             0, NULL);
+    json_t *rejected = json_array();
+    struct bench__text out = {0};
+    size_t base = 0;
+    char err[256] = "";
+    assert_int_equal(results_doc_lines(doc, 0, &info, &base, &out, rejected, err, sizeof err), 0);
+    assert_int_equal(base, 1000000);
+    free(out.data);
+    json_decref(rejected);
+    json_decref(doc);
 }
 
 static void refused_lines(void **state)
