@@ -180,11 +180,8 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
                 break;
         if (k == sizeof valued / sizeof *valued)
             return usage_error(e, "unknown option '%s'", arg);
-        if (!value) {
-            if (i + 1 >= argc || tool_looks_like_option(argv[i + 1]))
-                return usage_error(e, "%s needs %s", valued[k].name, valued[k].needs);
-            value = argv[++i];
-        }
+        if (!tool_take_value(argc, argv, &i, &value))
+            return usage_error(e, "%s needs %s", valued[k].name, valued[k].needs);
         if (!*value)
             return usage_error(e, "%s needs %s", valued[k].name, valued[k].needs);
         if (seen[k])

@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "compare_tool.h"
+#include "tool_file.h"
 #include "tool_json.h"
 #include "util/text.h"
 
@@ -285,64 +286,13 @@ int compare_doc_parse(const char *data, size_t len, struct compare_doc *doc, cha
     return rc;
 }
 
-/* The whole file at path (at most COMPARE_DOC_MAX_BYTES) into *data (malloc'd). */
-static int read_file(const char *path, char **data_out, size_t *len_out, char *err, size_t err_size)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0)
-        return tool_json_error(err, err_size, "cannot read: %s", strerror(errno));
-    struct stat st;
-    int fe = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
-    if (fe != 0) {
-        close(fd);
-        return tool_json_error(err, err_size, "cannot read: %s", strerror(fe));
-    }
-    size_t cap = 65536, len = 0;
-    char *data = malloc(cap);
-    int e = data ? 0 : ENOMEM;
-    while (e == 0) {
-        if (len == cap) {
-            if (cap >= COMPARE_DOC_MAX_BYTES) {
-                free(data);
-                close(fd);
-                return tool_json_error(err, err_size, "cannot read: larger than %u MiB",
-                                       COMPARE_DOC_MAX_BYTES >> 20);
-            }
-            char *grown = realloc(data, cap * 2);
-            if (!grown) {
-                e = ENOMEM;
-                break;
-            }
-            data = grown;
-            cap *= 2;
-        }
-        ssize_t got = read(fd, data + len, cap - len);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0)
-            e = errno;
-        else if (got == 0)
-            break;
-        else
-            len += (size_t)got;
-    }
-    close(fd);
-    if (e != 0) {
-        free(data);
-        return tool_json_error(err, err_size, "cannot read: %s", strerror(e));
-    }
-    *data_out = data;
-    *len_out = len;
-    return 0;
-}
-
 int compare_doc_load(const char *path, struct compare_doc *doc, char *err, size_t err_size)
 {
     doc->rows = NULL;
     doc->n_rows = 0;
     char *data;
     size_t len;
-    if (read_file(path, &data, &len, err, err_size) != 0)
+    if (tool_read_file(path, COMPARE_DOC_MAX_BYTES, &data, &len, err, err_size) != 0)
         return -1;
     int rc = compare_doc_parse(data, len, doc, err, err_size);
     free(data);
@@ -385,7 +335,7 @@ int compare_doc_load_runs(const char *path, struct compare_doc **docs, size_t *n
     *n_docs = 0;
     char *data;
     size_t len;
-    if (read_file(path, &data, &len, err, err_size) != 0)
+    if (tool_read_file(path, COMPARE_DOC_MAX_BYTES, &data, &len, err, err_size) != 0)
         return -1;
     int rc = compare_doc_parse_runs(data, len, docs, n_docs, err, err_size);
     free(data);

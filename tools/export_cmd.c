@@ -29,17 +29,6 @@ void export_usage(FILE *out)
           out);
 }
 
-static int usage_error(const char *fmt, const char *arg)
-{
-    char shown[128] = "";
-    if (arg)
-        bench__sanitize_copy(arg, shown, sizeof shown);
-    fputs("error: ", stderr);
-    fprintf(stderr, fmt, shown);
-    fputs(" (see libbench export --help)\n", stderr);
-    return 2;
-}
-
 int export_main(int argc, char **argv)
 {
     const char *format = NULL, *path = NULL;
@@ -50,30 +39,30 @@ int export_main(int argc, char **argv)
             return 0;
         }
         if (tool_option_is(arg, "--format", &value)) {
-            if (!value && i + 1 < argc && !tool_looks_like_option(argv[i + 1]))
-                value = argv[++i];
+            tool_take_value(argc, argv, &i, &value);
             if (!value)
-                return usage_error("--format needs a value (csv or markdown)%s", "");
+                return tool_usage_error("export", "--format needs a value (csv or markdown)%s", "");
             if (format)
-                return usage_error("--format given more than once%s", "");
+                return tool_usage_error("export", "--format given more than once%s", "");
             if (strcmp(value, "csv") && strcmp(value, "markdown"))
-                return usage_error("--format: unknown format '%s' (csv or markdown)", value);
+                return tool_usage_error("export", "--format: unknown format '%s' (csv or markdown)",
+                                        value);
             format = value;
             continue;
         }
         if (!strcmp(arg, "--") && i + 1 < argc) {
             arg = argv[++i];
         } else if (tool_looks_like_option(arg)) {
-            return usage_error("unknown option '%s'", arg);
+            return tool_usage_error("export", "unknown option '%s'", arg);
         }
         if (path)
-            return usage_error("one document only, not also '%s'", arg);
+            return tool_usage_error("export", "one document only, not also '%s'", arg);
         path = arg;
     }
     if (!format)
-        return usage_error("missing --format (csv or markdown)%s", "");
+        return tool_usage_error("export", "missing --format (csv or markdown)%s", "");
     if (!path)
-        return usage_error("missing the document (DOC.json)%s", "");
+        return tool_usage_error("export", "missing the document (DOC.json)%s", "");
 
     struct export_doc doc;
     char err[512];

@@ -16,6 +16,7 @@
 #include "results_index.h"
 #include "results_tool.h"
 #include "tool_args.h"
+#include "tool_file.h"
 #include "tool_json.h"
 #include "util/alloc.h"
 #include "util/text.h"
@@ -46,17 +47,6 @@ void record_usage(FILE *out)
           out);
 }
 
-static int usage_error(const char *fmt, const char *arg)
-{
-    char shown[128] = "";
-    if (arg)
-        bench__sanitize_copy(arg, shown, sizeof shown);
-    fputs("error: ", stderr);
-    fprintf(stderr, fmt, shown);
-    fputs(" (see libbench record --help)\n", stderr);
-    return 2;
-}
-
 /* `git rev-parse HEAD` of the working directory: 40 or 64 hex digits, or NULL. */
 static char *git_revision(void)
 {
@@ -75,42 +65,6 @@ static char *git_revision(void)
         if (!strchr("0123456789abcdef", buf[i]))
             return NULL;
     return bench__xstrdup(buf);
-}
-
-static bool take_value(int argc, char **argv, int *i, const char **value)
-{
-    if (!*value && *i + 1 < argc && !tool_looks_like_option(argv[*i + 1]))
-        *value = argv[++*i];
-    return *value != NULL;
-}
-
-/* Reads a whole file; NULL with the reason in err. */
-static char *slurp(const char *path, size_t *len, char *err, size_t size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        tool_json_error(err, size, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    char *data = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        data = bench__grow(data, &cap, n + 65536 + 1, 1);
-        size_t r = fread(data + n, 1, 65536, f);
-        n += r;
-        if (r == 0)
-            break;
-    }
-    if (ferror(f)) {
-        tool_json_error(err, size, "cannot read: %s", strerror(errno));
-        fclose(f);
-        free(data);
-        return NULL;
-    }
-    fclose(f);
-    data[n] = '\0';
-    *len = n;
-    return data;
 }
 
 struct record_state {
@@ -172,12 +126,12 @@ int record_main(int argc, char **argv)
         else if (tool_option_is(arg, "--source-revision", &value))
             slot = &revision, name = "--source-revision";
         if (slot) {
-            if (!take_value(argc, argv, &i, &value)) {
-                usage_error("%s needs a value", name);
+            if (!tool_take_value(argc, argv, &i, &value)) {
+                tool_usage_error("record", "%s needs a value", name);
                 goto out;
             }
             if (*slot) {
-                usage_error("%s given more than once", name);
+                tool_usage_error("record", "%s given more than once", name);
                 goto out;
             }
             *slot = value;
@@ -186,13 +140,13 @@ int record_main(int argc, char **argv)
         if (!strcmp(arg, "--") && i + 1 < argc)
             arg = argv[++i];
         else if (tool_looks_like_option(arg)) {
-            usage_error("unknown option '%s'", arg);
+            tool_usage_error("record", "unknown option '%s'", arg);
             goto out;
         }
         docs[n_docs++] = arg;
     }
     if (n_docs == 0) {
-        usage_error("missing the documents (DOC.json...)%s", "");
+        tool_usage_error("record", "missing the documents (DOC.json...)%s", "");
         goto out;
     }
     struct results_record_info info = {
@@ -201,21 +155,22 @@ int record_main(int argc, char **argv)
         .recorder_version = bench_version_string(),
     };
     if (!results_profile_ok(info.profile)) {
-        usage_error("--profile '%s': 1 to 64 of A-Z a-z 0-9 . _ - (not starting with .)",
-                    info.profile);
+        tool_usage_error("record",
+                         "--profile '%s': 1 to 64 of A-Z a-z 0-9 . _ - (not starting with .)",
+                         info.profile);
         goto out;
     }
     if (!info.subject[0]) {
-        usage_error("--subject needs a non-empty name%s", "");
+        tool_usage_error("record", "--subject needs a non-empty name%s", "");
         goto out;
     }
     int64_t epoch = (int64_t)time(NULL);
     if (stamp && !results_time_parse(stamp, &epoch)) {
-        usage_error("--timestamp '%s': not a UTC time YYYY-MM-DDTHH:MM:SSZ", stamp);
+        tool_usage_error("record", "--timestamp '%s': not a UTC time YYYY-MM-DDTHH:MM:SSZ", stamp);
         goto out;
     }
     if (!results_time_stamp(epoch, &info)) {
-        usage_error("--timestamp: out of range%s", "");
+        tool_usage_error("record", "--timestamp: out of range%s", "");
         goto out;
     }
     if (revision)
@@ -232,13 +187,14 @@ int record_main(int argc, char **argv)
     for (size_t d = 0; d < n_docs; d++) {
         char err[512];
         size_t len = 0;
-        char *text = slurp(docs[d], &len, err, sizeof err);
+        char *text = NULL;
+        tool_read_file(docs[d], RESULTS_DOC_MAX_BYTES, &text, &len, err, sizeof err);
         json_t *e = json_object();
         json_object_set_new(e, "kind", json_string("document"));
-        json_object_set_new(e, "document", json_string(docs[d]));
+        json_object_set_new(e, "document", tool_json_text(docs[d]));
         json_object_set_new(e, "bench_id", json_string(info.bench_id));
         if (!text) {
-            json_object_set_new(e, "reason", json_string(err));
+            json_object_set_new(e, "reason", tool_json_text(err));
             ingest_error(&st, docs[d], e, err);
             continue;
         }
@@ -252,7 +208,7 @@ int record_main(int argc, char **argv)
         else
             got = results_doc_lines(doc, d, &info, &run_base, &out, rejected, err, sizeof err);
         if (got < 0) {
-            json_object_set_new(e, "reason", json_string(err));
+            json_object_set_new(e, "reason", tool_json_text(err));
             json_object_set_new(e, "text", text_or_null(text, len));
             ingest_error(&st, docs[d], e, err);
         } else {

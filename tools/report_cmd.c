@@ -62,17 +62,6 @@ void report_usage(FILE *out)
           out);
 }
 
-static int usage_error(const char *fmt, const char *arg)
-{
-    char shown[128] = "";
-    if (arg)
-        bench__sanitize_copy(arg, shown, sizeof shown);
-    fputs("error: ", stderr);
-    fprintf(stderr, fmt, shown);
-    fputs(" (see libbench report --help)\n", stderr);
-    return 2;
-}
-
 /* A comma-separated list split in place into list (at most MAX_PRIORITIES). */
 static size_t split_list(char *text, const char **list)
 {
@@ -257,30 +246,29 @@ int report_main(int argc, char **argv)
                     th = &THRESHOLDS[k], name = th->name;
         if (!name) {
             if (tool_looks_like_option(arg))
-                usage_error("unknown option '%s'", arg);
+                tool_usage_error("report", "unknown option '%s'", arg);
             else
-                usage_error("unexpected argument '%s'", arg);
+                tool_usage_error("report", "unexpected argument '%s'", arg);
             goto out;
         }
-        if (!value && i + 1 < argc && !tool_looks_like_option(argv[i + 1]))
-            value = argv[++i];
+        tool_take_value(argc, argv, &i, &value);
         if (!value) {
-            usage_error("%s needs a value", name);
+            tool_usage_error("report", "%s needs a value", name);
             goto out;
         }
         if (slot) {
             if (*slot) {
-                usage_error("%s given more than once", name);
+                tool_usage_error("report", "%s given more than once", name);
                 goto out;
             }
             if (!value[0]) {
-                usage_error("%s needs a non-empty value", name);
+                tool_usage_error("report", "%s needs a non-empty value", name);
                 goto out;
             }
             *slot = value;
         } else if (list >= 0) {
             if (lists[list]) {
-                usage_error("%s given more than once", name);
+                tool_usage_error("report", "%s given more than once", name);
                 goto out;
             }
             lists[list] = bench__xstrdup(value);
@@ -300,7 +288,7 @@ int report_main(int argc, char **argv)
         }
     }
     if (opt.baseline_subject && !opt.target_subject) {
-        usage_error("--baseline needs --target%s", "");
+        tool_usage_error("report", "--baseline needs --target%s", "");
         goto out;
     }
     if (lists[0])

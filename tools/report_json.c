@@ -98,12 +98,6 @@ static void identity(json_t *o, const struct bench__result_aggregate *a)
     json_object_set_new(o, "subject", json_string(a->subject));
 }
 
-static int dbl_cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 json_t *report_json(const char *results_dir, const struct report_options *opt,
                     const struct report_selection *sel, const struct bench__result_row *rows,
                     size_t n_rows, const struct results_list *runs, const struct results_list *aggs,
@@ -181,7 +175,7 @@ json_t *report_json(const char *results_dir, const struct report_options *opt,
                 !strcmp(m->operation, a->operation))
                 v[nv++] = m->value_ns;
         }
-        qsort(v, nv, sizeof *v, dbl_cmp);
+        bench__results_sort_values(v, nv);
         json_t *l = json_object(), *vals = json_array();
         identity(l, a);
         json_object_set_new(l, "bench_id", json_string(a->bench_id));

@@ -24,17 +24,6 @@ void results_usage(FILE *out)
           out);
 }
 
-static int usage_error(const char *fmt, const char *arg)
-{
-    char shown[128] = "";
-    if (arg)
-        bench__sanitize_copy(arg, shown, sizeof shown);
-    fputs("error: ", stderr);
-    fprintf(stderr, fmt, shown);
-    fputs(" (see libbench results --help)\n", stderr);
-    return 2;
-}
-
 int results_main(int argc, char **argv)
 {
     const char *dir = NULL;
@@ -46,25 +35,24 @@ int results_main(int argc, char **argv)
             return 0;
         }
         if (tool_option_is(arg, "--results", &value)) {
-            if (!value && i + 1 < argc && !tool_looks_like_option(argv[i + 1]))
-                value = argv[++i];
+            tool_take_value(argc, argv, &i, &value);
             if (!value)
-                return usage_error("--results needs a value%s", "");
+                return tool_usage_error("results", "--results needs a value%s", "");
             if (dir)
-                return usage_error("--results given more than once%s", "");
+                return tool_usage_error("results", "--results given more than once%s", "");
             dir = value;
             continue;
         }
         if (tool_looks_like_option(arg))
-            return usage_error("unknown option '%s'", arg);
+            return tool_usage_error("results", "unknown option '%s'", arg);
         if (!strcmp(arg, "rebuild") && !rebuild) {
             rebuild = true;
             continue;
         }
-        return usage_error("unknown subcommand '%s' (rebuild)", arg);
+        return tool_usage_error("results", "unknown subcommand '%s' (rebuild)", arg);
     }
     if (!rebuild)
-        return usage_error("missing the subcommand (rebuild)%s", "");
+        return tool_usage_error("results", "missing the subcommand (rebuild)%s", "");
     if (!dir)
         dir = RESULTS_DEFAULT_DIR;
     size_t objects, rejected;

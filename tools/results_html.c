@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "results_html.h"
+#include "tool_file.h"
 #include "util/alloc.h"
 #include "util/atomic_file.h"
 #include "util/format.h"
@@ -23,6 +24,7 @@
 #define RESULTS_HTML_CHARTJS_PATH "/usr/share/javascript/chart.js/chart.min.js"
 #endif
 const char *results_html_chartjs_path = RESULTS_HTML_CHARTJS_PATH;
+#define CHARTJS_MAX_BYTES (16u << 20) /* Chart.js is about 200 KiB */
 
 #define EM_DASH "\xe2\x80\x94"
 #define STATES "fail", "unmeasured", "regression", "guardrail", "watch", "ok"
@@ -301,22 +303,20 @@ static void put_script_json(struct bench__text *t, const char *json)
 static int read_chartjs(struct bench__text *js, char **error)
 {
     const char *path = results_html_chartjs_path;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    char why[160];
+    char *data;
+    size_t len;
+    if (tool_read_file(path, CHARTJS_MAX_BYTES, &data, &len, why, sizeof why) != 0) {
+        const char *reason = strncmp(why, "cannot read: ", 13) == 0 ? why + 13 : why;
         *error = bench__xasprintf("cannot read Chart.js at %s (%s): install Debian's "
                                   "libjs-chart.js package, which the HTML report inlines",
-                                  path, strerror(errno));
+                                  path, reason);
         return -1;
     }
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        put_n(js, buf, n);
-    bool failed = ferror(f);
-    fclose(f);
-    if (failed || js->len == 0 || strlen(js->data) != js->len) {
-        *error = bench__xasprintf("cannot read Chart.js at %s: %s", path,
-                                  failed ? "read error" : "empty or not text");
+    put_n(js, data, len);
+    free(data);
+    if (js->len == 0 || strlen(js->data) != js->len) {
+        *error = bench__xasprintf("cannot read Chart.js at %s: empty or not text", path);
         return -1;
     }
     for (size_t i = 0; i < js->len; i++)

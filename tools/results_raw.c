@@ -253,6 +253,9 @@ static char *labels_text(const json_t *labels, char *err, size_t size)
     return t.data ? t.data : bench__xstrdup("");
 }
 
+/* The skip reason of a row without an error and without a value. */
+#define NOT_MEASURED "not_measured"
+
 /* A number or null; false when it is something else. */
 static bool num_or_null(const json_t *v, double *out)
 {
@@ -301,8 +304,14 @@ static int bench_doc(struct doc_ctx *c, const json_t *rows, size_t run, json_t *
             if (op) {
                 const char *e = json_string_value(error);
                 bool failed = e[0] != '\0';
+                /* no error and no value: not measured, which is no failure of the code under
+                 * test; a skip with a reason (docs/reference/results.md, "The raw line") */
+                bool unmeasured = !failed && !isfinite(median);
                 int rc = put_line(c, json_string_value(name), op, run, failed ? NAN : median, false,
-                                  failed ? 1 : 0, NULL, failed ? e : NULL,
+                                  failed       ? 1
+                                  : unmeasured ? BENCH__RESULT_SKIP
+                                               : 0,
+                                  unmeasured ? NOT_MEASURED : NULL, failed ? e : NULL,
                                   metrics && !failed ? json_deep_copy(metrics) : json_object());
                 free(op);
                 if (rc != 0)
@@ -378,8 +387,10 @@ static int run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t ru
             if (n < n_seen)
                 seen[n] = true;
             const json_t *ru = json_object_get(r, "rusage");
+            bool unmeasured = !isfinite(wall); /* as in bench_doc */
             if (put_line(c, json_string_value(name), json_string_value(command), base + n - 1, wall,
-                         true, 0, NULL, NULL,
+                         true, unmeasured ? BENCH__RESULT_SKIP : 0,
+                         unmeasured ? NOT_MEASURED : NULL, NULL,
                          json_is_object(ru) ? json_deep_copy(ru) : json_object()) != 0) {
                 free(seen);
                 return -1;
@@ -457,9 +468,12 @@ long results_doc_lines(const json_t *doc, size_t doc_index, const struct results
     int rc;
     if (is_run) {
         const json_t *runs = json_object_get(meta, "runs");
-        if (!json_is_integer(runs) || json_integer_value(runs) < 1 ||
-            json_integer_value(runs) > 100000000)
+        if (!json_is_integer(runs) || json_integer_value(runs) < 1)
             return tool_json_error(err, err_size, "\"meta.runs\" is not a whole number of runs");
+        /* each row allocates and may write a skip line per run: the count is bounded */
+        if (json_integer_value(runs) > RESULTS_RUNS_MAX)
+            return tool_json_error(err, err_size, "\"meta.runs\" is %lld, over %u runs",
+                                   (long long)json_integer_value(runs), RESULTS_RUNS_MAX);
         size_t n = (size_t)json_integer_value(runs);
         rc = run_doc(&c, rows, *run_base, n, rejected);
         *run_base += n;

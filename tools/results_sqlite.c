@@ -20,6 +20,7 @@
 
 struct results_index {
     sqlite3 *db;
+    int bind_rc; /* the first failed sqlite3_bind_* since the last step, else SQLITE_OK */
 };
 
 static const char SCHEMA[] =
@@ -144,26 +145,49 @@ static sqlite3_stmt *prepare(struct results_index *ix, const char *sql, char *er
     return st;
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *s)
+/* Every bind goes through these: a failed one (no memory, a value too big) is kept in
+ * ix->bind_rc, and the statement it belongs to is not stepped but failed (bind_failed). */
+static void bind_check(struct results_index *ix, int rc)
 {
-    if (s)
-        sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(st, i);
+    if (rc != SQLITE_OK && ix->bind_rc == SQLITE_OK)
+        ix->bind_rc = rc;
+}
+
+static void bind_text(struct results_index *ix, sqlite3_stmt *st, int i, const char *s)
+{
+    bind_check(ix,
+               s ? sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i));
 }
 
 /* NaN and infinities are stored as NULL: unmeasured, never 0. */
-static void bind_real(sqlite3_stmt *st, int i, double v)
+static void bind_real(struct results_index *ix, sqlite3_stmt *st, int i, double v)
 {
-    if (isfinite(v))
-        sqlite3_bind_double(st, i, v);
-    else
-        sqlite3_bind_null(st, i);
+    bind_check(ix, isfinite(v) ? sqlite3_bind_double(st, i, v) : sqlite3_bind_null(st, i));
+}
+
+static void bind_int64(struct results_index *ix, sqlite3_stmt *st, int i, sqlite3_int64 v)
+{
+    bind_check(ix, sqlite3_bind_int64(st, i, v));
+}
+
+/* -1 with the reason when a bind of the statement about to run failed (and forgets it). */
+static int bind_failed(struct results_index *ix, char *err, size_t size, const char *what)
+{
+    int rc = ix->bind_rc;
+    if (rc == SQLITE_OK)
+        return 0;
+    ix->bind_rc = SQLITE_OK;
+    return tool_json_error(err, size, "%s: cannot bind a value: %s", what, sqlite3_errstr(rc));
 }
 
 static int step_done(struct results_index *ix, sqlite3_stmt *st, char *err, size_t size,
                      const char *what)
 {
+    if (ix->bind_rc != SQLITE_OK) {
+        sqlite3_reset(st);
+        sqlite3_clear_bindings(st);
+        return bind_failed(ix, err, size, what);
+    }
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
@@ -178,7 +202,11 @@ int results_index_has_upload(struct results_index *ix, const char *object_key, b
     sqlite3_stmt *st = prepare(ix, "SELECT 1 FROM uploads WHERE object_key = ?", err, err_size);
     if (!st)
         return -1;
-    bind_text(st, 1, object_key);
+    bind_text(ix, st, 1, object_key);
+    if (ix->bind_rc != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return bind_failed(ix, err, err_size, "cannot read the uploads");
+    }
     int rc = sqlite3_step(st);
     *has = rc == SQLITE_ROW;
     sqlite3_finalize(st);
@@ -214,57 +242,57 @@ int results_index_add_upload(struct results_index *ix, const struct results_uplo
     int rc = -1;
     if (!up || !host || !run || !subj || !meas)
         goto out;
-    bind_text(up, 1, u->object_key);
-    bind_text(up, 2, u->bench_id);
-    bind_text(up, 3, u->profile);
-    bind_text(up, 4, u->timestamp_utc);
-    bind_text(up, 5, u->sha256);
-    bind_text(up, 6, u->source_revision);
-    sqlite3_bind_int64(up, 7, (sqlite3_int64)u->row_count);
-    sqlite3_bind_int64(up, 8, (sqlite3_int64)u->rejected_count);
+    bind_text(ix, up, 1, u->object_key);
+    bind_text(ix, up, 2, u->bench_id);
+    bind_text(ix, up, 3, u->profile);
+    bind_text(ix, up, 4, u->timestamp_utc);
+    bind_text(ix, up, 5, u->sha256);
+    bind_text(ix, up, 6, u->source_revision);
+    bind_int64(ix, up, 7, (sqlite3_int64)u->row_count);
+    bind_int64(ix, up, 8, (sqlite3_int64)u->rejected_count);
     if (step_done(ix, up, err, err_size, "cannot add the upload") != 0)
         goto out;
     for (size_t i = 0; i < n; i++) {
         const struct results_line *l = &lines[i];
-        bind_text(host, 1, l->m.host_id);
-        bind_text(host, 2, l->host);
-        bind_text(host, 3, l->platform);
-        bind_text(host, 4, l->machine);
-        bind_text(host, 5, l->cpu_model);
+        bind_text(ix, host, 1, l->m.host_id);
+        bind_text(ix, host, 2, l->host);
+        bind_text(ix, host, 3, l->platform);
+        bind_text(ix, host, 4, l->machine);
+        bind_text(ix, host, 5, l->cpu_model);
         if (step_done(ix, host, err, err_size, "cannot add a host") != 0)
             goto out;
-        bind_text(run, 1, l->m.bench_id);
-        bind_text(run, 2, l->timestamp_utc);
-        bind_text(run, 3, l->m.profile);
-        bind_text(run, 4, l->m.host_id);
-        bind_text(run, 5, l->source_revision);
-        bind_text(run, 6, u->object_key);
+        bind_text(ix, run, 1, l->m.bench_id);
+        bind_text(ix, run, 2, l->timestamp_utc);
+        bind_text(ix, run, 3, l->m.profile);
+        bind_text(ix, run, 4, l->m.host_id);
+        bind_text(ix, run, 5, l->source_revision);
+        bind_text(ix, run, 6, u->object_key);
         if (step_done(ix, run, err, err_size, "cannot add a run") != 0)
             goto out;
-        bind_text(subj, 1, l->m.bench_id);
-        bind_text(subj, 2, l->m.subject);
-        bind_text(subj, 3, l->library_version);
-        bind_text(subj, 4, l->compiler);
-        bind_text(subj, 5, l->source_revision);
-        bind_text(subj, 6, u->object_key);
+        bind_text(ix, subj, 1, l->m.bench_id);
+        bind_text(ix, subj, 2, l->m.subject);
+        bind_text(ix, subj, 3, l->library_version);
+        bind_text(ix, subj, 4, l->compiler);
+        bind_text(ix, subj, 5, l->source_revision);
+        bind_text(ix, subj, 6, u->object_key);
         if (step_done(ix, subj, err, err_size, "cannot add a subject") != 0)
             goto out;
-        bind_text(meas, 1, u->object_key);
-        sqlite3_bind_int64(meas, 2, (sqlite3_int64)i);
-        bind_text(meas, 3, l->m.bench_id);
-        bind_text(meas, 4, l->timestamp_utc);
-        bind_text(meas, 5, l->m.subject);
-        bind_text(meas, 6, l->m.profile);
-        bind_text(meas, 7, l->m.scenario);
-        bind_text(meas, 8, l->m.operation);
-        bind_text(meas, 9, l->m.host_id);
-        sqlite3_bind_int64(meas, 10, l->m.run);
-        sqlite3_bind_int(meas, 11, l->m.returncode);
-        bind_real(meas, 12, l->m.value_ns);
-        sqlite3_bind_int(meas, 13, l->m.whole_process);
-        bind_text(meas, 14, l->skip_reason);
-        bind_text(meas, 15, l->failure);
-        bind_text(meas, 16, l->metrics_json);
+        bind_text(ix, meas, 1, u->object_key);
+        bind_int64(ix, meas, 2, (sqlite3_int64)i);
+        bind_text(ix, meas, 3, l->m.bench_id);
+        bind_text(ix, meas, 4, l->timestamp_utc);
+        bind_text(ix, meas, 5, l->m.subject);
+        bind_text(ix, meas, 6, l->m.profile);
+        bind_text(ix, meas, 7, l->m.scenario);
+        bind_text(ix, meas, 8, l->m.operation);
+        bind_text(ix, meas, 9, l->m.host_id);
+        bind_int64(ix, meas, 10, l->m.run);
+        bind_int64(ix, meas, 11, l->m.returncode);
+        bind_real(ix, meas, 12, l->m.value_ns);
+        bind_int64(ix, meas, 13, l->m.whole_process);
+        bind_text(ix, meas, 14, l->skip_reason);
+        bind_text(ix, meas, 15, l->failure);
+        bind_text(ix, meas, 16, l->metrics_json);
         if (step_done(ix, meas, err, err_size, "cannot add a measurement") != 0)
             goto out;
     }
@@ -346,7 +374,11 @@ int results_index_measurements(struct results_index *ix, const char *bench_id,
                                err, err_size);
     if (!st)
         return -1;
-    bind_text(st, 1, bench_id);
+    bind_text(ix, st, 1, bench_id);
+    if (ix->bind_rc != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return bind_failed(ix, err, err_size, "cannot read the index");
+    }
     size_t cap = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -376,27 +408,27 @@ int results_index_set_aggregates(struct results_index *ix, const char *bench_id,
     int rc = -1;
     if (!del || !ins)
         goto out;
-    bind_text(del, 1, bench_id);
+    bind_text(ix, del, 1, bench_id);
     if (step_done(ix, del, err, err_size, "cannot replace the aggregates") != 0)
         goto out;
     for (size_t i = 0; i < n; i++) {
-        bind_text(ins, 1, a[i].bench_id);
-        bind_text(ins, 2, a[i].subject);
-        bind_text(ins, 3, a[i].profile);
-        bind_text(ins, 4, a[i].scenario);
-        bind_text(ins, 5, a[i].operation);
-        bind_text(ins, 6, a[i].host_id);
-        sqlite3_bind_int(ins, 7, a[i].whole_process);
-        sqlite3_bind_int64(ins, 8, (sqlite3_int64)a[i].total_count);
-        sqlite3_bind_int64(ins, 9, (sqlite3_int64)a[i].sample_count);
-        sqlite3_bind_int64(ins, 10, (sqlite3_int64)a[i].skip_count);
-        sqlite3_bind_int64(ins, 11, (sqlite3_int64)a[i].failure_count);
-        bind_real(ins, 12, a[i].failure_rate);
-        bind_real(ins, 13, a[i].p50);
-        bind_real(ins, 14, a[i].p90);
-        bind_real(ins, 15, a[i].p99);
-        bind_real(ins, 16, a[i].min);
-        bind_real(ins, 17, a[i].max);
+        bind_text(ix, ins, 1, a[i].bench_id);
+        bind_text(ix, ins, 2, a[i].subject);
+        bind_text(ix, ins, 3, a[i].profile);
+        bind_text(ix, ins, 4, a[i].scenario);
+        bind_text(ix, ins, 5, a[i].operation);
+        bind_text(ix, ins, 6, a[i].host_id);
+        bind_int64(ix, ins, 7, a[i].whole_process);
+        bind_int64(ix, ins, 8, (sqlite3_int64)a[i].total_count);
+        bind_int64(ix, ins, 9, (sqlite3_int64)a[i].sample_count);
+        bind_int64(ix, ins, 10, (sqlite3_int64)a[i].skip_count);
+        bind_int64(ix, ins, 11, (sqlite3_int64)a[i].failure_count);
+        bind_real(ix, ins, 12, a[i].failure_rate);
+        bind_real(ix, ins, 13, a[i].p50);
+        bind_real(ix, ins, 14, a[i].p90);
+        bind_real(ix, ins, 15, a[i].p99);
+        bind_real(ix, ins, 16, a[i].min);
+        bind_real(ix, ins, 17, a[i].max);
         if (step_done(ix, ins, err, err_size, "cannot add an aggregate") != 0)
             goto out;
     }
@@ -457,24 +489,24 @@ int results_index_set_comparisons(struct results_index *ix, const struct bench__
         return -1;
     for (size_t i = 0; i < n; i++) {
         const struct bench__result_row *r = &rows[i];
-        bind_text(ins, 1, r->target->bench_id);
-        bind_text(ins, 2, r->target->subject);
-        bind_text(ins, 3, r->target->profile);
-        bind_text(ins, 4, r->target->scenario);
-        bind_text(ins, 5, r->target->operation);
-        bind_text(ins, 6, r->baseline ? r->baseline->bench_id : NULL);
-        bind_text(ins, 7, r->reference ? r->reference->bench_id : NULL);
-        bind_text(ins, 8, r->reference ? r->reference->subject : NULL);
-        bind_text(ins, 9, bench__result_state_name(r->state));
-        bind_text(ins, 10, r->decided_by);
-        bind_text(ins, 11, r->why);
-        bind_real(ins, 12, r->delta_p50_ns);
-        bind_real(ins, 13, r->delta_p90_ns);
-        bind_real(ins, 14, r->delta_p99_ns);
-        bind_real(ins, 15, r->slower_p50_pct);
-        bind_real(ins, 16, r->slower_p90_pct);
-        bind_real(ins, 17, r->slower_p99_pct);
-        bind_real(ins, 18, r->severity);
+        bind_text(ix, ins, 1, r->target->bench_id);
+        bind_text(ix, ins, 2, r->target->subject);
+        bind_text(ix, ins, 3, r->target->profile);
+        bind_text(ix, ins, 4, r->target->scenario);
+        bind_text(ix, ins, 5, r->target->operation);
+        bind_text(ix, ins, 6, r->baseline ? r->baseline->bench_id : NULL);
+        bind_text(ix, ins, 7, r->reference ? r->reference->bench_id : NULL);
+        bind_text(ix, ins, 8, r->reference ? r->reference->subject : NULL);
+        bind_text(ix, ins, 9, bench__result_state_name(r->state));
+        bind_text(ix, ins, 10, r->decided_by);
+        bind_text(ix, ins, 11, r->why);
+        bind_real(ix, ins, 12, r->delta_p50_ns);
+        bind_real(ix, ins, 13, r->delta_p90_ns);
+        bind_real(ix, ins, 14, r->delta_p99_ns);
+        bind_real(ix, ins, 15, r->slower_p50_pct);
+        bind_real(ix, ins, 16, r->slower_p90_pct);
+        bind_real(ix, ins, 17, r->slower_p99_pct);
+        bind_real(ix, ins, 18, r->severity);
         if (step_done(ix, ins, err, err_size, "cannot add a comparison") != 0) {
             sqlite3_finalize(ins);
             return -1;

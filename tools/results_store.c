@@ -16,6 +16,7 @@
 #include "report_tool.h"
 #include "results_index.h"
 #include "results_tool.h"
+#include "tool_file.h"
 #include "tool_json.h"
 #include "util/alloc.h"
 #include "util/text.h"
@@ -145,34 +146,6 @@ int results_store_open_index(const char *dir, struct results_index **ix, char *e
 
 /* ---- reading an object into the index ---- */
 
-static int read_all(const char *path, char **text, size_t *len, char *err, size_t size)
-{
-    char *data = NULL;
-    *text = NULL;
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return tool_json_error(err, size, "cannot open %s: %s", path, strerror(errno));
-    size_t cap = 0, n = 0;
-    for (;;) {
-        data = bench__grow(data, &cap, n + 65536 + 1, 1);
-        size_t r = fread(data + n, 1, 65536, f);
-        n += r;
-        if (r == 0)
-            break;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(data);
-        return tool_json_error(err, size, "cannot read %s", path);
-    }
-    data[n] = '\0';
-    *text = data;
-    *len = n;
-    return 0;
-}
-
 /* The text of a rejected line for its error document: itself when it is UTF-8, else null. */
 static json_t *line_text(const char *s, size_t n)
 {
@@ -251,7 +224,10 @@ static int ingest_object(const char *dir, struct results_index *ix, const char *
     char *path = bench__xasprintf("%s/%s", dir, key);
     char *text;
     size_t len;
-    int rc = read_all(path, &text, &len, err, size);
+    char read_why[160];
+    int rc = tool_read_file(path, RESULTS_OBJECT_MAX_BYTES, &text, &len, read_why, sizeof read_why);
+    if (rc != 0)
+        tool_json_error(err, size, "%s: %s", path, read_why);
     free(path);
     if (rc != 0)
         return -1;
@@ -283,7 +259,7 @@ static int ingest_object(const char *dir, struct results_index *ix, const char *
             if (why[0]) {
                 json_t *e = json_object();
                 json_object_set_new(e, "line", json_integer((json_int_t)line_no + 1));
-                json_object_set_new(e, "reason", json_string(why));
+                json_object_set_new(e, "reason", tool_json_text(why));
                 json_object_set_new(e, "text", line_text(text + pos, end - pos));
                 json_array_append_new(bad, e);
             }
@@ -295,7 +271,7 @@ static int ingest_object(const char *dir, struct results_index *ix, const char *
     if (whole || json_array_size(bad) > 0) {
         json_t *doc = json_object();
         json_object_set_new(doc, "kind", json_string("raw-object"));
-        json_object_set_new(doc, "object", json_string(key));
+        json_object_set_new(doc, "object", tool_json_text(key));
         json_object_set_new(doc, "reason", json_string(whole ? whole : "lines refused"));
         json_object_set_new(doc, "lines", json_incref(bad));
         char *where = NULL;

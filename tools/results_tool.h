@@ -18,6 +18,9 @@
 
 #define RESULTS_DEFAULT_DIR "results"
 #define RESULTS_DEFAULT_PROFILE "default"
+#define RESULTS_DOC_MAX_BYTES (64u << 20) /* a recorded document over 64 MiB is refused */
+#define RESULTS_RUNS_MAX 1000000u /* a run document's meta.runs: 10 x libbench run's limit */
+#define RESULTS_OBJECT_MAX_BYTES (256u << 20) /* a raw object over 256 MiB is refused */
 #define RESULTS_DEFAULT_SUBJECT "local"
 #define RESULTS_SCHEMA_VERSION 1
 

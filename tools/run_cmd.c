@@ -196,11 +196,8 @@ static int parse_args(struct run_state *st, struct run_options *o, int argc, cha
         if (k == V_N)
             return unknown_option(e, arg);
         const char *shown = k == V_COMMAND && arg[1] == 'c' ? "-c" : valued_names[k];
-        if (!value) {
-            if (i + 1 >= argc || tool_looks_like_option(argv[i + 1]))
-                return usage_error(e, "%s needs %s", shown, valued_needs[k]);
-            value = argv[++i];
-        }
+        if (!tool_take_value(argc, argv, &i, &value))
+            return usage_error(e, "%s needs %s", shown, valued_needs[k]);
         if (!*value && k != V_PREPARE && k != V_COMMAND)
             return usage_error(e, "%s needs %s", shown, valued_needs[k]);
         bool repeatable = k == V_COMMAND || k == V_NAME || k == V_PREPARE;

@@ -3,6 +3,7 @@
  * It parses words; it never prints, and knows no command's options. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,4 +57,22 @@ bool tool_option_is(const char *arg, const char *name, const char **value)
         return true;
     }
     return false;
+}
+
+bool tool_take_value(int argc, char **argv, int *i, const char **value)
+{
+    if (!*value && *i + 1 < argc && !tool_looks_like_option(argv[*i + 1]))
+        *value = argv[++*i];
+    return *value != NULL;
+}
+
+int tool_usage_error(const char *command, const char *fmt, const char *arg)
+{
+    char shown[128] = "";
+    if (arg)
+        bench__sanitize_copy(arg, shown, sizeof shown);
+    fputs("error: ", stderr);
+    fprintf(stderr, fmt, shown);
+    fprintf(stderr, " (see libbench %s --help)\n", command);
+    return 2;
 }

@@ -18,5 +18,12 @@ bool tool_parse_decimal(const char *text, double *out);
 bool tool_looks_like_option(const char *word);
 /* Whether arg names the option `name`, as "--name" (*value NULL) or "--name=value". */
 bool tool_option_is(const char *arg, const char *name, const char **value);
+/* The value of the option at argv[*i] when *value is NULL ("--opt VALUE"): the next word, unless
+ * there is none or it is an option; advances *i past it. Whether *value is now set. */
+bool tool_take_value(int argc, char **argv, int *i, const char **value);
+/* A usage error of `libbench <command>` on stderr: "error: " fmt (its one %s the argument arg,
+ * sanitized and cut to fit; "" when arg is NULL), then " (see libbench <command> --help)".
+ * Always 2, the exit status of a usage error. */
+int tool_usage_error(const char *command, const char *fmt, const char *arg);
 
 #endif /* LIBBENCH_TOOL_ARGS_H */

@@ -132,3 +132,50 @@ const char *tool_json_type_name(const json_t *v)
     }
     return "a value";
 }
+
+/* The length of the valid UTF-8 sequence at s (RFC 3629: no overlong form, no surrogate, nothing
+ * over U+10FFFF), or 0 when there is none. */
+static size_t utf8_sequence(const unsigned char *s)
+{
+    if (s[0] < 0x80)
+        return 1;
+    size_t n = s[0] >= 0xc2 && s[0] <= 0xdf   ? 2
+               : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+               : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4
+                                              : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+        (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+        return 0;
+    return n;
+}
+
+json_t *tool_json_text(const char *s)
+{
+    json_t *v = json_string(s ? s : "");
+    if (v)
+        return v;
+    size_t len = strlen(s);
+    char *fixed = malloc(len * 3 + 1); /* each byte at most U+FFFD, 3 bytes */
+    if (!fixed)
+        return NULL;
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t n = utf8_sequence(p);
+        if (n) {
+            memcpy(fixed + o, p, n);
+            o += n;
+            p += n;
+        } else {
+            memcpy(fixed + o, "\xef\xbf\xbd", 3);
+            o += 3;
+            p++;
+        }
+    }
+    fixed[o] = '\0';
+    v = json_string(fixed);
+    free(fixed);
+    return v;
+}

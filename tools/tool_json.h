@@ -20,6 +20,10 @@ int tool_json_dump_line(const json_t *doc, struct bench__text *out);
 /* A reader's error: the message in err (when err is not NULL), on one line; always -1. */
 __attribute__((format(printf, 3, 4))) int tool_json_error(char *err, size_t size, const char *fmt,
                                                           ...);
+/* Text as a JSON string that is never NULL: s itself when it is UTF-8, else a copy with each
+ * byte that is not part of a valid UTF-8 sequence replaced by U+FFFD (a path or file name the
+ * file system holds as bytes); NULL only when out of memory. */
+json_t *tool_json_text(const char *s);
 /* A value's JSON type for an error message: "an object", "a string", "null", ... */
 const char *tool_json_type_name(const json_t *v);
 

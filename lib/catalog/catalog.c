@@ -167,7 +167,7 @@ void bench__catalog_announce(const struct bench__catalog *c, FILE *err)
         if (!s->requested)
             continue;
         if (!s->state) {
-            /* the seed's shape: "<flag>: <capability> unavailable (<reason>)", each line once (a
+            /* the shape: "<flag>: <capability> unavailable (<reason>)", each line once (a
              * fallback absent for the same reason as its primary, off Linux, says nothing new) */
             enum bench__cap cap = bench__caps_defining_absence(&s->caps);
             if (cap == BENCH__CAP_COUNT)

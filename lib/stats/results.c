@@ -12,6 +12,7 @@
 
 #include <bench/errors.h>
 
+#include "model/summary.h"
 #include "results.h"
 
 /* ---- aggregation ----------------------------------------------------------------------- */
@@ -46,12 +47,6 @@ static int ptr_group_cmp(const void *pa, const void *pb)
     if (c)
         return c;
     /* keep the input order inside a group, so "the first measurement" is well defined */
-    return (a > b) - (a < b);
-}
-
-static int double_cmp(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
     return (a > b) - (a < b);
 }
 
@@ -90,8 +85,8 @@ static void aggregate_group(const struct bench__result_measurement *const *g, si
             a->skip_count++;
     }
     a->sample_count = n;
-    /* a skip is a failure too (the literal reading of the seed's rule); skip_count says how
-     * many of the failures were skips */
+    /* a skip counts as a failure too (docs/reference/results.md, "Aggregates"); skip_count says
+     * how many of the failures were skips */
     a->failure_count = len - n;
     a->failure_rate = (double)a->failure_count / (double)len;
     if (n == 0) {
@@ -99,8 +94,8 @@ static void aggregate_group(const struct bench__result_measurement *const *g, si
         a->p50 = a->p90 = a->p99 = a->min = a->max = NAN;
         return;
     }
-    qsort(scratch, n, sizeof *scratch, double_cmp);
-    a->p50 = n % 2 ? scratch[n / 2] : (scratch[n / 2 - 1] + scratch[n / 2]) / 2;
+    bench__sort_doubles(scratch, n); /* finite values only: no NaN to order */
+    a->p50 = bench__median_sorted(scratch, n);
     a->p90 = scratch[nearest_rank(90, n) - 1];
     a->p99 = scratch[nearest_rank(99, n) - 1];
     a->min = scratch[0];
@@ -169,15 +164,16 @@ const char *bench__result_state_name(enum bench__result_state state)
 
 void bench__result_thresholds_default(struct bench__result_thresholds *t)
 {
-    /* Whole-process rows ([1]): the seed's defaults. A process run is milliseconds long and
+    /* Whole-process rows ([1]): 10%/5 ms, 25%/10 ms, 50%/50 ms (docs/reference/results.md, "Row
+     * states and thresholds"). A process run is milliseconds long and
      * its spread (scheduling, page cache, process start) is milliseconds wide, so a relative
      * change needs a few ms to mean something.
      * In-process rows ([0]): the same percentages, with minimums scaled to what a per-iteration
      * figure resolves. Those figures are medians of batched samples, so they resolve well under
      * a nanosecond, and 1 ns (a few cycles) is the smallest per-call change that is still a
-     * change in code rather than in rounding; the reference and tail minimums keep the seed's
-     * proportions to the baseline one (5 : 10 : 50 ms gives 1 : 2 : 10 ns). The percentage
-     * does the real work for in-process rows: the minimum only keeps sub-nanosecond rows
+     * change in code rather than in rounding; the reference and tail minimums keep the
+     * whole-process proportions to the baseline one (5 : 10 : 50 ms gives 1 : 2 : 10 ns). The
+     * percentage does the real work for in-process rows: the minimum only keeps sub-nanosecond rows
      * (e.g. 0.3 ns → 0.4 ns) from reading as regressions. */
     *t = (struct bench__result_thresholds){
         .baseline = {{10, 1}, {10, 5 * MS}},
@@ -229,7 +225,8 @@ static void why_add(struct bench__result_row *row, const char *token)
 }
 
 /* Checks the p50/p90 threshold and the p99 tail of one comparison, adding a token per hit
- * ("<name>_p50_ms", "<name>_p90_ms", "<name>_p99_tail", the seed's names, kept for in-process
+ * ("<name>_p50_ms", "<name>_p90_ms", "<name>_p99_tail", the names docs/reference/results.md lists,
+ * kept for in-process
  * rows too: "_ms" names the absolute condition, whatever its unit). */
 static bool judge_against(struct bench__result_row *row, const struct bench__result_aggregate *o,
                           const char *name, const struct bench__result_threshold *th,
@@ -296,7 +293,11 @@ void bench__result_row_judge(struct bench__result_row *row,
     row->decided_by = measured(b) ? "baseline" : NULL;
     const struct bench__result_aggregate *decider = measured(b) ? b : NULL;
 
-    if (tg->sample_count == 0) {
+    if (tg->sample_count == 0 && tg->total_count > 0 && tg->skip_count == tg->total_count) {
+        /* every line a skip: nothing ran and failed, nothing was measured either */
+        row->state = BENCH__RESULT_UNMEASURED;
+        why_add(row, "all_skipped");
+    } else if (tg->sample_count == 0) {
         row->state = BENCH__RESULT_FAIL;
         why_add(row, "no_successful_samples");
     } else if (failure_rule(tg, b, t->fail_pp)) {
@@ -426,4 +427,9 @@ void bench__result_rows_sort(struct bench__result_row *rows, size_t n,
         memcpy(rows, tmp, n * sizeof *rows);
     }
     free(tmp);
+}
+
+void bench__results_sort_values(double *values, size_t n)
+{
+    bench__sort_doubles(values, n);
 }

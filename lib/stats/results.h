@@ -3,8 +3,8 @@
  * rebuild`): a recorded measurement, the aggregate of one cell of one recorded run, the row state
  * of a target against its baseline (and reference), the thresholds that decide it and the
  * dashboard's sort order (docs/explanation/results-history.md). Pure functions over numbers and
- * borrowed strings: no I/O, no SQL, no JSON. No mean anywhere: the product's rule, also where the
- * seed's aggregates list one. */
+ * borrowed strings: no I/O, no SQL, no JSON. No mean anywhere: the product's rule
+ * (docs/reference/results.md, "Aggregates"). */
 #ifndef BENCH_STATS_RESULTS_H
 #define BENCH_STATS_RESULTS_H
 
@@ -46,6 +46,9 @@ struct bench__result_aggregate {
     double p50, p90, p99, min, max;
 };
 
+/* Sorts n finite values ascending, the order the aggregates take their percentiles in
+ * (bench__sort_doubles of lib/model/summary.h, for the tool, which may not include model/). */
+BENCH__HIDDEN void bench__results_sort_values(double *values, size_t n);
 /* Groups m[0..n) and aggregates each group into a malloc'd array (*out, *n_out), in the byte
  * order of (bench_id, subject, profile, scenario, operation). Returns 0 or a negative
  * bench_error code. */
@@ -69,7 +72,7 @@ struct bench__result_threshold {
     double pct, min_ns;
 };
 /* Every threshold, configurable; bench__result_thresholds_default fills the defaults: for
- * whole-process rows the seed's (baseline 10% and 5 ms, reference 25% and 10 ms, p99 tail 50% and
+ * whole-process rows (baseline 10% and 5 ms, reference 25% and 10 ms, p99 tail 50% and
  * 50 ms), for in-process rows the same percentages with ns-scale minimums
  * (docs/reference/results.md says which and why); fail_pp 0 (any new failure). */
 struct bench__result_thresholds {
@@ -93,7 +96,8 @@ struct bench__result_row {
     double delta_p50_ns, delta_p90_ns, delta_p99_ns;
     double slower_p50_pct, slower_p90_pct, slower_p99_pct;
     double severity; /* max(t_p90/b_p90, t_p99/b_p99) against the decider; NaN sorts last */
-    /* why the state: reason tokens as the seed's vectors name them, comma-separated, static */
+    /* why the state: reason tokens as docs/reference/results.md lists them, comma-separated, static
+     */
     char why[160];
 };
 /* Fills row->state and every derived field from row->target/baseline/reference. */

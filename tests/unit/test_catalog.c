@@ -472,7 +472,7 @@ static void test_listing_is_list_metrics(void **state)
 }
 
 /* The capability block and the run-queue line as --list-metrics draws them on the fake host:
- * every block in the seed's order (pfm apart from raw, the window sources, the harness). */
+ * every block in the documented order (pfm apart from raw, the window sources, the harness). */
 static void test_listing_blocks_and_runqueue_line(void **state)
 {
     (void)state;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "results_tool.h"
+#include "tool_json.h"
 
 static void time_stamp_and_parse(void **state)
 {
@@ -142,8 +143,10 @@ static void bench_document(void **state)
     assert_int_equal(l[1].m.returncode, 1);
     assert_true(isnan(l[1].m.value_ns));
     assert_string_equal(l[1].failure, "x.c:3: assertion failed");
-    /* measured, no value: returncode 0 and a null value, never 0 */
-    assert_int_equal(l[2].m.returncode, 0);
+    /* no error, no value: a skip "not_measured" with a null value, never 0 nor a failure */
+    assert_int_equal(l[2].m.returncode, BENCH__RESULT_SKIP);
+    assert_string_equal(l[2].skip_reason, "not_measured");
+    assert_null(l[2].failure);
     assert_true(isnan(l[2].m.value_ns));
     assert_true(strstr(out.data, "\"value_ns\":null") != NULL);
     assert_true(strstr(out.data, "\"provenance\":[\"input: 64 B\"]") != NULL);
@@ -161,7 +164,7 @@ static const char RUN_DOC[] =
     " \"h\", \"os\": \"linux\", \"arch\": \"x86_64\", \"cpu\": \"c\", \"runs\": 3}, \"rows\": ["
     "{\"name\": \"cat\", \"command\": \"cat f\", \"error\": \"\", \"failure\": null, \"runs\": ["
     "{\"run\": 1, \"wallNs\": 100, \"rusage\": {\"user-ns\": 0, \"minflt\": null}},"
-    "{\"run\": 2, \"wallNs\": 200, \"rusage\": {}}, {\"run\": 3, \"wallNs\": 300}]},"
+    "{\"run\": 2, \"wallNs\": 200, \"rusage\": {}}, {\"run\": 3, \"wallNs\": null}]},"
     "{\"name\": \"bad\", \"command\": \"false\", \"error\": \"run 2 exited with status 3\","
     " \"failure\": {\"run\": 2, \"exitStatus\": 3}, \"runs\": [{\"run\": 1, \"wallNs\": 50}]}]}";
 
@@ -183,9 +186,14 @@ static void run_document(void **state)
     for (int i = 0; i < 3; i++) {
         assert_true(l[i].m.whole_process);
         assert_int_equal(l[i].m.run, i);
-        assert_true(l[i].m.value_ns == 100.0 * (i + 1));
         assert_string_equal(l[i].m.operation, "cat f");
     }
+    assert_true(l[0].m.value_ns == 100.0 && l[1].m.value_ns == 200.0);
+    assert_int_equal(l[1].m.returncode, 0);
+    /* a run without a wall time: not measured, a skip with its reason, never a failure */
+    assert_int_equal(l[2].m.returncode, 77);
+    assert_string_equal(l[2].skip_reason, "not_measured");
+    assert_true(isnan(l[2].m.value_ns));
     assert_string_equal(l[0].metrics_json, "{\"minflt\":null,\"user-ns\":0}");
     assert_string_equal(l[0].library_version, "0.2.0");
     assert_int_equal(l[3].m.returncode, 0); /* bad's first run was measured */
@@ -212,6 +220,8 @@ static void refused_documents(void **state)
         "{\"schema\": 2, \"meta\": {}, \"rows\": {}}",
         "{\"tool\": \"libbench run\", \"schema\": 2, \"meta\": {}, \"rows\": []}",
         "{\"tool\": \"libbench run\", \"schema\": 1, \"meta\": {\"runs\": 0}, \"rows\": []}",
+        /* one run over the bound: refused whole, before any row allocates or writes a line */
+        "{\"tool\": \"libbench run\", \"schema\": 1, \"meta\": {\"runs\": 1000001}, \"rows\": []}",
     };
     for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
         json_t *doc = json_loads(docs[i], 0, NULL);
@@ -226,6 +236,19 @@ static void refused_documents(void **state)
         json_decref(rejected);
         json_decref(doc);
     }
+    /* at the bound: accepted */
+    json_t *doc = json_loads("{\"tool\": \"libbench run\", \"schema\": 1, \"meta\": {\"runs\": "
+                             "1000000}, \"rows\": []}",
+                             0, NULL);
+    json_t *rejected = json_array();
+    struct bench__text out = {0};
+    size_t base = 0;
+    char err[256] = "";
+    assert_int_equal(results_doc_lines(doc, 0, &info, &base, &out, rejected, err, sizeof err), 0);
+    assert_int_equal(base, 1000000);
+    free(out.data);
+    json_decref(rejected);
+    json_decref(doc);
 }
 
 static void refused_lines(void **state)
@@ -273,13 +296,37 @@ static void refused_lines(void **state)
     results_line_free(&l);
 }
 
+/* Text for an ingest error's document or object key: kept whole, never dropped as invalid
+ * UTF-8 (jansson refuses such a string, and a NULL value would lose the key). */
+static void text_never_dropped(void **state)
+{
+    (void)state;
+    json_t *v = tool_json_text("docs/caf\xc3\xa9.json");
+    assert_string_equal(json_string_value(v), "docs/caf\xc3\xa9.json");
+    json_decref(v);
+    /* a Latin-1 byte, a lone continuation byte, an overlong '/', a cut sequence */
+    v = tool_json_text("a\xe9"
+                       "b\x80"
+                       "c\xc0\xaf"
+                       "d\xe2\x82");
+    assert_non_null(v);
+    assert_string_equal(json_string_value(v), "a\xef\xbf\xbd"
+                                              "b\xef\xbf\xbd"
+                                              "c\xef\xbf\xbd\xef\xbf\xbd"
+                                              "d\xef\xbf\xbd\xef\xbf\xbd");
+    json_t *o = json_object();
+    assert_int_equal(json_object_set_new(o, "document", v), 0);
+    assert_non_null(json_object_get(o, "document"));
+    json_decref(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(time_stamp_and_parse), cmocka_unit_test(profile_names),
         cmocka_unit_test(sha256_and_keys),      cmocka_unit_test(bench_document),
         cmocka_unit_test(run_document),         cmocka_unit_test(refused_documents),
-        cmocka_unit_test(refused_lines),
+        cmocka_unit_test(refused_lines),        cmocka_unit_test(text_never_dropped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

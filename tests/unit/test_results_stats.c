@@ -338,7 +338,7 @@ static void test_default_thresholds(void **state)
     struct bench__result_thresholds th;
     memset(&th, 0xff, sizeof th);
     bench__result_thresholds_default(&th);
-    /* whole-process: the seed's */
+    /* whole-process: 10%/5 ms, 25%/10 ms (docs/reference/results.md) */
     assert_true(th.baseline[1].pct == 10 && th.baseline[1].min_ns == 5e6);
     assert_true(th.reference[1].pct == 25 && th.reference[1].min_ns == 10e6);
     assert_true(th.tail[1].pct == 50 && th.tail[1].min_ns == 50e6);
@@ -409,6 +409,30 @@ static void test_in_process_thresholds(void **state)
     assert_string_equal(row.why, "reference_p50_ms,reference_p90_ms");
     assert_close(row.delta_p50_ns, 30);
     assert_close(row.severity, 1.375); /* max(110/80, 130/100) */
+}
+
+/* A target whose every line is a skip (e.g. "not_measured": no error, no value) is unmeasured,
+ * not a fail: nothing under test failed; its counts still say how many skips. */
+static void test_all_skipped_row(void **state)
+{
+    (void)state;
+    struct bench__result_thresholds th;
+    bench__result_thresholds_default(&th);
+    struct bench__result_measurement m[] = {
+        meas("b", "t", "s", 0, BENCH__RESULT_SKIP, NAN),
+        meas("b", "t", "s", 1, BENCH__RESULT_SKIP, NAN),
+    };
+    struct bench__result_aggregate *out = NULL;
+    size_t n_out = 0;
+    assert_int_equal(bench__results_aggregate(m, 2, &out, &n_out), 0);
+    assert_int_equal(out[0].skip_count, 2);
+    assert_int_equal(out[0].failure_count, 2);
+    struct bench__result_aggregate b = agg_ns(10, 11, 12, 0, false);
+    struct bench__result_row row = judged(&out[0], &b, NULL, &th);
+    assert_int_equal(row.state, BENCH__RESULT_UNMEASURED);
+    assert_string_equal(row.why, "all_skipped");
+    assert_true(isnan(row.delta_p50_ns) && isnan(row.severity));
+    free(out);
 }
 
 /* A target without a success fails, whatever the baseline; nothing is computed from its NaN. */
@@ -518,17 +542,16 @@ static enum bench__result_state state_of(const char *name)
     return BENCH__RESULT_OK;
 }
 
-/* Oak's priority lists, as the seed gives them */
-static const char *const oak_profiles[] = {"large", "standard", "smoke"};
-static const char *const oak_scenarios[] = {"many_files", "large_binary"};
-static const char *const oak_ops[] = {"snapshot.", "status.", "diff.", "branch.create",
-                                      "repo.init"};
+/* example priority lists: a project's profiles and scenarios, most important first */
+static const char *const ex_profiles[] = {"large", "standard", "smoke"};
+static const char *const ex_scenarios[] = {"many_files", "large_binary"};
+static const char *const ex_ops[] = {"snapshot.", "status.", "diff.", "branch.create", "repo.init"};
 static const struct bench__result_priorities oak = {
-    .profiles = oak_profiles,
+    .profiles = ex_profiles,
     .n_profiles = 3,
-    .scenarios = oak_scenarios,
+    .scenarios = ex_scenarios,
     .n_scenarios = 2,
-    .operation_prefixes = oak_ops,
+    .operation_prefixes = ex_ops,
     .n_operation_prefixes = 5,
 };
 
@@ -661,6 +684,7 @@ int main(void)
         cmocka_unit_test(test_default_thresholds),
         cmocka_unit_test(test_in_process_thresholds),
         cmocka_unit_test(test_no_success_row),
+        cmocka_unit_test(test_all_skipped_row),
         cmocka_unit_test(test_fail_pp),
         cmocka_unit_test(test_unmeasured_baseline),
         cmocka_unit_test(test_sorting_vector),
