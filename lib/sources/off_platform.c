@@ -49,24 +49,14 @@ static void *sw_open(const struct bench__source_request *req, struct bench__caps
 }
 
 const struct bench__source_ops bench__source_perf = {
-    .name = "perf",
-    .flag = "perf",
-    .flag_help = "with --bench: open the perf_event counting pass",
-    .lead = "instr",
-    .family = perf_family,
-    .n_family = M_N,
+    BENCH__PERF_IDENTITY,
     .open = perf_open,
     .totals = perf_totals,
     .n_totals = T_N,
 };
 
 const struct bench__source_ops bench__source_perf_sw = {
-    .name = "perf-sw",
-    .flag = "perf",
-    .flag_help = "with --bench: open the perf_event counting pass",
-    .fallback_for = "perf",
-    .family = sw_family,
-    .n_family = EV_N,
+    BENCH__PERF_SW_IDENTITY,
     .open = sw_open,
     .totals = sw_totals,
     .n_totals = EV_N,

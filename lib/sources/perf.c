@@ -236,12 +236,7 @@ static void perf_edge_cost(void *state, unsigned *calls, uint64_t *bytes)
 }
 
 const struct bench__source_ops bench__source_perf = {
-    .name = "perf",
-    .flag = "perf",
-    .flag_help = "with --bench: open the perf_event counting pass",
-    .lead = "instr",
-    .family = perf_family,
-    .n_family = M_N,
+    BENCH__PERF_IDENTITY,
     .open = perf_open,
     .close = perf_close,
     .pass_begin = perf_pass_begin,

@@ -44,4 +44,11 @@ static const struct bench__total_desc perf_totals[T_N] = {
     {"perf", NULL, "pageFaults", "pg-flt", "page-faults", BENCH__FORMAT_COUNT, true},
 };
 
+/* The source's identity in struct bench__source_ops, the same in every build (perf.c and
+ * off_platform.c start their ops with it). */
+#define BENCH__PERF_IDENTITY                                                                       \
+    .name = "perf", .flag = "perf",                                                                \
+    .flag_help = "with --bench: open the perf_event counting pass", .lead = "instr",               \
+    .family = perf_family, .n_family = M_N
+
 #endif /* BENCH_SOURCES_PERF_FAMILY_H */

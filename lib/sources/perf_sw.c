@@ -116,12 +116,7 @@ static void sw_edge_cost(void *state, unsigned *calls, uint64_t *bytes)
 }
 
 const struct bench__source_ops bench__source_perf_sw = {
-    .name = "perf-sw",
-    .flag = "perf",
-    .flag_help = "with --bench: open the perf_event counting pass",
-    .fallback_for = "perf",
-    .family = sw_family,
-    .n_family = EV_N,
+    BENCH__PERF_SW_IDENTITY,
     .open = sw_open,
     .close = sw_close,
     .pass_begin = sw_pass_begin,

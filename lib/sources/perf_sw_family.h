@@ -26,4 +26,11 @@ static const struct bench__total_desc sw_totals[EV_N] = {
     {"perfSw", NULL, "cpuMigrations", "migr", "cpu-migrations", BENCH__FORMAT_COUNT, false},
 };
 
+/* The source's identity in struct bench__source_ops, the same in every build (perf_sw.c and
+ * off_platform.c start their ops with it): the fallback of perf, under the same flag. */
+#define BENCH__PERF_SW_IDENTITY                                                                    \
+    .name = "perf-sw", .flag = "perf",                                                             \
+    .flag_help = "with --bench: open the perf_event counting pass", .fallback_for = "perf",        \
+    .family = sw_family, .n_family = EV_N
+
 #endif /* BENCH_SOURCES_PERF_SW_FAMILY_H */

@@ -147,6 +147,12 @@ static size_t syscalls_family(const struct bench__source_request *req, struct be
     return out->n;
 }
 
+/* The source's identity in its ops, the same in every build (the two definitions below). */
+#define SYSCALLS_IDENTITY                                                                          \
+    .name = "syscall", .flag = "syscalls", .flag_value = "LIST",                                   \
+    .flag_help = "with --bench: count syscalls (tracepoints); =futex,write adds one column each",  \
+    .flag_value_check = sys_flag_value_check, .family_for = syscalls_family, .claim = sys_claim
+
 #if BENCH__LINUX
 
 /* ---- tracefs ids ------------------------------------------------------------------------ */
@@ -549,13 +555,7 @@ static void sys_window_floor(void *state, unsigned calls, uint64_t bytes, char *
 }
 
 const struct bench__source_ops bench__source_syscalls = {
-    .name = "syscall",
-    .flag = "syscalls",
-    .flag_value = "LIST",
-    .flag_help = "with --bench: count syscalls (tracepoints); =futex,write adds one column each",
-    .flag_value_check = sys_flag_value_check,
-    .family_for = syscalls_family,
-    .claim = sys_claim,
+    SYSCALLS_IDENTITY,
     .open = sys_open,
     .close = sys_close,
     .pass_begin = sys_pass_begin,
@@ -587,13 +587,7 @@ static void *sys_open(const struct bench__source_request *req, struct bench__cap
 }
 
 const struct bench__source_ops bench__source_syscalls = {
-    .name = "syscall",
-    .flag = "syscalls",
-    .flag_value = "LIST",
-    .flag_help = "with --bench: count syscalls (tracepoints); =futex,write adds one column each",
-    .flag_value_check = sys_flag_value_check,
-    .family_for = syscalls_family,
-    .claim = sys_claim,
+    SYSCALLS_IDENTITY,
     .open = sys_open,
 };
 
