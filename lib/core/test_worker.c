@@ -30,7 +30,11 @@
  * holds. So at a deadline it first takes the ring (the ends held are in it: a test that passed is
  * never reported timed out), then reads which test runs and since when: it kills the worker's
  * group only when the test it believes runs has run its limit (less the time the runner was
- * stopped); otherwise the deadline moves. */
+ * stopped); otherwise the deadline moves.
+ *
+ * Over 600 lines for the reason fork_server.c gives: the worker and the runner's side are the two
+ * ends of one protocol (the batches, the ring, the running test's record), kept in one file so a
+ * change of the one is seen beside the other. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
