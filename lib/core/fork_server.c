@@ -206,10 +206,10 @@ static bool forward_output(const struct bench__test_pool *pool, int sock, int fd
 }
 
 /* The batches the server was handed and has not run yet: the runner has at most two out. */
-static struct pending {
+static struct handed_batch {
     uint64_t first, end;
-} pending[4];
-static size_t n_pending;
+} handed[4];
+static size_t n_handed;
 static bool hung_up; /* the runner closed its end */
 /* The test that runs (its index; SIZE_MAX: none), and when it was forked. */
 static size_t running = SIZE_MAX;
@@ -248,12 +248,12 @@ static void take_requests(const struct bench__test_pool *pool, int sock, bool bl
             continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return;
-        if (n != (ssize_t)sizeof req || (req[0] == REQ_BATCH && n_pending == 4)) {
+        if (n != (ssize_t)sizeof req || (req[0] == REQ_BATCH && n_handed == 4)) {
             hung_up = true; /* the runner closed its end (or broke the protocol) */
             return;
         }
         if (req[0] == REQ_BATCH && req[1] < pool->n_tests)
-            pending[n_pending++] = (struct pending){
+            handed[n_handed++] = (struct handed_batch){
                 req[1], req[1] + req[2] < pool->n_tests ? req[1] + req[2] : pool->n_tests};
         else if (req[0] == REQ_TIME_OUT)
             time_out(pool, sock, req[1], (int64_t)req[2]);
@@ -403,18 +403,18 @@ BENCH_NORETURN static void server_main(struct servers *p, size_t self, int sock)
     setvbuf(stdout, NULL, _IONBF, 0);
     signal(SIGPIPE, SIG_DFL);
     for (;;) {
-        if (n_pending == 0) /* while a test runs, serve_one reads them */
+        if (n_handed == 0) /* while a test runs, serve_one reads them */
             take_requests(p->pool, sock, false);
-        if (n_pending == 0) {
+        if (n_handed == 0) {
             if (hung_up)
                 _exit(0);        /* no more tests */
             flush_records(sock); /* no batch waits: the runner hears of every end first */
             take_requests(p->pool, sock, true);
             continue;
         }
-        size_t index = (size_t)pending[0].first;
-        if (++pending[0].first >= pending[0].end)
-            memmove(pending, pending + 1, --n_pending * sizeof *pending);
+        size_t index = (size_t)handed[0].first;
+        if (++handed[0].first >= handed[0].end)
+            memmove(handed, handed + 1, --n_handed * sizeof *handed);
         serve_one(p->pool, sock, index);
     }
 }
