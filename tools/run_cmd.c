@@ -469,7 +469,7 @@ static void run_all(struct run_state *st)
     loop.ticker.term = bench__term_probe(STDERR_FILENO, false);
     if (st->output == RUN_OUTPUT_INHERIT)
         loop.ticker.term.animate = false; /* the commands write to the same terminal */
-    loop.ticker.start_ns = bench__clock_ns();
+    loop.ticker.start_ns = bench__clock_measure_ns();
     loop.attempts = bench__xcalloc(st->n_cmds, sizeof *loop.attempts);
     tool_interrupt_on(clear_ticker, &loop);
     st->harness_maxrss_start = own_peak_rss();

@@ -213,14 +213,14 @@ static void set_timeout(struct timespec *ts, int64_t left_ns)
  * has had DRAIN_GRACE_NS to let go. */
 static void drain(struct pollfd *fds, size_t first, size_t n, struct run_sample *out, char *buf)
 {
-    int64_t deadline = bench__clock_ns() + DRAIN_GRACE_NS;
+    int64_t deadline = bench__clock_deadline_ns() + DRAIN_GRACE_NS;
     for (;;) {
         bool open = false;
         for (size_t i = first; i < n; i++)
             open = open || fds[i].fd >= 0;
         if (!open)
             return;
-        int64_t left = deadline - bench__clock_ns();
+        int64_t left = deadline - bench__clock_deadline_ns();
         if (left <= 0) {
             out->pipe_held = true;
             return;
@@ -246,7 +246,7 @@ static bool watch(pid_t pid, int pidfd, struct pollfd *fds, size_t n, int64_t de
     for (;;) {
         struct timespec ts, *tsp = NULL;
         if (deadline) {
-            int64_t left = deadline - bench__clock_ns();
+            int64_t left = deadline - bench__clock_deadline_ns();
             if (left <= 0) {
                 out->outcome = RUN_TIMED_OUT;
                 return false;
@@ -339,7 +339,7 @@ void run_proc_exec(struct run_program *prog, const struct run_exec_params *param
 
     /* The sample: from just before the spawn to the return of wait4. */
     pid_t pid = 0;
-    int64_t t0 = bench__clock_ns();
+    int64_t t0 = bench__clock_measure_ns();
     int rc = posix_spawn(&pid, prog->path, &fa, &attr, prog->argv, environ);
     if (rc == 0)
         tool_interrupt_watch(pid);
@@ -385,7 +385,7 @@ void run_proc_exec(struct run_program *prog, const struct run_exec_params *param
             kill(-pid, SIGKILL); /* the deadline, or we cannot watch it: the whole group */
     }
     int werr = reap(pid, &status, &out->ru);
-    int64_t t1 = bench__clock_ns();
+    int64_t t1 = bench__clock_measure_ns();
     kill(-pid, SIGKILL); /* whatever the child left running in its group */
     tool_interrupt_unwatch();
     out->wall_ns = t1 - t0;

@@ -158,7 +158,7 @@ static bool add_record(int sock, char kind, const void *a, size_t a_len, const v
     if (pending_len + len > sizeof pending)
         return false;
     if (pending_len == 1)
-        pending_since = bench__clock_monotonic_ns();
+        pending_since = bench__clock_deadline_ns();
     pending[pending_len] = kind;
     memcpy(pending + pending_len + 1, a, a_len);
     memcpy(pending + pending_len + 1 + a_len, b, b_len);
@@ -171,7 +171,7 @@ static int flush_due_ms(void)
 {
     if (pending_len <= 1)
         return -1;
-    int64_t left = pending_since + FLUSH_NS - bench__clock_monotonic_ns();
+    int64_t left = pending_since + FLUSH_NS - bench__clock_deadline_ns();
     return left > 0 ? (int)((left + 999999) / 1000000) : 0;
 }
 
@@ -227,7 +227,7 @@ static void time_out(const struct bench__test_pool *pool, int sock, uint64_t ind
     if (index != running)
         return;
     int64_t left = (int64_t)pool->timeout * 1000000000LL + stopped_ns -
-                   (bench__clock_monotonic_ns() - running_since);
+                   (bench__clock_deadline_ns() - running_since);
     if (left <= 0) {
         kill(0, SIGKILL);
         _exit(0);
@@ -290,7 +290,7 @@ static void serve_one(const struct bench__test_pool *pool, int sock, size_t inde
     }
     if (bench__fork_server_seam)
         bench__fork_server_seam(index, false);
-    int64_t start = bench__clock_monotonic_ns();
+    int64_t start = bench__clock_deadline_ns();
     pid_t pid = fork();
     if (pid < 0) {
         say_no_fork(sock, errno);
@@ -350,7 +350,7 @@ static void serve_one(const struct bench__test_pool *pool, int sock, size_t inde
             reaped = got == pid || got < 0;
         }
     }
-    int64_t duration = bench__clock_monotonic_ns() - start;
+    int64_t duration = bench__clock_deadline_ns() - start;
     running = SIZE_MAX;
     /* reaped: what it printed is all in the pipe (what a process it left behind adds later is
      * not read) */

@@ -162,7 +162,7 @@ static void paint_progress(struct run *r)
         "\xe2\xa0\x8b", "\xe2\xa0\x99", "\xe2\xa0\xb9", "\xe2\xa0\xb8", "\xe2\xa0\xbc",
         "\xe2\xa0\xb4", "\xe2\xa0\xa6", "\xe2\xa0\xa7", "\xe2\xa0\x87", "\xe2\xa0\x8f"};
     char elapsed[32];
-    int64_t now = bench__clock_ns();
+    int64_t now = bench__clock_deadline_ns();
     bench__format_ns((double)(now - r->start_ns), elapsed, sizeof elapsed);
     fputs("\033[?2026h", stdout);
     erase_progress(r);
@@ -273,7 +273,7 @@ static void pool_tick(void *arg)
     struct run *r = arg;
     stream_results(r);
     if (r->term.animate && r->done < r->n_tests &&
-        bench__clock_ns() - r->last_paint_ns >= PAINT_INTERVAL_NS)
+        bench__clock_deadline_ns() - r->last_paint_ns >= PAINT_INTERVAL_NS)
         paint_progress(r);
 }
 
@@ -345,13 +345,13 @@ int bench__run_tests(const struct bench__config *cfg, const struct bench__suite 
      * pages it shares with the runner, each one a page fault) */
     fflush(stdout);
     setvbuf(stdout, stdout_buffer, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, sizeof stdout_buffer);
-    r.start_ns = bench__clock_ns();
+    r.start_ns = bench__clock_deadline_ns();
     if (r.term.animate && r.n_tests)
         paint_progress(&r);
     bench__workers_begin(r.n_jobs);
     run_pool(&r);
     bench__workers_end();
-    int64_t elapsed = bench__clock_ns() - r.start_ns;
+    int64_t elapsed = bench__clock_deadline_ns() - r.start_ns;
     if (r.term.animate) {
         erase_progress(&r);
         fflush(stdout);

@@ -94,7 +94,7 @@ struct shared {
     _Atomic int want_room;    /* the worker waits for a REQ_ROOM */
     _Atomic uint64_t run_seq; /* odd while the worker writes the run_ fields */
     _Atomic uint64_t run_index;
-    _Atomic int64_t run_since; /* bench__clock_monotonic_ns() when it began */
+    _Atomic int64_t run_since; /* bench__clock_deadline_ns() when it began */
     _Atomic uint64_t run_out;  /* where its output begins in the output file */
     char ring[RING];
 };
@@ -207,7 +207,7 @@ static void put_record(const struct bench__test_pool *pool, struct shared *sh, i
     ring_in(sh, head + sizeof *rec, report, rec->report_len);
     atomic_store_explicit(&sh->head, head + need, memory_order_release);
     if (told)
-        untold_since = bench__clock_monotonic_ns();
+        untold_since = bench__clock_deadline_ns();
     told = false;
 }
 
@@ -300,13 +300,13 @@ BENCH_NORETURN static void worker_main(struct pool_run *p, size_t self, int sock
         }
         struct bench_ctx ctx = {.entry = &pool->suite->entries[pool->tests[index]],
                                 .result_fd = sock};
-        int64_t start = bench__clock_monotonic_ns();
+        int64_t start = bench__clock_deadline_ns();
         publish_running(sh, index, start, out_start);
         run_one(&ctx, me);
         if (getpid() != worker)
             _exit(0); /* a process the test forked came back here: it is no worker */
         fflush(NULL); /* the output goes before the outcome */
-        int64_t now = bench__clock_monotonic_ns();
+        int64_t now = bench__clock_deadline_ns();
         char report[sizeof ctx.message + 2];
         struct record rec = {.index = index,
                              .duration_ns = now - start,
@@ -641,7 +641,7 @@ static void judge_deadline(struct pool_run *p, size_t slot, struct bench__deadli
     int64_t stopped = bench__workers_stopped_ns() - w->stopped_ns;
     int64_t limit = (int64_t)p->pool->timeout * 1000000000LL;
     if (index == w->q[0].first) {
-        int64_t ran = bench__clock_monotonic_ns() - since - stopped;
+        int64_t ran = bench__clock_deadline_ns() - since - stopped;
         if (ran >= limit) {
             bench__workers_kill(slot);
             w->timed_out = true;

@@ -42,9 +42,9 @@ static void per_call_loop(struct bench__measure *m, struct bench__pending *p, st
     memset(&m->contention, 0, sizeof m->contention);
     bench__row_contention_begin(m);
     while (bench__per_call_continue(m->n_samples, total, m->budget_ns, pin)) {
-        int64_t t0 = bench__clock_ns();
+        int64_t t0 = bench__clock_measure_ns();
         p->timed(p->state);
-        int64_t t1 = bench__clock_ns();
+        int64_t t1 = bench__clock_measure_ns();
         push_sample(m, (double)(t1 - t0));
         total += t1 - t0;
         if (p->after && p->after(p->state, &message)) {
@@ -65,8 +65,8 @@ static void measure_clock_overhead(struct bench__measure *m)
     enum { PAIRS = 1000 };
     double *d = bench__xmalloc(PAIRS * sizeof *d);
     for (int i = 0; i < PAIRS; i++) {
-        int64_t a = bench__clock_ns();
-        int64_t b = bench__clock_ns();
+        int64_t a = bench__clock_measure_ns();
+        int64_t b = bench__clock_measure_ns();
         d[i] = (double)(b - a);
     }
     m->clock_overhead_ns = bench__summarize(d, PAIRS).median;

@@ -106,7 +106,7 @@ struct bench__collector *bench__collector_new(const struct bench__config *cfg,
     c->suite = suite;
     c->min_time_ms = min_time_ms;
     c->ticker = (struct bench__ticker){.term = bench__term_probe(STDERR_FILENO, cfg->no_colors),
-                                       .start_ns = bench__clock_ns()};
+                                       .start_ns = bench__clock_measure_ns()};
     c->out = bench__term_probe(STDOUT_FILENO, cfg->no_colors);
     for (size_t i = 0; i < suite->count; i++)
         c->total += suite->entries[i].test->kind != BENCH_KIND_TEST;
@@ -352,7 +352,7 @@ static bool live_table(struct bench__collector *c)
                                        .spinner = frames[c->live_frames % 10]};
     bench__bench_table_paint(mem, rows, n, c->table, c->n_table, NULL, 0, NULL, &memory, &paint);
     char elapsed[BENCH__NUMBER_MAX];
-    bench__format_ns((double)(bench__clock_ns() - c->ticker.start_ns), elapsed, sizeof elapsed);
+    bench__format_ns((double)(bench__clock_measure_ns() - c->ticker.start_ns), elapsed, sizeof elapsed);
     fprintf(mem, "%zu/%zu (%s)\n", entries_done(c), c->total, elapsed);
     bench__table_memory_free(&memory);
     free(rows);
@@ -418,7 +418,7 @@ void bench__collect_begin(struct bench__collector *c, enum bench__item item, siz
                           unsigned round, unsigned rounds)
 {
     c->item = item;
-    c->item_since = bench__clock_monotonic_ns(); /* real time even under a fake clock */
+    c->item_since = bench__clock_deadline_ns(); /* the deadline clock: timeouts, never the measuring one */
     c->item_entry = entry;
     free(c->item_name);
     c->item_name = bench__xstrdup(name);

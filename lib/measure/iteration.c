@@ -87,7 +87,7 @@ uint64_t bench_iter_begin(bench_t *b)
     m->loop_open = true;
     bench__rounds_sampler_begin(m, m->loops);
     bench__row_contention_begin(m);
-    m->t0 = bench__clock_ns();
+    m->t0 = bench__clock_measure_ns();
     return m->sampler.count;
 }
 
@@ -96,11 +96,11 @@ uint64_t bench_iter_next(bench_t *b)
     struct bench__measure *m = b ? b->measure : NULL;
     if (m && m->count.active && !m->whole_body)
         return count_loop_next(m); /* counters are enabled: no clock read here */
-    int64_t t1 = bench__clock_ns();
+    int64_t t1 = bench__clock_measure_ns();
     if (!m || m->whole_body || m->register_only)
         return 0;
     if (bench__sampler_step(&m->sampler, t1 - m->t0)) {
-        m->t0 = bench__clock_ns();
+        m->t0 = bench__clock_measure_ns();
         return m->sampler.count;
     }
     bench__row_contention_end(m); /* after the last sample's clock read */
@@ -130,10 +130,10 @@ void bench__whole_body_measure(struct bench__measure *m, bench_t *b)
     bench__row_contention_begin(m);
     for (;;) {
         uint64_t count = m->sampler.count;
-        int64_t t0 = bench__clock_ns();
+        int64_t t0 = bench__clock_measure_ns();
         while (count--)
             fn(b);
-        int64_t elapsed = bench__clock_ns() - t0;
+        int64_t elapsed = bench__clock_measure_ns() - t0;
         if (!bench__sampler_step(&m->sampler, elapsed))
             break;
     }

@@ -223,7 +223,7 @@ static void read_events(struct worker *w, struct bench__collector *c, int64_t *l
             if (kind == 1 && write(w->ack, "", 1) != 1)
                 bench__workers_kill(0); /* it cannot go on without the answer */
             w->len = 0;
-            *last_event = bench__clock_monotonic_ns();
+            *last_event = bench__clock_deadline_ns();
         }
     }
 }
@@ -279,7 +279,7 @@ static bool stopped_at_the_terminal(struct worker *w)
  * it is killed). Returns the description of a timeout (malloc'd), or NULL. */
 static char *watch(struct worker *w, struct bench__collector *c, unsigned timeout_s)
 {
-    int64_t last_event = bench__clock_monotonic_ns();
+    int64_t last_event = bench__clock_deadline_ns();
     int64_t timeout_ns = (int64_t)timeout_s * 1000000000;
     int64_t counted_from = -1, stopped_before = 0;
     for (;;) {
@@ -301,7 +301,7 @@ static char *watch(struct worker *w, struct bench__collector *c, unsigned timeou
                 stopped_before = bench__workers_stopped_ns();
             }
             int64_t stopped = bench__workers_stopped_ns() - stopped_before;
-            int64_t left = since + timeout_ns + stopped - bench__clock_monotonic_ns();
+            int64_t left = since + timeout_ns + stopped - bench__clock_deadline_ns();
             if (left <= 0) {
                 w->timed_out = true;
                 bench__workers_kill(0);

@@ -77,7 +77,7 @@ static void stop_together(int sig)
 {
     int saved_errno = errno;
     atomic_fetch_add(&stop_seq, 1);
-    int64_t t0 = bench__clock_monotonic_ns();
+    int64_t t0 = bench__clock_deadline_ns();
     signal_groups(SIGSTOP);
     set_default(sig);
     sigset_t tstp;
@@ -89,7 +89,7 @@ static void stop_together(int sig)
     struct sigaction act = handler_for(sig);
     sigaction(sig, &act, NULL);
     signal_groups(SIGCONT);
-    atomic_fetch_add(&stopped_ns, (long long)(bench__clock_monotonic_ns() - t0));
+    atomic_fetch_add(&stopped_ns, (long long)(bench__clock_deadline_ns() - t0));
     atomic_fetch_add(&stop_seq, 1);
     errno = saved_errno;
 }
@@ -173,7 +173,7 @@ int64_t bench__workers_clock_ns(void)
     for (;;) {
         unsigned long seq = atomic_load(&stop_seq);
         long long stopped = atomic_load(&stopped_ns);
-        int64_t now = bench__clock_ns();
+        int64_t now = bench__clock_deadline_ns();
         if (seq % 2 == 0 && atomic_load(&stop_seq) == seq)
             return now - (int64_t)stopped;
         if (seq % 2 != 0)

@@ -20,7 +20,7 @@ void bench__ticker_show(struct bench__ticker *t, const char *name, size_t done, 
         "\xe2\xa0\x8b", "\xe2\xa0\x99", "\xe2\xa0\xb9", "\xe2\xa0\xb8", "\xe2\xa0\xbc",
         "\xe2\xa0\xb4", "\xe2\xa0\xa6", "\xe2\xa0\xa7", "\xe2\xa0\x87", "\xe2\xa0\x8f"};
     char elapsed[BENCH__NUMBER_MAX];
-    bench__format_ns((double)(bench__clock_ns() - t->start_ns), elapsed, sizeof elapsed);
+    bench__format_ns((double)(bench__clock_measure_ns() - t->start_ns), elapsed, sizeof elapsed);
     char count[64], round_text[48] = "", head[160], fitted[512];
     if (total)
         bench__fmt(count, sizeof count, "%zu/%zu", done, total);

@@ -460,8 +460,8 @@ double bench__perf_group_calibrate(struct bench__perf_group *g)
     bench__perf_group_pass_begin(g);
     for (int b = 0; b < CALIBRATION_BRACKETS; b++) {
         bench__perf_group_enable(g);
-        int64_t start = bench__clock_ns();
-        while (bench__clock_ns() - start < CALIBRATION_SPIN_NS)
+        int64_t start = bench__clock_measure_ns();
+        while (bench__clock_measure_ns() - start < CALIBRATION_SPIN_NS)
             sink = sink + 1;
         bench__perf_group_disable(g);
     }

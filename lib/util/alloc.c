@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* alloc.c: owns the one place where libbench aborts for lack of memory (the policy is in
- * alloc.h). Nothing else in lib/ calls abort() for an allocation. */
+/* alloc.c: owns every call of the C allocator in libbench and its tool, and the one place where
+ * either aborts for lack of memory (the policy is in alloc.h). Nothing else calls abort() for an
+ * allocation, or malloc and its kin at all. */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,9 +16,29 @@ void bench__out_of_memory(void)
     abort();
 }
 
+void *bench__try_malloc(size_t size)
+{
+    return malloc(size ? size : 1);
+}
+
+void *bench__try_calloc(size_t n, size_t size)
+{
+    return calloc(n ? n : 1, size ? size : 1);
+}
+
+void *bench__try_realloc(void *p, size_t size)
+{
+    return realloc(p, size ? size : 1);
+}
+
+char *bench__try_strdup(const char *s)
+{
+    return strdup(s ? s : "");
+}
+
 void *bench__xmalloc(size_t size)
 {
-    void *p = malloc(size ? size : 1);
+    void *p = bench__try_malloc(size);
     if (!p)
         bench__out_of_memory();
     return p;
@@ -25,7 +46,7 @@ void *bench__xmalloc(size_t size)
 
 void *bench__xcalloc(size_t n, size_t size)
 {
-    void *p = calloc(n ? n : 1, size ? size : 1);
+    void *p = bench__try_calloc(n, size);
     if (!p)
         bench__out_of_memory();
     return p;
@@ -33,7 +54,7 @@ void *bench__xcalloc(size_t n, size_t size)
 
 void *bench__xrealloc(void *p, size_t size)
 {
-    void *q = realloc(p, size ? size : 1);
+    void *q = bench__try_realloc(p, size);
     if (!q)
         bench__out_of_memory();
     return q;
@@ -41,7 +62,7 @@ void *bench__xrealloc(void *p, size_t size)
 
 char *bench__xstrdup(const char *s)
 {
-    char *d = strdup(s ? s : "");
+    char *d = bench__try_strdup(s);
     if (!d)
         bench__out_of_memory();
     return d;

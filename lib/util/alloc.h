@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* alloc.h: libbench's one out-of-memory policy. Where the public API documents BENCH_ENOMEM
- * (bench_case, bench_catalog_open, the registry snapshot) the library checks its own allocations
- * and returns that code. Everywhere else (the bookkeeping of a run that is already measuring:
- * rows, cells, windows, tables) it allocates through these helpers, which print one line
- * "libbench: out of memory" on stderr and abort: a half-recorded run must not write a document
- * that looks complete. docs/explanation/design.md says the same. */
+/* alloc.h: the one out-of-memory policy of libbench and of the libbench tool. Where the public API
+ * documents BENCH_ENOMEM (bench_case, bench_catalog_open, the registry snapshot) the library
+ * allocates through bench__try_* and returns that code. Everywhere else, in the library (the
+ * bookkeeping of a run that is already measuring: rows, cells, windows, tables) and in the tool
+ * (documents, cells, the store), it allocates through bench__x*, which print one line
+ * "libbench: out of memory" on stderr and abort: a half-recorded run or a half-written result must
+ * never look complete. malloc, calloc, realloc, strdup and vasprintf are called in alloc.c only
+ * (a check of the layering test). docs/explanation/design.md says the same. */
 #ifndef BENCH_UTIL_ALLOC_H
 #define BENCH_UTIL_ALLOC_H
 
@@ -20,6 +22,12 @@ BENCH__HIDDEN void *bench__xrealloc(void *p, size_t size);
 /* A copy of s; NULL copies as "". */
 BENCH__HIDDEN char *bench__xstrdup(const char *s);
 BENCH__HIDDEN BENCH_PRINTF(1, 2) char *bench__xasprintf(const char *fmt, ...);
+/* The same allocations for the public calls that document BENCH_ENOMEM: NULL when memory runs
+ * out, never an abort. */
+BENCH__HIDDEN void *bench__try_malloc(size_t size);
+BENCH__HIDDEN void *bench__try_calloc(size_t n, size_t size);
+BENCH__HIDDEN void *bench__try_realloc(void *p, size_t size);
+BENCH__HIDDEN char *bench__try_strdup(const char *s);
 /* Grow an array to hold at least `need` elements of `elem` bytes (capacity doubles from 16). */
 BENCH__HIDDEN void *bench__grow(void *array, size_t *cap, size_t need, size_t elem);
 /* The abort itself, for code that found an allocation failure another way (jansson). */

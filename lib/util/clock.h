@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* clock.h: the one clock of libbench: CLOCK_MONOTONIC in integer ns, read through a pointer that
- * a test replaces (the fake-clock seam) to drive timing, windows and durations deterministically.
- * Every module reads time through bench__clock_ns; nothing else calls clock_gettime. */
+/* clock.h: the two clocks of libbench, each CLOCK_MONOTONIC in integer ns read through a pointer
+ * that a test may replace (the fake-clock seams). Nothing else reads a clock: clock_gettime
+ * appears in clock.c only (docs/explanation/design.md, "One of each"). */
 #ifndef BENCH_UTIL_CLOCK_H
 #define BENCH_UTIL_CLOCK_H
 
@@ -9,9 +9,15 @@
 
 #include "hidden.h"
 
-/* The clock in force; starts as bench__clock_monotonic_ns. */
-BENCH__HIDDEN extern int64_t (*bench__clock_ns)(void);
-/* The real clock behind the seam. */
-BENCH__HIDDEN int64_t bench__clock_monotonic_ns(void);
+/* The measuring clock: every sample, window edge, and duration a bench-mode report or `libbench
+ * run` shows. Its cost is part of every per-call sample: one call, one clock_gettime. */
+BENCH__HIDDEN extern int64_t (*bench__clock_measure_ns)(void);
+/* The deadline clock: timeouts, flush and paint intervals, poll deadlines and test durations of
+ * every process of a run (the test runner, its fork servers and workers, the bench supervisor,
+ * the tool's children). One clock for all of them, so that a test that replaces it moves every
+ * deadline of the run together. */
+BENCH__HIDDEN extern int64_t (*bench__clock_deadline_ns)(void);
+/* Both clocks back to CLOCK_MONOTONIC (after a test replaced one). */
+BENCH__HIDDEN void bench__clock_reset(void);
 
 #endif /* BENCH_UTIL_CLOCK_H */

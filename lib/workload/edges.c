@@ -21,7 +21,7 @@ void bench__wl_open_edges(struct bench__wl *w, struct bench__edges *e)
 {
     if (w->psi_ok)
         bench__psi_read(&w->psi, &e->psi0);
-    e->t0 = bench__clock_ns();
+    e->t0 = bench__clock_measure_ns();
     bench__wall_read(&w->wall, &e->wall0, &e->shared0);
     for (size_t k = 0; k < w->n_edge; k++) {
         size_t i = w->edge_order[k];
@@ -83,7 +83,7 @@ struct bench__window *bench__wl_close_edges(struct bench__wl *w, struct bench__e
     struct bench__wall_snapshot wall1;
     struct bench__edge_shared shared[2];
     bench__wall_read(&w->wall, &wall1, &shared[1]);
-    int64_t t1 = bench__clock_ns();
+    int64_t t1 = bench__clock_measure_ns();
     struct bench__psi_snapshot psi1;
     if (w->psi_ok)
         bench__psi_read(&w->psi, &psi1);

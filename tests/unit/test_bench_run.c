@@ -528,7 +528,7 @@ static json_t *run_selected(const char *names, size_t n_selected, const char *co
     assert_int_equal(suite.count, n_selected);
     calls = 0;
     fake_now = 1000000;
-    bench__clock_ns = fake_clock;
+    bench__clock_measure_ns = fake_clock;
     last_status = bench__run_bench(&cfg, &suite);
     bench__suite_free(&suite);
     bench__config_free(&cfg);

@@ -22,14 +22,14 @@ static int64_t fake_clock(void)
 static int setup(void **state)
 {
     (void)state;
-    bench__clock_ns = fake_clock;
+    bench__clock_deadline_ns = fake_clock;
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    bench__clock_ns = bench__clock_monotonic_ns;
+    bench__clock_reset();
     return 0;
 }
 

@@ -99,11 +99,11 @@ static struct run run_main(const char *const *args)
     bench__fake_ticks = bench__fake_tocks = 0;
     clock_reads_in_bracket = 0;
     fake_now = 1000000;
-    bench__clock_ns = fake_clock;
+    bench__clock_measure_ns = fake_clock;
     fake_host_refuse("no soft dependency in this test");
     struct fake_host_run run;
     fake_host_main("test_one_source", args, &run);
-    bench__clock_ns = bench__clock_monotonic_ns;
+    bench__clock_reset();
     bench__os_reset();
     int status = run.status;
 

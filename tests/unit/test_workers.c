@@ -57,7 +57,7 @@ static void runner(int report_fd)
     if (pthread_atfork(NULL, tstp_inside_fork, NULL) != 0)
         _exit(3);
     struct report rep;
-    rep.real_before = bench__clock_monotonic_ns();
+    rep.real_before = bench__clock_deadline_ns();
     rep.start = bench__workers_clock_ns();
     armed = 1;
     pid_t pid = bench__workers_fork(0);
@@ -67,7 +67,7 @@ static void runner(int report_fd)
     if (pid < 0)
         _exit(4);
     rep.now = bench__workers_clock_ns();
-    rep.real_after = bench__clock_monotonic_ns();
+    rep.real_after = bench__clock_deadline_ns();
     rep.stopped = bench__workers_stopped_ns();
     bench__workers_kill(0);
     waitpid(pid, NULL, 0);
@@ -172,7 +172,7 @@ static int kill_leftovers(void **state)
     return 0;
 }
 
-/* Without a stop the clock is bench__clock_ns (the seam), less nothing. */
+/* Without a stop the clock is bench__clock_deadline_ns (the seam), less nothing. */
 static int64_t fake_now;
 static int64_t fake_clock(void)
 {
@@ -182,15 +182,15 @@ static int64_t fake_clock(void)
 static void test_clock_follows_the_seam(void **state)
 {
     (void)state;
-    int64_t (*saved)(void) = bench__clock_ns;
-    bench__clock_ns = fake_clock;
+    int64_t (*saved)(void) = bench__clock_deadline_ns;
+    bench__clock_deadline_ns = fake_clock;
     bench__workers_begin(1);
     fake_now = 5000;
     assert_int_equal(bench__workers_clock_ns(), 5000);
     fake_now = 7500;
     assert_int_equal(bench__workers_clock_ns(), 7500);
     bench__workers_end();
-    bench__clock_ns = saved;
+    bench__clock_deadline_ns = saved;
 }
 
 int main(void)
