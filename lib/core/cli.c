@@ -12,7 +12,7 @@
 
 #include <bench/errors.h>
 
-#include "../measure/sampler.h"
+#include "../bench/measuring/sampler.h"
 #include "../sources/ip_sampling.h"
 #include "../report/formats.h"
 #include "../sources/source.h"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../measure/run.h"
+#include "../bench/supervising/run.h"
 #include "cli.h"
 #include "preflight.h"
 #include "runner.h"

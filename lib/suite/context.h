@@ -14,7 +14,7 @@
 
 enum bench__outcome { BENCH__PASSED = 0, BENCH__FAILED = 1, BENCH__SKIPPED = 2 };
 
-struct bench__measure; /* measure/: a BENCHMARK body under --bench */
+struct bench__measure; /* bench/measuring/: a BENCHMARK body under --bench */
 struct bench__wl;      /* workload/: a WORKLOAD under --bench */
 
 struct bench_ctx {

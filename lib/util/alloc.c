@@ -68,15 +68,30 @@ char *bench__xstrdup(const char *s)
     return d;
 }
 
-char *bench__xasprintf(const char *fmt, ...)
+char *bench__try_asprintf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     char *s = NULL;
     int n = vasprintf(&s, fmt, ap);
     va_end(ap);
-    if (n < 0)
+    return n < 0 ? NULL : s;
+}
+
+char *bench__xvasprintf(const char *fmt, va_list ap)
+{
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
         bench__out_of_memory();
+    return s;
+}
+
+char *bench__xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = bench__xvasprintf(fmt, ap);
+    va_end(ap);
     return s;
 }
 

@@ -10,6 +10,7 @@
 #ifndef BENCH_UTIL_ALLOC_H
 #define BENCH_UTIL_ALLOC_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include <bench/export.h>
@@ -22,12 +23,14 @@ BENCH__HIDDEN void *bench__xrealloc(void *p, size_t size);
 /* A copy of s; NULL copies as "". */
 BENCH__HIDDEN char *bench__xstrdup(const char *s);
 BENCH__HIDDEN BENCH_PRINTF(1, 2) char *bench__xasprintf(const char *fmt, ...);
+BENCH__HIDDEN BENCH_PRINTF(1, 0) char *bench__xvasprintf(const char *fmt, va_list ap);
 /* The same allocations for the public calls that document BENCH_ENOMEM: NULL when memory runs
  * out, never an abort. */
 BENCH__HIDDEN void *bench__try_malloc(size_t size);
 BENCH__HIDDEN void *bench__try_calloc(size_t n, size_t size);
 BENCH__HIDDEN void *bench__try_realloc(void *p, size_t size);
 BENCH__HIDDEN char *bench__try_strdup(const char *s);
+BENCH__HIDDEN BENCH_PRINTF(1, 2) char *bench__try_asprintf(const char *fmt, ...);
 /* Grow an array to hold at least `need` elements of `elem` bytes (capacity doubles from 16). */
 BENCH__HIDDEN void *bench__grow(void *array, size_t *cap, size_t need, size_t elem);
 /* The abort itself, for code that found an allocation failure another way (jansson). */

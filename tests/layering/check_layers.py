@@ -25,10 +25,20 @@ import tempfile
 LAYERS = (
     ("tools", 7, ("lib/stats", "lib/util", "lib/report/table.h", "lib/report/term.h",
                   "lib/report/ticker.h", "lib/workload/cache_regime.h")),
-    ("lib/core", 6, ("lib/measure", "lib/workload", "lib/catalog", "lib/report", "lib/sources",
-                     "lib/suite", "lib/model", "lib/platform", "lib/util")),
-    ("lib/measure", 5, ("lib/workload", "lib/catalog", "lib/report", "lib/sources", "lib/suite",
-                        "lib/model", "lib/platform", "lib/util")),
+    ("lib/core", 8, ("lib/bench/supervising", "lib/bench/measuring", "lib/workload",
+                     "lib/catalog", "lib/report", "lib/sources", "lib/suite", "lib/model",
+                     "lib/platform", "lib/util")),
+    ("lib/bench/supervising", 7, ("lib/bench/measuring", "lib/bench/wire", "lib/bench/host",
+                                  "lib/bench", "lib/workload", "lib/catalog", "lib/report",
+                                  "lib/sources", "lib/suite", "lib/model", "lib/platform",
+                                  "lib/util")),
+    ("lib/bench/measuring", 6, ("lib/bench/host", "lib/bench", "lib/workload", "lib/catalog",
+                                "lib/sources", "lib/suite", "lib/model", "lib/platform",
+                                "lib/util")),
+    ("lib/bench/wire", 6, ("lib/bench", "lib/catalog", "lib/model", "lib/util")),
+    ("lib/bench/host", 5, ("lib/workload", "lib/catalog", "lib/sources", "lib/suite", "lib/model",
+                           "lib/platform", "lib/util")),
+    ("lib/bench", 5, ("lib/catalog", "lib/model", "lib/util")),
     ("lib/workload", 4, ("lib/catalog", "lib/sources", "lib/suite", "lib/model", "lib/platform",
                          "lib/util")),
     ("lib/catalog", 3, ("lib/sources", "lib/suite", "lib/model", "lib/platform", "lib/util")),
@@ -189,8 +199,11 @@ class Tree:
 
 
 def layer_of(rel):
-    """The folder of the table a path belongs to: "lib/<x>", "tools", "public" or None."""
+    """The folder of the table a path belongs to: "lib/<x>/<y>" when the table has that folder
+    (lib/bench/measuring/), else "lib/<x>", "tools", "public" or None."""
     parts = rel.split("/")
+    if parts[0] == "lib" and len(parts) >= 4 and "/".join(parts[:3]) in {f for f, _, _ in LAYERS}:
+        return "/".join(parts[:3])
     if parts[0] == "lib" and len(parts) >= 3:
         return "lib/" + parts[1]
     if parts[0] == "tools" and len(parts) == 2:

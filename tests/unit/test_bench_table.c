@@ -7,7 +7,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "measure/sampler.h"
+#include "bench/measuring/sampler.h"
 #include "model/grouping.h"
 #include "report/bench_table.h"
 #include "util/format.h"

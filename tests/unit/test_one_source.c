@@ -26,7 +26,7 @@
 
 #include "fake_host.h"
 #include "fake_source/fake.h"
-#include "measure/run.h"
+#include "bench/supervising/run.h"
 #include "platform/os.h"
 #include "sources/source.h"
 #include "util/clock.h"

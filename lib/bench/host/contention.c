@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* contention.c: owns the contention of a row (see contention.h): the /proc/stat parser, the two
  * edge readings around a row's timing and their sum over sampling rounds. It reads only between
- * samples (timing and counting never overlap with it) and never turns an unread edge into 0. */
+ * samples (timing and counting never overlap with it; measuring/rows.c calls it at a row's
+ * edges) and never turns an unread edge into 0. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
@@ -10,10 +11,10 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "../platform/os.h"
-#include "../util/text.h"
+#include "../../platform/os.h"
+#include "../../util/alloc.h"
+#include "../../util/text.h"
 #include "contention.h"
-#include "measure.h"
 
 #define STAT_FIELDS 8      /* user nice system idle iowait irq softirq steal */
 #define STAT_SMALL 1024    /* the "cpu " line: ten numbers of up to 20 digits */
@@ -70,9 +71,7 @@ int bench__cpu_stat_read(struct bench__cpu_stat *out, bool big)
     size_t size = sizeof small;
     char *heap = NULL;
     if (big) {
-        heap = malloc(STAT_BIG);
-        if (!heap)
-            return -ENOMEM;
+        heap = bench__xmalloc(STAT_BIG);
         buf = heap;
         size = STAT_BIG;
     }
@@ -139,29 +138,4 @@ long bench__ticks_per_s(void)
 {
     long hz = sysconf(_SC_CLK_TCK);
     return hz > 0 ? hz : 100;
-}
-
-/* ---- the rows of a run --------------------------------------------------------------------- */
-
-void bench__row_contention_begin(struct bench__measure *m)
-{
-    bench__contention_edge_read(&m->contention_edge);
-}
-
-void bench__row_contention_end(struct bench__measure *m)
-{
-    struct bench__contention_edge end;
-    bench__contention_edge_read(&end);
-    bench__contention_add(&m->contention, &m->contention_edge, &end);
-    int err = m->contention_edge.err ? m->contention_edge.err : end.err;
-    if (err && bench__say_once(m, "contention"))
-        bench__emit_note(m,
-                         "contention: /proc/stat or this process's CPU time could not be read "
-                         "(%s): rows have no contention (null)\n",
-                         strerror(-err));
-}
-
-double bench__row_contention(const struct bench__measure *m)
-{
-    return bench__contention_value(&m->contention, bench__ticks_per_s());
 }

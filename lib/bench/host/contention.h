@@ -3,14 +3,14 @@
  * machine's busy time from /proc/stat less this process's own CPU time, over the machine's CPU
  * time, read at the edges of a row's timing and never inside a sample
  * (docs/explanation/contention.md). */
-#ifndef BENCH_MEASURE_CONTENTION_H
-#define BENCH_MEASURE_CONTENTION_H
+#ifndef BENCH_BENCH_HOST_CONTENTION_H
+#define BENCH_BENCH_HOST_CONTENTION_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../util/hidden.h"
+#include "../../util/hidden.h"
 
 /* A row measured over less machine CPU time than this (in /proc/stat clock ticks, summed over
  * the CPUs) has no contention: one tick would move it by more than 5 %. */
@@ -60,4 +60,4 @@ BENCH__HIDDEN double bench__contention_value(const struct bench__contention *acc
 /* The clock ticks per second of /proc/stat (sysconf(_SC_CLK_TCK), 100 when unknown). */
 BENCH__HIDDEN long bench__ticks_per_s(void);
 
-#endif /* BENCH_MEASURE_CONTENTION_H */
+#endif /* BENCH_BENCH_HOST_CONTENTION_H */

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../platform/os.h"
-#include "../sources/perf_group.h"
-#include "../sources/source.h"
-#include "../util/alloc.h"
-#include "../util/text.h"
+#include "../../platform/os.h"
+#include "../../sources/perf_group.h"
+#include "../../sources/source.h"
+#include "../../util/alloc.h"
+#include "../../util/text.h"
 #include "contention.h"
 #if BENCH__LINUX
 #include <linux/perf_event.h>
@@ -68,9 +68,7 @@ static BENCH_PRINTF(3, 4) void warn(struct bench__environment *env, FILE *err, c
 {
     va_list ap;
     va_start(ap, fmt);
-    char *line = NULL;
-    if (vasprintf(&line, fmt, ap) < 0)
-        bench__out_of_memory();
+    char *line = bench__xvasprintf(fmt, ap);
     va_end(ap);
     fprintf(err, "warning: %s\n", line);
     env->warnings = bench__xrealloc(env->warnings, (env->n_warnings + 1) * sizeof *env->warnings);
@@ -82,9 +80,7 @@ static BENCH_PRINTF(3, 4) void unknown(struct bench__environment *env, const cha
 {
     va_list ap;
     va_start(ap, fmt);
-    char *why = NULL;
-    if (vasprintf(&why, fmt, ap) < 0)
-        bench__out_of_memory();
+    char *why = bench__xvasprintf(fmt, ap);
     va_end(ap);
     env->unknown = bench__xrealloc(env->unknown, (env->n_unknown + 1) * sizeof *env->unknown);
     env->unknown[env->n_unknown++] = (struct bench__kv){bench__xstrdup(key), why};

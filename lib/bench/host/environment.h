@@ -2,13 +2,13 @@
 /* environment.h: the check of the environment a --bench run measures in, made once per run
  * before anything is measured: CPU frequency governor, boost, a debug or unoptimised build, a
  * hardware PMU, the load at start (docs/reference/bench-json.md, "environment"). */
-#ifndef BENCH_MEASURE_ENVIRONMENT_H
-#define BENCH_MEASURE_ENVIRONMENT_H
+#ifndef BENCH_BENCH_HOST_ENVIRONMENT_H
+#define BENCH_BENCH_HOST_ENVIRONMENT_H
 
 #include <stdio.h>
 
-#include "../model/report.h"
-#include "../suite/registry.h"
+#include "../../model/report.h"
+#include "../../suite/registry.h"
 
 /* The 1-minute load average at start is warned about from this many times the CPUs on. */
 #define BENCH__LOAD_WARNING_PER_CPU 0.5
@@ -24,4 +24,4 @@ BENCH__HIDDEN void bench__environment_free(struct bench__environment *env);
 BENCH__HIDDEN double bench__loadavg_parse(const char *text);
 BENCH__HIDDEN int bench__cpuinfo_hypervisor(const char *text);
 
-#endif /* BENCH_MEASURE_ENVIRONMENT_H */
+#endif /* BENCH_BENCH_HOST_ENVIRONMENT_H */

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sampler.h"
+#include "../../util/alloc.h"
 #include "meta.h"
 
 static char *cpu_model(void)
@@ -26,11 +26,11 @@ static char *cpu_model(void)
         char *v = colon + 1;
         v += strspn(v, " \t");
         v[strcspn(v, "\n")] = '\0';
-        model = strdup(v);
+        model = bench__xstrdup(v);
     }
     if (f)
         fclose(f);
-    return model ? model : strdup("");
+    return model ? model : bench__xstrdup("");
 }
 
 void bench__meta_collect(struct bench__meta *meta, const struct bench__suite *suite,
@@ -44,7 +44,7 @@ void bench__meta_collect(struct bench__meta *meta, const struct bench__suite *su
     char host[256] = "";
     if (gethostname(host, sizeof host - 1) != 0)
         host[0] = '\0';
-    meta->hostname = strdup(host);
+    meta->hostname = bench__xstrdup(host);
 #if defined(__linux__)
     meta->os = "linux";
 #elif defined(__APPLE__)
@@ -69,11 +69,10 @@ void bench__meta_collect(struct bench__meta *meta, const struct bench__suite *su
     for (size_t i = 0; i < suite->count && !*compiler; i++)
         if (suite->entries[i].test->kind != BENCH_KIND_TEST && suite->entries[i].test->compiler)
             compiler = suite->entries[i].test->compiler;
-    meta->compiler = strdup(compiler);
+    meta->compiler = bench__xstrdup(compiler);
     meta->cpu = cpu_model();
     meta->online_cpus = sysconf(_SC_NPROCESSORS_ONLN);
     meta->min_time_ms = min_time_ms;
-    meta->sample_count = BENCH__SAMPLE_COUNT;
     meta->clock_overhead_ns = NAN;
 }
 

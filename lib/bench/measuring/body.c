@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/alloc.h"
-#include "../util/text.h"
+#include "../../util/alloc.h"
+#include "../../util/text.h"
 #include "measure.h"
 
 /* ---- bodies ----------------------------------------------------------------------------- */
@@ -31,10 +31,7 @@ static char *failure_name(const struct bench__measure *m, const struct bench__en
         return bench__loop_name(e, m->loops);
     if (!body_has_row(m, first_row, e->full_name))
         return bench__xstrdup(e->full_name);
-    char *s = NULL;
-    if (asprintf(&s, "%s (body)", e->full_name) < 0)
-        return bench__xstrdup(e->full_name);
-    return s;
+    return bench__xasprintf("%s (body)", e->full_name);
 }
 
 /* An early round's failure is said once per body in the run. */
@@ -138,6 +135,6 @@ void bench_provenance(bench_t *b, const char *fact)
     size_t cap = m->n_provenance;
     m->provenance = bench__grow(m->provenance, &cap, m->n_provenance + 1, sizeof *m->provenance);
     m->provenance[m->n_provenance++] = line;
-    bench__emit_provenance(m, line);
+    bench__sink_emit(m->sink, provenance, line);
     bench__emit_note(m, "provenance: %s\n", line);
 }

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/alloc.h"
-#include "../util/clock.h"
-#include "../util/format.h"
-#include "../util/text.h"
+#include "../../util/alloc.h"
+#include "../../util/clock.h"
+#include "../../util/format.h"
+#include "../../util/text.h"
 #include "measure.h"
 
 static void push_sample(struct bench__measure *m, double ns)
@@ -73,7 +73,7 @@ static void measure_clock_overhead(struct bench__measure *m)
     free(d);
     char cost[32];
     bench__format_ns(m->clock_overhead_ns, cost, sizeof cost);
-    bench__emit_clock(m);
+    bench__sink_emit(m->sink, clock, m->clock_overhead_ns);
     bench__emit_note(m,
                      "clock: a per-call sample includes one clock read (%s, median of %d; not "
                      "subtracted)\n",

@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/abi.h"
-#include "../util/text.h"
+#include "../../util/abi.h"
+#include "../../util/alloc.h"
+#include "../../util/text.h"
 #include "measure.h"
 
 /* The first released size is today's layout; a field appended later changes sizeof only. */
@@ -77,7 +78,7 @@ static const char *check_case(const struct bench_case_def *raw, struct bench_cas
 /* Outside --bench: setup, timed once, after, teardown, now; a failing after fails. */
 static int run_case_inert(bench_t *b, const struct bench_case_def *def)
 {
-    void *state = def->state_size ? malloc(def->state_size) : NULL;
+    void *state = def->state_size ? bench__try_malloc(def->state_size) : NULL;
     if (def->state_size && !state)
         return BENCH_ENOMEM;
     if (state)
@@ -103,7 +104,7 @@ static int run_case_inert(bench_t *b, const struct bench_case_def *def)
 /* A copy of s with every 0x1F made printable ('?'); NULL when out of memory. */
 static char *printable_copy(const char *s)
 {
-    char *d = strdup(s);
+    char *d = bench__try_strdup(s);
     for (char *c = d; c && *c; c++)
         if (*c == '\x1f')
             *c = '?';
@@ -123,7 +124,7 @@ static bool key_repeated(const struct bench_label *labels, size_t i)
  * earlier one has, are left out (a refused case keeps what it can). 0 or BENCH_ENOMEM. */
 static int copy_labels(struct bench__pending *p, const struct bench_label *labels, size_t n)
 {
-    p->labels = calloc(n + 1, sizeof *p->labels);
+    p->labels = bench__try_calloc(n + 1, sizeof *p->labels);
     if (!p->labels)
         return BENCH_ENOMEM;
     for (size_t i = 0; i < n; i++) {
@@ -144,8 +145,7 @@ static int store_refused(struct bench__measure *m, struct bench__pending *p,
                          const struct bench_case_def *def, const char *problem)
 {
     p->name = printable_copy(def && def->name && *def->name ? def->name : m->entry->full_name);
-    if (asprintf(&p->refused, "registration: %s", problem) < 0)
-        p->refused = NULL;
+    p->refused = bench__try_asprintf("registration: %s", problem);
     if (!p->name || !p->refused)
         return BENCH_ENOMEM;
     if (def && def->size >= BENCH_CASE_DEF_SIZE_V1 && def->labels)
@@ -156,9 +156,9 @@ static int store_refused(struct bench__measure *m, struct bench__pending *p,
 static int store_case(struct bench__measure *m, struct bench__pending *p,
                       const struct bench_case_def *def)
 {
-    p->name = strdup(def->name);
-    p->metrics = calloc(def->n_metrics + 1, sizeof *p->metrics);
-    p->state = def->state_size ? malloc(def->state_size) : NULL;
+    p->name = bench__try_strdup(def->name);
+    p->metrics = bench__try_calloc(def->n_metrics + 1, sizeof *p->metrics);
+    p->state = def->state_size ? bench__try_malloc(def->state_size) : NULL;
     if (!p->name || !p->metrics || (def->state_size && !p->state) ||
         copy_labels(p, def->labels, def->n_labels) != 0)
         return BENCH_ENOMEM;
@@ -217,7 +217,7 @@ int bench_case(bench_t *b, const struct bench_case_def *def)
     }
     if (m->n_pending == m->cap_pending) {
         size_t cap = m->cap_pending ? 2 * m->cap_pending : 16;
-        struct bench__pending *grown = realloc(m->pending, cap * sizeof *grown);
+        struct bench__pending *grown = bench__try_realloc(m->pending, cap * sizeof *grown);
         if (!grown) {
             free(clash);
             return BENCH_ENOMEM;

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/alloc.h"
-#include "../util/format.h"
-#include "../util/text.h"
-#include "../sources/ip_sampling.h"
+#include "../../util/alloc.h"
+#include "../../util/format.h"
+#include "../../util/text.h"
+#include "../../sources/ip_sampling.h"
 #include "measure.h"
 
 static const struct bench__source_ops *count_ops(const struct bench__measure *m)

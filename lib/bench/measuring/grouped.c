@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/grouping.h"
-#include "../util/alloc.h"
+#include "../../model/grouping.h"
+#include "../../util/alloc.h"
+#include "group_keys.h"
 #include "measure.h"
 
 static int compare_strings(const void *a, const void *b)
@@ -14,13 +15,12 @@ static int compare_strings(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The --group-by keys in force: the given ones, or the sorted union for "all". */
-static char **group_keys(struct bench__measure *m, size_t *n_keys)
+/* The --group-by keys in force: the given ones, or the sorted union of the registered cases'
+ * label keys for "all" (or when `all`: --group-by=list lists them). */
+static char **keys_in_force(const struct bench__measure *m, bool all, size_t *n_keys)
 {
     const struct bench__config *cfg = m->cfg;
-    bool all = false;
-    for (size_t i = 0; i < cfg->n_group_by; i++)
-        all |= !strcmp(cfg->group_by[i], "all");
+    all |= bench__group_all_wanted(cfg);
     char **keys = NULL;
     size_t n = 0, cap = 0;
     if (!all) {
@@ -48,26 +48,10 @@ static char **group_keys(struct bench__measure *m, size_t *n_keys)
     return keys;
 }
 
-bool bench__group_list_wanted(const struct bench__config *cfg)
-{
-    for (size_t i = 0; i < cfg->n_group_by; i++)
-        if (!strcmp(cfg->group_by[i], "list") || !strcmp(cfg->group_by[i], "help") ||
-            !strcmp(cfg->group_by[i], "?"))
-            return true;
-    return false;
-}
-
 int bench__group_list(struct bench__measure *m)
 {
     size_t n = 0;
-    const struct bench__config saved = *m->cfg;
-    struct bench__config all = saved;
-    char *all_word[] = {(char *)"all", NULL};
-    all.group_by = all_word;
-    all.n_group_by = 1;
-    m->cfg = &all;
-    char **keys = group_keys(m, &n);
-    m->cfg = &saved;
+    char **keys = keys_in_force(m, true, &n);
     if (n == 0)
         printf("no benchmark labels to group by\n");
     for (size_t i = 0; i < n; i++)
@@ -96,7 +80,7 @@ void bench__run_grouped(struct bench__measure *m, const size_t *order, size_t n_
     for (size_t i = 0; i < n_order; i++)
         bench__body_run_reported(m, &m->suite->entries[order[i]]);
     size_t n_keys = 0;
-    char **keys = group_keys(m, &n_keys);
+    char **keys = keys_in_force(m, false, &n_keys);
     bool resumed = m->resume && m->resume->active;
     bool say = n_keys > 0 && bench__say_once(m, "group-by"); /* once, not per worker */
     for (size_t k = 0; k < n_keys && say; k++) {
@@ -107,7 +91,7 @@ void bench__run_grouped(struct bench__measure *m, const size_t *order, size_t n_
         if (!found)
             bench__emit_note(m, "--group-by: no benchmark case has label '%s'\n", keys[k]);
     }
-    bench__emit_group_keys(m, keys, n_keys);
+    bench__emit(m, group_keys, (const char *const *)keys, n_keys);
     /* the key of every row measured so far (here or by an earlier worker) and pending case */
     size_t n_earlier = resumed ? m->resume->n_group_keys : 0;
     char **distinct = bench__xcalloc(m->n_rows + n_earlier + m->n_pending + 1, sizeof *distinct);

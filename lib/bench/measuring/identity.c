@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/alloc.h"
-#include "../util/text.h"
+#include "../../util/alloc.h"
+#include "../../util/text.h"
 #include "measure.h"
 
 /* Label sets as the document writes them: the same keys with the same values, in any order.
@@ -72,7 +72,7 @@ static bool index_insert(struct bench__cell_index *x, uint64_t hash, size_t ref)
 {
     if (2 * (x->used + 1) > x->cap) {
         size_t cap = x->cap ? 2 * x->cap : 256;
-        struct bench__cell_slot *slots = calloc(cap, sizeof *slots);
+        struct bench__cell_slot *slots = bench__try_calloc(cap, sizeof *slots);
         if (!slots)
             return false;
         for (size_t i = 0; i < x->cap; i++) {
@@ -187,7 +187,7 @@ static char *cell_text(const char *name, const struct bench__kv *labels, size_t 
     size_t len = strlen(name) + 8;
     for (size_t i = 0; i < n; i++)
         len += strlen(labels[i].key) + strlen(labels[i].value) + 2;
-    char *s = malloc(len);
+    char *s = bench__try_malloc(len);
     if (!s)
         return NULL;
     int used = snprintf(s, len, "'%s'", name);
@@ -205,19 +205,15 @@ int bench__case_clash(struct bench__measure *m, const char *name, const struct b
     *why = NULL;
     const struct bench__entry *owner = n == 0 ? bench__body_row_owner(m, name) : NULL;
     if (owner) {
-        if (asprintf(why,
-                     "the case name '%s' without labels is the name of a row of BENCHMARK %s: "
-                     "give the case a label or another name",
-                     name, owner->full_name) < 0) {
-            *why = NULL;
-            return BENCH_ENOMEM;
-        }
-        return 0;
+        *why = bench__try_asprintf("the case name '%s' without labels is the name of a row of "
+                                   "BENCHMARK %s: give the case a label or another name",
+                                   name, owner->full_name);
+        return *why ? 0 : BENCH_ENOMEM;
     }
     if (!index_rows(m))
         return BENCH_ENOMEM;
     /* a bench_label array is the same shape as the stored labels, key then value */
-    struct bench__kv *kv = calloc(n + 1, sizeof *kv);
+    struct bench__kv *kv = bench__try_calloc(n + 1, sizeof *kv);
     if (!kv)
         return BENCH_ENOMEM;
     for (size_t i = 0; i < n; i++)
@@ -228,24 +224,17 @@ int bench__case_clash(struct bench__measure *m, const char *name, const struct b
         char *cell = cell_text(name, kv, n);
         const char *here = m->entry->full_name;
         if (!cell)
-            rc = -1;
-        else if (strcmp(holder, here) == 0)
-            rc = asprintf(why,
-                          "the case %s is registered twice by %s: a run has one row per case "
-                          "name and labels",
-                          cell, here);
-        else
-            rc = asprintf(why,
-                          "the case %s is registered by %s and again by %s: a run has one row "
-                          "per case name and labels",
-                          cell, holder, here);
-        free(cell);
-        if (rc < 0) {
             *why = NULL;
-            rc = BENCH_ENOMEM;
-        } else {
-            rc = 0;
-        }
+        else if (strcmp(holder, here) == 0)
+            *why = bench__try_asprintf("the case %s is registered twice by %s: a run has one row "
+                                       "per case name and labels",
+                                       cell, here);
+        else
+            *why = bench__try_asprintf("the case %s is registered by %s and again by %s: a run "
+                                       "has one row per case name and labels",
+                                       cell, holder, here);
+        free(cell);
+        rc = *why ? 0 : BENCH_ENOMEM;
     }
     free(kv);
     return rc;
@@ -268,8 +257,8 @@ static char *free_name(const struct bench__measure *m, const char *name,
                        const struct bench__pending *self)
 {
     for (unsigned k = 2;; k++) {
-        char *candidate = NULL;
-        if (asprintf(&candidate, "%s (%u)", name, k) < 0)
+        char *candidate = bench__try_asprintf("%s (%u)", name, k);
+        if (!candidate)
             return NULL;
         if (!cell_taken(m, candidate, labels, n, before, self))
             return candidate;

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/alloc.h"
-#include "../util/clock.h"
+#include "../../util/alloc.h"
+#include "../../util/clock.h"
 #include "measure.h"
 
 /* ---- batched rows: BENCH_ITER, bench_iter, whole bodies --------------------------------- */

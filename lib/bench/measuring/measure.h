@@ -1,23 +1,25 @@
 /* SPDX-License-Identifier: MIT */
-/* measure.h: the state of a --bench run of BENCHMARK bodies, shared by the files of measure/:
- * the body dispatch (body.c), the iteration loop (iteration.c), bench_case registration and
- * measurement (cases.c, case_run.c), counting passes (counting.c), sampling rounds (rounds.c),
- * rows (rows.c) and the run (run.c). Not seen outside measure/. */
-#ifndef BENCH_MEASURE_MEASURE_H
-#define BENCH_MEASURE_MEASURE_H
+/* measure.h: the state of a --bench run of BENCHMARK bodies, shared by the files of
+ * bench/measuring/: the body dispatch (body.c), the iteration loop (iteration.c), bench_case
+ * registration and measurement (cases.c, case_run.c), counting passes (counting.c), sampling
+ * rounds (rounds.c), rows (rows.c), the events it reports (emit.c) and the run (run.c). Not seen
+ * outside bench/measuring/ (supervising/ reads only run.h, identity.h and group_keys.h). */
+#ifndef BENCH_BENCH_MEASURING_MEASURE_H
+#define BENCH_BENCH_MEASURING_MEASURE_H
 
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../catalog/catalog.h"
-#include "../model/report.h"
-#include "../suite/context.h"
-#include "../suite/registry.h"
-#include "collector.h"
-#include "contention.h"
-#include "wire.h"
+#include "../../catalog/catalog.h"
+#include "../../model/report.h"
+#include "../../suite/context.h"
+#include "../../suite/registry.h"
+#include "../events.h"
+#include "../host/contention.h"
+#include "identity.h"
+#include "run.h"
 #include "sampler.h"
 
 /* A client metric of a case, bound to its column. */
@@ -82,20 +84,10 @@ struct bench__profile_state {
     char symbols_reason[240];
 };
 
-/* Where the measuring side's events go: straight to a collector in this process (white-box
- * tests), or down the pipe to the supervising process. */
-struct bench__emitter {
-    struct bench__collector *direct;
-    struct bench__wire_out *wire;
-    /* the supervisor's answer to a begin event: one byte once everything written before it was
-     * taken, so that what the item prints is the item's (-1: no answer awaited) */
-    int ack_fd;
-};
-
 struct bench__measure {
     const struct bench__config *cfg;
-    const struct bench__suite *suite; /* the bodies of the run, for the names their rows take */
-    struct bench__emitter out;
+    const struct bench__suite *suite;   /* the bodies of the run, for the names their rows take */
+    const struct bench__sink *sink;     /* where every event goes (events.h) */
     const struct bench__resume *resume; /* what earlier workers did; NULL in a fresh run */
     bool columns_sent;                  /* the column sets went out with n_columns_sent columns */
     size_t n_columns_sent;
@@ -168,7 +160,7 @@ bench__client_column(struct bench__measure *m, const char *unit, enum bench_metr
  * same order, so the column sets of the run do not depend on where a worker died. */
 BENCH__HIDDEN void bench__client_column_resume(struct bench__measure *m, const char *name);
 
-/* ---- contention.c: what the rest of the machine used while a row was timed ------------ */
+/* ---- rows.c: what the rest of the machine used while a row was timed (host/contention.h) - */
 
 /* Read the edge a row's timing begins at (before its first sample). */
 BENCH__HIDDEN void bench__row_contention_begin(struct bench__measure *m);
@@ -178,15 +170,8 @@ BENCH__HIDDEN void bench__row_contention_end(struct bench__measure *m);
 /* The row's contention from m->contention (NaN when not measured). */
 BENCH__HIDDEN double bench__row_contention(const struct bench__measure *m);
 
-/* ---- identity.c: one row per name and labels in a run's document ------------------------ */
+/* ---- identity.c: one row per name and labels in a run's document (and identity.h) ------- */
 
-/* The same cell of the document: names and labels the same text once invalid UTF-8 is read as
- * U+FFFD (as the JSON writes them), labels in any order. */
-BENCH__HIDDEN bool bench__same_cell(const char *name_a, const struct bench__kv *labels_a,
-                                    size_t n_a, const char *name_b,
-                                    const struct bench__kv *labels_b, size_t n_b);
-/* A hash of a cell: cells that are the same (bench__same_cell) hash alike. */
-BENCH__HIDDEN uint64_t bench__cell_hash(const char *name, const struct bench__kv *labels, size_t n);
 /* The BENCHMARK of the run whose own rows may take `name` (without labels): its full name F,
  * F#k for its k-th loop, "F (body)"; NULL when none does (or the run's suite is not known). */
 BENCH__HIDDEN const struct bench__entry *bench__body_row_owner(const struct bench__measure *m,
@@ -271,63 +256,60 @@ BENCH__HIDDEN void bench__case_measure(struct bench__measure *m, struct bench__p
  * that did neither is measured whole. A failure or skip becomes a row. */
 BENCH__HIDDEN void bench__body_run(struct bench__measure *m, const struct bench__entry *e);
 
-/* ---- emit.c: the measuring side's events (see collector.h for what each means) --------- */
+/* ---- emit.c: what the measuring side reports, through m->sink (events.def) ------------- */
 
 /* The run's columns in `set` (client columns, then the catalog's), in a new array the caller
  * frees. */
 BENCH__HIDDEN const struct bench__column_desc **
 bench__run_columns(const struct bench__measure *m, enum bench__column_set set, size_t *n);
-/* Send the events written so far (a worker's are buffered) and wait until the supervisor has
- * taken them and the output written before them: called before the bodies' code runs, so that
- * a crash loses nothing, what a body prints is its own, and the supervisor is idle while the
- * worker measures. */
+/* What the bodies printed (stdout, stderr) goes out before the event that follows it. */
+BENCH__HIDDEN void bench__flush_output(void);
+/* An event, after the bodies' output so far: bench__emit(m, body_end, index); its fields as
+ * bench__sink_emit takes them (events.h). */
+#define bench__emit(m, name, ...)                                                                  \
+    (bench__flush_output(), bench__sink_emit((m)->sink, name, __VA_ARGS__))
+#define bench__emit0(m, name) (bench__flush_output(), bench__sink_emit0((m)->sink, name))
+/* The suite index of a body or workload, as events name it. */
+static inline size_t bench__entry_index(const struct bench__measure *m,
+                                        const struct bench__entry *e)
+{
+    return (size_t)(e - m->suite->entries);
+}
+/* The sync event: called before the bodies' code runs again. A sink that sends events elsewhere
+ * sends those written so far and waits until they and the output written before them were taken,
+ * so that a crash loses nothing, what a body prints is its own, and the other side is idle while
+ * the body measures. */
 BENCH__HIDDEN void bench__emit_flush(struct bench__measure *m);
 /* The column sets, when they changed since they were last sent. */
 BENCH__HIDDEN void bench__emit_columns(struct bench__measure *m);
+/* Work on an item begins (and the sync event). */
 BENCH__HIDDEN void bench__emit_begin(struct bench__measure *m, enum bench__item item,
                                      const struct bench__entry *e, const char *name,
                                      const struct bench__kv *labels, size_t n_labels);
 /* The finished rows from index `first` on. */
 BENCH__HIDDEN void bench__emit_rows(struct bench__measure *m, size_t first);
-BENCH__HIDDEN void bench__emit_body_end(struct bench__measure *m, const struct bench__entry *e);
-BENCH__HIDDEN void bench__emit_body_table(struct bench__measure *m, const struct bench__entry *e);
-BENCH__HIDDEN void bench__emit_group_keys(struct bench__measure *m, char *const *keys, size_t n);
 BENCH__HIDDEN void bench__emit_group_table(struct bench__measure *m, const char *group);
-/* A finished window of the workload in progress. */
+/* A finished window of the workload in progress (and the sync event). */
 BENCH__HIDDEN void bench__emit_window(struct bench__measure *m, size_t index);
-/* The workload ended; `failures`: its failures outside windows. */
-BENCH__HIDDEN void bench__emit_workload_end(struct bench__measure *m, const struct bench__entry *e,
-                                            size_t failures);
-BENCH__HIDDEN void bench__emit_workloads_done(struct bench__measure *m);
-BENCH__HIDDEN void bench__emit_clock(struct bench__measure *m);
-BENCH__HIDDEN void bench__emit_rounds(struct bench__measure *m);
-BENCH__HIDDEN void bench__emit_provenance(struct bench__measure *m, const char *fact);
 /* Should a once-per-run disclosure (named by `key`) be made now? True the first time in the run
  * (across workers): the caller makes it. */
 BENCH__HIDDEN bool bench__say_once(struct bench__measure *m, const char *key);
-/* A line for stderr (never sharing a line with the live line). */
+/* A line for stderr (never sharing a line with the live line), and the sync event. */
 BENCH__HIDDEN BENCH_PRINTF(2, 3) void bench__emit_note(struct bench__measure *m, const char *fmt,
                                                        ...);
 BENCH__HIDDEN void bench__emit_done(struct bench__measure *m, int status);
 
-/* ---- run.c: the measuring side of a run ---------------------------------------------------- */
-
-/* Measure the suite's BENCHMARK and WORKLOAD tests, reporting through `out`; `resume` (NULL in a
- * fresh run) says what earlier workers did. Ends with the done event. */
-BENCH__HIDDEN void bench__measure_suite(const struct bench__config *cfg,
-                                        const struct bench__suite *suite, struct bench__emitter out,
-                                        const struct bench__resume *resume);
+/* ---- run.c: the measuring side of a run (its entry, bench__measure_suite, is in run.h) ---- */
 
 /* Run a body and report it (its rows, its end); a body an earlier worker ran only registers its
  * cases again, and its cases that were measured (or crashed) are marked to skip. */
 BENCH__HIDDEN void bench__body_run_reported(struct bench__measure *m, const struct bench__entry *e);
 
-/* ---- grouped.c: --group-by ---------------------------------------------------------------- */
+/* ---- grouped.c: --group-by (the keys in force: group_keys.h) ------------------------------ */
 
-BENCH__HIDDEN bool bench__group_list_wanted(const struct bench__config *cfg);
 /* --group-by=list: print the label keys of the registered cases; 1 when a body failed. */
 BENCH__HIDDEN int bench__group_list(struct bench__measure *m);
 BENCH__HIDDEN void bench__run_grouped(struct bench__measure *m, const size_t *order,
                                       size_t n_order);
 
-#endif /* BENCH_MEASURE_MEASURE_H */
+#endif /* BENCH_BENCH_MEASURING_MEASURE_H */

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sources/ip_sampling.h"
-#include "../sources/symbolize.h"
-#include "../util/alloc.h"
-#include "../util/text.h"
+#include "../../sources/ip_sampling.h"
+#include "../../sources/symbolize.h"
+#include "../../util/alloc.h"
+#include "../../util/text.h"
 #include "measure.h"
 
 void bench__profile_open(struct bench__measure *m)

@@ -5,7 +5,7 @@
 #include <limits.h>
 #include <string.h>
 
-#include "../util/alloc.h"
+#include "../../util/alloc.h"
 #include "measure.h"
 
 /* ---- sampling rounds (--bench-rounds) ---------------------------------------------------- */

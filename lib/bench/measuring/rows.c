@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* rows.c: owns the rows of a --bench run: a new row, an error or skip row, loop row names, and
- * the client columns bench_case metrics make (named once per run). It measures nothing. */
+/* rows.c: owns the rows of a --bench run: a new row, an error or skip row, loop row names, the
+ * client columns bench_case metrics make (named once per run), and a row's contention read at
+ * the edges of its timing (host/contention.c reads the machine). It times nothing. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/alloc.h"
-#include "../util/text.h"
+#include "../../util/alloc.h"
+#include "../../util/text.h"
 #include "measure.h"
 
 struct bench__row *bench__row_new(struct bench__measure *m, const char *name)
@@ -69,9 +70,9 @@ static const struct bench__column_desc *column_named(struct bench__measure *m, c
             return m->columns[i];
         }
     struct bench__column_desc **grown =
-        realloc(m->columns, (m->n_columns + 1) * sizeof *m->columns);
-    struct bench__column_desc *c = calloc(1, sizeof *c);
-    char *header = strdup(name);
+        bench__try_realloc(m->columns, (m->n_columns + 1) * sizeof *m->columns);
+    struct bench__column_desc *c = bench__try_calloc(1, sizeof *c);
+    char *header = bench__try_strdup(name);
     if (grown)
         m->columns = grown;
     if (!grown || !c || !header) {
@@ -93,14 +94,13 @@ static const struct bench__column_desc *column_named(struct bench__measure *m, c
 const struct bench__column_desc *bench__client_column(struct bench__measure *m, const char *unit,
                                                       enum bench_metric_mode mode)
 {
-    char *name = NULL;
-    if (asprintf(&name, "%s%s", unit, mode == BENCH_RATE ? "/s" : "") < 0)
+    char *name = bench__try_asprintf("%s%s", unit, mode == BENCH_RATE ? "/s" : "");
+    if (!name)
         return NULL;
     if (reserved_name(name)) {
-        char *prefixed = NULL;
-        int n = asprintf(&prefixed, "user.%s", name);
+        char *prefixed = bench__try_asprintf("user.%s", name);
         free(name);
-        if (n < 0)
+        if (!prefixed)
             return NULL;
         name = prefixed;
     }
@@ -111,4 +111,29 @@ void bench__client_column_resume(struct bench__measure *m, const char *name)
 {
     if (!column_named(m, bench__xstrdup(name)))
         bench__out_of_memory();
+}
+
+/* ---- contention: the edges of a row's timing --------------------------------------------- */
+
+void bench__row_contention_begin(struct bench__measure *m)
+{
+    bench__contention_edge_read(&m->contention_edge);
+}
+
+void bench__row_contention_end(struct bench__measure *m)
+{
+    struct bench__contention_edge end;
+    bench__contention_edge_read(&end);
+    bench__contention_add(&m->contention, &m->contention_edge, &end);
+    int err = m->contention_edge.err ? m->contention_edge.err : end.err;
+    if (err && bench__say_once(m, "contention"))
+        bench__emit_note(m,
+                         "contention: /proc/stat or this process's CPU time could not be read "
+                         "(%s): rows have no contention (null)\n",
+                         strerror(-err));
+}
+
+double bench__row_contention(const struct bench__measure *m)
+{
+    return bench__contention_value(&m->contention, bench__ticks_per_s());
 }

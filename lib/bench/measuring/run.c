@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* run.c: owns a --bench run: what is checked and said before anything is measured, and the
- * measuring side's order of work (the sampling rounds, the bodies, their cases streamed per body
- * or grouped, the workloads after the benchmarks, the closing warnings), reported as events. A
- * worker that continues a run (after a crash or a timeout) skips what earlier workers did. */
+/* run.c: owns the measuring side's order of work in a --bench run (the sampling rounds, the
+ * bodies, their cases streamed per body or grouped, the workloads after the benchmarks, the
+ * closing warnings), reported through the run's sink. A worker that continues a run (after a
+ * crash or a timeout) skips what earlier workers did. What is checked before measuring, and who
+ * takes the events, is supervising/run.c's. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <math.h>
@@ -10,25 +11,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../catalog/snapshot.h"
-#include "../model/grouping.h"
-#include "../report/metric_listing.h"
-#include "../workload/capabilities.h"
-#include "../util/alloc.h"
-#include "../workload/workload.h"
-#include "environment.h"
+#include "../../model/grouping.h"
+#include "../../util/alloc.h"
+#include "../../workload/workload.h"
+#include "group_keys.h"
 #include "measure.h"
 #include "run.h"
-#include "supervisor.h"
 
 static bool resumed(const struct bench__measure *m)
 {
     return m->resume && m->resume->active;
-}
-
-static size_t entry_index(const struct bench__measure *m, const struct bench__entry *e)
-{
-    return (size_t)(e - m->suite->entries);
 }
 
 static int compare_strings(const void *a, const void *b)
@@ -52,7 +44,7 @@ void bench__body_run_reported(struct bench__measure *m, const struct bench__entr
 {
     size_t first_row = m->n_rows, first_pending = m->n_pending;
     /* an earlier worker ran this body: run it again only to register its cases */
-    bool again = resumed(m) && m->resume->register_only[entry_index(m, e)];
+    bool again = resumed(m) && m->resume->register_only[bench__entry_index(m, e)];
     bool register_only = m->register_only;
     m->register_only |= again;
     bench__body_run(m, e);
@@ -61,7 +53,7 @@ void bench__body_run_reported(struct bench__measure *m, const struct bench__entr
         bench__emit_rows(m, first_row);
     for (size_t p = first_pending; p < m->n_pending; p++)
         m->pending[p].skip = case_done_before(m, &m->pending[p]);
-    bench__emit_body_end(m, e);
+    bench__emit(m, body_end, bench__entry_index(m, e));
 }
 
 /* Without --group-by: one table per BENCHMARK, streamed as soon as it is measured. */
@@ -78,7 +70,7 @@ static void run_streamed(struct bench__measure *m, const size_t *order, size_t n
             bench__case_measure(m, &m->pending[p]);
             bench__emit_rows(m, first_row);
         }
-        bench__emit_body_table(m, e);
+        bench__emit(m, body_table, bench__entry_index(m, e));
     }
 }
 
@@ -146,7 +138,8 @@ static void workload_window(void *arg, size_t index)
 
 static void workload_end(void *arg, const struct bench__entry *e, size_t failures)
 {
-    bench__emit_workload_end(arg, e, failures);
+    struct bench__measure *m = arg;
+    bench__emit(m, workload_end, bench__entry_index(m, e), failures);
 }
 
 /* The workloads of the suite in full-name order, each window read at its edges and reported as
@@ -162,7 +155,7 @@ static void run_workloads(struct bench__measure *m)
                                           .end = workload_end};
     bench__workloads_run(m->cfg, m->suite, order, n, &m->catalog, &m->workloads, stderr, &hooks);
     free(order);
-    bench__emit_workloads_done(m);
+    bench__emit0(m, workloads_done);
 }
 
 /* ---- the measuring side ------------------------------------------------------------------- */
@@ -222,13 +215,13 @@ static size_t closing_warnings(struct bench__measure *m)
 }
 
 void bench__measure_suite(const struct bench__config *cfg, const struct bench__suite *suite,
-                          struct bench__emitter out, const struct bench__resume *resume)
+                          const struct bench__sink *sink, const struct bench__resume *resume)
 {
     uint64_t min_time_ms = cfg->min_time_ms ? cfg->min_time_ms : BENCH__DEFAULT_MIN_TIME_MS;
     struct bench__measure m = {
         .cfg = cfg,
         .suite = suite,
-        .out = out,
+        .sink = sink,
         .resume = resume,
         .budget_ns = (int64_t)min_time_ms * 1000000,
         .clock_overhead_ns = NAN,
@@ -256,7 +249,7 @@ void bench__measure_suite(const struct bench__config *cfg, const struct bench__s
     m.rounds = cfg->rounds > BENCH__SAMPLE_COUNT ? BENCH__SAMPLE_COUNT
                : cfg->rounds > 1                 ? cfg->rounds
                                                  : 1;
-    bench__emit_rounds(&m);
+    bench__sink_emit(m.sink, rounds, m.rounds);
     for (m.round = 0; bench__rounds_early(&m); m.round++)
         for (size_t i = 0; i < n_order; i++)
             if (!(resumed(&m) && m.resume->register_only[order[i]]))
@@ -272,71 +265,4 @@ done:
     bench__emit_done(&m, status);
     free_measure(&m);
     free(order);
-}
-
-/* ---- the run ----------------------------------------------------------------------------------
- */
-
-/* --list-metrics: the public catalog made for this configuration, and its listing. */
-static int list_metrics(const struct bench__config *cfg)
-{
-    bench_catalog_t *cat = NULL;
-    int rc = bench__catalog_open_all(cfg, &cat);
-    if (rc != 0) {
-        fprintf(stderr, "--list-metrics: %s\n", bench_strerror(rc));
-        return 1;
-    }
-    bench__metric_listing(stdout, cat);
-    bench_catalog_close(cat);
-    return 0;
-}
-
-/* Everything before measuring; returns -1 to go on, else the exit status. The environment is
- * checked (env->build set) only when benchmarks or workloads are measured. */
-static int before_measuring(const struct bench__config *cfg, const struct bench__suite *suite,
-                            struct bench__environment *env)
-{
-    if (cfg->list_metrics || cfg->metrics_help)
-        return list_metrics(cfg);
-    size_t measured = 0;
-    for (size_t i = 0; i < suite->count; i++)
-        measured += suite->entries[i].test->kind != BENCH_KIND_TEST;
-    bool list_groups = bench__group_list_wanted(cfg);
-    if (measured == 0 && !list_groups) {
-        printf("no BENCHMARK or WORKLOAD tests found\n");
-        return 0;
-    }
-    if (!list_groups) {
-        bench__environment_check(env, suite, stderr);
-        if (cfg->perf_iters > BENCH__MAX_COUNT_ITERATIONS)
-            fprintf(stderr, "--perf-iters: capped at %u (%llu requested)\n",
-                    BENCH__MAX_COUNT_ITERATIONS, (unsigned long long)cfg->perf_iters);
-    }
-    fflush(stdout);
-    fflush(stderr);
-    return -1;
-}
-
-bool bench__bench_in_process = false;
-
-int bench__run_bench(const struct bench__config *cfg, const struct bench__suite *suite)
-{
-    struct bench__environment env = {0};
-    int status = before_measuring(cfg, suite, &env);
-    if (status >= 0) {
-        bench__environment_free(&env);
-        return status;
-    }
-    uint64_t min_time_ms = cfg->min_time_ms ? cfg->min_time_ms : BENCH__DEFAULT_MIN_TIME_MS;
-    struct bench__collector *c = bench__collector_new(cfg, suite, min_time_ms);
-    if (env.build) /* checked: the document records it */
-        bench__collector_environment(c, &env);
-    if (bench__bench_in_process || cfg->bench_in_process)
-        bench__measure_suite(cfg, suite, (struct bench__emitter){.direct = c}, NULL);
-    else
-        bench__supervise(cfg, suite, c);
-    status = bench__collector_finish(c);
-    bench__collector_free(c);
-    bench__environment_free(&env);
-    return status;
 }

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* sampler.h: the timing rules of benchmark mode (pure): the batched sampler behind BENCH_ITER,
  * the per-call stop rule of bench_case rows, and the size of counting passes and brackets. */
-#ifndef BENCH_MEASURE_SAMPLER_H
-#define BENCH_MEASURE_SAMPLER_H
+#ifndef BENCH_BENCH_MEASURING_SAMPLER_H
+#define BENCH_BENCH_MEASURING_SAMPLER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../util/hidden.h"
+#include "../../util/hidden.h"
 
 #define BENCH__SAMPLE_COUNT 32
 #define BENCH__DEFAULT_MIN_TIME_MS 5
@@ -47,4 +47,4 @@ BENCH__HIDDEN bool bench__sampler_step(struct bench__sampler *s, int64_t elapsed
 BENCH__HIDDEN bool bench__per_call_continue(size_t n, int64_t total_ns, int64_t budget_ns,
                                             uint64_t pin);
 
-#endif /* BENCH_MEASURE_SAMPLER_H */
+#endif /* BENCH_BENCH_MEASURING_SAMPLER_H */

@@ -18,14 +18,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../platform/workers.h"
-#include "../util/alloc.h"
-#include "../util/clock.h"
-#include "../util/signal_name.h"
-#include "../platform/fds.h"
-#include "measure.h"
+#include "../../platform/fds.h"
+#include "../../platform/workers.h"
+#include "../../util/alloc.h"
+#include "../../util/clock.h"
+#include "../../util/signal_name.h"
+#include "../measuring/run.h"
+#include "../wire/decode.h"
+#include "../wire/encode.h"
 #include "supervisor.h"
-#include "wire.h"
 
 /* A run never starts more workers than this: a guard against a body that dies differently each
  * time it is run. */
@@ -85,9 +86,9 @@ static _Noreturn void worker_main(const struct bench__config *cfg, const struct 
      * flushes nothing once this process's parent had written to stdout */
     static char line_buffer[BUFSIZ];
     setvbuf(stdout, line_buffer, _IOLBF, sizeof line_buffer);
-    struct bench__wire_out *wire = bench__wire_open(pipes[EVENTS][1]);
-    bench__measure_suite(cfg, suite, (struct bench__emitter){.wire = wire, .ack_fd = pipes[ACK][0]},
-                         resume);
+    struct bench__wire_out *wire = bench__wire_open(pipes[EVENTS][1], pipes[ACK][0]);
+    struct bench__sink sink = bench__wire_sink(wire);
+    bench__measure_suite(cfg, suite, &sink, resume);
     fflush(stdout);
     fflush(stderr);
     bench__wire_close(wire);
@@ -161,7 +162,7 @@ static void drain_output(struct worker *w, struct bench__collector *c)
         while (w->open[i]) {
             ssize_t n = read(w->fd[i], buf, sizeof buf);
             if (n > 0) {
-                bench__collect_output(c, i == ERR, buf, (size_t)n);
+                bench__collector_output(c, i == ERR, buf, (size_t)n);
                 continue;
             }
             if (n < 0 && errno == EINTR)
@@ -195,6 +196,7 @@ static void reap(struct worker *w, bool block)
 /* Read the events that arrived; each is handed over after the output written before it. */
 static void read_events(struct worker *w, struct bench__collector *c, int64_t *last_event)
 {
+    struct bench__sink sink = bench__collector_sink(c);
     char buf[8192];
     while (w->open[EVENTS]) {
         ssize_t n = read(w->fd[EVENTS], buf, sizeof buf);
@@ -213,14 +215,14 @@ static void read_events(struct worker *w, struct bench__collector *c, int64_t *l
                 continue;
             }
             drain_output(w, c);
-            int kind = bench__wire_dispatch(c, w->line, w->len);
+            int kind = bench__wire_decode(&sink, w->line, w->len);
             if (kind < 0)
                 fprintf(stderr, "libbench: an unreadable event from the measuring process was "
                                 "ignored\n");
             /* the worker waits for this before it runs a body's code again: all it wrote before
              * is taken, all it writes after is the item's, and nothing here competes with its
              * measuring */
-            if (kind == 1 && write(w->ack, "", 1) != 1)
+            if (kind == BENCH__EVENT_sync && write(w->ack, "", 1) != 1)
                 bench__workers_kill(0); /* it cannot go on without the answer */
             w->len = 0;
             *last_event = bench__clock_deadline_ns();

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* supervisor.h: a --bench run measured by worker processes that this process supervises. */
-#ifndef BENCH_MEASURE_SUPERVISOR_H
-#define BENCH_MEASURE_SUPERVISOR_H
+#ifndef BENCH_BENCH_SUPERVISING_SUPERVISOR_H
+#define BENCH_BENCH_SUPERVISING_SUPERVISOR_H
 
-#include "../suite/registry.h"
+#include "../../suite/registry.h"
 #include "collector.h"
 
 /* Measure the suite in a worker process, one at a time, its events collected into `c`. A
@@ -13,4 +13,4 @@
 BENCH__HIDDEN void bench__supervise(const struct bench__config *cfg,
                                     const struct bench__suite *suite, struct bench__collector *c);
 
-#endif /* BENCH_MEASURE_SUPERVISOR_H */
+#endif /* BENCH_BENCH_SUPERVISING_SUPERVISOR_H */

@@ -17,8 +17,8 @@
 #include <bench/shim.h>
 
 #include "core/cli.h"
-#include "measure/run.h"
-#include "measure/sampler.h"
+#include "bench/supervising/run.h"
+#include "bench/measuring/sampler.h"
 #include "sources/source.h"
 #include "suite/registry.h"
 #include "util/clock.h"

@@ -21,8 +21,9 @@
 #include <bench/shim.h>
 
 #include "core/cli.h"
-#include "measure/collector.h"
-#include "measure/wire.h"
+#include "bench/supervising/collector.h"
+#include "bench/wire/decode.h"
+#include "bench/wire/encode.h"
 #include "suite/registry.h"
 
 BENCHMARK(body_a)
@@ -44,6 +45,7 @@ struct run {
     struct bench__config cfg;
     struct bench__suite suite;
     struct bench__collector *c;
+    struct bench__sink sink; /* the collector's */
     char json[64];
     char json_arg[96]; /* the configuration points into it */
     bool wire;         /* events go through the line format */
@@ -62,7 +64,8 @@ static void run_open(struct run *r, bool wire, const char *extra)
     char err[BENCH__ERROR_MAX];
     assert_int_equal(bench__config_parse(&r->cfg, extra ? 4 : 3, argv, err, sizeof err), 0);
     assert_int_equal(bench__suite_load(&r->suite, NULL, err, sizeof err), 0);
-    r->c = bench__collector_new(&r->cfg, &r->suite, 5);
+    r->c = bench__collector_new(&r->cfg, &r->suite, 5, false);
+    r->sink = bench__collector_sink(r->c);
 }
 
 static void run_close(struct run *r)
@@ -99,29 +102,55 @@ static char *slurp(const char *path)
     return text;
 }
 
-/* Hand every line the wire wrote to `f` (a memstream over *buf) to the collector; returns the
- * last dispatch result. */
-static int deliver(struct run *r, FILE *f, char **buf)
+/* Where one event goes: the collector's sink, or (r->wire) an encoder writing into memory,
+ * whose lines are then decoded into the collector's sink. */
+struct out {
+    char *buf;
+    size_t len;
+    struct bench__wire_out wire;
+    struct bench__sink sink;
+};
+
+static const struct bench__sink *out_open(struct run *r, struct out *o)
 {
-    fclose(f);
-    int rc = 0;
-    for (char *line = *buf, *end; line && *line; line = end + 1) {
-        end = strchr(line, '\n');
-        assert_non_null(end);
-        rc = bench__wire_dispatch(r->c, line, (size_t)(end - line));
-        assert_true(rc >= 0);
-    }
-    free(*buf);
-    return rc;
+    if (!r->wire)
+        return &r->sink;
+    memset(o, 0, sizeof *o);
+    o->wire =
+        (struct bench__wire_out){.f = open_memstream(&o->buf, &o->len), .fd = -1, .ack_fd = -1};
+    assert_non_null(o->wire.f);
+    o->sink = bench__wire_sink(&o->wire);
+    return &o->sink;
 }
 
-#define WIRE(r, call)                                                                              \
+/* Hand every line the encoder wrote to the collector. */
+static void out_close(struct run *r, struct out *o)
+{
+    if (!r->wire)
+        return;
+    fclose(o->wire.f);
+    for (char *line = o->buf, *end; line && *line; line = end + 1) {
+        end = strchr(line, '\n');
+        assert_non_null(end);
+        assert_true(bench__wire_decode(&r->sink, line, (size_t)(end - line)) >= 0);
+    }
+    free(o->buf);
+}
+
+/* One event to the run, directly or through the line format (bench__sink_emit's arguments). */
+#define SEND(r, ...)                                                                               \
     do {                                                                                           \
-        char *buf_ = NULL;                                                                         \
-        size_t len_ = 0;                                                                           \
-        FILE *f = open_memstream(&buf_, &len_);                                                    \
-        call;                                                                                      \
-        deliver(r, f, &buf_);                                                                      \
+        struct out o_;                                                                             \
+        const struct bench__sink *s_ = out_open(r, &o_);                                           \
+        bench__sink_emit(s_, __VA_ARGS__);                                                         \
+        out_close(r, &o_);                                                                         \
+    } while (0)
+#define SEND0(r, name)                                                                             \
+    do {                                                                                           \
+        struct out o_;                                                                             \
+        const struct bench__sink *s_ = out_open(r, &o_);                                           \
+        bench__sink_emit0(s_, name);                                                               \
+        out_close(r, &o_);                                                                         \
     } while (0)
 
 /* ---- the events of a small run, either way ----------------------------------------------------
@@ -141,77 +170,46 @@ static void send_columns(struct run *r)
     const char *doc[] = {"items/s", "instructions"};
     const char *table[] = {"items/s", "instructions"};
     const char *wl[] = {"instructions"};
-    if (r->wire)
-        WIRE(r, bench__wire_columns(f, cols, 2, doc, 2, table, 2, wl, 1));
-    else
-        bench__collect_columns(r->c, cols, 2, doc, 2, table, 2, wl, 1);
+    SEND(r, columns, cols, 2, doc, 2, table, 2, wl, 1);
 }
 
 static void send_begin(struct run *r, enum bench__item item, size_t entry, const char *name,
                        const struct bench__kv *labels, size_t n_labels)
 {
-    if (r->wire)
-        WIRE(r, bench__wire_begin(f, item, entry, name, labels, n_labels, 0, 1));
-    else
-        bench__collect_begin(r->c, item, entry, name, labels, n_labels, 0, 1);
+    SEND(r, begin, item, entry, name, labels, n_labels, 0, 1);
 }
 
 static void send_row(struct run *r, const struct bench__row *row, size_t slot)
 {
-    if (r->wire) {
-        WIRE(r, bench__wire_row(f, row, slot));
-        return;
-    }
-    const char *names[8];
-    for (size_t k = 0; k < row->n_cells; k++)
-        names[k] = row->cells[k].column->name;
-    bench__collect_row(r->c, row, names, slot);
+    SEND(r, row, slot, row);
 }
 
 static void send_window(struct run *r, const struct bench__window *w)
 {
-    if (r->wire) {
-        WIRE(r, bench__wire_window(f, w));
-        return;
-    }
-    bench__collect_window(r->c, w);
+    SEND(r, window, w);
 }
 
 static void send_entry(struct run *r, const char *type, size_t entry, size_t count)
 {
-    if (r->wire) {
-        WIRE(r, bench__wire_entry(f, type, entry, count));
-    } else if (!strcmp(type, "body_end")) {
-        bench__collect_body_end(r->c, entry);
-    } else if (!strcmp(type, "body_table")) {
-        bench__collect_body_table(r->c, entry);
-    } else {
-        bench__collect_workload_end(r->c, entry, count);
-    }
+    if (!strcmp(type, "body_end"))
+        SEND(r, body_end, entry);
+    else if (!strcmp(type, "body_table"))
+        SEND(r, body_table, entry);
+    else
+        SEND(r, workload_end, entry, count);
 }
 
 static void send_facts(struct run *r)
 {
-    if (r->wire) {
-        WIRE(r, bench__wire_clock(f, 21.5));
-        WIRE(r, bench__wire_provenance(f, "allocator=\"libc\" ✓"));
-        WIRE(r, bench__wire_rounds(f, 1));
-    } else {
-        bench__collect_clock(r->c, 21.5);
-        bench__collect_provenance(r->c, "allocator=\"libc\" ✓");
-        bench__collect_rounds(r->c, 1);
-    }
+    SEND(r, clock, 21.5);
+    SEND(r, provenance, "allocator=\"libc\" ✓");
+    SEND(r, rounds, 1);
 }
 
 static void send_done(struct run *r, int status)
 {
-    if (r->wire) {
-        WIRE(r, bench__wire_workloads_done(f));
-        WIRE(r, bench__wire_done(f, status));
-    } else {
-        bench__collect_workloads_done(r->c);
-        bench__collect_done(r->c, status);
-    }
+    SEND0(r, workloads_done);
+    SEND(r, done, status);
 }
 
 /* Numbers that a printf with too few digits, or a JSON writer without NaN, would change. */
@@ -322,7 +320,8 @@ static void test_wire_numbers(void **state)
     (void)state;
     char *buf = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
+    struct bench__wire_out wire = {.f = open_memstream(&buf, &len), .fd = -1, .ack_fd = -1};
+    struct bench__sink sink = bench__wire_sink(&wire);
     struct bench__cell cells[] = {{&col_items, 123456789.125, true}, {&col_instr, NAN, false}};
     struct bench__row row = {.name = (char *)"r",
                              .source = (char *)"s",
@@ -331,10 +330,10 @@ static void test_wire_numbers(void **state)
                              .n_cells = 2,
                              .contention = 0.1,
                              .error = (char *)""};
-    bench__wire_row(f, &row, 7);
+    bench__sink_emit(&sink, row, 7, &row);
     row.contention = NAN;
-    bench__wire_row(f, &row, 8);
-    fclose(f);
+    bench__sink_emit(&sink, row, 8, &row);
+    fclose(wire.f);
     assert_non_null(strstr(buf, "\"contention\":0.10000000000000001"));
     assert_non_null(strstr(buf, "\"contention\":null")); /* not measured travels as such */
     assert_non_null(strstr(buf, "0.33333333333333331"));
@@ -361,7 +360,7 @@ static void test_abandoned_items(void **state)
     struct bench__kv labels[] = {{(char *)"impl", (char *)"slow"}};
     send_begin(&r, BENCH__ITEM_CASE, a, "decode", labels, 1);
     const char *out = "partial\nlast words\x01 here\n";
-    bench__collect_output(r.c, true, out, strlen(out));
+    bench__collector_output(r.c, true, out, strlen(out));
     assert_true(bench__collector_item_since(r.c) >= 0);
     assert_true(bench__collector_abandon(r.c, "killed by SIGSEGV"));
     assert_int_equal(bench__collector_item_since(r.c), -1);
@@ -484,10 +483,11 @@ static void test_not_an_event(void **state)
     (void)state;
     struct run r;
     run_open(&r, true, NULL);
-    assert_int_equal(bench__wire_dispatch(r.c, "hello", 5), -1);
-    assert_int_equal(bench__wire_dispatch(r.c, "{\"t\":\"nonsense\"}", 16), -1);
-    assert_int_equal(bench__wire_dispatch(r.c, "{\"t\":\"sync\"}", 12), 1);
-    assert_int_equal(bench__wire_dispatch(r.c, "{\"t\":\"clock\",\"ns\":null}", 23), 0);
+    assert_int_equal(bench__wire_decode(&r.sink, "hello", 5), -1);
+    assert_int_equal(bench__wire_decode(&r.sink, "{\"t\":\"nonsense\"}", 16), -1);
+    assert_int_equal(bench__wire_decode(&r.sink, "{\"t\":\"sync\"}", 12), BENCH__EVENT_sync);
+    assert_int_equal(bench__wire_decode(&r.sink, "{\"t\":\"clock\",\"ns\":null}", 23),
+                     BENCH__EVENT_clock);
     send_done(&r, 0);
     assert_int_equal(bench__collector_finish(r.c), 0);
     run_close(&r);

@@ -18,8 +18,8 @@
 #include <sys/resource.h>
 
 #include "fake_host.h"
-#include "measure/contention.h"
-#include "measure/environment.h"
+#include "bench/host/contention.h"
+#include "bench/host/environment.h"
 #include "platform/os.h"
 
 #define N(a) (sizeof(a) / sizeof *(a))

@@ -8,7 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "measure/sampler.h"
+#include "bench/measuring/sampler.h"
 #include "model/summary.h"
 
 #include <math.h>
