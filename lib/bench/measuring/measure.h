@@ -3,7 +3,8 @@
  * bench/measuring/: the body dispatch (body.c), the iteration loop (iteration.c), bench_case
  * registration and measurement (cases.c, case_run.c), counting passes (counting.c), sampling
  * rounds (rounds.c), rows (rows.c), the events it reports (emit.c) and the run (run.c). Not seen
- * outside bench/measuring/ (supervising/ reads only run.h, identity.h and group_keys.h). */
+ * outside bench/measuring/: the other folders read its small headers (run.h, sampler.h,
+ * identity.h, group_keys.h). */
 #ifndef BENCH_BENCH_MEASURING_MEASURE_H
 #define BENCH_BENCH_MEASURING_MEASURE_H
 
