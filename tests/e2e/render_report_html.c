@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results_html.h"
+#include "results/results_html.h"
 
 int main(int argc, char **argv)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tool_args.c: owns the option grammar the commands of the `libbench` tool share (tool_args.h).
+/* args.c: owns the option grammar the commands of the `libbench` tool share (args.h).
  * It parses words; it never prints, and knows no command's options. */
 #include <errno.h>
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tool_args.h"
+#include "args.h"
 #include "util/text.h"
 
 bool tool_parse_whole(const char *text, uint64_t max, uint64_t *out)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tool_args.h: the option grammar every command of the `libbench` tool shares: "--opt=VALUE" or
+/* args.h: the option grammar every command of the `libbench` tool shares: "--opt=VALUE" or
  * "--opt VALUE" (a value is never another option), whole and decimal numbers in the grammar of
  * the test binaries' options (docs/reference/cli.md, "Option syntax"). Pure functions. */
 #ifndef LIBBENCH_TOOL_ARGS_H

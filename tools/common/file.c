@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tool_file.c: owns reading a whole file for the `libbench` tool (tool_file.h), with a size
+/* file.c: owns reading a whole file for the `libbench` tool (file.h), with a size
  * limit and malloc's failure as an error: a file too large for the machine is refused with a
  * reason, not an out-of-memory abort. It parses nothing and writes no file. */
 #ifndef _GNU_SOURCE
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tool_file.h"
+#include "file.h"
 #include "util/text.h"
 
 int tool_read_file(const char *path, size_t max_bytes, char **data_out, size_t *len_out, char *err,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tool_file.h: how the commands of the `libbench` tool read a whole file into memory: one reader,
+/* file.h: how the commands of the `libbench` tool read a whole file into memory: one reader,
  * with a size limit (a whole number of MiB), whose every failure (a missing file, a directory, a
  * file over the limit, no memory for it) is a message for the caller to report, never an abort. */
 #ifndef LIBBENCH_TOOL_FILE_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* tool_interrupt.c: owns the `libbench` tool's stop signals: the handler that kills the running
+/* interrupt.c: owns the `libbench` tool's stop signals: the handler that kills the running
  * child's process group, the cleanup of the command that was interrupted, and the re-raise. It
- * must not spawn or wait for anything (run_proc.c and compare_exec.c do). */
+ * must not spawn or wait for anything (spawn.c and compare/exec.c do). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tool_interrupt.h"
+#include "interrupt.h"
 
 static volatile sig_atomic_t child_group; /* the running child's process group, 0 = none */
 static volatile sig_atomic_t interrupted; /* the signal that asked us to stop, 0 = none */

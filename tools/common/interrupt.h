@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tool_interrupt.h: what every command of the `libbench` tool does when it is asked to stop
+/* interrupt.h: what every command of the `libbench` tool does when it is asked to stop
  * (SIGINT, SIGTERM, SIGHUP) while a child of it runs: the child's whole process group is killed
  * at once, and once the child is reaped the command's cleanup runs and the command dies by the
  * same signal. One handler and one state for the whole program, whichever command spawns. */

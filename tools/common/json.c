@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* tool_json.c: owns the text of the JSON documents of the `libbench` tool (tool_json.h): the
+/* json.c: owns the text of the JSON documents of the `libbench` tool (json.h): the
  * shortest round-trip form of every real. It builds no document and writes no file. */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tool_json.h"
+#include "json.h"
 #include "util/text.h"
 
 /* A real as the shortest "%.Ng" that reads back as the same double, with jansson's

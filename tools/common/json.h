@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tool_json.h: how the commands of the `libbench` tool print a JSON document (jansson's text,
+/* json.h: how the commands of the `libbench` tool print a JSON document (jansson's text,
  * indented by 2, keys in insertion order, every real in its shortest form that reads back as the
  * same double, and a final newline), and what their readers say of a document they refuse. */
 #ifndef LIBBENCH_TOOL_JSON_H

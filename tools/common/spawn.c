@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* run_proc.c: owns running one process for `libbench run` and `libbench compare --commands`:
- * the program found on PATH once, posix_spawn into a process group of its own, the wall time
- * from just before the spawn to the reap, wait4's rusage, a blocking wait (ppoll on a pidfd with
- * the time left to the deadline when a timeout or pipes need watching), the output (null, pipes
- * drained to EOF with the stderr tail kept, inherited), the group killed after every run and on
- * an interrupt. It must never poll in a loop with a sleep, nor compute statistics; off Linux
- * (no pidfd, no ppoll) the exit is checked between polls of at most EXIT_POLL_MS
- * (docs/reference/platforms.md). */
+/* spawn.c: owns the one way the `libbench` tool runs a child (spawn.h), for `libbench run` and
+ * both modes of `libbench compare`: the program found on PATH once, posix_spawn into a process
+ * group of its own, the wall time on the measuring clock from just before the spawn to the reap,
+ * wait4's rusage, a blocking wait (ppoll on a pidfd with the time left to a deadline of the
+ * deadline clock when a timeout or pipes need watching), the output (null, pipes drained to EOF
+ * with the stderr tail kept, a file, inherited), the group killed after every run, on a timeout
+ * and on an interrupt (interrupt.c). It must never poll in a loop with a sleep, nor compute
+ * statistics; off Linux (no pidfd, no ppoll) the exit is checked between polls of at most
+ * EXIT_POLL_MS (docs/reference/platforms.md). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -23,8 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run_tool.h"
-#include "tool_interrupt.h"
+#include "interrupt.h"
+#include "spawn.h"
+#include "words.h"
 #include "util/alloc.h"
 #include "util/clock.h"
 #include "util/signal_name.h"
@@ -32,14 +34,12 @@
 
 extern char **environ;
 
-const char *const run_output_names[3] = {"null", "pipe", "inherit"};
-
 #define DRAIN_GRACE_NS INT64_C(1000000000) /* reading the pipes once the group is dead */
 #define READ_CHUNK 65536
 
 /* ---- the program ------------------------------------------------------------------------ */
 
-int run_program_find(struct run_program *prog)
+int tool_program_find(struct tool_program *prog)
 {
     if (prog->path)
         return 0;
@@ -84,9 +84,9 @@ int run_program_find(struct run_program *prog)
     return found;
 }
 
-void run_program_free(struct run_program *prog)
+void tool_program_free(struct tool_program *prog)
 {
-    run_words_free(prog->argv);
+    tool_words_free(prog->argv);
     free(prog->path);
     memset(prog, 0, sizeof *prog);
 }
@@ -95,16 +95,16 @@ void run_program_free(struct run_program *prog)
 
 static int devnull_fd = -1;
 
-static void keep_tail(struct run_sample *out, const char *data, size_t n)
+static void keep_tail(struct tool_child *out, const char *data, size_t n)
 {
-    if (n >= RUN_TAIL_MAX) {
-        out->tail_cut = out->tail_cut || out->tail_len > 0 || n > RUN_TAIL_MAX;
-        memcpy(out->tail, data + n - RUN_TAIL_MAX, RUN_TAIL_MAX);
-        out->tail_len = RUN_TAIL_MAX;
+    if (n >= TOOL_TAIL_MAX) {
+        out->tail_cut = out->tail_cut || out->tail_len > 0 || n > TOOL_TAIL_MAX;
+        memcpy(out->tail, data + n - TOOL_TAIL_MAX, TOOL_TAIL_MAX);
+        out->tail_len = TOOL_TAIL_MAX;
         return;
     }
-    if (out->tail_len + n > RUN_TAIL_MAX) {
-        size_t drop = out->tail_len + n - RUN_TAIL_MAX;
+    if (out->tail_len + n > TOOL_TAIL_MAX) {
+        size_t drop = out->tail_len + n - TOOL_TAIL_MAX;
         memmove(out->tail, out->tail + drop, out->tail_len - drop);
         out->tail_len -= drop;
         out->tail_cut = true;
@@ -114,7 +114,7 @@ static void keep_tail(struct run_sample *out, const char *data, size_t n)
 }
 
 /* Read what a pipe holds now; -1 at EOF or on an error (the pipe is then done). */
-static int read_pipe(int fd, bool keep, struct run_sample *out, char *buf)
+static int read_pipe(int fd, bool keep, struct tool_child *out, char *buf)
 {
     for (;;) {
         ssize_t got = read(fd, buf, READ_CHUNK);
@@ -131,9 +131,9 @@ static int read_pipe(int fd, bool keep, struct run_sample *out, char *buf)
     }
 }
 
-static void harness_failed(struct run_sample *out, const char *call, int error)
+static void harness_failed(struct tool_child *out, const char *call, int error)
 {
-    out->outcome = RUN_HARNESS_FAILED;
+    out->outcome = TOOL_HARNESS_FAILED;
     out->failed_call = call;
     out->error = error;
 }
@@ -211,7 +211,7 @@ static void set_timeout(struct timespec *ts, int64_t left_ns)
 
 /* The pipes once the group is dead: to EOF, or until a process outside the group that holds one
  * has had DRAIN_GRACE_NS to let go. */
-static void drain(struct pollfd *fds, size_t first, size_t n, struct run_sample *out, char *buf)
+static void drain(struct pollfd *fds, size_t first, size_t n, struct tool_child *out, char *buf)
 {
     int64_t deadline = bench__clock_deadline_ns() + DRAIN_GRACE_NS;
     for (;;) {
@@ -236,19 +236,19 @@ static void drain(struct pollfd *fds, size_t first, size_t n, struct run_sample 
     }
 }
 
-/* Wait for pid with ppoll on its pidfd (and the pipes), up to the deadline. Returns true when it
- * exited, false on a timeout or a failure (out says which). */
-static bool watch(pid_t pid, int pidfd, struct pollfd *fds, size_t n, int64_t deadline,
-                  struct run_sample *out, char *buf)
+/* Wait for pid with ppoll on its pidfd (and the pipes), up to *deadline (NULL: none). Returns
+ * true when it exited, false on a timeout or a failure (out says which). */
+static bool watch(pid_t pid, int pidfd, struct pollfd *fds, size_t n, const int64_t *deadline,
+                  struct tool_child *out, char *buf)
 {
     fds[0].fd = pidfd;
     fds[0].events = POLLIN;
     for (;;) {
         struct timespec ts, *tsp = NULL;
         if (deadline) {
-            int64_t left = deadline - bench__clock_deadline_ns();
+            int64_t left = *deadline - bench__clock_deadline_ns();
             if (left <= 0) {
-                out->outcome = RUN_TIMED_OUT;
+                out->outcome = TOOL_TIMED_OUT;
                 return false;
             }
             set_timeout(&ts, left);
@@ -285,15 +285,14 @@ static int reap(pid_t pid, int *status, struct rusage *ru)
     }
 }
 
-void run_proc_exec(struct run_program *prog, const struct run_exec_params *params,
-                   struct run_sample *out)
+void tool_spawn(struct tool_program *prog, const struct tool_spawn *how, struct tool_child *out)
 {
     memset(out, 0, sizeof *out);
     tool_interrupt_install();
     tool_interrupt_honour();
-    int e = run_program_find(prog);
+    int e = tool_program_find(prog);
     if (e != 0) {
-        out->outcome = RUN_CANNOT_START;
+        out->outcome = TOOL_CANNOT_START;
         out->error = e;
         return;
     }
@@ -304,7 +303,7 @@ void run_proc_exec(struct run_program *prog, const struct run_exec_params *param
             return;
         }
     }
-    bool piped = params->output == RUN_OUTPUT_PIPE;
+    bool piped = how->output == TOOL_OUTPUT_PIPE;
     int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1};
     if (piped && (pipe_flags(out_pipe, O_CLOEXEC | O_NONBLOCK) != 0 ||
                   pipe_flags(err_pipe, O_CLOEXEC | O_NONBLOCK) != 0)) {
@@ -327,18 +326,23 @@ void run_proc_exec(struct run_program *prog, const struct run_exec_params *param
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
     posix_spawnattr_setpgroup(&attr, 0);
     posix_spawn_file_actions_adddup2(&fa, devnull_fd, STDIN_FILENO);
-    if (params->output == RUN_OUTPUT_NULL) {
+    if (how->output == TOOL_OUTPUT_NULL) {
         posix_spawn_file_actions_adddup2(&fa, devnull_fd, STDOUT_FILENO);
         posix_spawn_file_actions_adddup2(&fa, devnull_fd, STDERR_FILENO);
     } else if (piped) {
         posix_spawn_file_actions_adddup2(&fa, out_pipe[1], STDOUT_FILENO);
         posix_spawn_file_actions_adddup2(&fa, err_pipe[1], STDERR_FILENO);
+    } else if (how->output == TOOL_OUTPUT_FILE) {
+        posix_spawn_file_actions_adddup2(&fa, how->file_fd, STDOUT_FILENO);
+        posix_spawn_file_actions_adddup2(&fa, how->file_fd, STDERR_FILENO);
     }
-    bool need_watch = piped || params->timeout_ns > 0;
+    bool need_watch = piped || how->timeout_ns > 0;
     char *buf = piped ? bench__xmalloc(READ_CHUNK) : NULL;
 
-    /* The sample: from just before the spawn to the return of wait4. */
+    /* The sample: from just before the spawn to the return of wait4, on the measuring clock; the
+     * timeout on the deadline clock (a test may replace either). */
     pid_t pid = 0;
+    int64_t deadline = bench__clock_deadline_ns() + how->timeout_ns;
     int64_t t0 = bench__clock_measure_ns();
     int rc = posix_spawn(&pid, prog->path, &fa, &attr, prog->argv, environ);
     if (rc == 0)
@@ -350,7 +354,7 @@ void run_proc_exec(struct run_program *prog, const struct run_exec_params *param
         close(err_pipe[1]);
     }
     if (rc != 0) {
-        out->outcome = RUN_CANNOT_START;
+        out->outcome = TOOL_CANNOT_START;
         out->error = rc;
         if (piped) {
             close(out_pipe[0]);
@@ -376,8 +380,7 @@ void run_proc_exec(struct run_program *prog, const struct run_exec_params *param
             harness_failed(out, "pidfd_open", errno);
             exited = false;
         } else {
-            exited = watch(pid, pidfd, fds, nfds, params->timeout_ns ? t0 + params->timeout_ns : 0,
-                           out, buf);
+            exited = watch(pid, pidfd, fds, nfds, how->timeout_ns > 0 ? &deadline : NULL, out, buf);
             if (pidfd >= 0)
                 close(pidfd);
         }
@@ -401,14 +404,14 @@ void run_proc_exec(struct run_program *prog, const struct run_exec_params *param
         return;
     }
     if (!exited)
-        return; /* RUN_TIMED_OUT or RUN_HARNESS_FAILED, set by watch() */
+        return; /* TOOL_TIMED_OUT or TOOL_HARNESS_FAILED, set by watch() */
     if (WIFEXITED(status)) {
         out->status = WEXITSTATUS(status);
-        out->outcome = out->status == 0 ? RUN_COMPLETED : RUN_EXITED;
+        out->outcome = out->status == 0 ? TOOL_COMPLETED : TOOL_EXITED;
     } else if (WIFSIGNALED(status)) {
         out->signal = WTERMSIG(status);
         out->core_dumped = WCOREDUMP(status);
-        out->outcome = RUN_SIGNALED;
+        out->outcome = TOOL_SIGNALED;
     } else {
         harness_failed(out, "wait4", EINVAL);
     }
@@ -416,15 +419,15 @@ void run_proc_exec(struct run_program *prog, const struct run_exec_params *param
 
 /* ---- words ------------------------------------------------------------------------------ */
 
-void run_sample_describe(const struct run_sample *s, const struct run_program *prog,
+void tool_child_describe(const struct tool_child *s, const struct tool_program *prog,
                          int64_t timeout_ns, char *buf, size_t size)
 {
     char name[200];
     bench__sanitize_copy(prog && prog->argv ? prog->argv[0] : "?", name, sizeof name);
     switch (s->outcome) {
-    case RUN_COMPLETED: bench__fmt(buf, size, "completed"); return;
-    case RUN_EXITED: bench__fmt(buf, size, "exited with status %d", s->status); return;
-    case RUN_SIGNALED: {
+    case TOOL_COMPLETED: bench__fmt(buf, size, "completed"); return;
+    case TOOL_EXITED: bench__fmt(buf, size, "exited with status %d", s->status); return;
+    case TOOL_SIGNALED: {
         const char *abbrev = bench__signal_abbrev(s->signal);
         const char *text = strsignal(s->signal);
         const char *core = s->core_dumped ? ", core dumped" : "";
@@ -434,13 +437,13 @@ void run_sample_describe(const struct run_sample *s, const struct run_program *p
             bench__fmt(buf, size, "was killed by signal %d%s", s->signal, core);
         return;
     }
-    case RUN_TIMED_OUT:
+    case TOOL_TIMED_OUT:
         bench__fmt(buf, size, "timed out after %.9g s", (double)timeout_ns / 1e9);
         return;
-    case RUN_CANNOT_START:
+    case TOOL_CANNOT_START:
         bench__fmt(buf, size, "cannot run '%s': %s", name, strerror(s->error));
         return;
-    case RUN_HARNESS_FAILED:
+    case TOOL_HARNESS_FAILED:
         bench__fmt(buf, size, "could not be watched: %s: %s", s->failed_call ? s->failed_call : "?",
                    strerror(s->error));
         return;
@@ -448,7 +451,7 @@ void run_sample_describe(const struct run_sample *s, const struct run_program *p
     bench__fmt(buf, size, "?");
 }
 
-char *run_sample_tail(const struct run_sample *s, size_t max_lines)
+char *tool_child_tail(const struct tool_child *s, size_t max_lines)
 {
     size_t n = s->tail_len;
     while (n > 0 && (s->tail[n - 1] == '\n' || s->tail[n - 1] == '\r'))

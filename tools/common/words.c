@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* run_words.c: owns splitting a command given as one string (`libbench run -c CMD`, `compare
+/* words.c: owns splitting a command given as one string (`libbench run -c CMD`, `compare
  * --commands`) into words without a shell: quotes and backslashes as a POSIX shell reads them,
  * no expansion, and shell syntax refused with its reason. Pure: no I/O, no environment. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "run_tool.h"
+#include "words.h"
 #include "util/text.h"
 
 #define HINT "quote it, or use --shell to run the command through /bin/sh"
@@ -66,7 +66,7 @@ static int push(struct word_list *l, struct word_buf *w)
     return 0;
 }
 
-void run_words_free(char **words)
+void tool_words_free(char **words)
 {
     if (!words)
         return;
@@ -117,7 +117,7 @@ static int refuse(char *err, size_t err_size, char c, const char *meaning, const
     return -1;
 }
 
-int run_split_words(const char *cmd, char ***words, size_t *n_words, char *err, size_t err_size)
+int tool_split_words(const char *cmd, char ***words, size_t *n_words, char *err, size_t err_size)
 {
     struct word_list list = {0};
     struct word_buf w = {0};
@@ -231,6 +231,6 @@ oom:
     bench__fmt(err, err_size, "out of memory");
 fail:
     free(w.data);
-    run_words_free(list.words);
+    tool_words_free(list.words);
     return -1;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* compare_input.c: owns reading one --bench-json document (schema 2) for `libbench compare`:
+/* bench_json.c: owns reading one --bench-json document (schema 2) for `libbench compare`:
  * the file, the JSON, the fields it uses and one-line errors; and file mode's documents of
  * either kind, by content, as runs. It runs and compares nothing. */
 #define _GNU_SOURCE
@@ -13,9 +13,9 @@
 
 #include <jansson.h>
 
-#include "compare_tool.h"
-#include "tool_file.h"
-#include "tool_json.h"
+#include "compare.h"
+#include "common/file.h"
+#include "common/json.h"
 #include "util/text.h"
 
 #define SHOWN_MAX 96 /* characters of a name or key echoed in an error */

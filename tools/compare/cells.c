@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* compare_cells.c: owns the cells of a comparison: every row of every subject's documents
+/* cells.c: owns the cells of a comparison: every row of every subject's documents
  * grouped by its key (name and labels) into one cell with a value (or the reason there is none)
  * per subject and run; a row missing from a document is a skip, never an input error. No
  * statistics. */
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "stats/compare.h"
-#include "compare_tool.h"
+#include "compare.h"
 #include "util/text.h"
 
 /* ---- cells --------------------------------------------------------------------------------- */

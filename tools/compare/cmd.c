@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* compare_cmd.c: owns the `libbench compare` command: its options, the order of its steps (runs
+/* cmd.c: owns the `libbench compare` command: its options, the order of its steps (runs
  * or documents, cells, the engine call, the report) and its exit status. No statistics. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -10,9 +10,10 @@
 #include <unistd.h>
 
 #include "stats/compare.h"
-#include "compare_tool.h"
-#include "run_tool.h"
-#include "tool_args.h"
+#include "compare.h"
+#include "common/args.h"
+#include "common/spawn.h"
+#include "common/words.h"
 #include "util/text.h"
 
 #define RUNS_DEFAULT 5u
@@ -272,7 +273,7 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
                 continue;
             }
             size_t n;
-            if (run_split_words(o->commands[c], &o->command_argv[c], &n, why, sizeof why) != 0)
+            if (tool_split_words(o->commands[c], &o->command_argv[c], &n, why, sizeof why) != 0)
                 return usage_error(e, "--commands '%s': %s", o->commands[c], why);
         }
         o->binary_mode = true;
@@ -330,9 +331,9 @@ static void state_free(struct compare_state *st)
     free(st->tmpdir);
     for (size_t c = 0; c < 2; c++) {
         if (st->programs)
-            run_program_free(&st->programs[c]); /* its argv is command_argv[c] */
+            tool_program_free(&st->programs[c]); /* its argv is command_argv[c] */
         else
-            run_words_free(st->opts.command_argv[c]);
+            tool_words_free(st->opts.command_argv[c]);
     }
     free(st->programs);
 }

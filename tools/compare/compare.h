@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* compare_tool.h: declarations shared by the files of `libbench compare`: the readers of
+/* compare.h: declarations shared by the files of `libbench compare`: the readers of
  * --bench-json and Google Benchmark documents, the subject runner, the command and its report. */
 #ifndef LIBBENCH_COMPARE_TOOL_H
 #define LIBBENCH_COMPARE_TOOL_H
@@ -12,7 +12,7 @@
 #define COMPARE_ERROR_MAX 512
 #define COMPARE_DOC_MAX_BYTES (64u << 20) /* a document larger than 64 MiB is refused */
 
-/* ---- compare_input.c: one --bench-json document (schema 2), validated ------------------ */
+/* ---- bench_json.c: one --bench-json document (schema 2), validated ------------------ */
 
 struct compare_label {
     char *key;
@@ -48,7 +48,7 @@ void compare_docs_free(struct compare_doc *docs, size_t n); /* each document, th
 int compare_row_keys(struct compare_row *r);
 
 /* File mode: one document of either kind, recognised by its content. A --bench-json document
- * is one run (*n_docs = 1); Google Benchmark JSON is one run per repetition (compare_gbench.c).
+ * is one run (*n_docs = 1); Google Benchmark JSON is one run per repetition (gbench.c).
  * On success *docs is a malloc'd array of *n_docs documents (compare_docs_free); on failure
  * -1, one line in err as compare_doc_parse writes it, *docs NULL and *n_docs 0. */
 int compare_doc_parse_runs(const char *data, size_t len, struct compare_doc **docs, size_t *n_docs,
@@ -56,7 +56,7 @@ int compare_doc_parse_runs(const char *data, size_t len, struct compare_doc **do
 int compare_doc_load_runs(const char *path, struct compare_doc **docs, size_t *n_docs, char *err,
                           size_t err_size);
 
-/* ---- compare_gbench.c: one Google Benchmark JSON document, as runs ---------------------- */
+/* ---- gbench.c: one Google Benchmark JSON document, as runs ---------------------- */
 
 struct json_t;
 #define COMPARE_GBENCH_REPETITIONS_MAX 1000 /* repetitions of one benchmark in one file */
@@ -72,7 +72,7 @@ struct json_t *compare_gbench_load_lenient(const char *data, size_t len);
 int compare_gbench_runs(const struct json_t *root, struct compare_doc **docs, size_t *n_docs,
                         char *err, size_t err_size);
 
-/* ---- compare_exec.c: one subject invocation ------------------------------------------- */
+/* ---- exec.c: one subject invocation ------------------------------------------- */
 
 /* Run argv[0] with argv (NULL-terminated) in its own process group, stdin from /dev/null,
  * stdout and stderr to log_path; wait for it (no polling), then kill what is left in its
@@ -80,10 +80,10 @@ int compare_gbench_runs(const struct json_t *root, struct compare_doc **docs, si
  * could not be started; when not 0, `why` holds the reason ("exited with status 2: <last
  * log line>", "killed by SIGSEGV: Segmentation fault"). A SIGINT, SIGTERM or SIGHUP to this
  * process kills the child's group, runs the interrupt cleanup and is re-raised
- * (tool_interrupt.h). */
+ * (common/interrupt.h). */
 int compare_exec(char *const argv[], const char *log_path, char *why, size_t why_size);
 
-/* ---- compare_cmd.c: the command: options, subjects, cells, the engine ------------------ */
+/* ---- cmd.c: the command: options, subjects, cells, the engine ------------------ */
 
 enum { SUBJ_BASELINE, SUBJ_CANDIDATE, SUBJ_AA, N_SUBJECTS };
 extern const char *const compare_subject_names[N_SUBJECTS]; /* baseline, candidate, aa */
@@ -124,12 +124,12 @@ struct compare_options {
 /* The cell of --commands: each run of a subject is one row of this name, its wall time. */
 #define COMPARE_COMMAND_CELL "process wall time"
 
-struct run_program;
+struct tool_program;
 
 /* The state of one comparison: the options, every run's document, the cells. */
 struct compare_state {
     struct compare_options opts;
-    struct run_program *programs; /* --commands: baseline, candidate (the aa runs the first) */
+    struct tool_program *programs; /* --commands: baseline, candidate (the aa runs the first) */
     size_t n_runs[N_SUBJECTS];
     struct compare_doc *docs[N_SUBJECTS]; /* per run; empty when the run failed */
     char **run_fail[N_SUBJECTS];          /* per run: why it gave nothing, or NULL */
@@ -143,19 +143,19 @@ struct compare_state {
     size_t n_slots;
 };
 
-/* compare_input.c: file mode: each subject's files read in order, a file's runs appended (a
+/* bench_json.c: file mode: each subject's files read in order, a file's runs appended (a
  * Google Benchmark file gives one per repetition); then n_runs, docs, run_fail and
  * opts.files (the file of each run) are indexed by run. -1 with "FILE: problem" in err. */
 int compare_load_files(struct compare_state *st, char *err, size_t err_size);
-/* compare_cells.c: group every document's rows (runs 1..n_runs[s]) into cells; a cell without
+/* cells.c: group every document's rows (runs 1..n_runs[s]) into cells; a cell without
  * a row in a document gets a skip for that run. -1 with err when out of memory. */
 int compare_assemble(struct compare_state *st, char *err, size_t err_size);
 /* Free the cells (the documents stay). */
 void compare_cells_free(struct compare_state *st);
-/* compare_runs.c: run the subjects in the schedule (binary mode), with --runs=auto until
+/* runs.c: run the subjects in the schedule (binary mode), with --runs=auto until
  * compare_auto_more says stop; -1 with err. */
 int compare_run_binaries(struct compare_state *st, char *err, size_t err_size);
-/* compare_cmd.c: after `runs` runs of --runs=auto, whether to run more (the engine's stopping
+/* cmd.c: after `runs` runs of --runs=auto, whether to run more (the engine's stopping
  * rule on the cells of those runs); `pending` the cells that still need runs, `usable` the cells
  * with values in every arm (the ones the rule waits for). -1 with err. */
 int compare_auto_more(struct compare_state *st, size_t runs, bool *more, size_t *pending,
@@ -164,7 +164,7 @@ int compare_auto_more(struct compare_state *st, size_t runs, bool *more, size_t 
 int compare_main(int argc, char **argv);
 void compare_usage(FILE *out);
 
-/* ---- compare_report.c: the table, the verdict line and the --json document ------------- */
+/* ---- report.c: the table, the verdict line and the --json document ------------- */
 
 struct bench__cmp_params;
 struct bench__cmp_cell_out;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* compare_exec.c: owns running one subject binary for `libbench compare`: its own process
+/* exec.c: owns running one subject binary for `libbench compare`: its own process
  * group, output to a log file, a blocking wait, and the reason a run failed. No polling. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,8 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "compare_tool.h"
-#include "tool_interrupt.h"
+#include "compare.h"
+#include "common/interrupt.h"
 #include "util/signal_name.h"
 #include "util/text.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* compare_gbench.c: owns reading one Google Benchmark JSON document for `libbench compare`:
+/* gbench.c: owns reading one Google Benchmark JSON document for `libbench compare`:
  * recognising it by content, its repetitions as runs, its benchmark names as cells (a name and
  * labels), its times in ns, its errors as skips. It reads no --bench-json document and compares
  * nothing. The rules are in docs/reference/cli.md ("Google Benchmark documents"). Over 600
@@ -12,8 +12,8 @@
 
 #include <jansson.h>
 
-#include "compare_tool.h"
-#include "tool_json.h"
+#include "compare.h"
+#include "common/json.h"
 #include "util/text.h"
 
 #define SHOWN_MAX 96          /* characters of a name echoed in an error */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* compare_report.c: owns what `libbench compare` prints: the header with the sensitivity
+/* report.c: owns what `libbench compare` prints: the header with the sensitivity
  * reached, the warnings, the per-cell table, the skipped runs, the cells missing from an arm, the
  * verdict line, and the --json document (jansson, atomic write). No statistics. */
 #define _GNU_SOURCE
@@ -22,8 +22,8 @@
 #include "stats/compare.h"
 #include "util/format.h"
 #include "util/atomic_file.h"
-#include "compare_tool.h"
-#include "tool_json.h"
+#include "compare.h"
+#include "common/json.h"
 #include "util/text.h"
 
 #define EM_DASH "\xe2\x80\x94"

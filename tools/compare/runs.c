@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* compare_runs.c: owns the runs of binary mode and of --commands: each subject run once per run
+/* runs.c: owns the runs of binary mode and of --commands: each subject run once per run
  * in the interleaved schedule, its --bench-json document kept (or, for a command, its wall time
- * through run_proc.c as a one-row document), or why the run gave none; the runs --runs=auto adds
- * while the engine's stopping rule asks for them, and the temporary directory removed on exit or
- * interrupt. No statistics, and no process spawned here for a command. */
+ * through common/spawn.c as a one-row document), or why the run gave none; the runs --runs=auto
+ * adds while the engine's stopping rule asks for them, and the temporary directory removed on exit
+ * or interrupt. No statistics, and no process spawned here for a command. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "stats/compare.h"
-#include "compare_tool.h"
-#include "tool_interrupt.h"
-#include "run_tool.h"
+#include "compare.h"
+#include "common/interrupt.h"
+#include "common/spawn.h"
 #include "util/text.h"
 
 static void remove_tmpdir(void *data)
@@ -46,14 +46,14 @@ static bool doc_has_error_row(const struct compare_doc *d)
 
 /* --commands: one process of the subject's command, its wall time as a one-row document (the
  * cell COMPARE_COMMAND_CELL), or why the run gave none. */
-static int run_command(struct compare_state *st, size_t s, size_t r, struct run_sample *sample)
+static int run_command(struct compare_state *st, size_t s, size_t r, struct tool_child *sample)
 {
-    struct run_program *prog = &st->programs[s == SUBJ_CANDIDATE ? 1 : 0];
-    struct run_exec_params params = {.output = RUN_OUTPUT_NULL, .timeout_ns = st->opts.timeout_ns};
-    run_proc_exec(prog, &params, sample);
-    if (sample->outcome != RUN_COMPLETED) {
+    struct tool_program *prog = &st->programs[s == SUBJ_CANDIDATE ? 1 : 0];
+    struct tool_spawn params = {.output = TOOL_OUTPUT_NULL, .timeout_ns = st->opts.timeout_ns};
+    tool_spawn(prog, &params, sample);
+    if (sample->outcome != TOOL_COMPLETED) {
         char why[COMPARE_ERROR_MAX];
-        run_sample_describe(sample, prog, st->opts.timeout_ns, why, sizeof why);
+        tool_child_describe(sample, prog, st->opts.timeout_ns, why, sizeof why);
         st->run_fail[s][r] = strdup(why);
         if (!st->run_fail[s][r])
             return -1;
@@ -130,7 +130,7 @@ static int find_commands(struct compare_state *st, char *err, size_t err_size)
     for (size_t c = 0; c < 2; c++)
         st->programs[c].argv = st->opts.command_argv[c];
     for (size_t c = 0; c < 2; c++) {
-        int e = run_program_find(&st->programs[c]);
+        int e = tool_program_find(&st->programs[c]);
         if (e != 0) {
             char shown[256];
             bench__sanitize_copy(st->programs[c].argv[0], shown, sizeof shown);
@@ -143,7 +143,7 @@ static int find_commands(struct compare_state *st, char *err, size_t err_size)
 
 int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
 {
-    struct run_sample *sample = NULL;
+    struct tool_child *sample = NULL;
     if (st->opts.commands_mode) {
         if (find_commands(st, err, err_size) != 0)
             return -1;

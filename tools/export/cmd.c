@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* export_cmd.c: owns `libbench export`: its command line, reading the document, the table on
+/* cmd.c: owns `libbench export`: its command line, reading the document, the table on
  * standard output and the exit status (0 written, 1 a document or output problem, 2 usage). It
  * measures and compares nothing. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "export_tool.h"
-#include "tool_args.h"
+#include "export.h"
+#include "common/args.h"
 #include "util/text.h"
 
 void export_usage(FILE *out)

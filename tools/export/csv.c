@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* export_csv.c: owns the CSV of `libbench export --format=csv` (RFC 4180: a header line, one line
+/* csv.c: owns the CSV of `libbench export --format=csv` (RFC 4180: a header line, one line
  * per row, quoted fields where needed, CRLF-free): every number as the document holds it, in ns
  * and the metrics' own units, and an empty field where the document holds null. */
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export_tool.h"
+#include "export.h"
 
 static void field(FILE *out, const char *s)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* export_doc.c: owns reading a document for `libbench export`: a --bench-json document (schema 2)
+/* doc.c: owns reading a document for `libbench export`: a --bench-json document (schema 2)
  * or a `libbench run --json` document (schema 1) into one table shape, null kept as NaN. It
  * formats nothing and refuses any other document with the reason. */
 #define _GNU_SOURCE
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export_tool.h"
-#include "tool_json.h"
+#include "export.h"
+#include "common/json.h"
 #include "util/text.h"
 
 /* A number of the document: NaN for null or a missing key; -1 for another type. */

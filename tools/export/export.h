@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* export_tool.h: `libbench export`: a libbench document (--bench-json, or `libbench run --json`)
+/* export.h: `libbench export`: a libbench document (--bench-json, or `libbench run --json`)
  * read into one table shape, and that table written as CSV or Markdown. The rules are in
  * docs/reference/formats.md. */
 #ifndef LIBBENCH_EXPORT_TOOL_H

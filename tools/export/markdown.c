@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* export_markdown.c: owns the Markdown table of `libbench export --format=markdown` (GitHub's
+/* markdown.c: owns the Markdown table of `libbench export --format=markdown` (GitHub's
  * pipe tables, for a pull-request comment): the numbers as libbench's own tables show them, an em
  * dash where the document holds null, the reason of a row that measured nothing in "note". */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "export_tool.h"
+#include "export.h"
 #include "util/format.h"
 
 #define DASH "\xe2\x80\x94" /* U+2014: not measured */

@@ -15,9 +15,9 @@
 
 #include "results_index.h"
 #include "results_tool.h"
-#include "tool_args.h"
-#include "tool_file.h"
-#include "tool_json.h"
+#include "common/args.h"
+#include "common/file.h"
+#include "common/json.h"
 #include "util/alloc.h"
 #include "util/text.h"
 

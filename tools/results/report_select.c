@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "report_tool.h"
-#include "tool_json.h"
+#include "common/json.h"
 #include "util/alloc.h"
 
 size_t report_run_index(const struct results_list *runs, const char *bench_id)

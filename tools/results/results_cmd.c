@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "results_tool.h"
-#include "tool_args.h"
+#include "common/args.h"
 #include "util/text.h"
 
 void results_usage(FILE *out)

@@ -14,7 +14,7 @@
 #include <strings.h>
 
 #include "results_html.h"
-#include "tool_file.h"
+#include "common/file.h"
 #include "util/alloc.h"
 #include "util/atomic_file.h"
 #include "util/format.h"

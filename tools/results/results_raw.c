@@ -13,7 +13,7 @@
 #include <nettle/sha2.h>
 
 #include "results_tool.h"
-#include "tool_json.h"
+#include "common/json.h"
 #include "util/alloc.h"
 #include "util/text.h"
 

@@ -12,7 +12,7 @@
 #include <sqlite3.h>
 
 #include "results_index.h"
-#include "tool_json.h"
+#include "common/json.h"
 #include "util/alloc.h"
 #include "util/text.h"
 

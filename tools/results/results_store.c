@@ -16,8 +16,8 @@
 #include "report_tool.h"
 #include "results_index.h"
 #include "results_tool.h"
-#include "tool_file.h"
-#include "tool_json.h"
+#include "common/file.h"
+#include "common/json.h"
 #include "util/alloc.h"
 #include "util/text.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* run_cmd.c: owns the `libbench run` command: its options, the commands built from them, the
+/* cmd.c: owns the `libbench run` command: its options, the commands built from them, the
  * interleaved schedule of warm-up and timed runs (with --prepare and the page-cache regime before
- * each), when a command has failed and why, and the exit status. It computes no statistics and
- * draws nothing (run_report.c and run_json.c do). */
+ * each; each run spawned by common/spawn.c), when a command has failed and why, and the exit
+ * status. It computes no statistics and draws nothing (report.c and json.c do). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
@@ -12,9 +12,10 @@
 #include <unistd.h>
 
 #include "report/ticker.h"
-#include "run_tool.h"
-#include "tool_interrupt.h"
-#include "tool_args.h"
+#include "run.h"
+#include "common/interrupt.h"
+#include "common/args.h"
+#include "common/words.h"
 #include "util/alloc.h"
 #include "util/atomic_file.h"
 #include "util/clock.h"
@@ -26,6 +27,8 @@
 #define WARMUP_MAX 100000u
 #define TIMEOUT_MAX_S 1000000.0 /* about 11 days */
 #define SHELL "/bin/sh"
+
+const char *const run_output_names[3] = {"null", "pipe", "inherit"};
 
 void run_usage(FILE *out)
 {
@@ -132,7 +135,7 @@ static int parse_args(struct run_state *st, struct run_options *o, int argc, cha
                       struct cmd_error *e, bool *help)
 {
     st->runs = RUNS_DEFAULT;
-    st->output = RUN_OUTPUT_NULL;
+    st->output = TOOL_OUTPUT_NULL;
     st->regime = BENCH_CACHE_STEADY;
     size_t n = (size_t)argc;
     o->cmds = bench__xcalloc(n, sizeof *o->cmds);
@@ -244,7 +247,7 @@ static int parse_args(struct run_state *st, struct run_options *o, int argc, cha
                 ;
             if (m == 3)
                 return usage_error(e, "--output: '%s' is not null, pipe or inherit", value);
-            st->output = (enum run_output)m;
+            st->output = (enum tool_output)m;
             break;
         }
         default: st->json_path = value; break;
@@ -297,7 +300,7 @@ static int words_of(const struct run_state *st, const char *what, const char *te
     }
     size_t n;
     char why[RUN_ERROR_MAX];
-    if (run_split_words(text, out, &n, why, sizeof why) != 0)
+    if (tool_split_words(text, out, &n, why, sizeof why) != 0)
         return usage_error(e, "%s '%s': %s", what, text, why);
     return 0;
 }
@@ -372,8 +375,8 @@ static void state_free(struct run_state *st)
         free(c->name);
         free(c->text);
         free(c->prepare_text);
-        run_program_free(&c->prog);
-        run_program_free(&c->prepare);
+        tool_program_free(&c->prog);
+        tool_program_free(&c->prepare);
         free(c->wall_ns);
         free(c->ru);
         if (c->stamps)
@@ -407,23 +410,23 @@ static void clear_ticker(void *data)
 
 /* The command has failed: no numbers, and the reason. */
 static void fail(struct run_loop *loop, size_t ci, size_t run, bool warmup, bool prepare,
-                 const struct run_program *prog, const struct run_sample *s)
+                 const struct tool_program *prog, const struct tool_child *s)
 {
     struct run_state *st = loop->st;
     struct run_command *c = &st->cmds[ci];
     char how[RUN_ERROR_MAX], msg[RUN_ERROR_MAX + 80], where[64];
-    run_sample_describe(s, prog, st->timeout_ns, how, sizeof how);
+    tool_child_describe(s, prog, st->timeout_ns, how, sizeof how);
     bench__fmt(where, sizeof where, "%s%s %zu", prepare ? "--prepare before " : "",
                warmup ? "warm-up run" : "run", run);
-    if (s->outcome == RUN_CANNOT_START && !prepare && loop->attempts[ci] == 0)
+    if (s->outcome == TOOL_CANNOT_START && !prepare && loop->attempts[ci] == 0)
         bench__fmt(msg, sizeof msg, "%s", how);
-    else if (s->outcome == RUN_CANNOT_START)
+    else if (s->outcome == TOOL_CANNOT_START)
         bench__fmt(msg, sizeof msg, "%s: %s", where, how);
     else
         bench__fmt(msg, sizeof msg, "%s %s", where, how);
     struct run_failure *f = bench__xcalloc(1, sizeof *f);
     f->message = bench__xstrdup(msg);
-    f->run = s->outcome == RUN_CANNOT_START && !prepare && loop->attempts[ci] == 0 ? 0 : run;
+    f->run = s->outcome == TOOL_CANNOT_START && !prepare && loop->attempts[ci] == 0 ? 0 : run;
     f->warmup = warmup;
     f->prepare = prepare;
     f->sample = bench__xmalloc(sizeof *f->sample);
@@ -467,15 +470,15 @@ static void run_all(struct run_state *st)
 {
     struct run_loop loop = {.st = st};
     loop.ticker.term = bench__term_probe(STDERR_FILENO, false);
-    if (st->output == RUN_OUTPUT_INHERIT)
+    if (st->output == TOOL_OUTPUT_INHERIT)
         loop.ticker.term.animate = false; /* the commands write to the same terminal */
     loop.ticker.start_ns = bench__clock_measure_ns();
     loop.attempts = bench__xcalloc(st->n_cmds, sizeof *loop.attempts);
     tool_interrupt_on(clear_ticker, &loop);
     st->harness_maxrss_start = own_peak_rss();
 
-    struct run_exec_params params = {.output = st->output, .timeout_ns = st->timeout_ns};
-    struct run_sample *sample = bench__xmalloc(sizeof *sample);
+    struct tool_spawn params = {.output = st->output, .timeout_ns = st->timeout_ns};
+    struct tool_child *sample = bench__xmalloc(sizeof *sample);
     size_t *order = bench__xcalloc(st->n_cmds, sizeof *order);
     /* One stream, as compare's: each round shuffles a fresh copy of the declared list. */
     struct bench__rng rng = {st->seed ^ bench__fnv1a64("schedule", 8)};
@@ -498,8 +501,8 @@ static void run_all(struct run_state *st)
             bench__sanitize(shown);
             bench__ticker_show(&loop.ticker, shown, 0, 0, 0, 1);
             if (c->prepare.argv) {
-                run_proc_exec(&c->prepare, &params, sample);
-                if (sample->outcome != RUN_COMPLETED) {
+                tool_spawn(&c->prepare, &params, sample);
+                if (sample->outcome != TOOL_COMPLETED) {
                     fail(&loop, ci, run, warmup, true, &c->prepare, sample);
                     if (!warmup)
                         st->schedule[(run - 1) * st->n_cmds + k] = SIZE_MAX;
@@ -508,8 +511,8 @@ static void run_all(struct run_state *st)
             }
             if (!warmup && st->n_files)
                 stamp_run(st, c);
-            run_proc_exec(&c->prog, &params, sample);
-            if (sample->outcome != RUN_COMPLETED) {
+            tool_spawn(&c->prog, &params, sample);
+            if (sample->outcome != TOOL_COMPLETED) {
                 fail(&loop, ci, run, warmup, false, &c->prog, sample);
                 loop.attempts[ci]++;
                 continue;

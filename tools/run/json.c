@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* run_json.c: owns the --json document of `libbench run` (docs/reference/run-json.md and its
+/* json.c: owns the --json document of `libbench run` (docs/reference/run-json.md and its
  * schema): the machine and the options, the rusage columns, one row per command in the shape of
  * a --bench-json row with its runs, rusage, regime and failure; jansson, written atomically. No
- * statistics of its own (run_stats.c). */
+ * statistics of its own (stats.c). */
 #define _GNU_SOURCE
 #include <limits.h>
 #include <math.h>
@@ -18,8 +18,8 @@
 
 #include <bench/bench.h>
 
-#include "run_tool.h"
-#include "tool_json.h"
+#include "run.h"
+#include "common/json.h"
 #include "util/alloc.h"
 #include "util/atomic_file.h"
 #include "util/signal_name.h"
@@ -196,26 +196,26 @@ static json_t *columns_json(void)
 
 static json_t *failure_json(const struct run_state *st, const struct run_failure *f)
 {
-    const struct run_sample *s = f->sample;
+    const struct tool_child *s = f->sample;
     json_t *j = json_object();
     put(j, "run", f->run ? json_integer((json_int_t)f->run) : json_null());
     put(j, "warmup", json_boolean(f->warmup));
     put(j, "prepare", json_boolean(f->prepare));
-    put(j, "exitStatus", s->outcome == RUN_EXITED ? json_integer(s->status) : json_null());
+    put(j, "exitStatus", s->outcome == TOOL_EXITED ? json_integer(s->status) : json_null());
     char sig[32] = "";
-    if (s->outcome == RUN_SIGNALED) {
+    if (s->outcome == TOOL_SIGNALED) {
         const char *abbrev = bench__signal_abbrev(s->signal);
         if (abbrev)
             bench__fmt(sig, sizeof sig, "SIG%s", abbrev);
         else
             bench__fmt(sig, sizeof sig, "%d", s->signal);
     }
-    put(j, "signal", s->outcome == RUN_SIGNALED ? json_string(sig) : json_null());
-    put(j, "timedOut", json_boolean(s->outcome == RUN_TIMED_OUT));
+    put(j, "signal", s->outcome == TOOL_SIGNALED ? json_string(sig) : json_null());
+    put(j, "timedOut", json_boolean(s->outcome == TOOL_TIMED_OUT));
     put(j, "cannotStart",
-        s->outcome == RUN_CANNOT_START ? json_string(strerror(s->error)) : json_null());
-    if (st->output == RUN_OUTPUT_PIPE && s->outcome != RUN_CANNOT_START) {
-        char *tail = run_sample_tail(s, SIZE_MAX);
+        s->outcome == TOOL_CANNOT_START ? json_string(strerror(s->error)) : json_null());
+    if (st->output == TOOL_OUTPUT_PIPE && s->outcome != TOOL_CANNOT_START) {
+        char *tail = tool_child_tail(s, SIZE_MAX);
         put(j, "stderrTail", text(tail));
         free(tail);
     } else {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* run_report.c: owns what `libbench run` prints on stdout: the wall-time table and the resources
+/* report.c: owns what `libbench run` prints on stdout: the wall-time table and the resources
  * table, drawn like the test binaries' tables (lib/report/table.h), the note on max RSS, and the
- * failures with their stderr tails. No statistics of its own (run_stats.c), no colour, no
+ * failures with their stderr tails. No statistics of its own (stats.c), no colour, no
  * escape sequences: the same results give the same bytes. */
 #define _GNU_SOURCE
 #include <math.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "report/table.h"
-#include "run_tool.h"
+#include "run.h"
 #include "util/alloc.h"
 #include "util/format.h"
 #include "util/text.h"
@@ -243,20 +243,20 @@ static void failures(FILE *out, const struct run_state *st)
         bench__sanitize_copy(c->name, name, sizeof name);
         bench__sanitize_copy(c->failure->message, msg, sizeof msg);
         fprintf(out, "failed: %s: %s (no numbers)\n", name, msg);
-        const struct run_sample *s = c->failure->sample;
-        if (s->outcome == RUN_CANNOT_START)
+        const struct tool_child *s = c->failure->sample;
+        if (s->outcome == TOOL_CANNOT_START)
             continue;
         switch (st->output) {
-        case RUN_OUTPUT_NULL:
+        case TOOL_OUTPUT_NULL:
             fputs("  its stderr went to /dev/null: --output=pipe keeps the end of it for this "
                   "message\n",
                   out);
             break;
-        case RUN_OUTPUT_INHERIT:
+        case TOOL_OUTPUT_INHERIT:
             fputs("  its stderr went to this tool's stderr (--output=inherit)\n", out);
             break;
-        case RUN_OUTPUT_PIPE: {
-            char *tail = run_sample_tail(s, TAIL_LINES);
+        case TOOL_OUTPUT_PIPE: {
+            char *tail = tool_child_tail(s, TAIL_LINES);
             if (!*tail) {
                 fputs("  it wrote nothing on stderr\n", out);
             } else {
@@ -276,6 +276,7 @@ static void failures(FILE *out, const struct run_state *st)
                       out);
             break;
         }
+        case TOOL_OUTPUT_FILE: break; /* never an option of run */
         }
     }
 }

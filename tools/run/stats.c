@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* run_stats.c: owns the numbers of a command's runs in `libbench run`: the rusage fields of
+/* stats.c: owns the numbers of a command's runs in `libbench run`: the rusage fields of
  * wait4 in their units (null where the OS does not report one) and their summary with the one
  * median of libbench (lib/model/summary.c). Pure: no I/O, and no mean anywhere. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "run_tool.h"
+#include "run.h"
 #include "util/alloc.h"
 
 const struct run_ru_desc run_ru_fields[RUN_RU_N] = {

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tool_file.h"
+#include "common/file.h"
 
 static void write_bytes(const char *path, size_t n)
 {

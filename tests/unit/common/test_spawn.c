@@ -20,26 +20,27 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "run_tool.h"
+#include "common/spawn.h"
+#include "common/words.h"
 
-static struct run_sample sample;
+static struct tool_child sample;
 
 /* Run a shell snippet (or a program, with words) once. */
-static void run_words(const char *const *words, enum run_output output, int64_t timeout_ns)
+static void run_words(const char *const *words, enum tool_output output, int64_t timeout_ns)
 {
     size_t n = 0;
     while (words[n])
         n++;
-    struct run_program prog = {calloc(n + 1, sizeof(char *)), NULL};
+    struct tool_program prog = {calloc(n + 1, sizeof(char *)), NULL};
     assert_non_null(prog.argv);
     for (size_t i = 0; i < n; i++)
         prog.argv[i] = strdup(words[i]);
-    struct run_exec_params params = {output, timeout_ns};
-    run_proc_exec(&prog, &params, &sample);
-    run_program_free(&prog);
+    struct tool_spawn params = {.output = output, .timeout_ns = timeout_ns};
+    tool_spawn(&prog, &params, &sample);
+    tool_program_free(&prog);
 }
 
-static void run_sh(const char *script, enum run_output output, int64_t timeout_ns)
+static void run_sh(const char *script, enum tool_output output, int64_t timeout_ns)
 {
     const char *words[] = {"/bin/sh", "-c", script, NULL};
     run_words(words, output, timeout_ns);
@@ -49,12 +50,12 @@ static void completes(void **state)
 {
     (void)state;
     const char *words[] = {"true", NULL}; /* found on PATH */
-    run_words(words, RUN_OUTPUT_NULL, 0);
-    assert_int_equal(sample.outcome, RUN_COMPLETED);
+    run_words(words, TOOL_OUTPUT_NULL, 0);
+    assert_int_equal(sample.outcome, TOOL_COMPLETED);
     assert_true(sample.wall_ns > 0);
     assert_true(sample.ru.ru_maxrss > 0);
-    run_sh("sleep 0.05", RUN_OUTPUT_NULL, 0);
-    assert_int_equal(sample.outcome, RUN_COMPLETED);
+    run_sh("sleep 0.05", TOOL_OUTPUT_NULL, 0);
+    assert_int_equal(sample.outcome, TOOL_COMPLETED);
     assert_true(sample.wall_ns >= 50000000);
     assert_true(sample.wall_ns < 30000000000); /* far below any stall a busy machine has */
 }
@@ -63,15 +64,15 @@ static void exits_and_signals(void **state)
 {
     (void)state;
     char how[256];
-    run_sh("exit 3", RUN_OUTPUT_NULL, 0);
-    assert_int_equal(sample.outcome, RUN_EXITED);
+    run_sh("exit 3", TOOL_OUTPUT_NULL, 0);
+    assert_int_equal(sample.outcome, TOOL_EXITED);
     assert_int_equal(sample.status, 3);
-    run_sample_describe(&sample, NULL, 0, how, sizeof how);
+    tool_child_describe(&sample, NULL, 0, how, sizeof how);
     assert_string_equal(how, "exited with status 3");
-    run_sh("kill -TERM $$", RUN_OUTPUT_NULL, 0);
-    assert_int_equal(sample.outcome, RUN_SIGNALED);
+    run_sh("kill -TERM $$", TOOL_OUTPUT_NULL, 0);
+    assert_int_equal(sample.outcome, TOOL_SIGNALED);
     assert_int_equal(sample.signal, SIGTERM);
-    run_sample_describe(&sample, NULL, 0, how, sizeof how);
+    tool_child_describe(&sample, NULL, 0, how, sizeof how);
     assert_string_equal(how, "was killed by SIGTERM (Terminated)");
 }
 
@@ -80,19 +81,19 @@ static void cannot_start(void **state)
     (void)state;
     char how[256];
     const char *missing[] = {"libbench-no-such-program", "x", NULL};
-    struct run_program prog = {calloc(3, sizeof(char *)), NULL};
+    struct tool_program prog = {calloc(3, sizeof(char *)), NULL};
     prog.argv[0] = strdup(missing[0]);
     prog.argv[1] = strdup(missing[1]);
-    struct run_exec_params params = {RUN_OUTPUT_NULL, 0};
-    run_proc_exec(&prog, &params, &sample);
-    assert_int_equal(sample.outcome, RUN_CANNOT_START);
+    struct tool_spawn params = {.output = TOOL_OUTPUT_NULL};
+    tool_spawn(&prog, &params, &sample);
+    assert_int_equal(sample.outcome, TOOL_CANNOT_START);
     assert_int_equal(sample.error, ENOENT);
-    run_sample_describe(&sample, &prog, 0, how, sizeof how);
+    tool_child_describe(&sample, &prog, 0, how, sizeof how);
     assert_string_equal(how, "cannot run 'libbench-no-such-program': No such file or directory");
-    run_program_free(&prog);
+    tool_program_free(&prog);
     const char *slash[] = {"/nonexistent/prog", NULL};
-    run_words(slash, RUN_OUTPUT_PIPE, 1000000000);
-    assert_int_equal(sample.outcome, RUN_CANNOT_START);
+    run_words(slash, TOOL_OUTPUT_PIPE, 1000000000);
+    assert_int_equal(sample.outcome, TOOL_CANNOT_START);
     assert_int_equal(sample.error, ENOENT);
 }
 
@@ -113,25 +114,25 @@ static void path_lookup(void **state)
     close(fd);
     char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
     setenv("PATH", dir, 1);
-    struct run_program prog = {calloc(2, sizeof(char *)), NULL};
+    struct tool_program prog = {calloc(2, sizeof(char *)), NULL};
     prog.argv[0] = strdup("tool");
-    assert_int_equal(run_program_find(&prog), EACCES);
+    assert_int_equal(tool_program_find(&prog), EACCES);
     assert_null(prog.path);
     chmod(file, 0755);
-    assert_int_equal(run_program_find(&prog), 0);
+    assert_int_equal(tool_program_find(&prog), 0);
     assert_string_equal(prog.path, file);
     free(prog.path);
     prog.path = NULL;
     char two[600];
     snprintf(two, sizeof two, "%s:%s", sub, dir); /* not in the first: found in the second */
     setenv("PATH", two, 1);
-    assert_int_equal(run_program_find(&prog), 0);
+    assert_int_equal(tool_program_find(&prog), 0);
     assert_string_equal(prog.path, file);
     free(prog.path);
     prog.path = NULL;
     setenv("PATH", sub, 1);
-    assert_int_equal(run_program_find(&prog), ENOENT);
-    run_program_free(&prog);
+    assert_int_equal(tool_program_find(&prog), ENOENT);
+    tool_program_free(&prog);
     if (old)
         setenv("PATH", old, 1);
     free(old);
@@ -166,13 +167,13 @@ static void timeout_kills_the_group(void **state)
     char script[256];
     snprintf(script, sizeof script, "sleep 300 & echo $! > %s; echo started >&2; sleep 300",
              pidfile);
-    run_sh(script, RUN_OUTPUT_PIPE, 200000000);
-    assert_int_equal(sample.outcome, RUN_TIMED_OUT);
+    run_sh(script, TOOL_OUTPUT_PIPE, 200000000);
+    assert_int_equal(sample.outcome, TOOL_TIMED_OUT);
     assert_true(sample.wall_ns >= 200000000);
     assert_true(sample.wall_ns < 30000000000);
     assert_false(sample.pipe_held);
     char how[256];
-    run_sample_describe(&sample, NULL, 200000000, how, sizeof how);
+    tool_child_describe(&sample, NULL, 200000000, how, sizeof how);
     assert_string_equal(how, "timed out after 0.2 s");
     FILE *f = fopen(pidfile, "r");
     assert_non_null(f);
@@ -182,7 +183,7 @@ static void timeout_kills_the_group(void **state)
     unlink(pidfile);
     assert_true(grandchild > 0);
     assert_true(gone(grandchild));
-    char *tail = run_sample_tail(&sample, 5);
+    char *tail = tool_child_tail(&sample, 5);
     assert_string_equal(tail, "started");
     free(tail);
 }
@@ -194,18 +195,18 @@ static void pipes_drained(void **state)
 {
     (void)state;
     run_sh("head -c 300000 /dev/zero; head -c 200000 /dev/zero >&2; echo >&2; echo last line >&2",
-           RUN_OUTPUT_PIPE, 0);
-    assert_int_equal(sample.outcome, RUN_COMPLETED);
-    assert_int_equal(sample.tail_len, RUN_TAIL_MAX);
+           TOOL_OUTPUT_PIPE, 0);
+    assert_int_equal(sample.outcome, TOOL_COMPLETED);
+    assert_int_equal(sample.tail_len, TOOL_TAIL_MAX);
     assert_true(sample.tail_cut);
-    char *tail = run_sample_tail(&sample, 3);
+    char *tail = tool_child_tail(&sample, 3);
     assert_string_equal(tail, "last line"); /* the partial line of NULs before it is dropped */
     free(tail);
-    run_sh("sleep 300 & echo bye >&2", RUN_OUTPUT_PIPE, 0);
-    assert_int_equal(sample.outcome, RUN_COMPLETED);
+    run_sh("sleep 300 & echo bye >&2", TOOL_OUTPUT_PIPE, 0);
+    assert_int_equal(sample.outcome, TOOL_COMPLETED);
     assert_true(sample.wall_ns < 30000000000);
     assert_false(sample.pipe_held);
-    tail = run_sample_tail(&sample, 3);
+    tail = tool_child_tail(&sample, 3);
     assert_string_equal(tail, "bye");
     free(tail);
 }
@@ -213,19 +214,19 @@ static void pipes_drained(void **state)
 static void tail_text(void **state)
 {
     (void)state;
-    struct run_sample s;
+    struct tool_child s;
     memset(&s, 0, sizeof s);
     const char *text = "one\ntwo\x1b[31m\nthree\xff\n\n";
     memcpy(s.tail, text, strlen(text));
     s.tail_len = strlen(text);
-    char *t = run_sample_tail(&s, 2);
+    char *t = tool_child_tail(&s, 2);
     assert_string_equal(t, "two?[31m\nthree\xef\xbf\xbd"); /* ESC as '?', 0xff as U+FFFD */
     free(t);
-    t = run_sample_tail(&s, 10);
+    t = tool_child_tail(&s, 10);
     assert_string_equal(t, "one\ntwo?[31m\nthree\xef\xbf\xbd");
     free(t);
     s.tail_len = 0;
-    t = run_sample_tail(&s, 10);
+    t = tool_child_tail(&s, 10);
     assert_string_equal(t, "");
     free(t);
 }
@@ -233,21 +234,21 @@ static void tail_text(void **state)
 static void describe(void **state)
 {
     (void)state;
-    struct run_sample s;
+    struct tool_child s;
     memset(&s, 0, sizeof s);
     char how[256];
-    s.outcome = RUN_SIGNALED;
+    s.outcome = TOOL_SIGNALED;
     s.signal = SIGSEGV;
     s.core_dumped = true;
-    run_sample_describe(&s, NULL, 0, how, sizeof how);
+    tool_child_describe(&s, NULL, 0, how, sizeof how);
     assert_string_equal(how, "was killed by SIGSEGV (Segmentation fault, core dumped)");
-    s.outcome = RUN_TIMED_OUT;
-    run_sample_describe(&s, NULL, 5000000000, how, sizeof how);
+    s.outcome = TOOL_TIMED_OUT;
+    tool_child_describe(&s, NULL, 5000000000, how, sizeof how);
     assert_string_equal(how, "timed out after 5 s");
-    s.outcome = RUN_HARNESS_FAILED;
+    s.outcome = TOOL_HARNESS_FAILED;
     s.failed_call = "pidfd_open";
     s.error = ENOSYS;
-    run_sample_describe(&s, NULL, 0, how, sizeof how);
+    tool_child_describe(&s, NULL, 0, how, sizeof how);
     assert_string_equal(how, "could not be watched: pidfd_open: Function not implemented");
 }
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run_tool.h"
+#include "common/words.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_WORDS 6
@@ -59,7 +59,7 @@ static void splits_like_a_shell(void **state)
     for (size_t i = 0; i < N_OF(good); i++) {
         char **words = NULL, err[256] = "";
         size_t n = 99;
-        int rc = run_split_words(good[i].cmd, &words, &n, err, sizeof err);
+        int rc = tool_split_words(good[i].cmd, &words, &n, err, sizeof err);
         if (rc != 0)
             fail_msg("case %zu <%s>: refused: %s", i, good[i].cmd, err);
         size_t want = 0;
@@ -72,7 +72,7 @@ static void splits_like_a_shell(void **state)
                 fail_msg("case %zu <%s>: word %zu is <%s>, want <%s>", i, good[i].cmd, k, words[k],
                          good[i].words[k]);
         assert_null(words[n]);
-        run_words_free(words);
+        tool_words_free(words);
     }
 }
 
@@ -115,7 +115,7 @@ static void refuses_shell_syntax(void **state)
     for (size_t i = 0; i < N_OF(bad); i++) {
         char **words = (char **)&words, err[256] = "";
         size_t n = 7;
-        int rc = run_split_words(bad[i].cmd, &words, &n, err, sizeof err);
+        int rc = tool_split_words(bad[i].cmd, &words, &n, err, sizeof err);
         if (rc != -1)
             fail_msg("case %zu <%s>: accepted", i, bad[i].cmd);
         assert_null(words);
@@ -142,19 +142,19 @@ static void grows(void **state)
     *p = '\0';
     char **out = NULL, err[128];
     size_t n = 0;
-    assert_int_equal(run_split_words(cmd, &out, &n, err, sizeof err), 0);
+    assert_int_equal(tool_split_words(cmd, &out, &n, err, sizeof err), 0);
     assert_int_equal(n, words);
     assert_string_equal(out[0], "b");
     assert_string_equal(out[1], "a");
-    run_words_free(out);
+    tool_words_free(out);
     memset(cmd, 'x', len - 1);
     cmd[len - 1] = '\0';
-    assert_int_equal(run_split_words(cmd, &out, &n, err, sizeof err), 0);
+    assert_int_equal(tool_split_words(cmd, &out, &n, err, sizeof err), 0);
     assert_int_equal(n, 1);
     assert_int_equal(strlen(out[0]), len - 1);
-    run_words_free(out);
+    tool_words_free(out);
     free(cmd);
-    run_words_free(NULL);
+    tool_words_free(NULL);
 }
 
 /* A message longer than the buffer is cut, and marked, never overflowing. */
@@ -163,7 +163,7 @@ static void short_error_buffer(void **state)
     (void)state;
     char **out = NULL, err[12];
     size_t n = 0;
-    assert_int_equal(run_split_words("a | b", &out, &n, err, sizeof err), -1);
+    assert_int_equal(tool_split_words("a | b", &out, &n, err, sizeof err), -1);
     assert_true(strlen(err) < sizeof err);
 }
 

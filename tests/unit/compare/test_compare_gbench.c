@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare_tool.h"
+#include "compare/compare.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_tool.h"
+#include "results/report_tool.h"
 
 static struct results_run RUNS[] = {
     {"20261101T000000Z", "2026-11-01T00:00:00Z", "hostA", "p"},

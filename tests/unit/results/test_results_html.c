@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "results_html.h"
+#include "results/results_html.h"
 
 static char dir[64], chartjs[96], page[96];
 

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results_tool.h"
-#include "tool_json.h"
+#include "results/results_tool.h"
+#include "common/json.h"
 
 static void time_stamp_and_parse(void **state)
 {

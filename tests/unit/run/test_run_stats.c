@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run_tool.h"
+#include "run/run.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
