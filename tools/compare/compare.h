@@ -72,16 +72,17 @@ struct json_t *compare_gbench_load_lenient(const char *data, size_t len);
 int compare_gbench_runs(const struct json_t *root, struct compare_doc **docs, size_t *n_docs,
                         char *err, size_t err_size);
 
-/* ---- exec.c: one subject invocation ------------------------------------------- */
+/* ---- exec.c: one subject invocation ------------------------------------------------------ */
 
-/* Run argv[0] with argv (NULL-terminated) in its own process group, stdin from /dev/null,
- * stdout and stderr to log_path; wait for it (no polling), then kill what is left in its
- * group. Returns its exit status (0 = success), or -1 when it was killed by a signal or
- * could not be started; when not 0, `why` holds the reason ("exited with status 2: <last
- * log line>", "killed by SIGSEGV: Segmentation fault"). A SIGINT, SIGTERM or SIGHUP to this
- * process kills the child's group, runs the interrupt cleanup and is re-raised
- * (common/interrupt.h). */
-int compare_exec(char *const argv[], const char *log_path, char *why, size_t why_size);
+struct tool_program;
+
+/* Run prog (its path found, argv[0] as given) through common/spawn.c: its own process group,
+ * stdin from /dev/null, stdout and stderr to log_path, a blocking wait, then what is left in its
+ * group killed. Returns its exit status (0 = success), or -1 when it was killed by a signal or
+ * could not be started; when not 0, `why` holds the reason ("exited with status 2: <last log
+ * line>", "killed by SIGSEGV: Segmentation fault"). A SIGINT, SIGTERM or SIGHUP to this process
+ * kills the child's group, runs the interrupt cleanup and is re-raised (common/interrupt.h). */
+int compare_exec(struct tool_program *prog, const char *log_path, char *why, size_t why_size);
 
 /* ---- cmd.c: the command: options, subjects, cells, the engine ------------------ */
 
@@ -129,7 +130,7 @@ struct tool_program;
 /* The state of one comparison: the options, every run's document, the cells. */
 struct compare_state {
     struct compare_options opts;
-    struct tool_program *programs; /* --commands: baseline, candidate (the aa runs the first) */
+    struct tool_program *programs; /* baseline, candidate (the aa runs the first): found once */
     size_t n_runs[N_SUBJECTS];
     struct compare_doc *docs[N_SUBJECTS]; /* per run; empty when the run failed */
     char **run_fail[N_SUBJECTS];          /* per run: why it gave nothing, or NULL */

@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-/* exec.c: owns running one subject binary for `libbench compare`: its own process
- * group, output to a log file, a blocking wait, and the reason a run failed. No polling. */
+/* exec.c: owns running one subject binary for `libbench compare`: its output to a log file, and
+ * the reason a run failed in compare's words (its status and the last line of its log, or its
+ * signal). The process itself is spawned, waited for and killed by common/spawn.c only. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "compare.h"
-#include "common/interrupt.h"
+#include "common/spawn.h"
+#include "util/alloc.h"
 #include "util/signal_name.h"
 #include "util/text.h"
 
@@ -47,87 +47,51 @@ static void last_log_line(const char *log_path, char *buf, size_t size)
     }
 }
 
-static void describe_status(int status, const char *log_path, char *why, size_t size)
+/* Why a run that did not complete gave nothing; its return value for compare_exec. */
+static int describe(const struct tool_child *c, const char *log_path, char *why, size_t size)
 {
-    if (WIFSIGNALED(status)) {
-        int sig = WTERMSIG(status);
-        const char *abbrev = bench__signal_abbrev(sig);
-        const char *text = strsignal(sig);
+    switch (c->outcome) {
+    case TOOL_COMPLETED: return 0;
+    case TOOL_EXITED: {
+        char line[200];
+        last_log_line(log_path, line, sizeof line);
+        if (line[0])
+            bench__fmt(why, size, "exited with status %d: %s", c->status, line);
+        else
+            bench__fmt(why, size, "exited with status %d", c->status);
+        return c->status;
+    }
+    case TOOL_SIGNALED: {
+        const char *abbrev = bench__signal_abbrev(c->signal);
+        const char *text = strsignal(c->signal);
         if (abbrev)
             bench__fmt(why, size, "killed by SIG%s: %s", abbrev, text ? text : "");
         else
-            bench__fmt(why, size, "killed by signal %d", sig);
-        return;
+            bench__fmt(why, size, "killed by signal %d", c->signal);
+        return -1;
     }
-    char line[200];
-    last_log_line(log_path, line, sizeof line);
-    if (line[0])
-        bench__fmt(why, size, "exited with status %d: %s", WEXITSTATUS(status), line);
-    else
-        bench__fmt(why, size, "exited with status %d", WEXITSTATUS(status));
+    case TOOL_CANNOT_START: bench__fmt(why, size, "cannot execute: %s", strerror(c->error)); break;
+    case TOOL_HARNESS_FAILED:
+        bench__fmt(why, size, "cannot wait for it: %s: %s", c->failed_call ? c->failed_call : "?",
+                   strerror(c->error));
+        break;
+    case TOOL_TIMED_OUT: bench__fmt(why, size, "timed out"); break; /* no timeout is set */
+    }
+    return -1;
 }
 
-int compare_exec(char *const argv[], const char *log_path, char *why, size_t why_size)
+int compare_exec(struct tool_program *prog, const char *log_path, char *why, size_t why_size)
 {
-    tool_interrupt_install();
-    tool_interrupt_honour();
     int log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (log_fd < 0) {
         bench__fmt(why, why_size, "cannot create the log file: %s", strerror(errno));
         return -1;
     }
-    int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (null_fd < 0) {
-        bench__fmt(why, why_size, "cannot open /dev/null: %s", strerror(errno));
-        close(log_fd);
-        return -1;
-    }
-
-    /* Block the stop signals across fork so the handler always knows the child's group. */
-    sigset_t stop, old_mask;
-    tool_interrupt_signals(&stop);
-    sigprocmask(SIG_BLOCK, &stop, &old_mask);
-    pid_t pid = fork();
-    if (pid == 0) {
-        setpgid(0, 0);
-        sigprocmask(SIG_SETMASK, &old_mask, NULL);
-        if (dup2(null_fd, STDIN_FILENO) < 0 || dup2(log_fd, STDOUT_FILENO) < 0 ||
-            dup2(log_fd, STDERR_FILENO) < 0)
-            _exit(127);
-        execvp(argv[0], argv);
-        dprintf(STDERR_FILENO, "libbench compare: cannot execute '%s': %s\n", argv[0],
-                strerror(errno));
-        _exit(127);
-    }
-    int fork_errno = errno;
-    if (pid > 0) {
-        setpgid(pid, pid); /* also here: no window in which the group does not exist */
-        tool_interrupt_watch(pid);
-    }
-    sigprocmask(SIG_SETMASK, &old_mask, NULL);
+    struct tool_spawn how = {.output = TOOL_OUTPUT_FILE, .file_fd = log_fd};
+    struct tool_child *child = bench__xmalloc(sizeof *child);
+    tool_spawn(prog, &how, child);
     close(log_fd);
-    close(null_fd);
-    if (pid < 0) {
-        bench__fmt(why, why_size, "cannot start: %s", strerror(fork_errno));
-        return -1;
-    }
-
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            status = -1;
-            break;
-        }
-    }
-    kill(-pid, SIGKILL); /* whatever the child left running in its group */
-    tool_interrupt_unwatch();
-    tool_interrupt_honour();
-    if (status == -1) {
-        bench__fmt(why, why_size, "cannot wait for it: %s", strerror(errno));
-        return -1;
-    }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return 0;
-    describe_status(status, log_path, why, why_size);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    int rc = describe(child, log_path, why, why_size);
+    free(child);
+    return rc;
 }

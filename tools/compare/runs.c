@@ -16,6 +16,7 @@
 #include "compare.h"
 #include "common/interrupt.h"
 #include "common/spawn.h"
+#include "util/alloc.h"
 #include "util/text.h"
 
 static void remove_tmpdir(void *data)
@@ -46,53 +47,47 @@ static bool doc_has_error_row(const struct compare_doc *d)
 
 /* --commands: one process of the subject's command, its wall time as a one-row document (the
  * cell COMPARE_COMMAND_CELL), or why the run gave none. */
-static int run_command(struct compare_state *st, size_t s, size_t r, struct tool_child *sample)
+static void run_command(struct compare_state *st, size_t s, size_t r, struct tool_child *sample)
 {
     struct tool_program *prog = &st->programs[s == SUBJ_CANDIDATE ? 1 : 0];
-    struct tool_spawn params = {.output = TOOL_OUTPUT_NULL, .timeout_ns = st->opts.timeout_ns};
-    tool_spawn(prog, &params, sample);
+    struct tool_spawn how = {.output = TOOL_OUTPUT_NULL, .timeout_ns = st->opts.timeout_ns};
+    tool_spawn(prog, &how, sample);
     if (sample->outcome != TOOL_COMPLETED) {
         char why[COMPARE_ERROR_MAX];
         tool_child_describe(sample, prog, st->opts.timeout_ns, why, sizeof why);
-        st->run_fail[s][r] = strdup(why);
-        if (!st->run_fail[s][r])
-            return -1;
+        st->run_fail[s][r] = bench__xstrdup(why);
         fprintf(stderr, "libbench compare: %s run %zu gave no values: %s\n",
                 compare_subject_names[s], r + 1, why);
-        return 0;
+        return;
     }
     struct compare_doc *d = &st->docs[s][r];
-    d->rows = calloc(1, sizeof *d->rows);
-    if (!d->rows)
-        return -1;
+    d->rows = bench__xcalloc(1, sizeof *d->rows);
     d->n_rows = 1;
-    d->rows[0].name = strdup(COMPARE_COMMAND_CELL);
+    d->rows[0].name = bench__xstrdup(COMPARE_COMMAND_CELL);
     d->rows[0].median_ns = (double)sample->wall_ns;
-    if (!d->rows[0].name || compare_row_keys(&d->rows[0]) != 0)
-        return -1;
-    return 0;
+    compare_row_keys(&d->rows[0]);
 }
 
 /* One invocation: the document on success; otherwise the reason in run_fail. An exit
  * status of 1 with error rows in a readable document is a completed run whose failed rows
  * are skips (libbench exits 1 when a benchmark errors). */
-static int run_subject(struct compare_state *st, size_t s, size_t r)
+static void run_subject(struct compare_state *st, size_t s, size_t r)
 {
     char json[4096], log[4096], opt[4200], why[COMPARE_ERROR_MAX + 64], derr[COMPARE_ERROR_MAX];
     bench__fmt(json, sizeof json, "%s/%s-%zu.json", st->tmpdir, compare_subject_names[s], r + 1);
     bench__fmt(log, sizeof log, "%s/%s-%zu.log", st->tmpdir, compare_subject_names[s], r + 1);
     bench__fmt(opt, sizeof opt, "--bench-json=%s", json);
     size_t n = 3 + st->opts.n_args;
-    char **argv = calloc(n + 1, sizeof *argv);
-    if (!argv)
-        return -1;
-    argv[0] = (char *)st->opts.bin[s == SUBJ_CANDIDATE ? 1 : 0];
+    const struct tool_program *bin = &st->programs[s == SUBJ_CANDIDATE ? 1 : 0];
+    char **argv = bench__xcalloc(n + 1, sizeof *argv);
+    argv[0] = bin->argv[0];
     argv[1] = "--bench";
     argv[2] = opt;
     for (size_t a = 0; a < st->opts.n_args; a++)
         argv[3 + a] = st->opts.args[a];
+    struct tool_program run = {.argv = argv, .path = bin->path}; /* borrowed: not freed */
     why[0] = '\0';
-    int status = compare_exec(argv, log, why, sizeof why);
+    int status = compare_exec(&run, log, why, sizeof why);
     free(argv);
     struct compare_doc *d = &st->docs[s][r];
     if (status == 0 || status == 1) {
@@ -108,65 +103,50 @@ static int run_subject(struct compare_state *st, size_t s, size_t r)
     unlink(json);
     unlink(log);
     if (status != 0) {
-        st->run_fail[s][r] = strdup(why[0] ? why : "failed");
-        if (!st->run_fail[s][r])
-            return -1;
+        st->run_fail[s][r] = bench__xstrdup(why[0] ? why : "failed");
         fprintf(stderr, "libbench compare: %s run %zu gave no values: %s\n",
                 compare_subject_names[s], r + 1, st->run_fail[s][r]);
     }
-    return 0;
 }
 
-/* --commands: both programs found before anything runs (a missing one is an error). */
-static int find_commands(struct compare_state *st, char *err, size_t err_size)
+/* Both programs found on PATH before anything runs (a missing one is an error): the commands'
+ * (--commands), or the binaries, found once and run with each run's arguments. */
+static int find_programs(struct compare_state *st, char *err, size_t err_size)
 {
-    st->programs = calloc(2, sizeof *st->programs);
-    if (!st->programs) {
-        bench__fmt(err, err_size, "out of memory");
-        return -1;
-    }
+    st->programs = bench__xcalloc(2, sizeof *st->programs);
     /* both handed over first: the programs own (and state_free frees) both argv, also when the
      * first is not found */
-    for (size_t c = 0; c < 2; c++)
-        st->programs[c].argv = st->opts.command_argv[c];
+    for (size_t c = 0; c < 2; c++) {
+        if (st->opts.commands_mode) {
+            st->programs[c].argv = st->opts.command_argv[c];
+            continue;
+        }
+        st->programs[c].argv = bench__xcalloc(2, sizeof *st->programs[c].argv);
+        st->programs[c].argv[0] = bench__xstrdup(st->opts.bin[c]);
+    }
     for (size_t c = 0; c < 2; c++) {
         int e = tool_program_find(&st->programs[c]);
-        if (e != 0) {
-            char shown[256];
-            bench__sanitize_copy(st->programs[c].argv[0], shown, sizeof shown);
+        if (e == 0)
+            continue;
+        char shown[256];
+        bench__sanitize_copy(st->programs[c].argv[0], shown, sizeof shown);
+        if (st->opts.commands_mode)
             bench__fmt(err, err_size, "--commands: cannot run '%s': %s", shown, strerror(e));
-            return -1;
-        }
+        else
+            bench__fmt(err, err_size, "%s: cannot execute: %s", shown, strerror(e));
+        return -1;
     }
     return 0;
 }
 
 int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
 {
-    struct tool_child *sample = NULL;
-    if (st->opts.commands_mode) {
-        if (find_commands(st, err, err_size) != 0)
-            return -1;
-        sample = malloc(sizeof *sample);
-        if (!sample) {
-            bench__fmt(err, err_size, "out of memory");
-            return -1;
-        }
-    }
-    for (size_t b = 0; b < 2 && !st->opts.commands_mode; b++)
-        if (strchr(st->opts.bin[b], '/') && access(st->opts.bin[b], X_OK) != 0) {
-            char shown[256];
-            bench__sanitize_copy(st->opts.bin[b], shown, sizeof shown);
-            bench__fmt(err, err_size, "%s: cannot execute: %s", shown, strerror(errno));
-            return -1;
-        }
+    if (find_programs(st, err, err_size) != 0)
+        return -1;
+    struct tool_child *sample = st->opts.commands_mode ? bench__xmalloc(sizeof *sample) : NULL;
     const char *base = getenv("TMPDIR");
     size_t len = strlen(base && *base ? base : "/tmp") + sizeof "/libbench-compare.XXXXXX";
-    st->tmpdir = st->opts.commands_mode ? NULL : malloc(len); /* commands write no documents */
-    if (!st->opts.commands_mode && !st->tmpdir) {
-        bench__fmt(err, err_size, "out of memory");
-        return -1;
-    }
+    st->tmpdir = st->opts.commands_mode ? NULL : bench__xmalloc(len); /* commands write none */
     if (st->tmpdir)
         bench__fmt(st->tmpdir, len, "%s/libbench-compare.XXXXXX", base && *base ? base : "/tmp");
     if (st->tmpdir && !mkdtemp(st->tmpdir)) {
@@ -183,7 +163,7 @@ int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
      * continues the same schedule: its first runs are those of --runs with the same count. */
     struct bench__rng rng = {st->opts.seed ^ bench__fnv1a64("schedule", 8)};
     int rc = 0;
-    bool more = true, engine_failed = false;
+    bool more = true;
     size_t r = 0, usable = 0;
     for (; r < st->runs_cap && more && rc == 0; r++) {
         size_t *order = &st->schedule[r * N_SUBJECTS];
@@ -198,16 +178,18 @@ int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
             fprintf(stderr, "libbench compare: run %zu/%u: %s, %s, %s\n", r + 1, st->opts.runs,
                     compare_subject_names[order[0]], compare_subject_names[order[1]],
                     compare_subject_names[order[2]]);
-        for (size_t k = 0; k < N_SUBJECTS && rc == 0; k++)
-            rc = st->opts.commands_mode ? run_command(st, order[k], r, sample)
-                                        : run_subject(st, order[k], r);
-        if (rc != 0 || !st->opts.runs_auto || r + 1 < st->opts.runs)
+        for (size_t k = 0; k < N_SUBJECTS; k++) {
+            if (st->opts.commands_mode)
+                run_command(st, order[k], r, sample);
+            else
+                run_subject(st, order[k], r);
+        }
+        if (!st->opts.runs_auto || r + 1 < st->opts.runs)
             continue;
         /* The stopping rule sees the baseline and A/A values and the run counts only. */
         size_t pending = 0;
         if (compare_auto_more(st, r + 1, &more, &pending, &usable, err, err_size) != 0) {
             rc = -1;
-            engine_failed = true;
             r++;
             break;
         }
@@ -241,7 +223,5 @@ int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
     remove_tmpdir(st);
     tool_interrupt_on(NULL, NULL);
     free(sample);
-    if (rc != 0 && !engine_failed)
-        bench__fmt(err, err_size, "out of memory");
     return rc;
 }

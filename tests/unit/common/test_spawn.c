@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* test_run_proc.c: one process run and timed for `libbench run` (tools/run_proc.c), with real
- * processes: a completed run and its rusage, an exit status, a signal, a program not found or not
- * executable (PATH looked up as execvp does), a timeout that kills the whole group, --output=pipe
- * drained past a grandchild that holds the pipe, the stderr tail; and the words that describe
- * each outcome. Timing bounds are generous: they hold on a busy machine. */
+/* test_spawn.c: the tool's one spawn-and-wait (tools/common/spawn.c), with real processes: a
+ * completed run and its rusage, an exit status, a signal, a program not found or not executable
+ * (PATH looked up as execvp does), a timeout that kills the whole group, on the deadline clock,
+ * pipes drained past a grandchild that holds one, the stderr tail, the output to a file, an
+ * interrupt that kills the running group and re-raises after the cleanup; and the words that
+ * describe each outcome. Timing bounds are generous: they hold on a busy machine. */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,10 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "common/interrupt.h"
 #include "common/spawn.h"
 #include "common/words.h"
+#include "util/clock.h"
 
 static struct tool_child sample;
 
@@ -211,6 +216,111 @@ static void pipes_drained(void **state)
     free(tail);
 }
 
+/* The timeout is kept on the deadline clock, the wall time on the measuring clock: with a deadline
+ * clock far behind CLOCK_MONOTONIC, a 0.2 s timeout still ends a 5 s child after 0.2 s of that
+ * clock (a deadline taken from the measuring clock would never come). */
+static int64_t behind_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec - INT64_C(1000000000000000);
+}
+
+static void timeout_on_the_deadline_clock(void **state)
+{
+    (void)state;
+    bench__clock_deadline_ns = behind_ns;
+    run_sh("sleep 5", TOOL_OUTPUT_NULL, 200000000);
+    bench__clock_reset();
+    assert_int_equal(sample.outcome, TOOL_TIMED_OUT);
+    assert_true(sample.wall_ns >= 150000000); /* the measuring clock: the real time */
+    assert_true(sample.wall_ns < 4000000000);
+}
+
+/* TOOL_OUTPUT_FILE: stdout and stderr both to the caller's file, in the order written. */
+static void output_to_file(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/test_spawn.log.XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *words[] = {"/bin/sh", "-c", "echo out; echo err >&2", NULL};
+    struct tool_program prog = {calloc(4, sizeof(char *)), NULL};
+    for (size_t i = 0; i < 3; i++)
+        prog.argv[i] = strdup(words[i]);
+    struct tool_spawn how = {.output = TOOL_OUTPUT_FILE, .file_fd = fd};
+    tool_spawn(&prog, &how, &sample);
+    tool_program_free(&prog);
+    close(fd);
+    assert_int_equal(sample.outcome, TOOL_COMPLETED);
+    char buf[64] = "";
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    unlink(path);
+    buf[n] = '\0';
+    assert_string_equal(buf, "out\nerr\n");
+}
+
+static const char *cleanup_mark;
+
+static void mark_cleanup(void *data)
+{
+    (void)data;
+    FILE *f = fopen(cleanup_mark, "w");
+    if (f)
+        fclose(f);
+}
+
+/* A SIGTERM to a tool waiting for its child kills the child's whole group (a grandchild too),
+ * runs the command's cleanup, and the tool dies by that signal. */
+static void interrupt_kills_the_group(void **state)
+{
+    (void)state;
+    char pidfile[] = "/tmp/test_spawn.pid.XXXXXX", mark[] = "/tmp/test_spawn.mark.XXXXXX";
+    int fd = mkstemp(pidfile);
+    assert_true(fd >= 0);
+    close(fd);
+    fd = mkstemp(mark);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(mark);
+    char script[256];
+    snprintf(script, sizeof script, "sleep 300 & echo $! > %s; sleep 300", pidfile);
+    pid_t tool = fork();
+    assert_true(tool >= 0);
+    if (tool == 0) {
+        cleanup_mark = mark;
+        tool_interrupt_on(mark_cleanup, NULL);
+        run_sh(script, TOOL_OUTPUT_NULL, 0);
+        _exit(3); /* not reached: the interrupt re-raises */
+    }
+    int grandchild = 0;
+    for (int tries = 0; tries < 3000 && grandchild <= 0; tries++) { /* up to 30 s */
+        FILE *f = fopen(pidfile, "r");
+        if (f) {
+            if (fscanf(f, "%d", &grandchild) != 1)
+                grandchild = 0;
+            fclose(f);
+        }
+        if (grandchild <= 0)
+            usleep(10000);
+    }
+    assert_true(grandchild > 0);
+    kill(tool, SIGTERM);
+    int status = 0;
+    assert_int_equal(waitpid(tool, &status, 0), tool);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGTERM);
+    assert_int_equal(access(mark, F_OK), 0);
+    for (int tries = 0; tries < 3000 && !gone(grandchild); tries++)
+        usleep(10000); /* SIGKILL is sent; its delivery is the kernel's */
+    assert_true(gone(grandchild));
+    unlink(pidfile);
+    unlink(mark);
+}
+
 static void tail_text(void **state)
 {
     (void)state;
@@ -261,6 +371,9 @@ int main(void)
         cmocka_unit_test(path_lookup),
         cmocka_unit_test(timeout_kills_the_group),
         cmocka_unit_test(pipes_drained),
+        cmocka_unit_test(timeout_on_the_deadline_clock),
+        cmocka_unit_test(output_to_file),
+        cmocka_unit_test(interrupt_kills_the_group),
         cmocka_unit_test(tail_text),
         cmocka_unit_test(describe),
     };
