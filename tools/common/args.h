@@ -2,8 +2,8 @@
 /* args.h: the option grammar every command of the `libbench` tool shares: "--opt=VALUE" or
  * "--opt VALUE" (a value is never another option), whole and decimal numbers in the grammar of
  * the test binaries' options (docs/reference/cli.md, "Option syntax"). Pure functions. */
-#ifndef LIBBENCH_TOOL_ARGS_H
-#define LIBBENCH_TOOL_ARGS_H
+#ifndef LIBBENCH_TOOLS_COMMON_ARGS_H
+#define LIBBENCH_TOOLS_COMMON_ARGS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -26,4 +26,4 @@ bool tool_take_value(int argc, char **argv, int *i, const char **value);
  * Always 2, the exit status of a usage error. */
 int tool_usage_error(const char *command, const char *fmt, const char *arg);
 
-#endif /* LIBBENCH_TOOL_ARGS_H */
+#endif /* LIBBENCH_TOOLS_COMMON_ARGS_H */

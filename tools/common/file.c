@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "file.h"
+#include "util/alloc.h"
 #include "util/text.h"
 
 int tool_read_file(const char *path, size_t max_bytes, char **data_out, size_t *len_out, char *err,
@@ -31,8 +32,8 @@ int tool_read_file(const char *path, size_t max_bytes, char **data_out, size_t *
     size_t cap = max_bytes < 65536 ? max_bytes : 65536, len = 0;
     char *data = NULL;
     bool too_large = false;
-    if (e == 0 && !(data = malloc(cap + 1)))
-        e = ENOMEM;
+    if (e == 0)
+        data = bench__xmalloc(cap + 1);
     while (e == 0) {
         if (len == cap) {
             if (cap >= max_bytes) {
@@ -48,12 +49,7 @@ int tool_read_file(const char *path, size_t max_bytes, char **data_out, size_t *
                 break;
             }
             size_t next = cap * 2 < max_bytes ? cap * 2 : max_bytes;
-            char *grown = realloc(data, next + 1);
-            if (!grown) {
-                e = ENOMEM;
-                break;
-            }
-            data = grown;
+            data = bench__xrealloc(data, next + 1);
             cap = next;
         }
         ssize_t got = read(fd, data + len, cap - len);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* file.h: how the commands of the `libbench` tool read a whole file into memory: one reader,
- * with a size limit (a whole number of MiB), whose every failure (a missing file, a directory, a
- * file over the limit, no memory for it) is a message for the caller to report, never an abort. */
-#ifndef LIBBENCH_TOOL_FILE_H
-#define LIBBENCH_TOOL_FILE_H
+ * with a size limit (a whole number of MiB), whose every refusal (a missing file, a directory, a
+ * file over the limit, a read error) is a message for the caller to report; running out of memory
+ * under the limit is util/alloc.h's one abort. */
+#ifndef LIBBENCH_TOOLS_COMMON_FILE_H
+#define LIBBENCH_TOOLS_COMMON_FILE_H
 
 #include <stddef.h>
 
@@ -12,4 +13,4 @@
 int tool_read_file(const char *path, size_t max_bytes, char **data, size_t *len, char *err,
                    size_t err_size);
 
-#endif /* LIBBENCH_TOOL_FILE_H */
+#endif /* LIBBENCH_TOOLS_COMMON_FILE_H */

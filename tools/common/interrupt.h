@@ -3,8 +3,8 @@
  * (SIGINT, SIGTERM, SIGHUP) while a child of it runs: the child's whole process group is killed
  * at once, and once the child is reaped the command's cleanup runs and the command dies by the
  * same signal. One handler and one state for the whole program, whichever command spawns. */
-#ifndef LIBBENCH_TOOL_INTERRUPT_H
-#define LIBBENCH_TOOL_INTERRUPT_H
+#ifndef LIBBENCH_TOOLS_COMMON_INTERRUPT_H
+#define LIBBENCH_TOOLS_COMMON_INTERRUPT_H
 
 #include <signal.h>
 #include <sys/types.h>
@@ -23,4 +23,4 @@ void tool_interrupt_unwatch(void);
 /* When a stop was asked for: the cleanup, then death by that signal. Otherwise nothing. */
 void tool_interrupt_honour(void);
 
-#endif /* LIBBENCH_TOOL_INTERRUPT_H */
+#endif /* LIBBENCH_TOOLS_COMMON_INTERRUPT_H */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "util/alloc.h"
 #include "util/text.h"
 
 /* A real as the shortest "%.Ng" that reads back as the same double, with jansson's
@@ -35,7 +36,13 @@ static void shortest_real(double v, char *buf, size_t size)
 
 /* Rewrite every real of jansson's "%.17g" text in its shortest round-trip form: the same
  * values, read back bit for bit, without the noise digits (0.05, not 0.050000000000000003). */
-static int shorten_reals(struct bench__text *b)
+static void put(struct bench__text *t, const char *s, size_t n)
+{
+    if (bench__text_append(s, n, t) != 0)
+        bench__out_of_memory();
+}
+
+static void shorten_reals(struct bench__text *b)
 {
     struct bench__text o = {0};
     size_t i = 0;
@@ -58,8 +65,7 @@ static int shorten_reals(struct bench__text *b)
                 memcpy(text, b->data + start, n);
                 text[n] = '\0';
                 shortest_real(strtod(text, NULL), out, sizeof out);
-                if (bench__text_append(out, strlen(out), &o) != 0)
-                    goto fail;
+                put(&o, out, strlen(out));
                 continue;
             }
         } else {
@@ -67,43 +73,38 @@ static int shorten_reals(struct bench__text *b)
         }
         if (i > b->len)
             i = b->len;
-        if (bench__text_append(b->data + start, i - start, &o) != 0)
-            goto fail;
+        put(&o, b->data + start, i - start);
     }
     free(b->data);
     *b = o;
-    return 0;
-fail:
-    free(o.data);
-    return -1;
 }
 
-static int dump(const json_t *doc, struct bench__text *out, size_t flags)
+/* jansson's text fails only when the text cannot grow (a document the tool built holds valid
+ * UTF-8 only): out of memory, the one policy. */
+static void dump(const json_t *doc, struct bench__text *out, size_t flags)
 {
     struct bench__text t = {0};
-    if (json_dump_callback(doc, bench__text_append, &t, flags | JSON_REAL_PRECISION(17)) != 0 ||
-        shorten_reals(&t) != 0 || bench__text_append(t.data, t.len, out) != 0 ||
-        bench__text_append("\n", 1, out) != 0) {
-        free(t.data);
-        return -1;
-    }
+    if (json_dump_callback(doc, bench__text_append, &t, flags | JSON_REAL_PRECISION(17)) != 0)
+        bench__out_of_memory();
+    shorten_reals(&t);
+    put(out, t.data, t.len);
+    put(out, "\n", 1);
     free(t.data);
-    return 0;
 }
 
-int tool_json_dump(const json_t *doc, struct bench__text *out)
+void tool_json_dump(const json_t *doc, struct bench__text *out)
 {
-    return dump(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    dump(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 }
 
-int tool_json_dump_sorted(const json_t *doc, struct bench__text *out)
+void tool_json_dump_sorted(const json_t *doc, struct bench__text *out)
 {
-    return dump(doc, out, JSON_INDENT(2) | JSON_SORT_KEYS);
+    dump(doc, out, JSON_INDENT(2) | JSON_SORT_KEYS);
 }
 
-int tool_json_dump_line(const json_t *doc, struct bench__text *out)
+void tool_json_dump_line(const json_t *doc, struct bench__text *out)
 {
-    return dump(doc, out, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    dump(doc, out, JSON_COMPACT | JSON_PRESERVE_ORDER);
 }
 
 int tool_json_error(char *err, size_t size, const char *fmt, ...)
@@ -158,9 +159,7 @@ json_t *tool_json_text(const char *s)
     if (v)
         return v;
     size_t len = strlen(s);
-    char *fixed = malloc(len * 3 + 1); /* each byte at most U+FFFD, 3 bytes */
-    if (!fixed)
-        return NULL;
+    char *fixed = bench__xmalloc(len * 3 + 1); /* each byte at most U+FFFD, 3 bytes */
     size_t o = 0;
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
         size_t n = utf8_sequence(p);
@@ -177,5 +176,7 @@ json_t *tool_json_text(const char *s)
     fixed[o] = '\0';
     v = json_string(fixed);
     free(fixed);
+    if (!v)
+        bench__out_of_memory();
     return v;
 }

@@ -2,29 +2,29 @@
 /* json.h: how the commands of the `libbench` tool print a JSON document (jansson's text,
  * indented by 2, keys in insertion order, every real in its shortest form that reads back as the
  * same double, and a final newline), and what their readers say of a document they refuse. */
-#ifndef LIBBENCH_TOOL_JSON_H
-#define LIBBENCH_TOOL_JSON_H
+#ifndef LIBBENCH_TOOLS_COMMON_JSON_H
+#define LIBBENCH_TOOLS_COMMON_JSON_H
 
 #include <jansson.h>
 
 #include "util/atomic_file.h"
 
-/* Append the document's text to out; 0, or -1 when out of memory (out may hold a part). */
-int tool_json_dump(const json_t *doc, struct bench__text *out);
+/* Append the document's text to out (out of memory: util/alloc.h's one abort). */
+void tool_json_dump(const json_t *doc, struct bench__text *out);
 /* The same with every object's keys sorted (a document whose bytes must not depend on the order
  * it was built in). */
-int tool_json_dump_sorted(const json_t *doc, struct bench__text *out);
+void tool_json_dump_sorted(const json_t *doc, struct bench__text *out);
 /* One line: compact (no space, no indentation), keys in insertion order, then a newline. */
-int tool_json_dump_line(const json_t *doc, struct bench__text *out);
+void tool_json_dump_line(const json_t *doc, struct bench__text *out);
 
 /* A reader's error: the message in err (when err is not NULL), on one line; always -1. */
 __attribute__((format(printf, 3, 4))) int tool_json_error(char *err, size_t size, const char *fmt,
                                                           ...);
 /* Text as a JSON string that is never NULL: s itself when it is UTF-8, else a copy with each
  * byte that is not part of a valid UTF-8 sequence replaced by U+FFFD (a path or file name the
- * file system holds as bytes); NULL only when out of memory. */
+ * file system holds as bytes). */
 json_t *tool_json_text(const char *s);
 /* A value's JSON type for an error message: "an object", "a string", "null", ... */
 const char *tool_json_type_name(const json_t *v);
 
-#endif /* LIBBENCH_TOOL_JSON_H */
+#endif /* LIBBENCH_TOOLS_COMMON_JSON_H */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "words.h"
+#include "util/alloc.h"
 #include "util/text.h"
 
 #define HINT "quote it, or use --shell to run the command through /bin/sh"
@@ -15,32 +16,20 @@ struct word_buf {
     size_t len, cap;
 };
 
-static int put(struct word_buf *w, char c)
+static void put(struct word_buf *w, char c)
 {
-    if (w->len + 2 > w->cap) {
-        size_t cap = w->cap ? w->cap * 2 : 32;
-        char *d = realloc(w->data, cap);
-        if (!d)
-            return -1;
-        w->data = d;
-        w->cap = cap;
-    }
+    w->data = bench__grow(w->data, &w->cap, w->len + 2, 1);
     w->data[w->len++] = c;
     w->data[w->len] = '\0';
-    return 0;
 }
 
 /* The word exists, even empty ('' or ""). */
-static int ensure(struct word_buf *w)
+static void ensure(struct word_buf *w)
 {
     if (w->data)
-        return 0;
-    w->data = malloc(32);
-    if (!w->data)
-        return -1;
-    w->cap = 32;
+        return;
+    w->data = bench__grow(NULL, &w->cap, 1, 1);
     w->data[0] = '\0';
-    return 0;
 }
 
 struct word_list {
@@ -48,22 +37,13 @@ struct word_list {
     size_t n, cap;
 };
 
-static int push(struct word_list *l, struct word_buf *w)
+static void push(struct word_list *l, struct word_buf *w)
 {
-    if (l->n + 2 > l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 8;
-        char **d = realloc(l->words, cap * sizeof *d);
-        if (!d)
-            return -1;
-        l->words = d;
-        l->cap = cap;
-    }
-    if (ensure(w) != 0)
-        return -1;
+    l->words = bench__grow(l->words, &l->cap, l->n + 2, sizeof *l->words);
+    ensure(w);
     l->words[l->n++] = w->data;
     l->words[l->n] = NULL;
     memset(w, 0, sizeof *w);
-    return 0;
 }
 
 void tool_words_free(char **words)
@@ -131,8 +111,8 @@ int tool_split_words(const char *cmd, char ***words, size_t *n_words, char *err,
     for (;;) {
         char c = *p;
         if (c == '\0' || c == ' ' || c == '\t') {
-            if (in_word && push(&list, &w) != 0)
-                goto oom;
+            if (in_word)
+                push(&list, &w);
             in_word = false;
             if (list.n > 0)
                 maybe_assignment = false;
@@ -149,8 +129,8 @@ int tool_split_words(const char *cmd, char ***words, size_t *n_words, char *err,
                 goto fail;
             }
             maybe_assignment = false;
-            if (p[1] != '\n' && put(&w, p[1]) != 0) /* backslash-newline: a continuation */
-                goto oom;
+            if (p[1] != '\n') /* backslash-newline: a continuation */
+                put(&w, p[1]);
             if (p[1] == '\n' && word_start && w.len == 0)
                 in_word = false;
             p += 2;
@@ -163,18 +143,15 @@ int tool_split_words(const char *cmd, char ***words, size_t *n_words, char *err,
                 goto fail;
             }
             maybe_assignment = false;
-            if (ensure(&w) != 0)
-                goto oom;
+            ensure(&w);
             for (const char *q = p + 1; q < end; q++)
-                if (put(&w, *q) != 0)
-                    goto oom;
+                put(&w, *q);
             p = end + 1;
             continue;
         }
         if (c == '"') {
             maybe_assignment = false;
-            if (ensure(&w) != 0)
-                goto oom;
+            ensure(&w);
             const char *q = p + 1;
             for (;; q++) {
                 if (*q == '\0') {
@@ -196,8 +173,7 @@ int tool_split_words(const char *cmd, char ***words, size_t *n_words, char *err,
                     if (*q == '\n')
                         continue;
                 }
-                if (put(&w, *q) != 0)
-                    goto oom;
+                put(&w, *q);
             }
             p = q + 1;
             continue;
@@ -216,8 +192,7 @@ int tool_split_words(const char *cmd, char ***words, size_t *n_words, char *err,
         }
         if (!name_char(c))
             maybe_assignment = false;
-        if (put(&w, c) != 0)
-            goto oom;
+        put(&w, c);
         p++;
     }
     if (list.n == 0) {
@@ -227,8 +202,6 @@ int tool_split_words(const char *cmd, char ***words, size_t *n_words, char *err,
     *words = list.words;
     *n_words = list.n;
     return 0;
-oom:
-    bench__fmt(err, err_size, "out of memory");
 fail:
     free(w.data);
     tool_words_free(list.words);

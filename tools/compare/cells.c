@@ -13,9 +13,10 @@
 
 #include "stats/compare.h"
 #include "compare.h"
+#include "util/alloc.h"
 #include "util/text.h"
 
-/* ---- cells --------------------------------------------------------------------------------- */
+const char *const compare_subject_names[N_SUBJECTS] = {"baseline", "candidate", "aa"};
 
 static size_t find_cell(const struct compare_state *st, const char *key, size_t *slot)
 {
@@ -30,12 +31,10 @@ static size_t find_cell(const struct compare_state *st, const char *key, size_t 
     return st->slots[h];
 }
 
-static int grow_slots(struct compare_state *st)
+static void grow_slots(struct compare_state *st)
 {
     size_t n = st->n_slots ? st->n_slots * 2 : 64;
-    size_t *slots = calloc(n, sizeof *slots);
-    if (!slots)
-        return -1;
+    size_t *slots = bench__xcalloc(n, sizeof *slots);
     free(st->slots);
     st->slots = slots;
     st->n_slots = n;
@@ -44,26 +43,18 @@ static int grow_slots(struct compare_state *st)
         find_cell(st, st->cells[i].row->key, &slot);
         st->slots[slot] = i + 1;
     }
-    return 0;
 }
 
 static struct compare_cell *add_cell(struct compare_state *st, const struct compare_row *row,
                                      size_t s, size_t r)
 {
-    if ((st->n_cells + 1) * 2 > st->n_slots && grow_slots(st) != 0)
-        return NULL;
+    if ((st->n_cells + 1) * 2 > st->n_slots)
+        grow_slots(st);
     size_t slot;
     size_t found = find_cell(st, row->key, &slot);
     if (found)
         return &st->cells[found - 1];
-    if (st->n_cells == st->cap_cells) {
-        size_t cap = st->cap_cells ? st->cap_cells * 2 : 16;
-        struct compare_cell *grown = realloc(st->cells, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        st->cells = grown;
-        st->cap_cells = cap;
-    }
+    st->cells = bench__grow(st->cells, &st->cap_cells, st->n_cells + 1, sizeof *st->cells);
     struct compare_cell *c = &st->cells[st->n_cells];
     memset(c, 0, sizeof *c);
     c->row = row;
@@ -71,15 +62,8 @@ static struct compare_cell *add_cell(struct compare_state *st, const struct comp
     c->first_run = r;
     for (size_t k = 0; k < N_SUBJECTS; k++) {
         size_t n = st->n_runs[k] ? st->n_runs[k] : 1;
-        c->values[k] = malloc(n * sizeof *c->values[k]);
-        c->skips[k] = calloc(n, sizeof *c->skips[k]);
-        if (!c->values[k] || !c->skips[k]) {
-            for (size_t j = 0; j <= k; j++) {
-                free(c->values[j]);
-                free(c->skips[j]);
-            }
-            return NULL;
-        }
+        c->values[k] = bench__xmalloc(n * sizeof *c->values[k]);
+        c->skips[k] = bench__xcalloc(n, sizeof *c->skips[k]);
         for (size_t j = 0; j < n; j++)
             c->values[k][j] = NAN;
     }
@@ -106,7 +90,7 @@ void compare_cells_free(struct compare_state *st)
 /* Every document into the cell table, then the gaps: a failed run, a missing row. A cell that a
  * document lacks (a lost run, a benchmark added or removed) gets a skip for that run, and the
  * engine judges it with the runs it has (docs/how-to/compare-two-builds.md, "Lost runs"). */
-int compare_assemble(struct compare_state *st, char *err, size_t err_size)
+void compare_assemble(struct compare_state *st)
 {
     for (size_t s = 0; s < N_SUBJECTS; s++)
         for (size_t r = 0; r < st->n_runs[s]; r++) {
@@ -114,16 +98,10 @@ int compare_assemble(struct compare_state *st, char *err, size_t err_size)
             for (size_t i = 0; i < d->n_rows; i++) {
                 const struct compare_row *row = &d->rows[i];
                 struct compare_cell *c = add_cell(st, row, s, r);
-                if (!c) {
-                    bench__fmt(err, err_size, "out of memory");
-                    return -1;
-                }
                 c->values[s][r] = row->median_ns;
                 c->present[s] = true;
-                if (row->skip && !(c->skips[s][r] = strdup(row->skip))) {
-                    bench__fmt(err, err_size, "out of memory");
-                    return -1;
-                }
+                if (row->skip)
+                    c->skips[s][r] = bench__xstrdup(row->skip);
             }
         }
     for (size_t i = 0; i < st->n_cells; i++) {
@@ -133,12 +111,8 @@ int compare_assemble(struct compare_state *st, char *err, size_t err_size)
                 if (!isnan(c->values[s][r]) || c->skips[s][r])
                     continue;
                 const char *why = st->run_fail[s][r];
-                c->skips[s][r] = strdup(why ? why : "no row for this cell in the run's document");
-                if (!c->skips[s][r]) {
-                    bench__fmt(err, err_size, "out of memory");
-                    return -1;
-                }
+                c->skips[s][r] =
+                    bench__xstrdup(why ? why : "no row for this cell in the run's document");
             }
     }
-    return 0;
 }

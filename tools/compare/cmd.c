@@ -14,6 +14,7 @@
 #include "common/args.h"
 #include "common/spawn.h"
 #include "common/words.h"
+#include "util/alloc.h"
 #include "util/text.h"
 
 #define RUNS_DEFAULT 5u
@@ -22,8 +23,6 @@
 #define DETECT_DEFAULT 10.0       /* --detect, in percent */
 #define DETECT_MIN 3.0            /* the smallest A/A floor (f_min), in percent */
 #define DETECT_MAX 1000.0
-
-const char *const compare_subject_names[N_SUBJECTS] = {"baseline", "candidate", "aa"};
 
 /* ---- the command line -------------------------------------------------------------------- */
 
@@ -132,9 +131,7 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
                 return usage_error(e, "'%s' given twice (list every file after one '%s')",
                                    list_opts[s], list_opts[s]);
             seen_list[s] = true;
-            o->files[s] = calloc((size_t)argc, sizeof *o->files[s]);
-            if (!o->files[s])
-                return usage_error(e, "out of memory");
+            o->files[s] = bench__xcalloc((size_t)argc, sizeof *o->files[s]);
             if (value) {
                 if (!*value)
                     return usage_error(e, "'%s=' needs a file name", list_opts[s]);
@@ -261,15 +258,11 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
             if (o->shell) {
                 if (!*o->commands[c])
                     return usage_error(e, "--commands '': the command is empty");
-                char **w = calloc(4, sizeof *w);
-                if (!w)
-                    return usage_error(e, "out of memory");
+                char **w = bench__xcalloc(4, sizeof *w);
                 o->command_argv[c] = w;
-                w[0] = strdup("/bin/sh");
-                w[1] = strdup("-c");
-                w[2] = strdup(o->commands[c]);
-                if (!w[0] || !w[1] || !w[2])
-                    return usage_error(e, "out of memory");
+                w[0] = bench__xstrdup("/bin/sh");
+                w[1] = bench__xstrdup("-c");
+                w[2] = bench__xstrdup(o->commands[c]);
                 continue;
             }
             size_t n;
@@ -338,129 +331,6 @@ static void state_free(struct compare_state *st)
     free(st->programs);
 }
 
-static void engine_params(const struct compare_options *o, struct bench__cmp_params *params)
-{
-    bench__cmp_defaults(params);
-    params->q = o->q;
-    params->min_delta = o->min_delta_ns;
-    params->detect = o->detect;
-    params->global_seed = o->seed;
-    params->subj_b = compare_subject_names[SUBJ_BASELINE];
-    params->subj_c = compare_subject_names[SUBJ_CANDIDATE];
-    params->subj_a = compare_subject_names[SUBJ_AA];
-}
-
-/* One arm of a cell for the engine: the runs with a value, ascending run numbers (from 1). */
-static void arm_of(const struct compare_cell *c, size_t s, size_t runs, double *values,
-                   uint64_t *run_ids, struct bench__arm *arm)
-{
-    arm->values = values;
-    arm->runs = run_ids;
-    arm->n = 0;
-    for (size_t r = 0; r < runs; r++) {
-        if (isnan(c->values[s][r]))
-            continue;
-        values[arm->n] = c->values[s][r];
-        run_ids[arm->n] = r + 1;
-        arm->n++;
-    }
-}
-
-int compare_auto_more(struct compare_state *st, size_t runs, bool *more, size_t *pending,
-                      size_t *usable, char *err, size_t err_size)
-{
-    for (size_t s = 0; s < N_SUBJECTS; s++)
-        st->n_runs[s] = runs;
-    if (compare_assemble(st, err, err_size) != 0)
-        return -1;
-    size_t n = st->n_cells ? st->n_cells : 1;
-    struct bench__aa_cell *cells = calloc(n, sizeof *cells);
-    double *values = malloc(n * 2 * runs * sizeof *values);
-    uint64_t *run_ids = malloc(n * 2 * runs * sizeof *run_ids);
-    int rc = -1;
-    if (!cells || !values || !run_ids) {
-        bench__fmt(err, err_size, "out of memory");
-        goto done;
-    }
-    /* The candidate's values are not handed over: only how many runs gave one. */
-    for (size_t i = 0; i < st->n_cells; i++) {
-        const struct compare_cell *c = &st->cells[i];
-        cells[i].scenario = c->row->name;
-        cells[i].operation = c->row->operation;
-        arm_of(c, SUBJ_BASELINE, runs, values + 2 * i * runs, run_ids + 2 * i * runs,
-               &cells[i].base);
-        arm_of(c, SUBJ_AA, runs, values + (2 * i + 1) * runs, run_ids + (2 * i + 1) * runs,
-               &cells[i].aa);
-        for (size_t r = 0; r < runs; r++)
-            cells[i].n_candidate += !isnan(c->values[SUBJ_CANDIDATE][r]);
-    }
-    *usable = 0;
-    for (size_t i = 0; i < st->n_cells; i++)
-        *usable += cells[i].base.n > 0 && cells[i].aa.n > 0 && cells[i].n_candidate > 0;
-    struct bench__cmp_params params;
-    engine_params(&st->opts, &params);
-    size_t bad = 0;
-    int erc = bench__auto_more_runs(&params, cells, st->n_cells, runs, more, pending, &bad);
-    if (erc != 0) {
-        char name[128], op[128];
-        bench__sanitize_copy(bad < st->n_cells ? cells[bad].scenario : "?", name, sizeof name);
-        bench__sanitize_copy(bad < st->n_cells ? cells[bad].operation : "", op, sizeof op);
-        bench__fmt(err, err_size, "the engine refused cell '%s' {%s} (error %d)", name, op, erc);
-        goto done;
-    }
-    rc = 0;
-done:
-    free(cells);
-    free(values);
-    free(run_ids);
-    compare_cells_free(st);
-    return rc;
-}
-
-/* The engine's input arms of every cell: present runs only, ascending run numbers. */
-static int analyse(struct compare_state *st, const struct bench__cmp_params *params,
-                   struct bench__cmp_cell_out *out, struct bench__cmp_result *result, char *err,
-                   size_t err_size)
-{
-    size_t n = st->n_cells;
-    struct bench__cmp_cell_in *in = calloc(n ? n : 1, sizeof *in);
-    size_t total = 0;
-    for (size_t s = 0; s < N_SUBJECTS; s++)
-        total += st->n_runs[s];
-    double *values = malloc((n ? n : 1) * (total ? total : 1) * sizeof *values);
-    uint64_t *runs = malloc((n ? n : 1) * (total ? total : 1) * sizeof *runs);
-    if (!in || !values || !runs) {
-        free(in);
-        free(values);
-        free(runs);
-        bench__fmt(err, err_size, "out of memory");
-        return -1;
-    }
-    size_t used = 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct compare_cell *c = &st->cells[i];
-        in[i].scenario = c->row->name;
-        in[i].operation = c->row->operation;
-        struct bench__arm *arms[N_SUBJECTS] = {&in[i].base, &in[i].cand, &in[i].aa};
-        for (size_t s = 0; s < N_SUBJECTS; s++) {
-            arm_of(c, s, st->n_runs[s], values + used, runs + used, arms[s]);
-            used += arms[s]->n;
-        }
-    }
-    size_t bad = 0;
-    int rc = bench__compare(params, in, n, out, result, &bad);
-    if (rc != 0) {
-        char name[128], op[128];
-        bench__sanitize_copy(bad < n ? in[bad].scenario : "?", name, sizeof name);
-        bench__sanitize_copy(bad < n ? in[bad].operation : "", op, sizeof op);
-        bench__fmt(err, err_size, "the engine refused cell '%s' {%s} (error %d)", name, op, rc);
-    }
-    free(in);
-    free(values);
-    free(runs);
-    return rc ? -1 : 0;
-}
-
 int compare_main(int argc, char **argv)
 {
     struct compare_state st;
@@ -486,42 +356,31 @@ int compare_main(int argc, char **argv)
         st.opts.runs = RUNS_DEFAULT; /* the first runs; then one at a time */
     for (size_t s = 0; s < N_SUBJECTS; s++) {
         st.n_runs[s] = st.opts.binary_mode ? st.runs_cap : st.opts.n_files[s];
-        st.docs[s] = calloc(st.n_runs[s] ? st.n_runs[s] : 1, sizeof *st.docs[s]);
-        st.run_fail[s] = calloc(st.n_runs[s] ? st.n_runs[s] : 1, sizeof *st.run_fail[s]);
-        if (!st.docs[s] || !st.run_fail[s]) {
-            fprintf(stderr, "error: out of memory\n");
-            goto done;
-        }
+        st.docs[s] = bench__xcalloc(st.n_runs[s] ? st.n_runs[s] : 1, sizeof *st.docs[s]);
+        st.run_fail[s] = bench__xcalloc(st.n_runs[s] ? st.n_runs[s] : 1, sizeof *st.run_fail[s]);
     }
     if (st.opts.binary_mode) {
-        st.schedule = calloc(st.runs_cap * N_SUBJECTS, sizeof *st.schedule);
-        if (!st.schedule || compare_run_binaries(&st, err, sizeof err) != 0) {
-            fprintf(stderr, "error: %s\n", st.schedule ? err : "out of memory");
+        st.schedule = bench__xcalloc(st.runs_cap * N_SUBJECTS, sizeof *st.schedule);
+        if (compare_run_binaries(&st, err, sizeof err) != 0) {
+            fprintf(stderr, "error: %s\n", err);
             goto done;
         }
     } else if (compare_load_files(&st, err, sizeof err) != 0) {
         fprintf(stderr, "error: %s\n", err);
         goto done;
     }
-    if (compare_assemble(&st, err, sizeof err) != 0) {
-        fprintf(stderr, "error: %s\n", err);
-        goto done;
-    }
+    compare_assemble(&st);
 
     struct bench__cmp_params params;
-    engine_params(&st.opts, &params);
+    compare_engine_params(&st.opts, &params);
     struct bench__cmp_result result = {0};
-    out = calloc(st.n_cells ? st.n_cells : 1, sizeof *out);
-    if (!out) {
-        fprintf(stderr, "error: out of memory\n");
-        goto done;
-    }
+    out = bench__xcalloc(st.n_cells ? st.n_cells : 1, sizeof *out);
     if (st.n_cells == 0) {
         /* nothing was measured: never a pass */
         result.verdict = "UNMEASURED";
         result.exit_code = 2;
         result.reason = "unmeasured_cells";
-    } else if (analyse(&st, &params, out, &result, err, sizeof err) != 0) {
+    } else if (compare_analyse(&st, &params, out, &result, err, sizeof err) != 0) {
         fprintf(stderr, "error: %s\n", err);
         goto done;
     }

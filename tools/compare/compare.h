@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* compare.h: declarations shared by the files of `libbench compare`: the readers of
- * --bench-json and Google Benchmark documents, the subject runner, the command and its report. */
-#ifndef LIBBENCH_COMPARE_TOOL_H
-#define LIBBENCH_COMPARE_TOOL_H
+/* compare.h: declarations shared by the files of `libbench compare`, listed from the bottom of the
+ * folder up (a file calls only the files listed above it): the documents (doc.c), their readers
+ * (bench_json.c, gbench.c, files.c), the cells (cells.c), the engine's calls (engine.c), one
+ * subject's run (exec.c) and the runs (runs.c), the report (report.c), the command (cmd.c). */
+#ifndef LIBBENCH_TOOLS_COMPARE_H
+#define LIBBENCH_TOOLS_COMPARE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -12,7 +14,7 @@
 #define COMPARE_ERROR_MAX 512
 #define COMPARE_DOC_MAX_BYTES (64u << 20) /* a document larger than 64 MiB is refused */
 
-/* ---- bench_json.c: one --bench-json document (schema 2), validated ------------------ */
+/* ---- doc.c: the documents, as the readers give them --------------------------------------- */
 
 struct compare_label {
     char *key;
@@ -35,30 +37,28 @@ struct compare_doc {
     size_t n_rows;
 };
 
+void compare_doc_free(struct compare_doc *doc);
+void compare_docs_free(struct compare_doc *docs, size_t n); /* each document, then the array */
+/* Fill r->operation and r->key from r->name and r->labels (sorted by key). */
+void compare_row_keys(struct compare_row *r);
+
+/* ---- bench_json.c: one --bench-json document (schema 2), validated ------------------------ */
+
+struct json_t;
+
 /* Parse and validate one document held in memory (len bytes, need not be NUL-terminated).
  * On failure returns -1 and writes one line "FIELD: problem" (or "line L column C: ...")
  * into err, with control characters replaced by '?'; *doc is then empty. */
 int compare_doc_parse(const char *data, size_t len, struct compare_doc *doc, char *err,
                       size_t err_size);
+/* The same from a parsed root (which stays the caller's). */
+int compare_doc_from_root(const struct json_t *root, struct compare_doc *doc, char *err,
+                          size_t err_size);
 /* Read the file at path and parse it; a read failure is reported as "cannot read: ...". */
 int compare_doc_load(const char *path, struct compare_doc *doc, char *err, size_t err_size);
-void compare_doc_free(struct compare_doc *doc);
-void compare_docs_free(struct compare_doc *docs, size_t n); /* each document, then the array */
-/* Fill r->operation and r->key from r->name and r->labels (sorted by key); -1 out of memory. */
-int compare_row_keys(struct compare_row *r);
 
-/* File mode: one document of either kind, recognised by its content. A --bench-json document
- * is one run (*n_docs = 1); Google Benchmark JSON is one run per repetition (gbench.c).
- * On success *docs is a malloc'd array of *n_docs documents (compare_docs_free); on failure
- * -1, one line in err as compare_doc_parse writes it, *docs NULL and *n_docs 0. */
-int compare_doc_parse_runs(const char *data, size_t len, struct compare_doc **docs, size_t *n_docs,
-                           char *err, size_t err_size);
-int compare_doc_load_runs(const char *path, struct compare_doc **docs, size_t *n_docs, char *err,
-                          size_t err_size);
+/* ---- gbench.c: one Google Benchmark JSON document, as runs -------------------------------- */
 
-/* ---- gbench.c: one Google Benchmark JSON document, as runs ---------------------- */
-
-struct json_t;
 #define COMPARE_GBENCH_REPETITIONS_MAX 1000 /* repetitions of one benchmark in one file */
 
 /* A Google Benchmark document: an object with "context" or "benchmarks" and no "schema". */
@@ -72,19 +72,18 @@ struct json_t *compare_gbench_load_lenient(const char *data, size_t len);
 int compare_gbench_runs(const struct json_t *root, struct compare_doc **docs, size_t *n_docs,
                         char *err, size_t err_size);
 
-/* ---- exec.c: one subject invocation ------------------------------------------------------ */
+/* ---- files.c: file mode's documents of either kind, as runs ------------------------------- */
 
-struct tool_program;
+/* One document of either kind, recognised by its content. A --bench-json document is one run
+ * (*n_docs = 1); Google Benchmark JSON is one run per repetition (gbench.c). On success *docs is
+ * a malloc'd array of *n_docs documents (compare_docs_free); on failure -1, one line in err as
+ * compare_doc_parse writes it, *docs NULL and *n_docs 0. */
+int compare_doc_parse_runs(const char *data, size_t len, struct compare_doc **docs, size_t *n_docs,
+                           char *err, size_t err_size);
+int compare_doc_load_runs(const char *path, struct compare_doc **docs, size_t *n_docs, char *err,
+                          size_t err_size);
 
-/* Run prog (its path found, argv[0] as given) through common/spawn.c: its own process group,
- * stdin from /dev/null, stdout and stderr to log_path, a blocking wait, then what is left in its
- * group killed. Returns its exit status (0 = success), or -1 when it was killed by a signal or
- * could not be started; when not 0, `why` holds the reason ("exited with status 2: <last log
- * line>", "killed by SIGSEGV: Segmentation fault"). A SIGINT, SIGTERM or SIGHUP to this process
- * kills the child's group, runs the interrupt cleanup and is re-raised (common/interrupt.h). */
-int compare_exec(struct tool_program *prog, const char *log_path, char *why, size_t why_size);
-
-/* ---- cmd.c: the command: options, subjects, cells, the engine ------------------ */
+/* ---- cells.c: the subjects, the options, the state and the cells -------------------------- */
 
 enum { SUBJ_BASELINE, SUBJ_CANDIDATE, SUBJ_AA, N_SUBJECTS };
 extern const char *const compare_subject_names[N_SUBJECTS]; /* baseline, candidate, aa */
@@ -144,32 +143,52 @@ struct compare_state {
     size_t n_slots;
 };
 
-/* bench_json.c: file mode: each subject's files read in order, a file's runs appended (a
- * Google Benchmark file gives one per repetition); then n_runs, docs, run_fail and
- * opts.files (the file of each run) are indexed by run. -1 with "FILE: problem" in err. */
+/* files.c: file mode: each subject's files read in order, a file's runs appended (a Google
+ * Benchmark file gives one per repetition); then n_runs, docs, run_fail and opts.files (the file
+ * of each run) are indexed by run. -1 with "FILE: problem" in err. */
 int compare_load_files(struct compare_state *st, char *err, size_t err_size);
-/* cells.c: group every document's rows (runs 1..n_runs[s]) into cells; a cell without
- * a row in a document gets a skip for that run. -1 with err when out of memory. */
-int compare_assemble(struct compare_state *st, char *err, size_t err_size);
+/* Group every document's rows (runs 1..n_runs[s]) into cells; a cell without a row in a document
+ * gets a skip for that run. */
+void compare_assemble(struct compare_state *st);
 /* Free the cells (the documents stay). */
 void compare_cells_free(struct compare_state *st);
-/* runs.c: run the subjects in the schedule (binary mode), with --runs=auto until
- * compare_auto_more says stop; -1 with err. */
-int compare_run_binaries(struct compare_state *st, char *err, size_t err_size);
-/* cmd.c: after `runs` runs of --runs=auto, whether to run more (the engine's stopping
- * rule on the cells of those runs); `pending` the cells that still need runs, `usable` the cells
- * with values in every arm (the ones the rule waits for). -1 with err. */
-int compare_auto_more(struct compare_state *st, size_t runs, bool *more, size_t *pending,
-                      size_t *usable, char *err, size_t err_size);
 
-int compare_main(int argc, char **argv);
-void compare_usage(FILE *out);
-
-/* ---- report.c: the table, the verdict line and the --json document ------------- */
+/* ---- engine.c: the comparison engine's calls (lib/stats/compare.h) ------------------------ */
 
 struct bench__cmp_params;
 struct bench__cmp_cell_out;
 struct bench__cmp_result;
+
+/* The engine's parameters from the options. */
+void compare_engine_params(const struct compare_options *o, struct bench__cmp_params *params);
+/* After `runs` runs of --runs=auto, whether to run more (the engine's stopping rule on the cells
+ * of those runs); `pending` the cells that still need runs, `usable` the cells with values in
+ * every arm (the ones the rule waits for). -1 with err when the engine refuses a cell. */
+int compare_auto_more(struct compare_state *st, size_t runs, bool *more, size_t *pending,
+                      size_t *usable, char *err, size_t err_size);
+/* The comparison of st's cells (assembled): out[n_cells] and the result. -1 with err when the
+ * engine refuses a cell. */
+int compare_analyse(struct compare_state *st, const struct bench__cmp_params *params,
+                    struct bench__cmp_cell_out *out, struct bench__cmp_result *result, char *err,
+                    size_t err_size);
+
+/* ---- exec.c: one subject invocation ------------------------------------------------------ */
+
+/* Run prog (its path found, argv[0] as given) through common/spawn.c: its own process group,
+ * stdin from /dev/null, stdout and stderr to log_path, a blocking wait, then what is left in its
+ * group killed. Returns its exit status (0 = success), or -1 when it was killed by a signal or
+ * could not be started; when not 0, `why` holds the reason ("exited with status 2: <last log
+ * line>", "killed by SIGSEGV: Segmentation fault"). A SIGINT, SIGTERM or SIGHUP to this process
+ * kills the child's group, runs the interrupt cleanup and is re-raised (common/interrupt.h). */
+int compare_exec(struct tool_program *prog, const char *log_path, char *why, size_t why_size);
+
+/* ---- runs.c: binary mode's and --commands' runs ------------------------------------------ */
+
+/* Run the subjects in the schedule (binary mode), with --runs=auto until compare_auto_more says
+ * stop; -1 with err. */
+int compare_run_binaries(struct compare_state *st, char *err, size_t err_size);
+
+/* ---- report.c: the table, the verdict line and the --json document ------------- */
 
 struct compare_report {
     const struct compare_options *opts;
@@ -192,4 +211,9 @@ void compare_report_text(FILE *out, const struct compare_report *rep);
 int compare_report_json(const struct compare_report *rep, const char *path, char *err,
                         size_t err_size);
 
-#endif /* LIBBENCH_COMPARE_TOOL_H */
+/* ---- cmd.c: the command: options, the order of its steps, its exit status ---------------- */
+
+int compare_main(int argc, char **argv);
+void compare_usage(FILE *out);
+
+#endif /* LIBBENCH_TOOLS_COMPARE_H */

@@ -14,6 +14,7 @@
 
 #include "compare.h"
 #include "common/json.h"
+#include "util/alloc.h"
 #include "util/text.h"
 
 #define SHOWN_MAX 96          /* characters of a name echoed in an error */
@@ -45,9 +46,7 @@ static size_t bare_word(const char *p, size_t left)
 json_t *compare_gbench_load_lenient(const char *data, size_t len)
 {
     /* each word becomes "null": only "NaN" grows, by one byte in three */
-    char *text = malloc(len + len / 3 + 8);
-    if (!text)
-        return NULL;
+    char *text = bench__xmalloc(len + len / 3 + 8);
     size_t used = 0;
     bool in_string = false, replaced = false;
     for (size_t i = 0; i < len; i++) {
@@ -139,14 +138,12 @@ static bool is_positional_key(const char *s, size_t n)
     return n > 3 && memcmp(s, "arg", 3) == 0 && is_digits(s + 3, n - 3);
 }
 
-static int add_label(struct compare_row *r, const char *key, size_t key_len, const char *value,
-                     size_t value_len)
+static void add_label(struct compare_row *r, const char *key, size_t key_len, const char *value,
+                      size_t value_len)
 {
-    struct compare_label *l = &r->labels[r->n_labels];
-    l->key = strndup(key, key_len);
-    l->value = strndup(value, value_len);
-    r->n_labels++; /* counted first so a partly filled label is freed */
-    return l->key && l->value ? 0 : -1;
+    struct compare_label *l = &r->labels[r->n_labels++];
+    l->key = bench__xasprintf("%.*s", (int)key_len, key);
+    l->value = bench__xasprintf("%.*s", (int)value_len, value);
 }
 
 static bool has_label(const struct compare_row *r, const char *key, size_t key_len)
@@ -170,17 +167,13 @@ static int label_order(const void *a, const void *b)
  * at position K (from 0) is label argK; a named one is label NAME, unless NAME is one of the
  * reserved keys, of the form argN, or given twice, when it is argK with the whole "NAME:V" as
  * its value. The same name string always gives the same cell. r must be zeroed. */
-static int identity(const char *gname, struct compare_row *r)
+static void identity(const char *gname, struct compare_row *r)
 {
     size_t n_seg = 1;
     for (const char *c = gname; *c; c++)
         n_seg += *c == '/';
-    struct segment *seg = malloc(n_seg * sizeof *seg);
-    r->labels = calloc(n_seg + 1, sizeof *r->labels);
-    if (!seg || !r->labels) {
-        free(seg);
-        return -1;
-    }
+    struct segment *seg = bench__xmalloc(n_seg * sizeof *seg);
+    r->labels = bench__xcalloc(n_seg + 1, sizeof *r->labels);
     const char *start = gname;
     for (size_t i = 0; i < n_seg; i++) {
         const char *slash = strchr(start, '/');
@@ -193,9 +186,8 @@ static int identity(const char *gname, struct compare_row *r)
      * it when that part is empty (a name must not be) */
     size_t end = n_seg, keep = seg[0].n > 0 ? 1 : n_seg;
     struct segment v;
-    int rc = 0;
     if (end > keep && segment_value(&seg[end - 1], "threads:", is_digits, &v)) {
-        rc |= add_label(r, "threads", 7, v.p, v.n);
+        add_label(r, "threads", 7, v.p, v.n);
         end--;
     }
     const struct segment *timer = NULL, *process = NULL;
@@ -208,7 +200,7 @@ static int identity(const char *gname, struct compare_row *r)
         /* as in the name: "process_time/real_time" when both */
         const char *from = process ? process->p : timer->p;
         const struct segment *last = timer ? timer : process;
-        rc |= add_label(r, "time", 4, from, (size_t)(last->p + last->n - from));
+        add_label(r, "time", 4, from, (size_t)(last->p + last->n - from));
     }
     static const struct {
         const char *prefix, *key;
@@ -221,7 +213,7 @@ static int identity(const char *gname, struct compare_row *r)
     };
     for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
         if (end > keep && segment_value(&seg[end - 1], valued[k].prefix, valued[k].valid, &v)) {
-            rc |= add_label(r, valued[k].key, strlen(valued[k].key), v.p, v.n);
+            add_label(r, valued[k].key, strlen(valued[k].key), v.p, v.n);
             end--;
         }
 
@@ -234,13 +226,13 @@ static int identity(const char *gname, struct compare_row *r)
             break;
         first_arg--;
     }
-    for (size_t a = first_arg; a < end && rc == 0; a++) {
+    for (size_t a = first_arg; a < end; a++) {
         const struct segment *s = &seg[a];
         char key[32];
         int key_len = snprintf(key, sizeof key, "arg%zu", a - first_arg);
         const char *colon = memrchr(s->p, ':', s->n);
         if (!colon) {
-            rc |= add_label(r, key, (size_t)key_len, s->p, s->n);
+            add_label(r, key, (size_t)key_len, s->p, s->n);
             continue;
         }
         size_t name_len = (size_t)(colon - s->p);
@@ -249,25 +241,21 @@ static int identity(const char *gname, struct compare_row *r)
             taken = taken || (strlen(reserved_keys[k]) == name_len &&
                               memcmp(reserved_keys[k], s->p, name_len) == 0);
         if (taken)
-            rc |= add_label(r, key, (size_t)key_len, s->p, s->n);
+            add_label(r, key, (size_t)key_len, s->p, s->n);
         else
-            rc |= add_label(r, s->p, name_len, colon + 1, s->n - name_len - 1);
+            add_label(r, s->p, name_len, colon + 1, s->n - name_len - 1);
     }
 
     size_t name_len = (size_t)(seg[first_arg - 1].p + seg[first_arg - 1].n - gname);
     free(seg);
-    if (rc != 0)
-        return -1;
-    r->name = strndup(gname, name_len);
-    if (!r->name)
-        return -1;
+    r->name = bench__xasprintf("%.*s", (int)name_len, gname);
     if (r->n_labels == 0) {
         free(r->labels);
         r->labels = NULL;
     } else {
         qsort(r->labels, r->n_labels, sizeof *r->labels, label_order);
     }
-    return compare_row_keys(r);
+    compare_row_keys(r);
 }
 
 /* ---- the document --------------------------------------------------------------------------- */
@@ -334,10 +322,7 @@ static int skip_reason(struct reader *rd, const json_t *o, size_t i, const char 
                                "benchmarks[%zu].%s: must be a string, not %s", i, key,
                                tool_json_type_name(m));
     const char *text = m ? json_string_value(m) : "";
-    if (asprintf(out, "%s: %s", what, *text ? text : "(no message)") < 0) {
-        *out = NULL;
-        return tool_json_error(rd->err, rd->err_size, "out of memory");
-    }
+    *out = bench__xasprintf("%s: %s", what, *text ? text : "(no message)");
     return 0;
 }
 
@@ -380,8 +365,8 @@ static int row_value(struct reader *rd, const json_t *o, size_t i, struct compar
                                i, json_number_value(t), json_string_value(unit));
     if (v > 0)
         r->median_ns = v;
-    else if (!(r->skip = strdup("real_time is 0: nothing was timed")))
-        return tool_json_error(rd->err, rd->err_size, "out of memory");
+    else
+        r->skip = bench__xstrdup("real_time is 0: nothing was timed");
     return 0;
 }
 
@@ -455,8 +440,7 @@ static int read_row(struct reader *rd, const json_t *o, size_t i, long *max_reps
         if (reps > *max_reps)
             *max_reps = reps;
     }
-    if (identity(gname, row) != 0)
-        return tool_json_error(rd->err, rd->err_size, "out of memory");
+    identity(gname, row);
     return 0;
 }
 
@@ -513,36 +497,30 @@ static int by_index(const void *a, const void *b)
 }
 
 /* dst: a copy of src's identity, with the value or skip given. */
-static int copy_row(struct compare_row *dst, const struct compare_row *src, double value,
-                    const char *skip)
+static void copy_row(struct compare_row *dst, const struct compare_row *src, double value,
+                     const char *skip)
 {
     memset(dst, 0, sizeof *dst);
     dst->median_ns = value;
-    dst->name = strdup(src->name);
-    dst->operation = strdup(src->operation);
-    dst->key = strdup(src->key);
-    dst->skip = skip ? strdup(skip) : NULL;
-    if (src->n_labels > 0 && !(dst->labels = calloc(src->n_labels, sizeof *dst->labels)))
-        return -1;
+    dst->name = bench__xstrdup(src->name);
+    dst->operation = bench__xstrdup(src->operation);
+    dst->key = bench__xstrdup(src->key);
+    dst->skip = skip ? bench__xstrdup(skip) : NULL;
+    if (src->n_labels > 0)
+        dst->labels = bench__xcalloc(src->n_labels, sizeof *dst->labels);
     for (size_t k = 0; k < src->n_labels; k++) {
-        dst->labels[k].key = strdup(src->labels[k].key);
-        dst->labels[k].value = strdup(src->labels[k].value);
+        dst->labels[k].key = bench__xstrdup(src->labels[k].key);
+        dst->labels[k].value = bench__xstrdup(src->labels[k].value);
         dst->n_labels++;
-        if (!dst->labels[k].key || !dst->labels[k].value)
-            return -1;
     }
-    return dst->name && dst->operation && dst->key && (!skip || dst->skip) ? 0 : -1;
 }
 
 /* The runs: run r holds every cell's repetition r, or a skip that says why there is none. */
-static int build_runs(struct reader *rd, struct entry *const *sorted, const struct cell *cells,
-                      size_t n_cells, size_t n_runs, struct compare_doc *docs)
+static void build_runs(struct entry *const *sorted, const struct cell *cells, size_t n_cells,
+                       size_t n_runs, struct compare_doc *docs)
 {
-    for (size_t r = 0; r < n_runs; r++) {
-        docs[r].rows = calloc(n_cells ? n_cells : 1, sizeof *docs[r].rows);
-        if (!docs[r].rows)
-            return tool_json_error(rd->err, rd->err_size, "out of memory");
-    }
+    for (size_t r = 0; r < n_runs; r++)
+        docs[r].rows = bench__xcalloc(n_cells ? n_cells : 1, sizeof *docs[r].rows);
     for (size_t c = 0; c < n_cells; c++) {
         const struct cell *cell = &cells[c];
         size_t j = cell->first, stop = cell->first + cell->n;
@@ -564,12 +542,10 @@ static int build_runs(struct reader *rd, struct entry *const *sorted, const stru
                 bench__fmt(why, sizeof why, "no row for repetition_index %zu in the file", r);
             const struct compare_row *src = e ? e->row : sorted[cell->first]->row;
             struct compare_doc *d = &docs[r];
-            d->n_rows++; /* counted first so a partly filled row is freed */
-            if (copy_row(&d->rows[c], src, e ? src->median_ns : NAN, e ? src->skip : why) != 0)
-                return tool_json_error(rd->err, rd->err_size, "out of memory");
+            d->n_rows++;
+            copy_row(&d->rows[c], src, e ? src->median_ns : NAN, e ? src->skip : why);
         }
     }
-    return 0;
 }
 
 int compare_gbench_runs(const json_t *root, struct compare_doc **docs_out, size_t *n_docs,
@@ -608,18 +584,14 @@ int compare_gbench_runs(const json_t *root, struct compare_doc **docs_out, size_
 
     size_t n = json_array_size(list);
     struct reader rd = {.err = err, .err_size = err_size};
-    rd.rows = calloc(n ? n : 1, sizeof *rd.rows);
-    rd.entries = calloc(n ? n : 1, sizeof *rd.entries);
+    rd.rows = bench__xcalloc(n ? n : 1, sizeof *rd.rows);
+    rd.entries = bench__xcalloc(n ? n : 1, sizeof *rd.entries);
     struct entry **sorted = NULL;
     struct cell *cells = NULL;
     struct compare_doc *docs = NULL;
     size_t n_cells = 0, n_runs = 0, aggregates = 0;
     long max_reps = 0;
     int rc = -1;
-    if (!rd.rows || !rd.entries) {
-        tool_json_error(err, err_size, "out of memory");
-        goto done;
-    }
     for (size_t i = 0; i < n; i++)
         if (read_row(&rd, json_array_get(list, i), i, &max_reps, &aggregates) != 0)
             goto done;
@@ -630,12 +602,8 @@ int compare_gbench_runs(const json_t *root, struct compare_doc **docs_out, size_
         goto done;
     }
 
-    sorted = malloc((rd.n_entries ? rd.n_entries : 1) * sizeof *sorted);
-    cells = malloc((rd.n_entries ? rd.n_entries : 1) * sizeof *cells);
-    if (!sorted || !cells) {
-        tool_json_error(err, err_size, "out of memory");
-        goto done;
-    }
+    sorted = bench__xmalloc((rd.n_entries ? rd.n_entries : 1) * sizeof *sorted);
+    cells = bench__xmalloc((rd.n_entries ? rd.n_entries : 1) * sizeof *cells);
     for (size_t i = 0; i < rd.n_entries; i++)
         sorted[i] = &rd.entries[i];
     qsort(sorted, rd.n_entries, sizeof *sorted, by_key_rep_index);
@@ -661,17 +629,11 @@ int compare_gbench_runs(const json_t *root, struct compare_doc **docs_out, size_
             n_cells, n_runs, VALUES_MAX);
         goto done;
     }
-    docs = calloc(n_runs, sizeof *docs);
-    if (!docs) {
-        tool_json_error(err, err_size, "out of memory");
-        goto done;
-    }
-    rc = build_runs(&rd, sorted, cells, n_cells, n_runs, docs);
+    docs = bench__xcalloc(n_runs, sizeof *docs);
+    build_runs(sorted, cells, n_cells, n_runs, docs);
+    rc = 0;
 done:
-    if (rd.rows) {
-        struct compare_doc held = {rd.rows, rd.n_entries};
-        compare_doc_free(&held);
-    }
+    compare_doc_free(&(struct compare_doc){rd.rows, rd.n_entries});
     free(rd.entries);
     free(sorted);
     free(cells);

@@ -21,6 +21,7 @@
 #include "report/table.h"
 #include "stats/compare.h"
 #include "util/format.h"
+#include "util/alloc.h"
 #include "util/atomic_file.h"
 #include "compare.h"
 #include "common/json.h"
@@ -30,43 +31,31 @@
 
 /* ---- the table ------------------------------------------------------------------------- */
 
-static char *fmt(const char *format, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *format, ...)
-{
-    va_list ap;
-    va_start(ap, format);
-    char *s = NULL;
-    if (vasprintf(&s, format, ap) < 0)
-        s = NULL;
-    va_end(ap);
-    return s;
-}
-
 static char *percent(double v, bool sign)
 {
     if (!isfinite(v))
-        return strdup(EM_DASH);
-    return sign ? fmt("%+.2f%%", v * 100.0) : fmt("%.2f%%", v * 100.0);
+        return bench__xstrdup(EM_DASH);
+    return sign ? bench__xasprintf("%+.2f%%", v * 100.0) : bench__xasprintf("%.2f%%", v * 100.0);
 }
 
 static char *ns(double v)
 {
     char buf[64];
     bench__format_ns(v, buf, sizeof buf);
-    return strdup(buf);
+    return bench__xstrdup(buf);
 }
 
 static char *prob(double v)
 {
-    return isfinite(v) ? fmt("%.3g", v) : strdup(EM_DASH);
+    return isfinite(v) ? bench__xasprintf("%.3g", v) : bench__xstrdup(EM_DASH);
 }
 
 static char *state_text(const struct bench__cmp_cell_out *o)
 {
     const char *name = bench__cmp_state_name(o->state);
     if (o->direction && (o->state == BENCH__CMP_CLAIMED || o->state == BENCH__CMP_UNCONFIRMED))
-        return fmt("%s %s", name, o->direction);
-    return strdup(name);
+        return bench__xasprintf("%s %s", name, o->direction);
+    return bench__xstrdup(name);
 }
 
 /* A cell with no row in any document of a subject: said once, not run by run. */
@@ -129,11 +118,11 @@ static char *reason_text(const struct compare_report *rep, size_t i)
     if (skipped)
         bench__fmt(skips, sizeof skips, "%zu run%s skipped", skipped, skipped == 1 ? "" : "s");
     const char *parts[4] = {reason, needed, missing, skips};
-    char *out = strdup("");
-    for (size_t k = 0; k < 4 && out; k++) {
+    char *out = bench__xstrdup("");
+    for (size_t k = 0; k < 4; k++) {
         if (!*parts[k])
             continue;
-        char *joined = fmt("%s%s%s", out, *out ? "; " : "", parts[k]);
+        char *joined = bench__xasprintf("%s%s%s", out, *out ? "; " : "", parts[k]);
         free(out);
         out = joined;
     }
@@ -143,9 +132,8 @@ static char *reason_text(const struct compare_report *rep, size_t i)
 static char *shown_dup(const char *s)
 {
     size_t n = strlen(s) + 1;
-    char *buf = malloc(n);
-    if (buf)
-        bench__sanitize_copy(s, buf, n);
+    char *buf = bench__xmalloc(n);
+    bench__sanitize_copy(s, buf, n);
     return buf;
 }
 
@@ -166,9 +154,7 @@ static void print_table(FILE *out, const struct compare_report *rep)
     for (size_t c = 0; c < N_ALL; c++)
         if (c != 1 || labels)
             cols[n_cols++] = all[c];
-    char **cells = calloc(rep->n_cells * n_cols + 1, sizeof *cells);
-    if (!cells)
-        return;
+    char **cells = bench__xcalloc(rep->n_cells * n_cols + 1, sizeof *cells);
     for (size_t i = 0; i < rep->n_cells; i++) {
         const struct compare_cell *c = &rep->cells[i];
         const struct bench__cmp_cell_out *o = &rep->out[i];
@@ -177,29 +163,25 @@ static void print_table(FILE *out, const struct compare_report *rep)
         row[k++] = shown_dup(c->row->name);
         if (labels)
             row[k++] = shown_dup(c->row->operation);
-        row[k++] = fmt("%zu/%zu/%zu", o->n_baseline, o->n_candidate, o->n_aa);
+        row[k++] = bench__xasprintf("%zu/%zu/%zu", o->n_baseline, o->n_candidate, o->n_aa);
         row[k++] = ns(o->median_baseline);
         row[k++] = ns(o->median_candidate);
         row[k++] = percent(o->rel_delta, true);
         if (isfinite(o->ci_lo) && isfinite(o->ci_hi))
-            row[k++] = fmt("[%+.2f%%, %+.2f%%]", o->ci_lo * 100.0, o->ci_hi * 100.0);
+            row[k++] = bench__xasprintf("[%+.2f%%, %+.2f%%]", o->ci_lo * 100.0, o->ci_hi * 100.0);
         else
-            row[k++] = strdup(EM_DASH);
-        row[k++] = isfinite(o->floor) ? fmt("\xc2\xb1%.2f%%", o->floor * 100.0) : strdup(EM_DASH);
+            row[k++] = bench__xstrdup(EM_DASH);
+        row[k++] = isfinite(o->floor) ? bench__xasprintf("\xc2\xb1%.2f%%", o->floor * 100.0)
+                                      : bench__xstrdup(EM_DASH);
         row[k++] = prob(o->p);
         row[k++] = prob(o->q_adjusted);
         row[k++] = state_text(o);
         row[k++] = reason_text(rep, i);
     }
-    bool ok = true;
-    for (size_t j = 0; j < rep->n_cells * n_cols; j++)
-        ok = ok && cells[j];
-    if (ok) {
-        struct bench__table t = {NULL, cols, n_cols, cells, rep->n_cells, NULL};
-        struct bench__table_memory memory = {0};
-        bench__table_render(out, &t, &memory);
-        bench__table_memory_free(&memory);
-    }
+    struct bench__table t = {NULL, cols, n_cols, cells, rep->n_cells, NULL};
+    struct bench__table_memory memory = {0};
+    bench__table_render(out, &t, &memory);
+    bench__table_memory_free(&memory);
     for (size_t j = 0; j < rep->n_cells * n_cols; j++)
         free(cells[j]);
     free(cells);
@@ -371,26 +353,43 @@ static json_t *real_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* Text as a JSON string, never NULL: a path, a command or a log line the file system or a child
+ * gave as bytes is repaired (common/json.h). */
+static json_t *text(const char *s)
+{
+    return tool_json_text(s);
+}
+
 static json_t *string_or_null(const char *s)
 {
-    return s ? json_string(s) : json_null();
+    return s ? text(s) : json_null();
 }
 
 static json_t *seed_string(uint64_t v)
 {
     char buf[32];
     bench__fmt(buf, sizeof buf, "%llu", (unsigned long long)v);
-    return json_string(buf);
+    return text(buf);
 }
 
-static bool put(json_t *o, const char *key, json_t *v)
+/* Every insertion checked once: a failure is jansson out of memory, the one OOM policy. */
+static void put(json_t *o, const char *key, json_t *v)
 {
-    return v && json_object_set_new(o, key, v) == 0;
+    if (!o || !v || json_object_set_new(o, key, v) != 0)
+        bench__out_of_memory();
 }
 
-static bool append(json_t *a, json_t *v)
+static json_t *append(json_t *a, json_t *v)
 {
-    return v && json_array_append_new(a, v) == 0;
+    if (!a || !v || json_array_append_new(a, v) != 0)
+        bench__out_of_memory();
+    return v;
+}
+
+static json_t *child(json_t *o, const char *key, json_t *v)
+{
+    put(o, key, v);
+    return v;
 }
 
 static json_t *cell_json(const struct compare_report *rep, size_t i)
@@ -398,95 +397,86 @@ static json_t *cell_json(const struct compare_report *rep, size_t i)
     const struct compare_cell *c = &rep->cells[i];
     const struct bench__cmp_cell_out *o = &rep->out[i];
     json_t *j = json_object();
-    if (!j)
-        return NULL;
-    json_t *labels = json_object();
-    bool ok = put(j, "name", json_string(c->row->name)) && put(j, "labels", labels);
-    for (size_t k = 0; ok && k < c->row->n_labels; k++)
-        ok = put(labels, c->row->labels[k].key, json_string(c->row->labels[k].value));
+    put(j, "name", text(c->row->name));
+    json_t *labels = child(j, "labels", json_object());
+    for (size_t k = 0; k < c->row->n_labels; k++)
+        put(labels, c->row->labels[k].key, text(c->row->labels[k].value));
     char frac[64];
     bench__fmt(frac, sizeof frac, "%llu/%llu", (unsigned long long)o->p_numerator,
                (unsigned long long)o->p_denominator);
-    ok = ok && put(j, "operation", json_string(c->row->operation)) &&
-         put(j, "state", json_string(bench__cmp_state_name(o->state))) &&
-         put(j, "direction", string_or_null(o->direction)) &&
-         put(j, "reason", string_or_null(o->reason)) && put(j, "p", real_or_null(o->p)) &&
-         put(j, "p_method", string_or_null(o->p_method)) &&
-         put(j, "p_exact", o->p_denominator ? json_string(frac) : json_null()) &&
-         put(j, "q", real_or_null(o->q_adjusted)) &&
-         put(j, "bh_rejected", json_boolean(o->tested && o->bh_rejected)) &&
-         put(j, "rel_delta", real_or_null(o->rel_delta)) &&
-         put(j, "abs_delta_ns", real_or_null(o->abs_delta)) &&
-         put(j, "ci_lo", real_or_null(o->ci_lo)) && put(j, "ci_hi", real_or_null(o->ci_hi)) &&
-         put(j, "paired", json_boolean(o->paired)) && put(j, "seed", seed_string(o->seed)) &&
-         put(j, "floor", real_or_null(o->floor)) &&
-         put(j, "runs_needed", o->runs_needed ? json_integer(o->runs_needed) : json_null()) &&
-         put(j, "n_baseline", json_integer((json_int_t)o->n_baseline)) &&
-         put(j, "n_candidate", json_integer((json_int_t)o->n_candidate)) &&
-         put(j, "n_aa", json_integer((json_int_t)o->n_aa)) &&
-         put(j, "median_baseline_ns", real_or_null(o->median_baseline)) &&
-         put(j, "median_candidate_ns", real_or_null(o->median_candidate)) &&
-         put(j, "median_aa_ns", real_or_null(o->median_aa)) &&
-         put(j, "aa_ci_lo", real_or_null(o->aa_ci_lo)) &&
-         put(j, "aa_ci_hi", real_or_null(o->aa_ci_hi)) &&
-         put(j, "aa_seed", seed_string(o->aa_seed)) && put(j, "aa_p", real_or_null(o->aa_p)) &&
-         put(j, "aa_q", real_or_null(o->aa_q_adjusted)) &&
-         put(j, "aa_bh_rejected", json_boolean(o->tested && o->aa_bh_rejected)) &&
-         put(j, "aa_confirmed_change", json_boolean(o->aa_confirmed_change));
-    json_t *missing = json_array();
-    ok = ok ? put(j, "missing_from", missing) : (json_decref(missing), false);
-    for (size_t s = 0; ok && s < N_SUBJECTS; s++)
+    put(j, "operation", text(c->row->operation));
+    put(j, "state", text(bench__cmp_state_name(o->state)));
+    put(j, "direction", string_or_null(o->direction));
+    put(j, "reason", string_or_null(o->reason));
+    put(j, "p", real_or_null(o->p));
+    put(j, "p_method", string_or_null(o->p_method));
+    put(j, "p_exact", o->p_denominator ? text(frac) : json_null());
+    put(j, "q", real_or_null(o->q_adjusted));
+    put(j, "bh_rejected", json_boolean(o->tested && o->bh_rejected));
+    put(j, "rel_delta", real_or_null(o->rel_delta));
+    put(j, "abs_delta_ns", real_or_null(o->abs_delta));
+    put(j, "ci_lo", real_or_null(o->ci_lo));
+    put(j, "ci_hi", real_or_null(o->ci_hi));
+    put(j, "paired", json_boolean(o->paired));
+    put(j, "seed", seed_string(o->seed));
+    put(j, "floor", real_or_null(o->floor));
+    put(j, "runs_needed", o->runs_needed ? json_integer(o->runs_needed) : json_null());
+    put(j, "n_baseline", json_integer((json_int_t)o->n_baseline));
+    put(j, "n_candidate", json_integer((json_int_t)o->n_candidate));
+    put(j, "n_aa", json_integer((json_int_t)o->n_aa));
+    put(j, "median_baseline_ns", real_or_null(o->median_baseline));
+    put(j, "median_candidate_ns", real_or_null(o->median_candidate));
+    put(j, "median_aa_ns", real_or_null(o->median_aa));
+    put(j, "aa_ci_lo", real_or_null(o->aa_ci_lo));
+    put(j, "aa_ci_hi", real_or_null(o->aa_ci_hi));
+    put(j, "aa_seed", seed_string(o->aa_seed));
+    put(j, "aa_p", real_or_null(o->aa_p));
+    put(j, "aa_q", real_or_null(o->aa_q_adjusted));
+    put(j, "aa_bh_rejected", json_boolean(o->tested && o->aa_bh_rejected));
+    put(j, "aa_confirmed_change", json_boolean(o->aa_confirmed_change));
+    json_t *missing = child(j, "missing_from", json_array());
+    for (size_t s = 0; s < N_SUBJECTS; s++)
         if (missing_from(rep, c, s))
-            ok = append(missing, json_string(compare_subject_names[s]));
-    json_t *runs = json_object(), *skips = json_array();
-    ok = ok ? put(j, "runs_ns", runs) : (json_decref(runs), false);
-    for (size_t s = 0; ok && s < N_SUBJECTS; s++) {
-        json_t *a = json_array();
-        ok = put(runs, compare_subject_names[s], a);
-        for (size_t r = 0; ok && r < rep->n_runs[s]; r++)
-            ok = append(a, real_or_null(c->values[s][r]));
+            append(missing, text(compare_subject_names[s]));
+    json_t *runs = child(j, "runs_ns", json_object());
+    for (size_t s = 0; s < N_SUBJECTS; s++) {
+        json_t *a = child(runs, compare_subject_names[s], json_array());
+        for (size_t r = 0; r < rep->n_runs[s]; r++)
+            append(a, real_or_null(c->values[s][r]));
     }
-    ok = ok ? put(j, "skips", skips) : (json_decref(skips), false);
-    for (size_t s = 0; ok && s < N_SUBJECTS; s++)
-        for (size_t r = 0; ok && r < rep->n_runs[s]; r++) {
+    json_t *skips = child(j, "skips", json_array());
+    for (size_t s = 0; s < N_SUBJECTS; s++)
+        for (size_t r = 0; r < rep->n_runs[s]; r++) {
             if (!c->skips[s][r])
                 continue;
-            json_t *k = json_object();
-            ok = append(skips, k) && put(k, "subject", json_string(compare_subject_names[s])) &&
-                 put(k, "run", json_integer((json_int_t)r + 1)) &&
-                 put(k, "reason", json_string(c->skips[s][r]));
+            json_t *k = append(skips, json_object());
+            put(k, "subject", text(compare_subject_names[s]));
+            put(k, "run", json_integer((json_int_t)r + 1));
+            put(k, "reason", text(c->skips[s][r]));
         }
-    if (!ok) {
-        json_decref(j);
-        return NULL;
-    }
     return j;
 }
 
 static json_t *subject_json(const struct compare_report *rep, size_t s)
 {
     const struct compare_options *o = rep->opts;
-    json_t *j = json_object(), *files, *args;
-    bool ok = j != NULL;
+    json_t *j = json_object();
     if (o->commands_mode) {
         size_t c = s == SUBJ_CANDIDATE ? 1 : 0;
-        ok = ok && put(j, "command", json_string(o->commands[c])) &&
-             put(j, "shell", json_boolean(o->shell)) && put(j, "argv", args = json_array());
-        for (char **w = o->command_argv[c]; ok && w && *w; w++)
-            ok = append(args, json_string(*w));
+        put(j, "command", text(o->commands[c]));
+        put(j, "shell", json_boolean(o->shell));
+        json_t *args = child(j, "argv", json_array());
+        for (char **w = o->command_argv[c]; w && *w; w++)
+            append(args, text(*w));
     } else if (o->binary_mode) {
-        ok = ok && put(j, "binary", json_string(o->bin[s == SUBJ_CANDIDATE ? 1 : 0])) &&
-             put(j, "args", args = json_array());
-        for (size_t k = 0; ok && k < o->n_args; k++)
-            ok = append(args, json_string(o->args[k]));
+        put(j, "binary", text(o->bin[s == SUBJ_CANDIDATE ? 1 : 0]));
+        json_t *args = child(j, "args", json_array());
+        for (size_t k = 0; k < o->n_args; k++)
+            append(args, text(o->args[k]));
     } else {
-        ok = ok && put(j, "files", files = json_array());
-        for (size_t r = 0; ok && r < rep->n_runs[s]; r++)
-            ok = append(files, json_string(o->files[s][r]));
-    }
-    if (!ok && j) {
-        json_decref(j);
-        return NULL;
+        json_t *files = child(j, "files", json_array());
+        for (size_t r = 0; r < rep->n_runs[s]; r++)
+            append(files, text(o->files[s][r]));
     }
     return j;
 }
@@ -496,72 +486,61 @@ static json_t *document(const struct compare_report *rep)
     const struct compare_options *o = rep->opts;
     const struct bench__cmp_params *p = rep->params;
     const struct bench__cmp_result *res = rep->result;
-    json_t *doc = json_object(), *params, *subjects, *schedule, *cells, *warnings;
-    bool ok =
-        doc && put(doc, "tool", json_string("libbench compare")) &&
-        put(doc, "version", json_string(bench_version_string())) &&
-        put(doc, "verdict", json_string(res->verdict)) &&
-        put(doc, "exit", json_integer(res->exit_code)) &&
-        put(doc, "reason", json_string(verdict_reason(res))) &&
-        put(doc, "runs_needed", res->runs_needed ? json_integer(res->runs_needed) : json_null()) &&
-        put(doc, "family_size", json_integer((json_int_t)res->family_size)) &&
-        put(doc, "detectable_cells", json_integer((json_int_t)res->detectable_cells)) &&
-        put(doc, "warnings", warnings = json_array()) &&
-        put(doc, "mode",
-            json_string(o->commands_mode ? "commands"
-                        : o->binary_mode ? "binaries"
-                                         : "files")) &&
-        put(doc, "auto_stop", string_or_null(rep->auto_stop)) &&
-        put(doc, "params", params = json_object()) &&
-        put(params, "runs",
-            o->binary_mode ? json_integer((json_int_t)rep->n_runs[SUBJ_BASELINE]) : json_null()) &&
-        put(params, "runs_auto_max",
-            o->binary_mode && o->runs_auto ? json_integer(o->runs_max) : json_null()) &&
-        put(params, "timeout_ns",
-            o->commands_mode && o->timeout_ns ? json_integer(o->timeout_ns) : json_null()) &&
-        put(params, "detect", json_real(p->detect)) &&
-        put(params, "min_runs", json_integer((json_int_t)p->min_runs)) &&
-        put(params, "q", json_real(p->q)) && put(params, "f_min", json_real(p->f_min)) &&
-        put(params, "min_delta_ns", json_real(p->min_delta)) &&
-        put(params, "bootstrap_resamples", json_integer(p->resamples)) &&
-        put(params, "ci_level", json_real(1.0 - p->alpha)) &&
-        put(params, "global_seed", seed_string(p->global_seed)) &&
-        put(doc, "subjects", subjects = json_object());
-    for (size_t w = 0; ok && w < rep->n_warnings; w++)
-        ok = append(warnings, json_string(rep->warnings[w]));
-    for (size_t s = 0; ok && s < N_SUBJECTS; s++)
-        ok = put(subjects, compare_subject_names[s], subject_json(rep, s));
-    if (ok && o->binary_mode) {
-        ok = put(doc, "schedule", schedule = json_array());
-        for (size_t r = 0; ok && r < rep->n_runs[SUBJ_BASELINE]; r++) {
-            json_t *run;
-            ok = append(schedule, run = json_array());
-            for (size_t k = 0; ok && k < N_SUBJECTS; k++)
-                ok = append(run,
-                            json_string(compare_subject_names[rep->schedule[r * N_SUBJECTS + k]]));
+    json_t *doc = json_object();
+    put(doc, "tool", text("libbench compare"));
+    put(doc, "version", text(bench_version_string()));
+    put(doc, "verdict", text(res->verdict));
+    put(doc, "exit", json_integer(res->exit_code));
+    put(doc, "reason", text(verdict_reason(res)));
+    put(doc, "runs_needed", res->runs_needed ? json_integer(res->runs_needed) : json_null());
+    put(doc, "family_size", json_integer((json_int_t)res->family_size));
+    put(doc, "detectable_cells", json_integer((json_int_t)res->detectable_cells));
+    json_t *warnings = child(doc, "warnings", json_array());
+    put(doc, "mode", text(o->commands_mode ? "commands" : o->binary_mode ? "binaries" : "files"));
+    put(doc, "auto_stop", string_or_null(rep->auto_stop));
+    json_t *params = child(doc, "params", json_object());
+    put(params, "runs",
+        o->binary_mode ? json_integer((json_int_t)rep->n_runs[SUBJ_BASELINE]) : json_null());
+    put(params, "runs_auto_max",
+        o->binary_mode && o->runs_auto ? json_integer(o->runs_max) : json_null());
+    put(params, "timeout_ns",
+        o->commands_mode && o->timeout_ns ? json_integer(o->timeout_ns) : json_null());
+    put(params, "detect", json_real(p->detect));
+    put(params, "min_runs", json_integer((json_int_t)p->min_runs));
+    put(params, "q", json_real(p->q));
+    put(params, "f_min", json_real(p->f_min));
+    put(params, "min_delta_ns", json_real(p->min_delta));
+    put(params, "bootstrap_resamples", json_integer(p->resamples));
+    put(params, "ci_level", json_real(1.0 - p->alpha));
+    put(params, "global_seed", seed_string(p->global_seed));
+    json_t *subjects = child(doc, "subjects", json_object());
+    for (size_t w = 0; w < rep->n_warnings; w++)
+        append(warnings, text(rep->warnings[w]));
+    for (size_t s = 0; s < N_SUBJECTS; s++)
+        put(subjects, compare_subject_names[s], subject_json(rep, s));
+    if (o->binary_mode) {
+        json_t *schedule = child(doc, "schedule", json_array());
+        for (size_t r = 0; r < rep->n_runs[SUBJ_BASELINE]; r++) {
+            json_t *run = append(schedule, json_array());
+            for (size_t k = 0; k < N_SUBJECTS; k++)
+                append(run, text(compare_subject_names[rep->schedule[r * N_SUBJECTS + k]]));
         }
-    } else if (ok) {
-        ok = put(doc, "schedule", json_null());
+    } else {
+        put(doc, "schedule", json_null());
     }
-    json_t *failed;
-    ok = ok && put(doc, "failed_runs", failed = json_array());
-    for (size_t s = 0; ok && s < N_SUBJECTS; s++)
-        for (size_t r = 0; ok && r < rep->n_runs[s]; r++) {
+    json_t *failed = child(doc, "failed_runs", json_array());
+    for (size_t s = 0; s < N_SUBJECTS; s++)
+        for (size_t r = 0; r < rep->n_runs[s]; r++) {
             if (!rep->run_fail[s][r])
                 continue;
-            json_t *k;
-            ok = append(failed, k = json_object()) &&
-                 put(k, "subject", json_string(compare_subject_names[s])) &&
-                 put(k, "run", json_integer((json_int_t)r + 1)) &&
-                 put(k, "reason", json_string(rep->run_fail[s][r]));
+            json_t *k = append(failed, json_object());
+            put(k, "subject", text(compare_subject_names[s]));
+            put(k, "run", json_integer((json_int_t)r + 1));
+            put(k, "reason", text(rep->run_fail[s][r]));
         }
-    ok = ok && put(doc, "cells", cells = json_array());
-    for (size_t i = 0; ok && i < rep->n_cells; i++)
-        ok = append(cells, cell_json(rep, i));
-    if (!ok) {
-        json_decref(doc);
-        return NULL;
-    }
+    json_t *cells = child(doc, "cells", json_array());
+    for (size_t i = 0; i < rep->n_cells; i++)
+        append(cells, cell_json(rep, i));
     return doc;
 }
 
@@ -572,13 +551,8 @@ int compare_report_json(const struct compare_report *rep, const char *path, char
     bench__sanitize_copy(path, shown, sizeof shown);
     json_t *doc = document(rep);
     struct bench__text b = {0};
-    int rc = doc ? tool_json_dump(doc, &b) : -1;
+    tool_json_dump(doc, &b);
     json_decref(doc);
-    if (rc != 0) {
-        free(b.data);
-        bench__fmt(err, err_size, "cannot write '%s': out of memory", shown);
-        return -1;
-    }
     int e = bench__write_file(path, b.data, b.len);
     free(b.data);
     if (e != 0) {

@@ -10,6 +10,7 @@
 
 #include "export.h"
 #include "common/json.h"
+#include "util/alloc.h"
 #include "util/text.h"
 
 /* A number of the document: NaN for null or a missing key; -1 for another type. */
@@ -44,9 +45,7 @@ static int read_columns(struct export_doc *doc, const json_t *cols, char *err, s
 {
     if (!json_is_array(cols))
         return tool_json_error(err, size, "columns: must be an array");
-    doc->columns = calloc(json_array_size(cols) + 1, sizeof *doc->columns);
-    if (!doc->columns)
-        return tool_json_error(err, size, "out of memory");
+    doc->columns = bench__xcalloc(json_array_size(cols) + 1, sizeof *doc->columns);
     size_t i;
     const json_t *c;
     json_array_foreach(cols, i, c)
@@ -61,17 +60,14 @@ static int read_columns(struct export_doc *doc, const json_t *cols, char *err, s
     return 0;
 }
 
-static int add_label_key(struct export_doc *doc, const char *key)
+static void add_label_key(struct export_doc *doc, const char *key)
 {
     for (size_t i = 0; i < doc->n_label_keys; i++)
         if (!strcmp(doc->label_keys[i], key))
-            return 0;
-    const char **grown = realloc(doc->label_keys, (doc->n_label_keys + 1) * sizeof *grown);
-    if (!grown)
-        return -1;
-    doc->label_keys = grown;
+            return;
+    doc->label_keys =
+        bench__xrealloc(doc->label_keys, (doc->n_label_keys + 1) * sizeof *doc->label_keys);
     doc->label_keys[doc->n_label_keys++] = key;
-    return 0;
 }
 
 static int read_row(struct export_doc *doc, const json_t *o, size_t i, char *err, size_t size)
@@ -91,10 +87,8 @@ static int read_row(struct export_doc *doc, const json_t *o, size_t i, char *err
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
         if (number_at(o, keys[k], slots[k]) != 0)
             return tool_json_error(err, size, "rows[%zu].%s: must be a number or null", i, keys[k]);
-    row->metrics = calloc(doc->n_columns + 1, sizeof *row->metrics);
-    row->estimate = calloc(doc->n_columns + 1, sizeof *row->estimate);
-    if (!row->metrics || !row->estimate)
-        return tool_json_error(err, size, "out of memory");
+    row->metrics = bench__xcalloc(doc->n_columns + 1, sizeof *row->metrics);
+    row->estimate = bench__xcalloc(doc->n_columns + 1, sizeof *row->estimate);
     const json_t *metrics = json_object_get(o, "metrics");
     const json_t *estimated = json_object_get(o, "estimatedMetrics");
     for (size_t c = 0; c < doc->n_columns; c++) {
@@ -113,37 +107,25 @@ static int read_row(struct export_doc *doc, const json_t *o, size_t i, char *err
     {
         if (!json_is_string(v))
             return tool_json_error(err, size, "rows[%zu].labels.%s: must be a string", i, key);
-        if (add_label_key(doc, key) != 0)
-            return tool_json_error(err, size, "out of memory");
+        add_label_key(doc, key);
     }
     return 0;
 }
 
 /* Each row's label values, in the order of doc->label_keys (known once every row is read). */
-static int place_labels(struct export_doc *doc, const json_t *rows, char *err, size_t size)
+static void place_labels(struct export_doc *doc, const json_t *rows)
 {
     for (size_t i = 0; i < doc->n_rows; i++) {
-        doc->rows[i].labels = calloc(doc->n_label_keys + 1, sizeof *doc->rows[i].labels);
-        if (!doc->rows[i].labels)
-            return tool_json_error(err, size, "out of memory");
+        doc->rows[i].labels = bench__xcalloc(doc->n_label_keys + 1, sizeof *doc->rows[i].labels);
         const json_t *labels = json_object_get(json_array_get(rows, i), "labels");
         for (size_t k = 0; k < doc->n_label_keys; k++)
             doc->rows[i].labels[k] = json_string_value(json_object_get(labels, doc->label_keys[k]));
     }
-    return 0;
 }
 
-int export_doc_load(const char *path, struct export_doc *doc, char *err, size_t size)
+/* The document doc->root (held) read into doc. */
+static int from_root(struct export_doc *doc, char *err, size_t size)
 {
-    memset(doc, 0, sizeof *doc);
-    json_error_t je;
-    doc->root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-    if (!doc->root) {
-        if (je.line < 0 || strstr(je.text, "unable to open"))
-            return tool_json_error(err, size, "cannot read: %s", je.text);
-        return tool_json_error(err, size, "not JSON: %s (line %d, column %d)", je.text, je.line,
-                               je.column);
-    }
     const json_t *root = doc->root;
     const json_t *schema = json_object_get(root, "schema");
     const char *tool = json_string_value(json_object_get(root, "tool"));
@@ -166,15 +148,43 @@ int export_doc_load(const char *path, struct export_doc *doc, char *err, size_t 
     const json_t *rows = json_object_get(root, "rows");
     if (!json_is_array(rows))
         return tool_json_error(err, size, "rows: must be an array");
-    doc->rows = calloc(json_array_size(rows) + 1, sizeof *doc->rows);
-    if (!doc->rows)
-        return tool_json_error(err, size, "out of memory");
+    doc->rows = bench__xcalloc(json_array_size(rows) + 1, sizeof *doc->rows);
     for (size_t i = 0; i < json_array_size(rows); i++) {
         doc->n_rows = i + 1; /* counted from here on, so what the row holds is freed */
         if (read_row(doc, json_array_get(rows, i), i, err, size) != 0)
             return -1;
     }
-    return place_labels(doc, rows, err, size);
+    place_labels(doc, rows);
+    return 0;
+}
+
+static int not_json(const json_error_t *je, char *err, size_t size)
+{
+    return tool_json_error(err, size, "not JSON: %s (line %d, column %d)", je->text, je->line,
+                           je->column);
+}
+
+int export_doc_load(const char *path, struct export_doc *doc, char *err, size_t size)
+{
+    memset(doc, 0, sizeof *doc);
+    json_error_t je;
+    doc->root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    if (!doc->root) {
+        if (je.line < 0 || strstr(je.text, "unable to open"))
+            return tool_json_error(err, size, "cannot read: %s", je.text);
+        return not_json(&je, err, size);
+    }
+    return from_root(doc, err, size);
+}
+
+int export_doc_parse(const char *data, size_t len, struct export_doc *doc, char *err, size_t size)
+{
+    memset(doc, 0, sizeof *doc);
+    json_error_t je;
+    doc->root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &je);
+    if (!doc->root)
+        return not_json(&je, err, size);
+    return from_root(doc, err, size);
 }
 
 void export_doc_free(struct export_doc *doc)

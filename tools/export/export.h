@@ -2,8 +2,8 @@
 /* export.h: `libbench export`: a libbench document (--bench-json, or `libbench run --json`)
  * read into one table shape, and that table written as CSV or Markdown. The rules are in
  * docs/reference/formats.md. */
-#ifndef LIBBENCH_EXPORT_TOOL_H
-#define LIBBENCH_EXPORT_TOOL_H
+#ifndef LIBBENCH_TOOLS_EXPORT_H
+#define LIBBENCH_TOOLS_EXPORT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,8 +41,12 @@ struct export_doc {
     size_t n_rows;
 };
 
-/* Read the document at path: 0, or -1 with one line in err. */
+/* Read the document at path: 0, or -1 with one line in err. On either, export_doc_free frees
+ * what doc holds. */
 int export_doc_load(const char *path, struct export_doc *doc, char *err, size_t err_size);
+/* The same from len bytes in memory (need not be NUL-terminated). */
+int export_doc_parse(const char *data, size_t len, struct export_doc *doc, char *err,
+                     size_t err_size);
 void export_doc_free(struct export_doc *doc);
 
 /* Write the table; the caller checks the stream for write errors. */
@@ -52,4 +56,4 @@ void export_markdown(const struct export_doc *doc, FILE *out);
 void export_usage(FILE *out);
 int export_main(int argc, char **argv);
 
-#endif /* LIBBENCH_EXPORT_TOOL_H */
+#endif /* LIBBENCH_TOOLS_EXPORT_H */

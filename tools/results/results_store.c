@@ -115,8 +115,7 @@ int results_store_put_error(const char *dir, const char *profile, const char *da
 {
     struct bench__text t = {0};
     *path_out = NULL;
-    if (tool_json_dump(error_doc, &t) != 0)
-        bench__out_of_memory();
+    tool_json_dump(error_doc, &t);
     char hex[65];
     results_sha256_hex(t.data, t.len, hex);
     char *rel = profile && date && bench_id

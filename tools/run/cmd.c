@@ -28,8 +28,6 @@
 #define TIMEOUT_MAX_S 1000000.0 /* about 11 days */
 #define SHELL "/bin/sh"
 
-const char *const run_output_names[3] = {"null", "pipe", "inherit"};
-
 void run_usage(FILE *out)
 {
     fputs("usage: libbench run [OPTIONS] -- PROG [ARGS...]\n"

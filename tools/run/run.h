@@ -17,7 +17,7 @@
 
 #define RUN_ERROR_MAX 512
 
-/* The words of --output, in enum tool_output's order: "null", "pipe", "inherit" (run/cmd.c). */
+/* The words of --output, in enum tool_output's order: "null", "pipe", "inherit" (json.c). */
 extern const char *const run_output_names[3];
 
 /* ---- stats.c: the numbers of one command's runs ------------------------------------ */
