@@ -167,9 +167,9 @@ struct doc_ctx {
 };
 
 /* Appends one line; takes the references of metrics. */
-static int put_line(struct doc_ctx *c, const char *scenario, const char *operation, size_t run,
-                    double value_ns, bool whole_process, int returncode, const char *skip_reason,
-                    const char *failure, json_t *metrics)
+static void put_line(struct doc_ctx *c, const char *scenario, const char *operation, size_t run,
+                     double value_ns, bool whole_process, int returncode, const char *skip_reason,
+                     const char *failure, json_t *metrics)
 {
     json_t *o = json_object();
     json_object_set_new(o, "schema_version", json_integer(RESULTS_SCHEMA_VERSION));
@@ -202,7 +202,6 @@ static int put_line(struct doc_ctx *c, const char *scenario, const char *operati
     tool_json_dump_line(o, c->out);
     json_decref(o);
     c->lines++;
-    return 0;
 }
 
 static void reject(json_t *rejected, size_t row, const char *reason)
@@ -267,7 +266,7 @@ static bool num_or_null(const json_t *v, double *out)
     return true;
 }
 
-static int bench_doc(struct doc_ctx *c, const json_t *rows, size_t run, json_t *rejected)
+static void bench_doc(struct doc_ctx *c, const json_t *rows, size_t run, json_t *rejected)
 {
     size_t i;
     json_t *row;
@@ -305,21 +304,18 @@ static int bench_doc(struct doc_ctx *c, const json_t *rows, size_t run, json_t *
                 /* no error and no value: not measured, which is no failure of the code under
                  * test; a skip with a reason (docs/reference/results.md, "The raw line") */
                 bool unmeasured = !failed && !isfinite(median);
-                int rc = put_line(c, json_string_value(name), op, run, failed ? NAN : median, false,
-                                  failed       ? 1
-                                  : unmeasured ? BENCH__RESULT_SKIP
-                                               : 0,
-                                  unmeasured ? NOT_MEASURED : NULL, failed ? e : NULL,
-                                  metrics && !failed ? json_deep_copy(metrics) : json_object());
+                put_line(c, json_string_value(name), op, run, failed ? NAN : median, false,
+                         failed       ? 1
+                         : unmeasured ? BENCH__RESULT_SKIP
+                                      : 0,
+                         unmeasured ? NOT_MEASURED : NULL, failed ? e : NULL,
+                         metrics && !failed ? json_deep_copy(metrics) : json_object());
                 free(op);
-                if (rc != 0)
-                    return -1;
                 continue;
             }
         }
         reject(rejected, i, why);
     }
-    return 0;
 }
 
 /* The exit code a failed command's line carries: its exit status, else 1. */
@@ -332,8 +328,8 @@ static int failure_code(const json_t *failure)
     return 1;
 }
 
-static int run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t runs,
-                   json_t *rejected)
+static void run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t runs,
+                    json_t *rejected)
 {
     size_t i;
     json_t *row;
@@ -386,13 +382,9 @@ static int run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t ru
                 seen[n] = true;
             const json_t *ru = json_object_get(r, "rusage");
             bool unmeasured = !isfinite(wall); /* as in bench_doc */
-            if (put_line(c, json_string_value(name), json_string_value(command), base + n - 1, wall,
-                         true, unmeasured ? BENCH__RESULT_SKIP : 0,
-                         unmeasured ? NOT_MEASURED : NULL, NULL,
-                         json_is_object(ru) ? json_deep_copy(ru) : json_object()) != 0) {
-                free(seen);
-                return -1;
-            }
+            put_line(c, json_string_value(name), json_string_value(command), base + n - 1, wall,
+                     true, unmeasured ? BENCH__RESULT_SKIP : 0, unmeasured ? NOT_MEASURED : NULL,
+                     NULL, json_is_object(ru) ? json_deep_copy(ru) : json_object());
         }
         if (json_is_object(failure)) {
             const json_t *fr = json_object_get(failure, "run");
@@ -404,25 +396,18 @@ static int run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t ru
                                 : "the command failed";
             if (n < n_seen)
                 seen[n] = true;
-            if (put_line(c, json_string_value(name), json_string_value(command), base + n - 1, NAN,
-                         true, failure_code(failure), NULL, e, json_object()) != 0) {
-                free(seen);
-                return -1;
-            }
+            put_line(c, json_string_value(name), json_string_value(command), base + n - 1, NAN,
+                     true, failure_code(failure), NULL, e, json_object());
             /* the runs after a failure were not run: a skip each, not fewer samples */
             char skip[96];
             bench__fmt(skip, sizeof skip, "aborted_after_failed_run:%zu", n);
             for (size_t m = 1; m <= runs; m++)
-                if (!seen[m] &&
+                if (!seen[m])
                     put_line(c, json_string_value(name), json_string_value(command), base + m - 1,
-                             NAN, true, BENCH__RESULT_SKIP, skip, NULL, json_object()) != 0) {
-                    free(seen);
-                    return -1;
-                }
+                             NAN, true, BENCH__RESULT_SKIP, skip, NULL, json_object());
         }
         free(seen);
     }
-    return 0;
 }
 
 long results_doc_lines(const json_t *doc, size_t doc_index, const struct results_record_info *info,
@@ -463,7 +448,6 @@ long results_doc_lines(const json_t *doc, size_t doc_index, const struct results
     if (!json_is_array(c.provenance))
         c.provenance = NULL;
     host_id_of(c.host, c.platform, c.machine, c.cpu, c.host_id);
-    int rc;
     if (is_run) {
         const json_t *runs = json_object_get(meta, "runs");
         if (!json_is_integer(runs) || json_integer_value(runs) < 1)
@@ -473,14 +457,12 @@ long results_doc_lines(const json_t *doc, size_t doc_index, const struct results
             return tool_json_error(err, err_size, "\"meta.runs\" is %lld, over %u runs",
                                    (long long)json_integer_value(runs), RESULTS_RUNS_MAX);
         size_t n = (size_t)json_integer_value(runs);
-        rc = run_doc(&c, rows, *run_base, n, rejected);
+        run_doc(&c, rows, *run_base, n, rejected);
         *run_base += n;
     } else {
-        rc = bench_doc(&c, rows, *run_base, rejected);
+        bench_doc(&c, rows, *run_base, rejected);
         *run_base += 1;
     }
-    if (rc != 0)
-        return tool_json_error(err, err_size, "out of memory");
     return c.lines;
 }
 
