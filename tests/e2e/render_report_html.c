@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* render_report_html.c: a test helper that renders a report document into the HTML dashboard
- * (tools/results_html.c), so tests can render fixtures without a results store. It only reads
- * the file and calls the renderer. */
+ * (tools/results/results_html.c), so tests can render fixtures without a results store. It only
+ * reads the file and calls the renderer. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

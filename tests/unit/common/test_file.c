@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test_tool_file.c: the tool's one whole-file reader (tools/tool_file.c): a file at its limit is
+/* test_file.c: the tool's one whole-file reader (tools/common/file.c): a file at its limit is
  * read whole, one byte over is refused with a reason (never an abort), a directory and a missing
  * file are refused. */
 #include <stdarg.h>

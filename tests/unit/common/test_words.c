@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* test_run_words.c: how `libbench run -c CMD` and `compare --commands` split a command into
- * words without a shell (tools/run_words.c): blanks, quotes and backslashes as a POSIX shell reads
- * them, no expansion, and every piece of shell syntax refused with its reason; table-driven, with
- * hostile input. The e2e test run_run.py checks the same words against /bin/sh itself. */
+/* test_words.c: how `libbench run -c CMD` and `compare --commands` split a command into
+ * words without a shell (tools/common/words.c): blanks, quotes and backslashes as a POSIX shell
+ * reads them, no expansion, and every piece of shell syntax refused with its reason; table-driven,
+ * with hostile input. The e2e test run_run.py checks the same words against /bin/sh itself. */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>

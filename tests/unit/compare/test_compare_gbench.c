@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* test_compare_gbench.c: `libbench compare`'s reader of Google Benchmark JSON
- * (tools/compare_gbench.c) and file mode's loading of runs (tools/compare_input.c), on
+ * (tools/compare/gbench.c) and file mode's loading of runs (tools/compare/files.c), on
  * hand-written documents: units, names and arguments, repetitions as runs, aggregates,
  * errors, bad documents refused with their field, and hostile input. */
 #define _GNU_SOURCE

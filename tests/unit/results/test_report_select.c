@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* test_report_select.c: which recorded runs `libbench report` compares (tools/report_select.c):
- * the latest run against the one before it on its host (another host only with --cross-host),
- * the latest runs of two subjects, the guardrail subject as the reference and never a row, and
- * an empty store refused with its reason. */
+/* test_report_select.c: which recorded runs `libbench report` compares
+ * (tools/results/report_select.c): the latest run against the one before it on its host (another
+ * host only with --cross-host), the latest runs of two subjects, the guardrail subject as the
+ * reference and never a row, and an empty store refused with its reason. */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>

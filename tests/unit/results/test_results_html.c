@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test_results_html.c: the page of tools/results_html.c without a browser, on a stand-in
+/* test_results_html.c: the page of tools/results/results_html.c without a browser, on a stand-in
  * Chart.js file: a null is an em dash and never 0, `unmeasured` is said as such, a delta is
  * absolute and relative together, strings from the document stay text in the table and in the
  * charts' data, the same document gives the same bytes, and each refusal names its cause. */

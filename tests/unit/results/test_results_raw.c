@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* test_results_raw.c: the raw line of the results history (tools/results_raw.c): the record time,
- * the object key both ways, SHA-256, the lines a --bench-json and a `libbench run --json`
+/* test_results_raw.c: the raw line of the results history (tools/results/results_raw.c): the record
+ * time, the object key both ways, SHA-256, the lines a --bench-json and a `libbench run --json`
  * document give (null stays null, an error row is a failure, the runs after a failure are skips,
  * a bad row is refused and the others kept), and a line read back or refused with its reason. */
 #define _GNU_SOURCE

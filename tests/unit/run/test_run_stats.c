@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test_run_stats.c: the numbers of `libbench run` (tools/run_stats.c): the summary of a
+/* test_run_stats.c: the numbers of `libbench run` (tools/run/stats.c): the summary of a
  * command's runs (median with the mean of the middle two, MAD, min, max; no numbers from an
  * empty or partial series), the whole-process vectors of the spec, wait4's fields in their units
  * (a measured 0 stays 0), and a command's page-cache regime over its runs. */
