@@ -533,7 +533,7 @@ static int check_document(const json_t *doc, char **error)
     return 0;
 }
 
-int results_html_write(const char *report_json_text, const char *path, char **error)
+int results_html_render(const char *report_json_text, struct bench__text *page, char **error)
 {
     *error = NULL;
     json_error_t jerr;
@@ -575,15 +575,26 @@ int results_html_write(const char *report_json_text, const char *path, char **er
     put(&t, "\n</script>\n<script>\n");
     put(&t, script);
     put(&t, "</script>\n</body>\n</html>\n");
-    int e = bench__write_file(path, t.data, t.len);
-    if (e != 0) {
-        *error = bench__xasprintf("cannot write %s: %s", path, bench__write_file_strerror(e));
-        goto out;
-    }
+    *page = t;
+    t = (struct bench__text){0};
     rc = 0;
 out:
     free(js.data);
     free(t.data);
     json_decref(doc);
     return rc;
+}
+
+int results_html_write(const char *report_json_text, const char *path, char **error)
+{
+    struct bench__text page = {0};
+    if (results_html_render(report_json_text, &page, error) != 0)
+        return -1;
+    int e = bench__write_file(path, page.data, page.len);
+    free(page.data);
+    if (e != 0) {
+        *error = bench__xasprintf("cannot write %s: %s", path, bench__write_file_strerror(e));
+        return -1;
+    }
+    return 0;
 }

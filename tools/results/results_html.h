@@ -12,6 +12,10 @@
  * Returns 0, or -1 with a malloc'd one-line reason in *error (the caller frees it). */
 int results_html_write(const char *report_json_text, const char *path, char **error);
 
+struct bench__text;
+/* The same page into *page (its data malloc'd, the caller frees it) instead of a file. */
+int results_html_render(const char *report_json_text, struct bench__text *page, char **error);
+
 /* The Chart.js file inlined into the page (the UMD build): the path the build found; a test may
  * point it elsewhere. */
 extern const char *results_html_chartjs_path;
