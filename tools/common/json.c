@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* json.c: owns the text of the JSON documents of the `libbench` tool (json.h): the
- * shortest round-trip form of every real. It builds no document and writes no file. */
+ * shortest round-trip form of every real, and that text written atomically (tool_json_write,
+ * through util/atomic_file.h). It builds no document. */
+#define _GNU_SOURCE
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -105,6 +108,20 @@ void tool_json_dump_sorted(const json_t *doc, struct bench__text *out)
 void tool_json_dump_line(const json_t *doc, struct bench__text *out)
 {
     dump(doc, out, JSON_COMPACT | JSON_PRESERVE_ORDER);
+}
+
+int tool_json_write(const json_t *doc, const char *path, char *err, size_t err_size)
+{
+    struct bench__text b = {0};
+    tool_json_dump(doc, &b);
+    int e = bench__write_file(path, b.data, b.len);
+    free(b.data);
+    if (e == 0)
+        return 0;
+    char shown[PATH_MAX];
+    bench__sanitize_copy(path, shown, sizeof shown);
+    bench__fmt(err, err_size, "cannot write '%s': %s", shown, bench__write_file_strerror(e));
+    return -1;
 }
 
 int tool_json_error(char *err, size_t size, const char *fmt, ...)

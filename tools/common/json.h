@@ -17,6 +17,10 @@ void tool_json_dump_sorted(const json_t *doc, struct bench__text *out);
 /* One line: compact (no space, no indentation), keys in insertion order, then a newline. */
 void tool_json_dump_line(const json_t *doc, struct bench__text *out);
 
+/* The document's text (tool_json_dump) written atomically at path (util/atomic_file.h); 0, or -1
+ * with "cannot write 'PATH': reason" in err. doc stays the caller's. */
+int tool_json_write(const json_t *doc, const char *path, char *err, size_t err_size);
+
 /* A reader's error: the message in err (when err is not NULL), on one line; always -1. */
 __attribute__((format(printf, 3, 4))) int tool_json_error(char *err, size_t size, const char *fmt,
                                                           ...);

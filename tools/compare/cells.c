@@ -87,6 +87,22 @@ void compare_cells_free(struct compare_state *st)
     st->n_cells = st->cap_cells = st->n_slots = 0;
 }
 
+void compare_subject_free(struct compare_state *st, size_t s, size_t n)
+{
+    for (size_t r = 0; r < n; r++) {
+        if (st->docs[s])
+            compare_doc_free(&st->docs[s][r]);
+        if (st->run_fail[s])
+            free(st->run_fail[s][r]);
+    }
+    free(st->docs[s]);
+    free(st->run_fail[s]);
+    free(st->opts.files[s]);
+    st->docs[s] = NULL;
+    st->run_fail[s] = NULL;
+    st->opts.files[s] = NULL;
+}
+
 /* Every document into the cell table, then the gaps: a failed run, a missing row. A cell that a
  * document lacks (a lost run, a benchmark added or removed) gets a skip for that run, and the
  * engine judges it with the runs it has (docs/how-to/compare-two-builds.md, "Lost runs"). */

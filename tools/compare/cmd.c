@@ -309,16 +309,7 @@ static void state_free(struct compare_state *st)
     compare_cells_free(st);
     for (size_t s = 0; s < N_SUBJECTS; s++) {
         /* binary mode allocates for every run it may do; file mode one per document */
-        size_t allocated = st->opts.binary_mode ? st->runs_cap : st->n_runs[s];
-        for (size_t r = 0; r < allocated; r++) {
-            if (st->docs[s])
-                compare_doc_free(&st->docs[s][r]);
-            if (st->run_fail[s])
-                free(st->run_fail[s][r]);
-        }
-        free(st->docs[s]);
-        free(st->run_fail[s]);
-        free(st->opts.files[s]);
+        compare_subject_free(st, s, st->opts.binary_mode ? st->runs_cap : st->n_runs[s]);
     }
     free(st->schedule);
     free(st->tmpdir);

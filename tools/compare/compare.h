@@ -152,6 +152,8 @@ int compare_load_files(struct compare_state *st, char *err, size_t err_size);
 void compare_assemble(struct compare_state *st);
 /* Free the cells (the documents stay). */
 void compare_cells_free(struct compare_state *st);
+/* Free subject s's first n runs (their documents and reasons), its arrays and its file list. */
+void compare_subject_free(struct compare_state *st, size_t s, size_t n);
 
 /* ---- engine.c: the comparison engine's calls (lib/stats/compare.h) ------------------------ */
 

@@ -111,15 +111,7 @@ int compare_load_files(struct compare_state *st, char *err, size_t err_size)
                          err_size) != 0)
             return -1;
         char **run_fail = bench__xcalloc(n + 1, sizeof *run_fail);
-        for (size_t r = 0; r < st->n_runs[s]; r++) {
-            if (st->docs[s])
-                compare_doc_free(&st->docs[s][r]);
-            if (st->run_fail[s])
-                free(st->run_fail[s][r]);
-        }
-        free(st->docs[s]);
-        free(st->run_fail[s]);
-        free(st->opts.files[s]);
+        compare_subject_free(st, s, st->n_runs[s]);
         st->docs[s] = docs;
         st->run_fail[s] = run_fail;
         st->opts.files[s] = files;

@@ -547,17 +547,8 @@ static json_t *document(const struct compare_report *rep)
 int compare_report_json(const struct compare_report *rep, const char *path, char *err,
                         size_t err_size)
 {
-    char shown[PATH_MAX];
-    bench__sanitize_copy(path, shown, sizeof shown);
     json_t *doc = document(rep);
-    struct bench__text b = {0};
-    tool_json_dump(doc, &b);
+    int rc = tool_json_write(doc, path, err, err_size);
     json_decref(doc);
-    int e = bench__write_file(path, b.data, b.len);
-    free(b.data);
-    if (e != 0) {
-        bench__fmt(err, err_size, "cannot write '%s': %s", shown, bench__write_file_strerror(e));
-        return -1;
-    }
-    return 0;
+    return rc;
 }

@@ -317,8 +317,6 @@ static json_t *row_json(const struct run_state *st, const struct run_command *c)
 
 int run_report_json(const struct run_state *st, const char *path, char *err, size_t err_size)
 {
-    char shown[PATH_MAX];
-    bench__sanitize_copy(path, shown, sizeof shown);
     json_t *doc = json_object();
     if (!doc)
         bench__out_of_memory();
@@ -331,14 +329,7 @@ int run_report_json(const struct run_state *st, const char *path, char *err, siz
     put(doc, "rows", rows);
     for (size_t i = 0; i < st->n_cmds; i++)
         append(rows, row_json(st, &st->cmds[i]));
-    struct bench__text b = {0};
-    tool_json_dump(doc, &b);
+    int rc = tool_json_write(doc, path, err, err_size);
     json_decref(doc);
-    int e = bench__write_file(path, b.data, b.len);
-    free(b.data);
-    if (e != 0) {
-        bench__fmt(err, err_size, "cannot write '%s': %s", shown, bench__write_file_strerror(e));
-        return -1;
-    }
-    return 0;
+    return rc;
 }
