@@ -7,11 +7,11 @@
 
 #include <bench/bench.h>
 
-#include "compare_tool.h"
-#include "export_tool.h"
-#include "run_tool.h"
+#include "compare/compare.h"
+#include "export/export.h"
+#include "run/run.h"
 #ifdef LIBBENCH_HAVE_RESULTS
-#include "results_tool.h"
+#include "results/results_tool.h"
 #endif
 #include "util/text.h"
 

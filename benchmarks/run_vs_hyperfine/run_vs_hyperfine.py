@@ -37,7 +37,7 @@ import time
 
 GOAL = 1.0  # libbench run's median / hyperfine's median, over all rounds
 BUSY_NOTE = 0.2  # other processes' CPUs during a suite above which the report says so
-# The spawn_floor method that spawns and reaps as libbench run does (tools/run_proc.c).
+# The spawn_floor method that spawns and reaps as libbench run does (tools/common/spawn.c).
 LIBBENCH_MECHANISM = "posix_spawn + wait4"
 HARNESSES = ("libbench", "hyperfine", "floor")
 DASH = "\u2014"

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* render_report_html.c: a test helper that renders a report document into the HTML dashboard
- * (tools/results_html.c), so tests can render fixtures without a results store. It only reads
- * the file and calls the renderer. */
+ * (tools/results/results_html.c), so tests can render fixtures without a results store. It only
+ * reads the file and calls the renderer. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "results_html.h"
+#include "results/results_html.h"
 
 int main(int argc, char **argv)
 {

@@ -472,6 +472,29 @@ def case_files():
                                                 "op=status.clean")),
               f"files: --seed 12345 seed {seeded['seed']}")
         check(load(out_json)["params"]["global_seed"] == "12345", "files: global_seed recorded")
+        # a file name that is not UTF-8 is a file like any other: the --json document names it
+        # with U+FFFD for the bad byte (it failed as "out of memory" before)
+        odd = os.path.join(tmp, "odd")
+        os.mkdir(odd)
+        lists = {}
+        for arm in ("baseline", "candidate", "aa"):
+            lists[arm] = []
+            for r in range(1, 4):
+                path = os.fsencode(os.path.join(odd, f"{arm}{r}")) + b"\xff.json"
+                with open(path, "w", encoding="utf-8") as f:
+                    json.dump(document([row("odd", {}, 100.0 + r)]), f)
+                lists[arm].append(path)
+        odd_json = os.path.join(odd, "out.json")
+        p = subprocess.run([TOOL, "compare", "--json", odd_json, "--baseline"] + lists["baseline"] +
+                           ["--candidate"] + lists["candidate"] + ["--aa"] + lists["aa"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           stdin=subprocess.DEVNULL, env=clean_env(), timeout=120)
+        check(p.returncode in (0, 2) and os.path.exists(odd_json),
+              f"files: non-UTF-8 names: exit {p.returncode} {p.stderr!r}")
+        if os.path.exists(odd_json):
+            named = load(odd_json)["subjects"]["baseline"]["files"]
+            check(named == [os.path.join(odd, f"baseline{r}\ufffd.json") for r in range(1, 4)],
+                  f"files: non-UTF-8 names in --json: {named}")
 
 
 # ---- compare-vectors.json: --detect and lost runs, as documents ---------------------------

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-# run_report_html.py: the HTML dashboard of `libbench report --html` (tools/results_html.c) end
+# run_report_html.py: the HTML dashboard of `libbench report --html` (tools/results/results_html.c) end
 # to end. The report documents of tests/data/report-*.json are rendered by render_report_html
 # and opened in headless Chromium by browser_check.py: no console error, no request off the
 # file, the table's rows in the document's order with their states, every chart drawn and
@@ -29,7 +29,7 @@ DATA = pathlib.Path(os.environ['REPORT_HTML_DATA'])
 CHARTJS = os.environ.get('REPORT_HTML_CHARTJS', '')
 STAND_IN = None
 
-# Cell indexes of a dashboard row (the table's columns, tools/results_html.c).
+# Cell indexes of a dashboard row (the table's columns, tools/results/results_html.c).
 STATE, BENCH, SUBJECT = 0, 1, 2
 P50_T, P50_B, P50_D, P90_T, P90_B, P90_D, P99_T, P99_B, P99_D = range(3, 12)
 FAIL_T, FAIL_B, SAMPLES_T, SAMPLES_B, WHY = range(12, 17)

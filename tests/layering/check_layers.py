@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-# check_layers.py: the layering check. Every #include of lib/**/*.{c,h} and tools/*.{c,h} is
+# check_layers.py: the layering check. Every #include of lib/**/*.{c,h} and tools/**/*.{c,h} is
 # resolved to a file and its folder, and must point to a folder the layer table below allows
-# (includes only point down), plus the named rules a-f. One line per violation (file:line, the
+# (includes only point down), plus the named rules a-f. (The calls between the tool's files are
+# check_tool_calls.py's, from the objects.) One line per violation (file:line, the
 # include or literal, the rules it breaks); exit 1 when there is any. The table is the one
 # docs/explanation/design.md shows; this script checks that the page shows it unchanged.
 #
@@ -23,8 +24,15 @@ import tempfile
 # may also include its own files and the public headers (include/bench/, shim/bench/). An
 # include may only point to a lower rank; run() refuses a table that breaks this.
 LAYERS = (
-    ("tools", 7, ("lib/stats", "lib/util", "lib/report/table.h", "lib/report/term.h",
-                  "lib/report/ticker.h", "lib/workload/cache_regime.h")),
+    ("tools/libbench.c", 9, ("tools/compare", "tools/run", "tools/results", "tools/export",
+                             "lib/util")),
+    ("tools/compare", 8, ("tools/common", "lib/stats", "lib/util", "lib/report/table.h",
+                          "lib/report/term.h", "lib/report/ticker.h")),
+    ("tools/run", 8, ("tools/common", "lib/stats", "lib/util", "lib/report/table.h",
+                      "lib/report/term.h", "lib/report/ticker.h", "lib/workload/cache_regime.h")),
+    ("tools/results", 8, ("tools/common", "lib/stats", "lib/util", "lib/report/table.h")),
+    ("tools/export", 8, ("tools/common", "lib/util", "lib/report/table.h")),
+    ("tools/common", 7, ("lib/util", "lib/report/term.h")),
     ("lib/core", 8, ("lib/bench/supervising", "lib/bench/measuring", "lib/workload",
                      "lib/catalog", "lib/report", "lib/sources", "lib/suite", "lib/model",
                      "lib/platform", "lib/util")),
@@ -61,9 +69,8 @@ RULES = {
          "configuration)",
     "c": "lib/report/ never includes lib/sources/ or lib/catalog/",
     "d": "lib/stats/ is included only from lib/stats/ and tools/ (never part of libbench.so)",
-    "e": "tools/ include only lib/stats/, lib/util/, lib/report/table.h, lib/report/term.h, "
-         "lib/report/ticker.h, lib/workload/cache_regime.h, the public headers and their own "
-         "headers",
+    "e": "{layer} may include only {allowed} (layer table: a command never includes another "
+         "command's files, tools/common/ includes no command)",
     "f": "{what}",
     "doc": "docs/explanation/design.md must show the layer table of check_layers.py "
            "(check_layers.py --table prints it)",
@@ -86,12 +93,12 @@ def table_markdown():
              "|---:|---|---|"]
     for folder, rank, allowed in LAYERS:
         shown = ", ".join("`%s`" % show(a) for a in allowed) or "nothing else"
-        lines.append("| %d | `%s/` | %s |" % (rank, folder, shown))
+        lines.append("| %d | `%s` | %s |" % (rank, show(folder), shown))
     return "\n".join(lines) + "\n"
 
 
 def show(target):
-    return target if target.endswith(".h") else target + "/"
+    return target if target.endswith((".h", ".c")) else target + "/"
 
 
 def check_table():
@@ -177,7 +184,9 @@ class Tree:
                      os.path.join(self.root, "shim", name)]
         else:
             cands = [os.path.join(self.root, os.path.dirname(rel), name)]
-            cands += [os.path.join(self.root, d, name) for d in ("include", "shim", "lib")]
+            # the tool's files build with tools/ on their include path too ("common/args.h")
+            dirs = ("include", "shim", "lib") + (("tools",) if rel.startswith("tools/") else ())
+            cands += [os.path.join(self.root, d, name) for d in dirs]
         for c in cands:
             c = os.path.normpath(c)
             if os.path.isfile(c):
@@ -186,12 +195,10 @@ class Tree:
 
     def files(self):
         found = []
-        for top, pattern in (("lib", True), ("tools", False)):
+        for top in ("lib", "tools"):
             base = os.path.join(self.root, top)
             for dirpath, dirnames, filenames in os.walk(base):
                 dirnames.sort()
-                if not pattern and dirpath != base:
-                    continue
                 for fn in sorted(filenames):
                     if fn.endswith((".c", ".h")):
                         found.append(self.rel(os.path.join(dirpath, fn)))
@@ -199,15 +206,16 @@ class Tree:
 
 
 def layer_of(rel):
-    """The folder of the table a path belongs to: "lib/<x>/<y>" when the table has that folder
-    (lib/bench/measuring/), else "lib/<x>", "tools", "public" or None."""
+    """The row of the table a path belongs to: "lib/<x>/<y>" when the table has that folder
+    (lib/bench/measuring/), else "lib/<x>", "tools/<x>" (a folder, or a file right in tools/),
+    "public" or None."""
     parts = rel.split("/")
     if parts[0] == "lib" and len(parts) >= 4 and "/".join(parts[:3]) in {f for f, _, _ in LAYERS}:
         return "/".join(parts[:3])
-    if parts[0] == "lib" and len(parts) >= 3:
-        return "lib/" + parts[1]
+    if parts[0] in ("lib", "tools") and len(parts) >= 3:
+        return parts[0] + "/" + parts[1]
     if parts[0] == "tools" and len(parts) == 2:
-        return "tools"
+        return rel
     if parts[0] in PUBLIC and len(parts) >= 2 and parts[1] == "bench":
         return "public"
     return None
@@ -275,16 +283,17 @@ def check(root):
                 out.append((rel, line, "#include " + subject, ["f"], "no such header"))
                 continue
             tlayer = layer_of(target)
-            if tlayer is None or (folder != "tools" and tlayer == "tools"):
+            in_tools = folder.startswith("tools/")
+            if tlayer is None or (not in_tools and tlayer.startswith("tools/")):
                 out.append((rel, line, "#include " + subject, ["f"],
                             "%s is outside lib/ and the public headers" % target))
                 continue
             rules = []
             if not allowed_for(folder, target, tlayer):
-                rules.append("e" if folder == "tools" else "layers")
+                rules.append("e" if in_tools else "layers")
             if folder == "lib/report" and tlayer in ("lib/sources", "lib/catalog"):
                 rules.append("c")
-            if tlayer == "lib/stats" and folder not in ("lib/stats", "tools"):
+            if tlayer == "lib/stats" and folder != "lib/stats" and not in_tools:
                 rules.append("d")
             detail = target
             if rel in counting:
@@ -313,10 +322,11 @@ def rule_text(rule, rel, detail):
     folder = layer_of(rel)
     rows = {f: a for f, _, a in LAYERS}
     if rule == "layers" and folder not in rows:
-        return "lib/ holds only the folders of the layer table"
-    if rule == "layers":
-        return RULES[rule].format(layer=folder, allowed=", ".join(
-            show(a) for a in rows[folder]) or "nothing else")
+        return "lib/ and tools/ hold only the folders (and files) of the layer table"
+    if rule in ("layers", "e"):
+        return RULES[rule].format(layer=folder if rule == "layers" else show(folder),
+                                  allowed=", ".join(show(a) for a in rows[folder]) or
+                                  "nothing else")
     if rule == "f":
         return RULES[rule].format(what=detail)
     return RULES[rule]
@@ -368,9 +378,12 @@ INJECTIONS = (
     ("lib/sources/tier0.h", '#include "../suite/config.h"\n', ["layers"]),
     ("lib/report/term.c", '#include "../catalog/catalog.h"\n', ["layers", "c"]),
     ("lib/model/window.c", '#include "../stats/compare.h"\n', ["layers", "d"]),
-    ("tools/compare_cmd.c", '#include "model/row.h"\n', ["e"]),
+    ("tools/compare/cmd.c", '#include "model/row.h"\n', ["e"]),
+    ("tools/run/cmd.c", '#include "compare/compare.h"\n', ["e"]),
+    ("tools/common/args.c", '#include "run/run.h"\n', ["e"]),
+    ("tools/libbench.c", '#include "common/spawn.h"\n', ["e"]),
     ("lib/util/text.c", '#include "no_such_header.h"\n', ["f"]),
-    ("lib/util/clock.c", '#include "../../tools/compare_tool.h"\n', ["f"]),
+    ("lib/util/clock.c", '#include "../../tools/compare/compare.h"\n', ["f"]),
 )
 
 
@@ -412,9 +425,12 @@ def self_test(root):
             n = next(i for i, l in enumerate(f.read().split("\n"), 1)
                      if l.startswith('#include "tier0.h"'))
         expected.append(('lib/sources/tier0.c:%d: #include "tier0.h"' % n, ["b"]))
-        # a flat file in lib/ and a changed row of the design page's table
+        # a flat file in lib/, one in tools/ besides libbench.c, and a changed row of the design
+        # page's table
         open(os.path.join(tmp, "lib/flat.c"), "w").close()
         expected.append(("lib/flat.c: [layers] ", ["layers"]))
+        open(os.path.join(tmp, "tools/flat.c"), "w").close()
+        expected.append(("tools/flat.c: [layers] ", ["layers"]))
         with open(os.path.join(tmp, "docs/explanation/design.md"), encoding="utf-8") as f:
             page = f.read()
         with open(os.path.join(tmp, "docs/explanation/design.md"), "w", encoding="utf-8") as f:

@@ -857,7 +857,7 @@ static void test_perf_iters_and_batch_pins(void **state)
 static json_t *row_named(json_t *doc, const char *name);
 
 /* No two rows of the document have the same name and labels (the rule of `libbench compare`'s
- * reader, tools/compare_input.c). */
+ * reader, tools/compare/bench_json.c). */
 static void assert_cells_unique(json_t *doc)
 {
     json_t *rows = json_object_get(doc, "rows");

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/* test_export_doc.c: `libbench export`'s reader (tools/export/doc.c) from memory: a --bench-json
+ * document and a `libbench run --json` one read into one table shape (labels in first-seen order,
+ * null as NaN, estimated metrics marked), the CSV written from it, and each refusal one line. */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/export.h"
+
+static const char bench_doc[] =
+    "{\"schema\":2,\"meta\":{},\"columns\":[{\"name\":\"items/s\",\"format\":\"ratio\"}],"
+    "\"rows\":["
+    "{\"name\":\"a\",\"labels\":{\"impl\":\"fast\"},\"iterations\":8,\"samples\":4,"
+    "\"medianNs\":12.5,\"deviationNs\":null,\"minNs\":12,\"maxNs\":13,"
+    "\"metrics\":{\"items/s\":2e6},\"estimatedMetrics\":[\"items/s\"],\"error\":\"\"},"
+    "{\"name\":\"b, quoted\",\"labels\":{\"size\":\"big\",\"impl\":\"slow\"},\"iterations\":null,"
+    "\"samples\":null,\"medianNs\":null,\"deviationNs\":null,\"minNs\":null,\"maxNs\":null,"
+    "\"metrics\":{},\"error\":\"it failed\"}]}";
+
+static const char run_doc[] =
+    "{\"schema\":1,\"tool\":\"libbench run\",\"meta\":{\"runs\":2},"
+    "\"columns\":[{\"name\":\"maxrss\",\"unit\":\"bytes\"}],"
+    "\"rows\":[{\"name\":\"true\",\"command\":\"true\",\"labels\":{},\"medianNs\":1000,"
+    "\"metrics\":{\"maxrss\":4096},\"error\":\"\"}]}";
+
+static void reads_bench_json(void **state)
+{
+    (void)state;
+    struct export_doc doc;
+    char err[256] = "";
+    assert_int_equal(export_doc_parse(bench_doc, strlen(bench_doc), &doc, err, sizeof err), 0);
+    assert_string_equal(doc.kind, "--bench-json");
+    assert_int_equal(doc.n_rows, 2);
+    assert_int_equal(doc.n_columns, 1);
+    assert_int_equal(doc.columns[0].unit, EXPORT_RATIO);
+    assert_int_equal(doc.n_label_keys, 2);
+    assert_string_equal(doc.label_keys[0], "impl"); /* first seen first */
+    assert_string_equal(doc.label_keys[1], "size");
+    assert_null(doc.rows[0].labels[1]); /* row a has no size */
+    assert_true(doc.rows[0].median_ns == 12.5 && isnan(doc.rows[0].deviation_ns));
+    assert_true(doc.rows[0].metrics[0] == 2e6 && doc.rows[0].estimate[0]);
+    assert_string_equal(doc.rows[1].error, "it failed");
+    assert_true(isnan(doc.rows[1].median_ns));
+
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    export_csv(&doc, out);
+    fclose(out);
+    assert_string_equal(text, "name,impl,size,iterations,samples,median_ns,deviation_ns,min_ns,"
+                              "max_ns,items/s,error\n"
+                              "a,fast,,8,4,12.5,,12,13,2000000,\n"
+                              "\"b, quoted\",slow,big,,,,,,,,it failed\n");
+    free(text);
+    export_doc_free(&doc);
+}
+
+static void reads_run_json(void **state)
+{
+    (void)state;
+    struct export_doc doc;
+    char err[256] = "";
+    assert_int_equal(export_doc_parse(run_doc, strlen(run_doc), &doc, err, sizeof err), 0);
+    assert_string_equal(doc.kind, "libbench run --json");
+    assert_int_equal(doc.n_rows, 1);
+    assert_int_equal(doc.columns[0].unit, EXPORT_BYTES);
+    assert_true(doc.rows[0].metrics[0] == 4096);
+    export_doc_free(&doc);
+}
+
+static void refuses(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *doc, *says;
+    } bad[] = {
+        {"{\"schema\":2,", "not JSON: "},
+        {"[1]", "not a libbench document"},
+        {"{\"schema\":3}", "unknown document: schema 3"},
+        {"{\"schema\":1,\"tool\":\"other\"}", "unknown document: schema 1 of other"},
+        {"{\"schema\":2,\"columns\":{}}", "columns: must be an array"},
+        {"{\"schema\":2,\"columns\":[],\"rows\":{}}", "rows: must be an array"},
+        {"{\"schema\":2,\"columns\":[],\"rows\":[{\"labels\":{}}]}",
+         "rows[0].name: must be a string"},
+        {"{\"schema\":2,\"columns\":[],\"rows\":[{\"name\":\"a\",\"medianNs\":\"1\"}]}",
+         "rows[0].medianNs: must be a number or null"},
+        {"{\"schema\":2,\"columns\":[],\"rows\":[{\"name\":\"a\",\"labels\":{\"k\":1}}]}",
+         "rows[0].labels.k: must be a string"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        struct export_doc doc;
+        char err[256] = "";
+        assert_int_equal(export_doc_parse(bad[i].doc, strlen(bad[i].doc), &doc, err, sizeof err),
+                         -1);
+        if (strncmp(err, bad[i].says, strlen(bad[i].says)) != 0)
+            fail_msg("case %zu: <%s>, want <%s...>", i, err, bad[i].says);
+        assert_null(strchr(err, '\n'));
+        export_doc_free(&doc);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(reads_bench_json),
+        cmocka_unit_test(reads_run_json),
+        cmocka_unit_test(refuses),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: MIT */
+/* test_results_raw.c: the raw line of the results history (tools/results/results_raw.c): the record
+ * time, the object key both ways, SHA-256, the lines a --bench-json and a `libbench run --json`
+ * document give (null stays null, an error row is a failure, the runs after a failure are skips,
+ * a bad row is refused and the others kept), and a line read back or refused with its reason. */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/results_tool.h"
+#include "common/json.h"
+
+static void time_stamp_and_parse(void **state)
+{
+    (void)state;
+    int64_t t;
+    assert_true(results_time_parse("2026-11-01T10:20:30Z", &t));
+    assert_int_equal(t, 1793528430);
+    assert_true(results_time_parse("2026-11-01T10:20:30+00:00", &t));
+    assert_false(results_time_parse("2026-02-30T10:20:30Z", &t));
+    assert_false(results_time_parse("2026-11-01 10:20:30Z", &t));
+    assert_false(results_time_parse("2026-11-01T10:20:30+01:00", &t));
+    assert_false(results_time_parse("2026-11-01T10:20:30", &t));
+    struct results_record_info info = {0};
+    assert_true(results_time_stamp(1793528430, &info));
+    assert_string_equal(info.bench_id, "20261101T102030Z");
+    assert_string_equal(info.timestamp_utc, "2026-11-01T10:20:30Z");
+    assert_string_equal(info.date, "2026-11-01");
+    assert_false(results_time_stamp(-1, &info));
+}
+
+static void profile_names(void **state)
+{
+    (void)state;
+    assert_true(results_profile_ok("smoke"));
+    assert_true(results_profile_ok("large-2.v_1"));
+    assert_false(results_profile_ok(""));
+    assert_false(results_profile_ok(".hidden"));
+    assert_false(results_profile_ok("a/b"));
+    assert_false(results_profile_ok("a b"));
+}
+
+static void sha256_and_keys(void **state)
+{
+    (void)state;
+    char hex[65];
+    results_sha256_hex("abc", 3, hex);
+    assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    char *key = results_object_key("smoke", "2026-11-01", "20261101T102030Z", hex);
+    assert_string_equal(key, "raw/v1/profile=smoke/date=2026-11-01/bench_id=20261101T102030Z/"
+                             "sha256=ba7816bf8f01/results.jsonl");
+    char p[65], d[11], b[17], s[13];
+    assert_true(results_object_key_parse(key, p, d, b, s));
+    assert_string_equal(p, "smoke");
+    assert_string_equal(d, "2026-11-01");
+    assert_string_equal(b, "20261101T102030Z");
+    assert_string_equal(s, "ba7816bf8f01");
+    free(key);
+    assert_false(results_object_key_parse("raw/v1/profile=smoke/results.jsonl", p, d, b, s));
+    assert_false(results_object_key_parse("raw/v1/profile=../date=2026-11-01/bench_id="
+                                          "20261101T102030Z/sha256=ba7816bf8f01/results.jsonl",
+                                          p, d, b, s));
+}
+
+static struct results_record_info info_of(void)
+{
+    struct results_record_info info = {.profile = "smoke",
+                                       .subject = "main",
+                                       .source_revision = NULL,
+                                       .recorder_version = "0.2.0"};
+    results_time_stamp(1793528430, &info);
+    return info;
+}
+
+/* The lines of out, each read back; returns how many. */
+static size_t read_lines(const char *text, struct results_line *lines, size_t max)
+{
+    size_t n = 0;
+    for (const char *p = text; *p && n < max;) {
+        const char *nl = strchr(p, '\n');
+        assert_non_null(nl);
+        char err[256];
+        int rc = results_line_parse(p, (size_t)(nl - p), &lines[n], err, sizeof err);
+        if (rc != 0)
+            fail_msg("line %zu refused: %s", n, err);
+        n++;
+        p = nl + 1;
+    }
+    return n;
+}
+
+static const char BENCH_DOC[] =
+    "{\"schema\": 2, \"meta\": {\"hostname\": \"h\", \"os\": \"linux\", \"arch\": \"x86_64\","
+    " \"cpu\": \"c\", \"compiler\": \"GCC 12\", \"provenance\": [\"input: 64 B\"]},"
+    " \"columns\": [], \"rows\": ["
+    "{\"name\": \"parse\", \"labels\": {\"size\": \"64\", \"impl\": \"a\"}, \"medianNs\": 12.5,"
+    " \"metrics\": {\"instr\": 200, \"br-miss\": null}, \"error\": \"\"},"
+    "{\"name\": \"broken\", \"labels\": {}, \"medianNs\": null, \"metrics\": {}, \"error\":"
+    " \"x.c:3: assertion failed\"},"
+    "{\"name\": \"unmeasured\", \"labels\": {}, \"medianNs\": null, \"metrics\": {}, \"error\":"
+    " \"\"},"
+    "{\"name\": 7, \"labels\": {}, \"medianNs\": 1, \"error\": \"\"}]}";
+
+static void bench_document(void **state)
+{
+    (void)state;
+    struct results_record_info info = info_of();
+    json_t *doc = json_loads(BENCH_DOC, 0, NULL);
+    assert_non_null(doc);
+    json_t *rejected = json_array();
+    struct bench__text out = {0};
+    size_t base = 3;
+    char err[256];
+    long n = results_doc_lines(doc, 1, &info, &base, &out, rejected, err, sizeof err);
+    assert_int_equal(n, 3);
+    assert_int_equal(base, 4);
+    assert_int_equal(json_array_size(rejected), 1); /* the row named 7, alone */
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(rejected, 0), "row")), 3);
+    struct results_line l[4];
+    assert_int_equal(read_lines(out.data, l, 4), 3);
+    assert_string_equal(l[0].m.scenario, "parse");
+    assert_string_equal(l[0].m.operation, "impl=a,size=64"); /* labels in key order */
+    assert_string_equal(l[0].m.subject, "main");
+    assert_string_equal(l[0].m.profile, "smoke");
+    assert_int_equal(l[0].m.run, 3);
+    assert_int_equal(l[0].m.returncode, 0);
+    assert_true(l[0].m.value_ns == 12.5);
+    assert_false(l[0].m.whole_process);
+    assert_string_equal(l[0].compiler, "GCC 12");
+    assert_null(l[0].library_version);
+    assert_null(l[0].source_revision);
+    /* a metric that was not measured stays null */
+    assert_string_equal(l[0].metrics_json, "{\"br-miss\":null,\"instr\":200}");
+    assert_int_equal(l[1].m.returncode, 1);
+    assert_true(isnan(l[1].m.value_ns));
+    assert_string_equal(l[1].failure, "x.c:3: assertion failed");
+    /* no error, no value: a skip "not_measured" with a null value, never 0 nor a failure */
+    assert_int_equal(l[2].m.returncode, BENCH__RESULT_SKIP);
+    assert_string_equal(l[2].skip_reason, "not_measured");
+    assert_null(l[2].failure);
+    assert_true(isnan(l[2].m.value_ns));
+    assert_true(strstr(out.data, "\"value_ns\":null") != NULL);
+    assert_true(strstr(out.data, "\"provenance\":[\"input: 64 B\"]") != NULL);
+    assert_string_equal(l[0].m.host_id, l[1].m.host_id);
+    assert_int_equal(strlen(l[0].m.host_id), 12);
+    for (int i = 0; i < 3; i++)
+        results_line_free(&l[i]);
+    free(out.data);
+    json_decref(rejected);
+    json_decref(doc);
+}
+
+static const char RUN_DOC[] =
+    "{\"tool\": \"libbench run\", \"schema\": 1, \"version\": \"0.2.0\", \"meta\": {\"hostname\":"
+    " \"h\", \"os\": \"linux\", \"arch\": \"x86_64\", \"cpu\": \"c\", \"runs\": 3}, \"rows\": ["
+    "{\"name\": \"cat\", \"command\": \"cat f\", \"error\": \"\", \"failure\": null, \"runs\": ["
+    "{\"run\": 1, \"wallNs\": 100, \"rusage\": {\"user-ns\": 0, \"minflt\": null}},"
+    "{\"run\": 2, \"wallNs\": 200, \"rusage\": {}}, {\"run\": 3, \"wallNs\": null}]},"
+    "{\"name\": \"bad\", \"command\": \"false\", \"error\": \"run 2 exited with status 3\","
+    " \"failure\": {\"run\": 2, \"exitStatus\": 3}, \"runs\": [{\"run\": 1, \"wallNs\": 50}]}]}";
+
+static void run_document(void **state)
+{
+    (void)state;
+    struct results_record_info info = info_of();
+    json_t *doc = json_loads(RUN_DOC, 0, NULL);
+    json_t *rejected = json_array();
+    struct bench__text out = {0};
+    size_t base = 0;
+    char err[256];
+    long n = results_doc_lines(doc, 0, &info, &base, &out, rejected, err, sizeof err);
+    assert_int_equal(n, 6);
+    assert_int_equal(base, 3);
+    assert_int_equal(json_array_size(rejected), 0);
+    struct results_line l[6];
+    assert_int_equal(read_lines(out.data, l, 6), 6);
+    for (int i = 0; i < 3; i++) {
+        assert_true(l[i].m.whole_process);
+        assert_int_equal(l[i].m.run, i);
+        assert_string_equal(l[i].m.operation, "cat f");
+    }
+    assert_true(l[0].m.value_ns == 100.0 && l[1].m.value_ns == 200.0);
+    assert_int_equal(l[1].m.returncode, 0);
+    /* a run without a wall time: not measured, a skip with its reason, never a failure */
+    assert_int_equal(l[2].m.returncode, 77);
+    assert_string_equal(l[2].skip_reason, "not_measured");
+    assert_true(isnan(l[2].m.value_ns));
+    assert_string_equal(l[0].metrics_json, "{\"minflt\":null,\"user-ns\":0}");
+    assert_string_equal(l[0].library_version, "0.2.0");
+    assert_int_equal(l[3].m.returncode, 0); /* bad's first run was measured */
+    assert_int_equal(l[4].m.returncode, 3); /* its failure, with its exit status */
+    assert_int_equal(l[4].m.run, 1);
+    assert_string_equal(l[4].failure, "run 2 exited with status 3");
+    assert_int_equal(l[5].m.returncode, 77); /* run 3 never ran: a skip, not a lost sample */
+    assert_int_equal(l[5].m.run, 2);
+    assert_string_equal(l[5].skip_reason, "aborted_after_failed_run:2");
+    for (int i = 0; i < 6; i++)
+        results_line_free(&l[i]);
+    free(out.data);
+    json_decref(rejected);
+    json_decref(doc);
+}
+
+static void refused_documents(void **state)
+{
+    (void)state;
+    struct results_record_info info = info_of();
+    static const char *const docs[] = {
+        "[1, 2]",
+        "{\"schema\": 3, \"meta\": {}, \"rows\": []}",
+        "{\"schema\": 2, \"meta\": {}, \"rows\": {}}",
+        "{\"tool\": \"libbench run\", \"schema\": 2, \"meta\": {}, \"rows\": []}",
+        "{\"tool\": \"libbench run\", \"schema\": 1, \"meta\": {\"runs\": 0}, \"rows\": []}",
+        /* one run over the bound: refused whole, before any row allocates or writes a line */
+        "{\"tool\": \"libbench run\", \"schema\": 1, \"meta\": {\"runs\": 1000001}, \"rows\": []}",
+    };
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+        json_t *doc = json_loads(docs[i], 0, NULL);
+        json_t *rejected = json_array();
+        struct bench__text out = {0};
+        size_t base = 0;
+        char err[256] = "";
+        assert_int_equal(results_doc_lines(doc, 0, &info, &base, &out, rejected, err, sizeof err),
+                         -1);
+        assert_true(err[0] != '\0');
+        assert_null(out.data);
+        json_decref(rejected);
+        json_decref(doc);
+    }
+    /* at the bound: accepted */
+    json_t *doc = json_loads("{\"tool\": \"libbench run\", \"schema\": 1, \"meta\": {\"runs\": "
+                             "1000000}, \"rows\": []}",
+                             0, NULL);
+    json_t *rejected = json_array();
+    struct bench__text out = {0};
+    size_t base = 0;
+    char err[256] = "";
+    assert_int_equal(results_doc_lines(doc, 0, &info, &base, &out, rejected, err, sizeof err), 0);
+    assert_int_equal(base, 1000000);
+    free(out.data);
+    json_decref(rejected);
+    json_decref(doc);
+}
+
+static void refused_lines(void **state)
+{
+    (void)state;
+    static const char good[] =
+        "{\"schema_version\":1,\"bench_id\":\"20261101T102030Z\",\"timestamp_utc\":"
+        "\"2026-11-01T10:20:30Z\",\"profile\":\"smoke\",\"scenario\":\"s\",\"operation\":\"\","
+        "\"run\":0,\"subject\":\"main\",\"value_ns\":5,\"whole_process\":false,\"returncode\":0,"
+        "\"metrics\":{},\"host_id\":\"abc\"}";
+    struct results_line l;
+    char err[256];
+    assert_int_equal(results_line_parse(good, strlen(good), &l, err, sizeof err), 0);
+    assert_true(l.m.value_ns == 5.0);
+    assert_null(l.failure);
+    results_line_free(&l);
+    struct {
+        const char *from, *to, *reason;
+    } bad[] = {
+        {"\"run\":0", "\"run\":-1", "\"run\""},
+        {"\"value_ns\":5", "\"value_ns\":\"5\"", "\"value_ns\""},
+        {"\"schema_version\":1", "\"schema_version\":2", "\"schema_version\""},
+        {"\"timestamp_utc\":\"2026-11-01T10:20:30Z\"", "\"timestamp_utc\":\"yesterday\"",
+         "\"timestamp_utc\""},
+        {"\"metrics\":{}", "\"metrics\":[]", "\"metrics\""},
+        {"{\"schema", "{{\"schema", "not JSON"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char line[1024];
+        const char *at = strstr(good, bad[i].from);
+        assert_non_null(at);
+        snprintf(line, sizeof line, "%.*s%s%s", (int)(at - good), good, bad[i].to,
+                 at + strlen(bad[i].from));
+        assert_int_equal(results_line_parse(line, strlen(line), &l, err, sizeof err), -1);
+        if (!strstr(err, bad[i].reason))
+            fail_msg("case %zu: '%s' does not name %s", i, err, bad[i].reason);
+    }
+    /* a failure's value is not a measurement, whatever the line says */
+    char failed[1024];
+    const char *at = strstr(good, "\"returncode\":0");
+    snprintf(failed, sizeof failed, "%.*s\"returncode\":2%s", (int)(at - good), good,
+             at + strlen("\"returncode\":0"));
+    assert_int_equal(results_line_parse(failed, strlen(failed), &l, err, sizeof err), 0);
+    assert_true(isnan(l.m.value_ns));
+    results_line_free(&l);
+}
+
+/* Text for an ingest error's document or object key: kept whole, never dropped as invalid
+ * UTF-8 (jansson refuses such a string, and a NULL value would lose the key). */
+static void text_never_dropped(void **state)
+{
+    (void)state;
+    json_t *v = tool_json_text("docs/caf\xc3\xa9.json");
+    assert_string_equal(json_string_value(v), "docs/caf\xc3\xa9.json");
+    json_decref(v);
+    /* a Latin-1 byte, a lone continuation byte, an overlong '/', a cut sequence */
+    v = tool_json_text("a\xe9"
+                       "b\x80"
+                       "c\xc0\xaf"
+                       "d\xe2\x82");
+    assert_non_null(v);
+    assert_string_equal(json_string_value(v), "a\xef\xbf\xbd"
+                                              "b\xef\xbf\xbd"
+                                              "c\xef\xbf\xbd\xef\xbf\xbd"
+                                              "d\xef\xbf\xbd\xef\xbf\xbd");
+    json_t *o = json_object();
+    assert_int_equal(json_object_set_new(o, "document", v), 0);
+    assert_non_null(json_object_get(o, "document"));
+    json_decref(o);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(time_stamp_and_parse), cmocka_unit_test(profile_names),
+        cmocka_unit_test(sha256_and_keys),      cmocka_unit_test(bench_document),
+        cmocka_unit_test(run_document),         cmocka_unit_test(refused_documents),
+        cmocka_unit_test(refused_lines),        cmocka_unit_test(text_never_dropped),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

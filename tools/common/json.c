@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: MIT */
+/* json.c: owns the text of the JSON documents of the `libbench` tool (json.h): the
+ * shortest round-trip form of every real, and that text written atomically (tool_json_write,
+ * through util/atomic_file.h). It builds no document. */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "util/alloc.h"
+#include "util/text.h"
+
+/* A real as the shortest "%.Ng" that reads back as the same double, with jansson's
+ * exponent style (no '+', no leading zeros) and a ".0" when it would look like an integer. */
+static void shortest_real(double v, char *buf, size_t size)
+{
+    for (int precision = 1; precision <= 17; precision++) {
+        bench__fmt(buf, size, "%.*g", precision, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    char *e = strchr(buf, 'e');
+    if (e) {
+        char *src = e + 1, *dst = e + 1;
+        if (*src == '+')
+            src++;
+        else if (*src == '-')
+            *dst++ = *src++;
+        while (*src == '0' && src[1])
+            src++;
+        memmove(dst, src, strlen(src) + 1);
+    } else if (!strchr(buf, '.')) {
+        strncat(buf, ".0", size - strlen(buf) - 1);
+    }
+}
+
+/* Rewrite every real of jansson's "%.17g" text in its shortest round-trip form: the same
+ * values, read back bit for bit, without the noise digits (0.05, not 0.050000000000000003). */
+static void put(struct bench__text *t, const char *s, size_t n)
+{
+    if (bench__text_append(s, n, t) != 0)
+        bench__out_of_memory();
+}
+
+static void shorten_reals(struct bench__text *b)
+{
+    struct bench__text o = {0};
+    size_t i = 0;
+    while (i < b->len) {
+        size_t start = i;
+        if (b->data[i] == '"') { /* a string, escapes included: copied as it is */
+            for (i++; i < b->len && b->data[i] != '"'; i++)
+                if (b->data[i] == '\\')
+                    i++;
+            i++;
+        } else if (b->data[i] == '-' || (b->data[i] >= '0' && b->data[i] <= '9')) {
+            bool real = false;
+            while (i < b->len && strchr("0123456789+-.eE", b->data[i])) {
+                real = real || strchr(".eE", b->data[i]);
+                i++;
+            }
+            if (real) {
+                char text[64], out[64];
+                size_t n = i - start < sizeof text - 1 ? i - start : sizeof text - 1;
+                memcpy(text, b->data + start, n);
+                text[n] = '\0';
+                shortest_real(strtod(text, NULL), out, sizeof out);
+                put(&o, out, strlen(out));
+                continue;
+            }
+        } else {
+            i++;
+        }
+        if (i > b->len)
+            i = b->len;
+        put(&o, b->data + start, i - start);
+    }
+    free(b->data);
+    *b = o;
+}
+
+/* jansson's text fails only when the text cannot grow (a document the tool built holds valid
+ * UTF-8 only): out of memory, the one policy. */
+static void dump(const json_t *doc, struct bench__text *out, size_t flags)
+{
+    struct bench__text t = {0};
+    if (json_dump_callback(doc, bench__text_append, &t, flags | JSON_REAL_PRECISION(17)) != 0)
+        bench__out_of_memory();
+    shorten_reals(&t);
+    put(out, t.data, t.len);
+    put(out, "\n", 1);
+    free(t.data);
+}
+
+void tool_json_dump(const json_t *doc, struct bench__text *out)
+{
+    dump(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+}
+
+void tool_json_dump_sorted(const json_t *doc, struct bench__text *out)
+{
+    dump(doc, out, JSON_INDENT(2) | JSON_SORT_KEYS);
+}
+
+void tool_json_dump_line(const json_t *doc, struct bench__text *out)
+{
+    dump(doc, out, JSON_COMPACT | JSON_PRESERVE_ORDER);
+}
+
+int tool_json_write(const json_t *doc, const char *path, char *err, size_t err_size)
+{
+    struct bench__text b = {0};
+    tool_json_dump(doc, &b);
+    int e = bench__write_file(path, b.data, b.len);
+    free(b.data);
+    if (e == 0)
+        return 0;
+    char shown[PATH_MAX];
+    bench__sanitize_copy(path, shown, sizeof shown);
+    bench__fmt(err, err_size, "cannot write '%s': %s", shown, bench__write_file_strerror(e));
+    return -1;
+}
+
+int tool_json_error(char *err, size_t size, const char *fmt, ...)
+{
+    if (err && size > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        bench__vfmt(err, size, fmt, ap);
+        va_end(ap);
+        bench__sanitize(err); /* the message stays on one line */
+    }
+    return -1;
+}
+
+const char *tool_json_type_name(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a real";
+    case JSON_TRUE: return "true";
+    case JSON_FALSE: return "false";
+    case JSON_NULL: return "null";
+    }
+    return "a value";
+}
+
+/* The length of the valid UTF-8 sequence at s (RFC 3629: no overlong form, no surrogate, nothing
+ * over U+10FFFF), or 0 when there is none. */
+static size_t utf8_sequence(const unsigned char *s)
+{
+    if (s[0] < 0x80)
+        return 1;
+    size_t n = s[0] >= 0xc2 && s[0] <= 0xdf   ? 2
+               : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+               : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4
+                                              : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+        (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+        return 0;
+    return n;
+}
+
+json_t *tool_json_text(const char *s)
+{
+    json_t *v = json_string(s ? s : "");
+    if (v)
+        return v;
+    size_t len = strlen(s);
+    char *fixed = bench__xmalloc(len * 3 + 1); /* each byte at most U+FFFD, 3 bytes */
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t n = utf8_sequence(p);
+        if (n) {
+            memcpy(fixed + o, p, n);
+            o += n;
+            p += n;
+        } else {
+            memcpy(fixed + o, "\xef\xbf\xbd", 3);
+            o += 3;
+            p++;
+        }
+    }
+    fixed[o] = '\0';
+    v = json_string(fixed);
+    free(fixed);
+    if (!v)
+        bench__out_of_memory();
+    return v;
+}

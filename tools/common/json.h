@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* json.h: how the commands of the `libbench` tool print a JSON document (jansson's text,
+ * indented by 2, keys in insertion order, every real in its shortest form that reads back as the
+ * same double, and a final newline), and what their readers say of a document they refuse. */
+#ifndef LIBBENCH_TOOLS_COMMON_JSON_H
+#define LIBBENCH_TOOLS_COMMON_JSON_H
+
+#include <jansson.h>
+
+#include "util/atomic_file.h"
+
+/* Append the document's text to out (out of memory: util/alloc.h's one abort). */
+void tool_json_dump(const json_t *doc, struct bench__text *out);
+/* The same with every object's keys sorted (a document whose bytes must not depend on the order
+ * it was built in). */
+void tool_json_dump_sorted(const json_t *doc, struct bench__text *out);
+/* One line: compact (no space, no indentation), keys in insertion order, then a newline. */
+void tool_json_dump_line(const json_t *doc, struct bench__text *out);
+
+/* The document's text (tool_json_dump) written atomically at path (util/atomic_file.h); 0, or -1
+ * with "cannot write 'PATH': reason" in err. doc stays the caller's. */
+int tool_json_write(const json_t *doc, const char *path, char *err, size_t err_size);
+
+/* A reader's error: the message in err (when err is not NULL), on one line; always -1. */
+__attribute__((format(printf, 3, 4))) int tool_json_error(char *err, size_t size, const char *fmt,
+                                                          ...);
+/* Text as a JSON string that is never NULL: s itself when it is UTF-8, else a copy with each
+ * byte that is not part of a valid UTF-8 sequence replaced by U+FFFD (a path or file name the
+ * file system holds as bytes). */
+json_t *tool_json_text(const char *s);
+/* A value's JSON type for an error message: "an object", "a string", "null", ... */
+const char *tool_json_type_name(const json_t *v);
+
+#endif /* LIBBENCH_TOOLS_COMMON_JSON_H */

@@ -1,0 +1,424 @@
+/* SPDX-License-Identifier: MIT */
+/* cmd.c: owns the `libbench compare` command: its options, the order of its steps (runs
+ * or documents, cells, the engine call, the report) and its exit status. No statistics. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stats/compare.h"
+#include "compare.h"
+#include "common/args.h"
+#include "common/spawn.h"
+#include "common/words.h"
+#include "util/alloc.h"
+#include "util/text.h"
+
+#define RUNS_DEFAULT 5u
+#define RUNS_MAX 1000u
+#define RUNS_AUTO_MAX_DEFAULT 30u /* --runs=auto without :MAX */
+#define DETECT_DEFAULT 10.0       /* --detect, in percent */
+#define DETECT_MIN 3.0            /* the smallest A/A floor (f_min), in percent */
+#define DETECT_MAX 1000.0
+
+/* ---- the command line -------------------------------------------------------------------- */
+
+void compare_usage(FILE *out)
+{
+    fputs("usage: libbench compare [OPTIONS] BASELINE_BIN CANDIDATE_BIN [-- ARGS...]\n"
+          "       libbench compare [OPTIONS] --baseline B1.json... --candidate C1.json...\n"
+          "                        [--aa A1.json...]\n"
+          "       libbench compare [OPTIONS] --commands 'BASE CMD' 'CAND CMD'\n"
+          "\n"
+          "Compare two builds with an A/A control (the baseline again under a second name).\n"
+          "Binary mode runs baseline, candidate and the control interleaved in a seeded random\n"
+          "order, each run one `BIN --bench --bench-json=FILE ARGS...`; file mode reads one\n"
+          "--bench-json document per run (its position in the list is its run index), or\n"
+          "Google Benchmark JSON, one run per repetition, the files' runs pooled in order;\n"
+          "--commands runs each command as `libbench run` does, each run's value the wall time\n"
+          "of one process (one cell, '" COMPARE_COMMAND_CELL "').\n"
+          "\n"
+          "options:\n"
+          "  --runs N            binary mode: runs per subject (default 5; 5 is the practical\n"
+          "                      minimum, fewer than 3 leaves every cell UNMEASURED)\n"
+          "  --runs auto[:MAX]   binary mode: 5 runs, then one more at a time until every\n"
+          "                      cell's A/A floor is at most --detect (and the family has the\n"
+          "                      runs Benjamini-Hochberg needs), or MAX runs (default 30)\n"
+          "  --detect PCT        the smallest change, in percent, every cell must be able to\n"
+          "                      show (default 10, at least 3): a cell whose A/A floor is\n"
+          "                      above it and claims nothing is UNMEASURED, never a PASS\n"
+          "  --seed N            global seed of the schedule and the bootstraps (default 0)\n"
+          "  --q X               false discovery rate of Benjamini-Hochberg (default 0.05)\n"
+          "  --min-delta-ns X    smallest absolute median change that can be claimed (default 0)\n"
+          "  --json FILE         also write the comparison as JSON (written atomically)\n"
+          "  --baseline FILE...  file mode: the baseline's documents, in run order\n"
+          "  --candidate FILE... file mode: the candidate's documents\n"
+          "  --aa FILE...        file mode: the A/A control's documents\n"
+          "  --commands B C      the baseline and candidate commands, each one word, split\n"
+          "                      like `libbench run -c` (no shell, no expansion)\n"
+          "  --shell             --commands: run each through /bin/sh -c\n"
+          "  --timeout SECONDS   --commands: a run that takes longer is killed (with its\n"
+          "                      process group) and gives no value\n"
+          "  -h, --help          print this help and exit\n"
+          "\n"
+          "Numbers are plain decimal: no sign, no 0x, no exponent, no spaces. An option's value\n"
+          "is never a word that starts with '-' (write --json=-FILE for such a name).\n"
+          "\n"
+          "exit status: 0 PASS, 1 REGRESSION, 2 UNMEASURED or an error\n",
+          out);
+}
+
+struct cmd_error {
+    char text[COMPARE_ERROR_MAX];
+};
+
+__attribute__((format(printf, 2, 3))) static int usage_error(struct cmd_error *e, const char *fmt,
+                                                             ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    bench__vfmt(e->text, sizeof e->text, fmt, ap);
+    va_end(ap);
+    bench__sanitize(e->text);
+    return -1;
+}
+
+enum list_id { LIST_NONE = -1 };
+
+static int parse_args(struct compare_options *o, int argc, char **argv, struct cmd_error *e,
+                      bool *help)
+{
+    memset(o, 0, sizeof *o);
+    o->runs = RUNS_DEFAULT;
+    o->q = 0.05;
+    o->detect = DETECT_DEFAULT / 100.0;
+    bool seen[7] = {false}; /* the valued options below, by index */
+    bool seen_list[N_SUBJECTS] = {false, false, false};
+    int list = LIST_NONE;
+    size_t n_pos = 0;
+    static const char *const list_opts[N_SUBJECTS] = {"--baseline", "--candidate", "--aa"};
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *value;
+        if (strcmp(arg, "--") == 0) {
+            o->args = argv + i + 1;
+            o->n_args = (size_t)(argc - i - 1);
+            break;
+        }
+        if (arg[0] != '-' || arg[1] == '\0') {
+            if (list != LIST_NONE) {
+                o->files[list][o->n_files[list]++] = argv[i];
+                continue;
+            }
+            if (n_pos >= 2)
+                return usage_error(e, "unexpected argument '%s' (give two binaries)", arg);
+            o->bin[n_pos++] = arg;
+            continue;
+        }
+        list = LIST_NONE;
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            *help = true;
+            return 0;
+        }
+        bool matched = false;
+        for (int s = 0; s < N_SUBJECTS && !matched; s++) {
+            if (!tool_option_is(arg, list_opts[s], &value))
+                continue;
+            matched = true;
+            if (seen_list[s])
+                return usage_error(e, "'%s' given twice (list every file after one '%s')",
+                                   list_opts[s], list_opts[s]);
+            seen_list[s] = true;
+            o->files[s] = bench__xcalloc((size_t)argc, sizeof *o->files[s]);
+            if (value) {
+                if (!*value)
+                    return usage_error(e, "'%s=' needs a file name", list_opts[s]);
+                o->files[s][o->n_files[s]++] = (char *)value;
+            }
+            list = s;
+        }
+        if (matched)
+            continue;
+        if (strcmp(arg, "--shell") == 0) {
+            o->shell = true;
+            continue;
+        }
+        if (tool_option_is(arg, "--commands", &value)) {
+            if (value)
+                return usage_error(e, "--commands takes two words, not '--commands=': "
+                                      "--commands 'BASE CMD' 'CAND CMD'");
+            if (o->commands_mode)
+                return usage_error(e, "'--commands' given twice");
+            if (i + 2 >= argc || tool_looks_like_option(argv[i + 1]) ||
+                tool_looks_like_option(argv[i + 2]))
+                return usage_error(e, "--commands needs two commands: --commands 'BASE CMD' "
+                                      "'CAND CMD'");
+            o->commands_mode = true;
+            o->commands[0] = argv[++i];
+            o->commands[1] = argv[++i];
+            continue;
+        }
+        /* options with one value: "--opt=V" or "--opt V", where V is never another option */
+        static const struct {
+            const char *name, *needs;
+        } valued[] = {
+            {"--runs", "a number, 'auto' or 'auto:MAX'"},
+            {"--seed", "a number"},
+            {"--q", "a number"},
+            {"--min-delta-ns", "a number"},
+            {"--json", "a file name"},
+            {"--detect", "a number (a percentage)"},
+            {"--timeout", "a number of seconds"},
+        };
+        size_t k = 0;
+        for (; k < sizeof valued / sizeof *valued; k++)
+            if (tool_option_is(arg, valued[k].name, &value))
+                break;
+        if (k == sizeof valued / sizeof *valued)
+            return usage_error(e, "unknown option '%s'", arg);
+        if (!tool_take_value(argc, argv, &i, &value))
+            return usage_error(e, "%s needs %s", valued[k].name, valued[k].needs);
+        if (!*value)
+            return usage_error(e, "%s needs %s", valued[k].name, valued[k].needs);
+        if (seen[k])
+            return usage_error(e, "'%s' given twice", valued[k].name);
+        seen[k] = true;
+        uint64_t u;
+        switch (k) {
+        case 0:
+            if (strcmp(value, "auto") == 0 || strncmp(value, "auto:", 5) == 0) {
+                o->runs_auto = true;
+                if (value[4] == ':' &&
+                    (!tool_parse_whole(value + 5, RUNS_MAX, &u) || u < RUNS_DEFAULT))
+                    return usage_error(e,
+                                       "--runs: in '%s', MAX is not a whole number from %u to %u",
+                                       value, RUNS_DEFAULT, RUNS_MAX);
+                o->runs_max = value[4] == ':' ? (unsigned)u : RUNS_AUTO_MAX_DEFAULT;
+                break;
+            }
+            if (!tool_parse_whole(value, RUNS_MAX, &u) || u == 0)
+                return usage_error(e,
+                                   "--runs: '%s' is not a whole number from 1 to %u, 'auto' "
+                                   "or 'auto:MAX'",
+                                   value, RUNS_MAX);
+            o->runs = (unsigned)u;
+            break;
+        case 1:
+            if (!tool_parse_whole(value, UINT64_MAX, &o->seed))
+                return usage_error(e, "--seed: '%s' is not a whole number from 0 to %llu", value,
+                                   (unsigned long long)UINT64_MAX);
+            break;
+        case 2:
+            if (!tool_parse_decimal(value, &o->q) || !(o->q > 0 && o->q < 1))
+                return usage_error(
+                    e, "--q: '%s' is not a decimal number between 0 and 1 (like 0.05)", value);
+            break;
+        case 3:
+            if (!tool_parse_decimal(value, &o->min_delta_ns))
+                return usage_error(
+                    e, "--min-delta-ns: '%s' is not a decimal number >= 0 (like 2.5)", value);
+            break;
+        case 4: o->json_path = value; break;
+        case 6: {
+            double secs;
+            if (!tool_parse_decimal(value, &secs) || !(secs > 0) || secs > 1e6 ||
+                llround(secs * 1e9) <= 0)
+                return usage_error(e,
+                                   "--timeout: '%s' is not a number of seconds above 0 and at "
+                                   "most 1000000 (like 5 or 0.5)",
+                                   value);
+            o->timeout_ns = (int64_t)llround(secs * 1e9);
+            break;
+        }
+        default: {
+            double pct;
+            if (!tool_parse_decimal(value, &pct) || pct < DETECT_MIN || pct > DETECT_MAX)
+                return usage_error(e,
+                                   "--detect: '%s' is not a percentage from %g to %g (an A/A "
+                                   "floor is never below %g%%)",
+                                   value, DETECT_MIN, DETECT_MAX, DETECT_MIN);
+            o->detect = pct / 100.0;
+            break;
+        }
+        }
+    }
+
+    bool any_files = seen_list[0] || seen_list[1] || seen_list[2];
+    if (o->commands_mode) {
+        if (any_files || n_pos > 0)
+            return usage_error(e, "give --commands, two binaries or --baseline/--candidate "
+                                  "documents: one of them");
+        if (o->n_args > 0)
+            return usage_error(e, "ARGS after '--' apply to binaries: put a command's arguments "
+                                  "in its string");
+        for (int c = 0; c < 2; c++) {
+            char why[COMPARE_ERROR_MAX];
+            if (o->shell) {
+                if (!*o->commands[c])
+                    return usage_error(e, "--commands '': the command is empty");
+                char **w = bench__xcalloc(4, sizeof *w);
+                o->command_argv[c] = w;
+                w[0] = bench__xstrdup("/bin/sh");
+                w[1] = bench__xstrdup("-c");
+                w[2] = bench__xstrdup(o->commands[c]);
+                continue;
+            }
+            size_t n;
+            if (tool_split_words(o->commands[c], &o->command_argv[c], &n, why, sizeof why) != 0)
+                return usage_error(e, "--commands '%s': %s", o->commands[c], why);
+        }
+        o->binary_mode = true;
+        return 0;
+    }
+    if (o->shell || seen[6])
+        return usage_error(e, "%s applies to --commands", o->shell ? "--shell" : "--timeout");
+    if (any_files && n_pos > 0)
+        return usage_error(e, "give either two binaries or --baseline/--candidate documents, "
+                              "not both");
+    if (!any_files) {
+        if (n_pos < 2)
+            return usage_error(e, n_pos == 0 ? "nothing to compare: give BASELINE_BIN "
+                                               "CANDIDATE_BIN or --baseline/--candidate files"
+                                             : "missing CANDIDATE_BIN");
+        for (size_t a = 0; a < o->n_args; a++)
+            if (strncmp(o->args[a], "--bench-json", 12) == 0)
+                return usage_error(e, "ARGS may not hold '--bench-json': compare writes its own "
+                                      "documents");
+        o->binary_mode = true;
+        return 0;
+    }
+    if (seen[0])
+        return usage_error(e, "--runs applies to binaries (in file mode each file is one run)");
+    if (o->n_args > 0)
+        return usage_error(e, "ARGS after '--' apply to binaries, not to documents");
+    for (int s = 0; s < N_SUBJECTS; s++) {
+        if (seen_list[s] && o->n_files[s] == 0)
+            return usage_error(e, "'%s' needs at least one file", list_opts[s]);
+        if (!seen_list[s] && s != SUBJ_AA)
+            return usage_error(e, "missing '%s' documents", list_opts[s]);
+    }
+    return 0;
+}
+
+/* ---- the command ------------------------------------------------------------------------ */
+
+static void state_free(struct compare_state *st)
+{
+    compare_cells_free(st);
+    for (size_t s = 0; s < N_SUBJECTS; s++) {
+        /* binary mode allocates for every run it may do; file mode one per document */
+        compare_subject_free(st, s, st->opts.binary_mode ? st->runs_cap : st->n_runs[s]);
+    }
+    free(st->schedule);
+    free(st->tmpdir);
+    for (size_t c = 0; c < 2; c++) {
+        if (st->programs)
+            tool_program_free(&st->programs[c]); /* its argv is command_argv[c] */
+        else
+            tool_words_free(st->opts.command_argv[c]);
+    }
+    free(st->programs);
+}
+
+int compare_main(int argc, char **argv)
+{
+    struct compare_state st;
+    memset(&st, 0, sizeof st);
+    struct cmd_error ue;
+    bool help = false;
+    if (parse_args(&st.opts, argc, argv, &ue, &help) != 0) {
+        fprintf(stderr, "error: %s (see libbench --help)\n", ue.text);
+        state_free(&st);
+        return 2;
+    }
+    if (help) {
+        compare_usage(stdout);
+        state_free(&st);
+        return 0;
+    }
+
+    char err[COMPARE_ERROR_MAX + 300];
+    int status = 2;
+    struct bench__cmp_cell_out *out = NULL;
+    st.runs_cap = st.opts.runs_auto ? st.opts.runs_max : st.opts.runs;
+    if (st.opts.runs_auto)
+        st.opts.runs = RUNS_DEFAULT; /* the first runs; then one at a time */
+    for (size_t s = 0; s < N_SUBJECTS; s++) {
+        st.n_runs[s] = st.opts.binary_mode ? st.runs_cap : st.opts.n_files[s];
+        st.docs[s] = bench__xcalloc(st.n_runs[s] ? st.n_runs[s] : 1, sizeof *st.docs[s]);
+        st.run_fail[s] = bench__xcalloc(st.n_runs[s] ? st.n_runs[s] : 1, sizeof *st.run_fail[s]);
+    }
+    if (st.opts.binary_mode) {
+        st.schedule = bench__xcalloc(st.runs_cap * N_SUBJECTS, sizeof *st.schedule);
+        if (compare_run_binaries(&st, err, sizeof err) != 0) {
+            fprintf(stderr, "error: %s\n", err);
+            goto done;
+        }
+    } else if (compare_load_files(&st, err, sizeof err) != 0) {
+        fprintf(stderr, "error: %s\n", err);
+        goto done;
+    }
+    compare_assemble(&st);
+
+    struct bench__cmp_params params;
+    compare_engine_params(&st.opts, &params);
+    struct bench__cmp_result result = {0};
+    out = bench__xcalloc(st.n_cells ? st.n_cells : 1, sizeof *out);
+    if (st.n_cells == 0) {
+        /* nothing was measured: never a pass */
+        result.verdict = "UNMEASURED";
+        result.exit_code = 2;
+        result.reason = "unmeasured_cells";
+    } else if (compare_analyse(&st, &params, out, &result, err, sizeof err) != 0) {
+        fprintf(stderr, "error: %s\n", err);
+        goto done;
+    }
+
+    /* Too few runs for the family: Benjamini-Hochberg cannot confirm anything (the rule of
+     * docs/explanation/statistics.md, "Why 5 runs is the practical minimum"). */
+    char bh_warning[320];
+    const char *warnings[1];
+    size_t n_warnings = 0;
+    size_t per_arm = st.n_runs[SUBJ_BASELINE] < st.n_runs[SUBJ_CANDIDATE]
+                         ? st.n_runs[SUBJ_BASELINE]
+                         : st.n_runs[SUBJ_CANDIDATE];
+    unsigned bh_needs = result.family_size ? bench__runs_needed(result.family_size, params.q) : 0;
+    if (per_arm < bh_needs) {
+        bench__fmt(bh_warning, sizeof bh_warning,
+                   "%zu runs per arm are too few for Benjamini-Hochberg to confirm a change "
+                   "in a family of %zu cell%s at q %g: that needs %u runs per arm",
+                   per_arm, result.family_size, result.family_size == 1 ? "" : "s", params.q,
+                   bh_needs);
+        warnings[n_warnings++] = bh_warning;
+    }
+
+    struct compare_report rep = {
+        .opts = &st.opts,
+        .params = &params,
+        .cells = st.cells,
+        .n_cells = st.n_cells,
+        .out = out,
+        .result = &result,
+        .schedule = st.schedule,
+        .auto_stop = st.auto_stop,
+        .warnings = warnings,
+        .n_warnings = n_warnings,
+    };
+    for (size_t s = 0; s < N_SUBJECTS; s++) {
+        rep.n_runs[s] = st.n_runs[s];
+        rep.run_fail[s] = st.run_fail[s];
+    }
+    compare_report_text(stdout, &rep);
+    fflush(stdout);
+    status = result.exit_code;
+    if (st.opts.json_path && compare_report_json(&rep, st.opts.json_path, err, sizeof err) != 0) {
+        fprintf(stderr, "error: --json: %s\n", err);
+        status = 2;
+    }
+done:
+    free(out);
+    state_free(&st);
+    return status;
+}

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: MIT */
+/* compare.h: declarations shared by the files of `libbench compare`, listed from the bottom of the
+ * folder up (a file calls only the files listed above it): the documents (doc.c), their readers
+ * (bench_json.c, gbench.c, files.c), the cells (cells.c), the engine's calls (engine.c), one
+ * subject's run (exec.c) and the runs (runs.c), the report (report.c), the command (cmd.c). */
+#ifndef LIBBENCH_TOOLS_COMPARE_H
+#define LIBBENCH_TOOLS_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define COMPARE_ERROR_MAX 512
+#define COMPARE_DOC_MAX_BYTES (64u << 20) /* a document larger than 64 MiB is refused */
+
+/* ---- doc.c: the documents, as the readers give them --------------------------------------- */
+
+struct compare_label {
+    char *key;
+    char *value;
+};
+
+/* One row of a document: the cell it measures and its value for that run. */
+struct compare_row {
+    char *name;                   /* the row name: the engine's scenario */
+    struct compare_label *labels; /* sorted by key (byte order) */
+    size_t n_labels;
+    char *operation;  /* labels as "k=v,k2=v2" in key order; "" when none */
+    char *key;        /* identity: name and labels, length-prefixed (unambiguous) */
+    double median_ns; /* > 0 and finite when measured; NaN otherwise */
+    char *skip;       /* NULL when measured; else why not (the row's error, or null medianNs) */
+};
+
+struct compare_doc {
+    struct compare_row *rows; /* in document order; no two with the same key */
+    size_t n_rows;
+};
+
+void compare_doc_free(struct compare_doc *doc);
+void compare_docs_free(struct compare_doc *docs, size_t n); /* each document, then the array */
+/* Fill r->operation and r->key from r->name and r->labels (sorted by key). */
+void compare_row_keys(struct compare_row *r);
+
+/* ---- bench_json.c: one --bench-json document (schema 2), validated ------------------------ */
+
+struct json_t;
+
+/* Parse and validate one document held in memory (len bytes, need not be NUL-terminated).
+ * On failure returns -1 and writes one line "FIELD: problem" (or "line L column C: ...")
+ * into err, with control characters replaced by '?'; *doc is then empty. */
+int compare_doc_parse(const char *data, size_t len, struct compare_doc *doc, char *err,
+                      size_t err_size);
+/* The same from a parsed root (which stays the caller's). */
+int compare_doc_from_root(const struct json_t *root, struct compare_doc *doc, char *err,
+                          size_t err_size);
+/* Read the file at path and parse it; a read failure is reported as "cannot read: ...". */
+int compare_doc_load(const char *path, struct compare_doc *doc, char *err, size_t err_size);
+
+/* ---- gbench.c: one Google Benchmark JSON document, as runs -------------------------------- */
+
+#define COMPARE_GBENCH_REPETITIONS_MAX 1000 /* repetitions of one benchmark in one file */
+
+/* A Google Benchmark document: an object with "context" or "benchmarks" and no "schema". */
+bool compare_gbench_is(const struct json_t *root);
+/* The text parsed again with Google Benchmark's bare NaN, Infinity and -Infinity (not JSON)
+ * read as null; the root only when it is then a Google Benchmark document, else NULL. */
+struct json_t *compare_gbench_load_lenient(const char *data, size_t len);
+/* Its runs: run r holds every benchmark's repetition r (repetition_index r), one row per cell
+ * in every run, a skip with its reason where the repetition gave no value. The rules (names,
+ * units, errors, aggregates) are in docs/reference/cli.md. -1 with "FIELD: problem" in err. */
+int compare_gbench_runs(const struct json_t *root, struct compare_doc **docs, size_t *n_docs,
+                        char *err, size_t err_size);
+
+/* ---- files.c: file mode's documents of either kind, as runs ------------------------------- */
+
+/* One document of either kind, recognised by its content. A --bench-json document is one run
+ * (*n_docs = 1); Google Benchmark JSON is one run per repetition (gbench.c). On success *docs is
+ * a malloc'd array of *n_docs documents (compare_docs_free); on failure -1, one line in err as
+ * compare_doc_parse writes it, *docs NULL and *n_docs 0. */
+int compare_doc_parse_runs(const char *data, size_t len, struct compare_doc **docs, size_t *n_docs,
+                           char *err, size_t err_size);
+int compare_doc_load_runs(const char *path, struct compare_doc **docs, size_t *n_docs, char *err,
+                          size_t err_size);
+
+/* ---- cells.c: the subjects, the options, the state and the cells -------------------------- */
+
+enum { SUBJ_BASELINE, SUBJ_CANDIDATE, SUBJ_AA, N_SUBJECTS };
+extern const char *const compare_subject_names[N_SUBJECTS]; /* baseline, candidate, aa */
+
+/* One cell across every subject and run: values[s][r] (NaN when absent), skips[s][r] the
+ * reason when a run gave no value (NULL when it did). Index r holds run r + 1: runs are
+ * numbered from 1 for the user and for the engine. */
+struct compare_cell {
+    const struct compare_row *row; /* identity (name, labels, operation) from its first row */
+    size_t first_subject, first_run;
+    bool present[N_SUBJECTS]; /* some run's document of the subject has a row for it */
+    double *values[N_SUBJECTS];
+    char **skips[N_SUBJECTS];
+};
+
+struct compare_options {
+    unsigned runs;           /* binary mode: runs per subject (with runs_auto: the first runs) */
+    bool runs_auto;          /* --runs=auto[:MAX]: more runs until every floor is under detect */
+    unsigned runs_max;       /* --runs=auto: the most runs per subject */
+    double detect;           /* --detect as a fraction (0.10) */
+    uint64_t seed;           /* the engine's global_seed */
+    double q;                /* BH false discovery rate */
+    double min_delta_ns;     /* absolute materiality */
+    const char *json_path;   /* NULL = no --json */
+    bool binary_mode;        /* the tool runs the subjects: binaries, or --commands */
+    bool commands_mode;      /* --commands: each run is one process of a command, its wall time */
+    const char *bin[2];      /* baseline, candidate (binary mode) */
+    const char *commands[2]; /* baseline, candidate (--commands), as given */
+    char **command_argv[2];  /* their words (--commands, once split) */
+    bool shell;              /* --commands: each through /bin/sh -c */
+    int64_t timeout_ns;      /* --commands: --timeout (0: none) */
+    char **args;             /* passed to every invocation (after --) */
+    size_t n_args;
+    char **files[N_SUBJECTS]; /* file mode: the files given; once loaded, the file of each run */
+    size_t n_files[N_SUBJECTS];
+};
+
+/* The cell of --commands: each run of a subject is one row of this name, its wall time. */
+#define COMPARE_COMMAND_CELL "process wall time"
+
+struct tool_program;
+
+/* The state of one comparison: the options, every run's document, the cells. */
+struct compare_state {
+    struct compare_options opts;
+    struct tool_program *programs; /* baseline, candidate (the aa runs the first): found once */
+    size_t n_runs[N_SUBJECTS];
+    struct compare_doc *docs[N_SUBJECTS]; /* per run; empty when the run failed */
+    char **run_fail[N_SUBJECTS];          /* per run: why it gave nothing, or NULL */
+    size_t *schedule;                     /* binary mode: runs × N_SUBJECTS */
+    size_t runs_cap;                      /* binary mode: the runs the arrays above hold */
+    const char *auto_stop;                /* --runs=auto: why it stopped; NULL otherwise */
+    char *tmpdir;
+    struct compare_cell *cells;
+    size_t n_cells, cap_cells;
+    size_t *slots; /* open-addressing hash of cell keys: index + 1, 0 = empty */
+    size_t n_slots;
+};
+
+/* files.c: file mode: each subject's files read in order, a file's runs appended (a Google
+ * Benchmark file gives one per repetition); then n_runs, docs, run_fail and opts.files (the file
+ * of each run) are indexed by run. -1 with "FILE: problem" in err. */
+int compare_load_files(struct compare_state *st, char *err, size_t err_size);
+/* Group every document's rows (runs 1..n_runs[s]) into cells; a cell without a row in a document
+ * gets a skip for that run. */
+void compare_assemble(struct compare_state *st);
+/* Free the cells (the documents stay). */
+void compare_cells_free(struct compare_state *st);
+/* Free subject s's first n runs (their documents and reasons), its arrays and its file list. */
+void compare_subject_free(struct compare_state *st, size_t s, size_t n);
+
+/* ---- engine.c: the comparison engine's calls (lib/stats/compare.h) ------------------------ */
+
+struct bench__cmp_params;
+struct bench__cmp_cell_out;
+struct bench__cmp_result;
+
+/* The engine's parameters from the options. */
+void compare_engine_params(const struct compare_options *o, struct bench__cmp_params *params);
+/* After `runs` runs of --runs=auto, whether to run more (the engine's stopping rule on the cells
+ * of those runs); `pending` the cells that still need runs, `usable` the cells with values in
+ * every arm (the ones the rule waits for). -1 with err when the engine refuses a cell. */
+int compare_auto_more(struct compare_state *st, size_t runs, bool *more, size_t *pending,
+                      size_t *usable, char *err, size_t err_size);
+/* The comparison of st's cells (assembled): out[n_cells] and the result. -1 with err when the
+ * engine refuses a cell. */
+int compare_analyse(struct compare_state *st, const struct bench__cmp_params *params,
+                    struct bench__cmp_cell_out *out, struct bench__cmp_result *result, char *err,
+                    size_t err_size);
+
+/* ---- exec.c: one subject invocation ------------------------------------------------------ */
+
+/* Run prog (its path found, argv[0] as given) through common/spawn.c: its own process group,
+ * stdin from /dev/null, stdout and stderr to log_path, a blocking wait, then what is left in its
+ * group killed. Returns its exit status (0 = success), or -1 when it was killed by a signal or
+ * could not be started; when not 0, `why` holds the reason ("exited with status 2: <last log
+ * line>", "killed by SIGSEGV: Segmentation fault"). A SIGINT, SIGTERM or SIGHUP to this process
+ * kills the child's group, runs the interrupt cleanup and is re-raised (common/interrupt.h). */
+int compare_exec(struct tool_program *prog, const char *log_path, char *why, size_t why_size);
+
+/* ---- runs.c: binary mode's and --commands' runs ------------------------------------------ */
+
+/* Run the subjects in the schedule (binary mode), with --runs=auto until compare_auto_more says
+ * stop; -1 with err. */
+int compare_run_binaries(struct compare_state *st, char *err, size_t err_size);
+
+/* ---- report.c: the table, the verdict line and the --json document ------------- */
+
+struct compare_report {
+    const struct compare_options *opts;
+    const struct bench__cmp_params *params;
+    const struct compare_cell *cells;
+    size_t n_cells;
+    const struct bench__cmp_cell_out *out; /* n_cells records */
+    const struct bench__cmp_result *result;
+    size_t n_runs[N_SUBJECTS];
+    char **run_fail[N_SUBJECTS]; /* per run: why the whole run gave nothing, or NULL */
+    const size_t *schedule;      /* binary mode: n_runs × N_SUBJECTS subject indices */
+    const char *auto_stop;       /* --runs=auto: why it stopped ("detect_reached" or
+                                    "runs_max_reached"); NULL otherwise */
+    const char *const *warnings; /* n_warnings lines, each printed as "warning: ..." */
+    size_t n_warnings;
+};
+
+void compare_report_text(FILE *out, const struct compare_report *rep);
+/* Write the --json document atomically; on failure -1 and one line in err. */
+int compare_report_json(const struct compare_report *rep, const char *path, char *err,
+                        size_t err_size);
+
+/* ---- cmd.c: the command: options, the order of its steps, its exit status ---------------- */
+
+int compare_main(int argc, char **argv);
+void compare_usage(FILE *out);
+
+#endif /* LIBBENCH_TOOLS_COMPARE_H */

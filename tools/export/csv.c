@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/* csv.c: owns the CSV of `libbench export --format=csv` (RFC 4180: a header line, one line
+ * per row, quoted fields where needed, CRLF-free): every number as the document holds it, in ns
+ * and the metrics' own units, and an empty field where the document holds null. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+
+static void field(FILE *out, const char *s)
+{
+    if (!s)
+        return;
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+/* The shortest text that reads back as the same double; nothing for NaN (not measured). */
+static void number(FILE *out, double v)
+{
+    if (!isfinite(v))
+        return;
+    if (v == trunc(v) && fabs(v) <= 9007199254740992.0) {
+        fprintf(out, "%.0f", v == 0 ? 0.0 : v);
+        return;
+    }
+    char text[40];
+    for (int p = 1; p <= 17; p++) {
+        snprintf(text, sizeof text, "%.*g", p, v);
+        if (strtod(text, NULL) == v)
+            break;
+    }
+    fputs(text, out);
+}
+
+void export_csv(const struct export_doc *doc, FILE *out)
+{
+    static const char *const fixed[] = {"iterations",   "samples", "median_ns",
+                                        "deviation_ns", "min_ns",  "max_ns"};
+    fputs("name", out);
+    for (size_t k = 0; k < doc->n_label_keys; k++) {
+        fputc(',', out);
+        field(out, doc->label_keys[k]);
+    }
+    for (size_t k = 0; k < sizeof fixed / sizeof *fixed; k++)
+        fprintf(out, ",%s", fixed[k]);
+    for (size_t c = 0; c < doc->n_columns; c++) {
+        fputc(',', out);
+        field(out, doc->columns[c].name);
+    }
+    fputs(",error\n", out);
+    for (size_t i = 0; i < doc->n_rows; i++) {
+        const struct export_row *r = &doc->rows[i];
+        field(out, r->name);
+        for (size_t k = 0; k < doc->n_label_keys; k++) {
+            fputc(',', out);
+            field(out, r->labels[k]);
+        }
+        const double values[] = {r->iterations,   r->samples, r->median_ns,
+                                 r->deviation_ns, r->min_ns,  r->max_ns};
+        for (size_t k = 0; k < sizeof values / sizeof *values; k++) {
+            fputc(',', out);
+            number(out, values[k]);
+        }
+        for (size_t c = 0; c < doc->n_columns; c++) {
+            fputc(',', out);
+            number(out, r->metrics[c]);
+        }
+        fputc(',', out);
+        field(out, r->error);
+        fputc('\n', out);
+    }
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/* markdown.c: owns the Markdown table of `libbench export --format=markdown` (GitHub's
+ * pipe tables, for a pull-request comment): the numbers as libbench's own tables show them, an em
+ * dash where the document holds null, the reason of a row that measured nothing in "note". */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "export.h"
+#include "util/format.h"
+
+#define DASH "\xe2\x80\x94" /* U+2014: not measured */
+
+/* A cell's text: a '|' escaped, a control character (a newline) as a space. */
+static void cell(FILE *out, const char *s)
+{
+    fputs("| ", out);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '|' || c == '\\')
+            fputc('\\', out);
+        fputc(c < 0x20 || c == 0x7f ? ' ' : c, out);
+    }
+    fputc(' ', out);
+}
+
+static void duration(FILE *out, const char *prefix, double ns)
+{
+    char buf[BENCH__NUMBER_MAX + 8] = DASH;
+    if (isfinite(ns)) {
+        char n[BENCH__NUMBER_MAX];
+        bench__format_ns(ns, n, sizeof n);
+        snprintf(buf, sizeof buf, "%s%s", prefix, n);
+    }
+    cell(out, buf);
+}
+
+static void metric(FILE *out, const struct export_column *c, double v, bool estimate)
+{
+    char buf[BENCH__NUMBER_MAX];
+    if (c->unit == EXPORT_NS) {
+        duration(out, "", v);
+        return;
+    }
+    enum bench__format f = c->unit == EXPORT_RATIO     ? BENCH__FORMAT_RATIO
+                           : c->unit == EXPORT_PERCENT ? BENCH__FORMAT_PERCENT
+                                                       : BENCH__FORMAT_COUNT;
+    bench__format_metric(v, f, estimate, buf, sizeof buf); /* NaN: the em dash */
+    if (c->unit == EXPORT_BYTES && isfinite(v)) {
+        char bytes[BENCH__NUMBER_MAX + 2];
+        snprintf(bytes, sizeof bytes, "%sB", buf);
+        cell(out, bytes);
+        return;
+    }
+    cell(out, buf);
+}
+
+void export_markdown(const struct export_doc *doc, FILE *out)
+{
+    static const char *const fixed[] = {"n", "median/iter", "±", "min", "max"};
+    cell(out, "benchmark");
+    for (size_t k = 0; k < doc->n_label_keys; k++)
+        cell(out, doc->label_keys[k]);
+    for (size_t k = 0; k < sizeof fixed / sizeof *fixed; k++)
+        cell(out, fixed[k]);
+    for (size_t c = 0; c < doc->n_columns; c++)
+        cell(out, doc->columns[c].header);
+    cell(out, "note");
+    fputs("|\n", out);
+    /* text left, numbers right */
+    fputs("|:---", out);
+    for (size_t k = 0; k < doc->n_label_keys; k++)
+        fputs("|:---", out);
+    for (size_t k = 0; k < sizeof fixed / sizeof *fixed + doc->n_columns; k++)
+        fputs("|---:", out);
+    fputs("|:---|\n", out);
+
+    for (size_t i = 0; i < doc->n_rows; i++) {
+        const struct export_row *r = &doc->rows[i];
+        cell(out, r->name);
+        for (size_t k = 0; k < doc->n_label_keys; k++)
+            cell(out, r->labels[k] ? r->labels[k] : "");
+        char n[64] = DASH;
+        if (isfinite(r->samples) && r->iterations == 1) /* one call per sample: as the table */
+            snprintf(n, sizeof n, "%.0f", r->samples);
+        else if (isfinite(r->samples) && isfinite(r->iterations))
+            snprintf(n, sizeof n, "%.0f\xc3\x97%.0f", r->samples, r->iterations); /* × */
+        cell(out, n);
+        duration(out, "", r->median_ns);
+        duration(out, "\xc2\xb1", r->deviation_ns); /* ± */
+        duration(out, "", r->min_ns);
+        duration(out, "", r->max_ns);
+        for (size_t c = 0; c < doc->n_columns; c++)
+            metric(out, &doc->columns[c], r->metrics[c], r->estimate[c]);
+        cell(out, r->error);
+        fputs("|\n", out);
+    }
+}

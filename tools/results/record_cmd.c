@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: MIT */
+/* record_cmd.c: owns `libbench record`: its command line, the record time and the source
+ * revision, the documents read and turned into one raw object (results_raw.c), what could not be
+ * read sent to ingest-errors/, the object written and indexed (results_store.c), and the exit
+ * status (0 everything recorded, 1 something went to ingest-errors/ or the store failed, 2 usage).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <bench/bench.h>
+
+#include "results_index.h"
+#include "results_tool.h"
+#include "common/args.h"
+#include "common/file.h"
+#include "common/json.h"
+#include "util/alloc.h"
+#include "util/text.h"
+
+void record_usage(FILE *out)
+{
+    fputs("usage: libbench record [--results DIR] [--profile NAME] [--subject NAME]\n"
+          "                       [--timestamp TIME] [--source-revision REV] DOC.json...\n"
+          "\n"
+          "Record one run into the results store: the documents (what --bench-json or\n"
+          "`libbench run --json` wrote) are that run's repetitions. They become one immutable\n"
+          "raw object, raw/v1/profile=P/date=D/bench_id=ID/sha256=H/results.jsonl, one line per\n"
+          "measurement, and the index DIR/index.sqlite is brought up to date. A document or a\n"
+          "row that cannot be read goes to DIR/ingest-errors/ with its reason.\n"
+          "\n"
+          "options:\n"
+          "  --results DIR          the store (default: results)\n"
+          "  --profile NAME         the profile of the run: [A-Za-z0-9._-] (default: default)\n"
+          "  --subject NAME         what was measured: a build, a branch (default: local)\n"
+          "  --timestamp TIME       the record time, YYYY-MM-DDTHH:MM:SSZ (default: now); the\n"
+          "                         bench_id is made from it\n"
+          "  --source-revision REV  the source revision (default: `git rev-parse HEAD` of the\n"
+          "                         working directory, null when it is not a git checkout)\n"
+          "  -h, --help             print this help and exit\n"
+          "\n"
+          "exit status: 0 recorded, 1 something went to ingest-errors/ or the store could not\n"
+          "be written, 2 a usage error\n",
+          out);
+}
+
+/* `git rev-parse HEAD` of the working directory: 40 or 64 hex digits, or NULL. */
+static char *git_revision(void)
+{
+    FILE *p = popen("git rev-parse --verify -q HEAD 2>/dev/null", "r");
+    if (!p)
+        return NULL;
+    char buf[128] = "";
+    bool got = fgets(buf, sizeof buf, p) != NULL;
+    if (pclose(p) != 0 || !got)
+        return NULL;
+    buf[strcspn(buf, "\r\n")] = '\0';
+    size_t n = strlen(buf);
+    if (n != 40 && n != 64)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("0123456789abcdef", buf[i]))
+            return NULL;
+    return bench__xstrdup(buf);
+}
+
+struct record_state {
+    const char *dir;
+    const struct results_record_info *info;
+    int errors; /* ingest errors written */
+    bool store_failed;
+};
+
+/* One ingest error document, said on stderr. */
+static void ingest_error(struct record_state *st, const char *doc_path, json_t *e, const char *what)
+{
+    char err[512], shown[256];
+    char *where = NULL;
+    bench__sanitize_copy(doc_path, shown, sizeof shown);
+    if (results_store_put_error(st->dir, st->info->profile, st->info->date, st->info->bench_id, e,
+                                &where, err, sizeof err) != 0) {
+        fprintf(stderr, "error: %s: %s, and the ingest error could not be kept: %s\n", shown, what,
+                err);
+        st->store_failed = true;
+    } else {
+        fprintf(stderr, "libbench record: %s: %s: kept in %s/%s\n", shown, what, st->dir, where);
+    }
+    free(where);
+    json_decref(e);
+    st->errors++;
+}
+
+static json_t *text_or_null(const char *s, size_t n)
+{
+    json_t *v = json_stringn(s, n);
+    return v ? v : json_null();
+}
+
+int record_main(int argc, char **argv)
+{
+    const char *dir = NULL, *profile = NULL, *subject = NULL, *stamp = NULL, *revision = NULL;
+    const char **docs = bench__xcalloc((size_t)argc, sizeof *docs);
+    size_t n_docs = 0;
+    int ret = 2;
+    char *git = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *value = NULL;
+        const char **slot = NULL;
+        const char *name = NULL;
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            record_usage(stdout);
+            free(docs);
+            return 0;
+        }
+        if (tool_option_is(arg, "--results", &value))
+            slot = &dir, name = "--results";
+        else if (tool_option_is(arg, "--profile", &value))
+            slot = &profile, name = "--profile";
+        else if (tool_option_is(arg, "--subject", &value))
+            slot = &subject, name = "--subject";
+        else if (tool_option_is(arg, "--timestamp", &value))
+            slot = &stamp, name = "--timestamp";
+        else if (tool_option_is(arg, "--source-revision", &value))
+            slot = &revision, name = "--source-revision";
+        if (slot) {
+            if (!tool_take_value(argc, argv, &i, &value)) {
+                tool_usage_error("record", "%s needs a value", name);
+                goto out;
+            }
+            if (*slot) {
+                tool_usage_error("record", "%s given more than once", name);
+                goto out;
+            }
+            *slot = value;
+            continue;
+        }
+        if (!strcmp(arg, "--") && i + 1 < argc)
+            arg = argv[++i];
+        else if (tool_looks_like_option(arg)) {
+            tool_usage_error("record", "unknown option '%s'", arg);
+            goto out;
+        }
+        docs[n_docs++] = arg;
+    }
+    if (n_docs == 0) {
+        tool_usage_error("record", "missing the documents (DOC.json...)%s", "");
+        goto out;
+    }
+    struct results_record_info info = {
+        .profile = profile ? profile : RESULTS_DEFAULT_PROFILE,
+        .subject = subject ? subject : RESULTS_DEFAULT_SUBJECT,
+        .recorder_version = bench_version_string(),
+    };
+    if (!results_profile_ok(info.profile)) {
+        tool_usage_error("record",
+                         "--profile '%s': 1 to 64 of A-Z a-z 0-9 . _ - (not starting with .)",
+                         info.profile);
+        goto out;
+    }
+    if (!info.subject[0]) {
+        tool_usage_error("record", "--subject needs a non-empty name%s", "");
+        goto out;
+    }
+    int64_t epoch = (int64_t)time(NULL);
+    if (stamp && !results_time_parse(stamp, &epoch)) {
+        tool_usage_error("record", "--timestamp '%s': not a UTC time YYYY-MM-DDTHH:MM:SSZ", stamp);
+        goto out;
+    }
+    if (!results_time_stamp(epoch, &info)) {
+        tool_usage_error("record", "--timestamp: out of range%s", "");
+        goto out;
+    }
+    if (revision)
+        info.source_revision = revision[0] ? revision : NULL;
+    else
+        info.source_revision = git = git_revision();
+    if (!dir)
+        dir = RESULTS_DEFAULT_DIR;
+
+    struct record_state st = {.dir = dir, .info = &info};
+    struct bench__text out = {0};
+    size_t run_base = 0, used = 0;
+    long lines = 0;
+    for (size_t d = 0; d < n_docs; d++) {
+        char err[512];
+        size_t len = 0;
+        char *text = NULL;
+        tool_read_file(docs[d], RESULTS_DOC_MAX_BYTES, &text, &len, err, sizeof err);
+        json_t *e = json_object();
+        json_object_set_new(e, "kind", json_string("document"));
+        json_object_set_new(e, "document", tool_json_text(docs[d]));
+        json_object_set_new(e, "bench_id", json_string(info.bench_id));
+        if (!text) {
+            json_object_set_new(e, "reason", tool_json_text(err));
+            ingest_error(&st, docs[d], e, err);
+            continue;
+        }
+        json_error_t je;
+        json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+        json_t *rejected = json_array();
+        long got = -1;
+        if (!doc)
+            bench__fmt(err, sizeof err, "not JSON: %s (line %d, column %d)", je.text, je.line,
+                       je.column);
+        else
+            got = results_doc_lines(doc, d, &info, &run_base, &out, rejected, err, sizeof err);
+        if (got < 0) {
+            json_object_set_new(e, "reason", tool_json_text(err));
+            json_object_set_new(e, "text", text_or_null(text, len));
+            ingest_error(&st, docs[d], e, err);
+        } else {
+            lines += got;
+            used++;
+            if (json_array_size(rejected) > 0) {
+                char what[128];
+                size_t i;
+                json_t *r;
+                json_array_foreach(rejected, i, r)
+                {
+                    json_int_t row = json_integer_value(json_object_get(r, "row"));
+                    json_object_set(r, "value",
+                                    json_array_get(json_object_get(doc, "rows"), (size_t)row));
+                }
+                bench__fmt(what, sizeof what, "%zu row(s) refused", json_array_size(rejected));
+                json_object_set_new(e, "reason", json_string("rows refused"));
+                json_object_set(e, "rows", rejected);
+                ingest_error(&st, docs[d], e, what);
+            } else {
+                json_decref(e);
+            }
+        }
+        json_decref(rejected);
+        json_decref(doc);
+        free(text);
+    }
+
+    ret = st.errors || st.store_failed ? 1 : 0;
+    if (lines > 0) {
+        char hex[65], err[512];
+        results_sha256_hex(out.data, out.len, hex);
+        char *key = results_object_key(info.profile, info.date, info.bench_id, hex);
+        struct results_index *ix = NULL;
+        size_t refused = 0;
+        int put = results_store_put_object(dir, key, out.data, out.len, err, sizeof err);
+        if (put < 0 || results_store_open_index(dir, &ix, err, sizeof err) != 0 ||
+            results_store_ingest(dir, ix, key, &refused, err, sizeof err) != 0) {
+            char shown[256];
+            bench__sanitize_copy(dir, shown, sizeof shown);
+            fprintf(stderr, "error: %s: %s\n", shown, err);
+            ret = 1;
+        } else {
+            printf("recorded %ld measurement%s of %zu document%s as %s/%s%s\n", lines,
+                   lines == 1 ? "" : "s", used, used == 1 ? "" : "s", dir, key,
+                   put == 1 ? " (already there)" : "");
+            if (refused)
+                ret = 1;
+        }
+        results_index_close(ix);
+        free(key);
+    } else {
+        fputs("libbench record: nothing recorded: no document gave a measurement\n", stderr);
+        ret = 1;
+    }
+    free(out.data);
+out:
+    free(git);
+    free(docs);
+    return ret;
+}

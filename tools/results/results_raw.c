@@ -1,0 +1,568 @@
+/* SPDX-License-Identifier: MIT */
+/* results_raw.c: owns the raw line of the results history (docs/reference/results.md, "The raw
+ * line"): a document's rows turned into lines, a line read back, the object's key, the record
+ * time and SHA-256 (nettle). Pure: it reads and writes no file, and opens no index. A value that
+ * was not measured stays null; nothing here turns it into 0. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <nettle/sha2.h>
+
+#include "results_tool.h"
+#include "common/json.h"
+#include "util/alloc.h"
+#include "util/text.h"
+
+void results_sha256_hex(const void *data, size_t len, char hex[65])
+{
+    struct sha256_ctx ctx;
+    uint8_t digest[SHA256_DIGEST_SIZE];
+    sha256_init(&ctx);
+    sha256_update(&ctx, len, data);
+    sha256_digest(&ctx, sizeof digest, digest);
+    for (size_t i = 0; i < sizeof digest; i++)
+        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+}
+
+static bool digits(const char *s, int n, int *out)
+{
+    int v = 0;
+    for (int i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = v;
+    return true;
+}
+
+bool results_time_parse(const char *text, int64_t *epoch)
+{
+    int y, mo, d, h, mi, s;
+    if (!text || strlen(text) < 20 || !digits(text, 4, &y) || text[4] != '-' ||
+        !digits(text + 5, 2, &mo) || text[7] != '-' || !digits(text + 8, 2, &d) ||
+        text[10] != 'T' || !digits(text + 11, 2, &h) || text[13] != ':' ||
+        !digits(text + 14, 2, &mi) || text[16] != ':' || !digits(text + 17, 2, &s))
+        return false;
+    if (strcmp(text + 19, "Z") != 0 && strcmp(text + 19, "+00:00") != 0)
+        return false;
+    if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59)
+        return false;
+    struct tm tm = {.tm_year = y - 1900,
+                    .tm_mon = mo - 1,
+                    .tm_mday = d,
+                    .tm_hour = h,
+                    .tm_min = mi,
+                    .tm_sec = s};
+    time_t t = timegm(&tm);
+    struct tm back;
+    if (t == (time_t)-1 || !gmtime_r(&t, &back) || back.tm_mday != d || back.tm_mon != mo - 1)
+        return false; /* 2026-02-30 */
+    *epoch = (int64_t)t;
+    return true;
+}
+
+bool results_time_stamp(int64_t epoch, struct results_record_info *info)
+{
+    time_t t = (time_t)epoch;
+    struct tm tm;
+    if (epoch < 0 || !gmtime_r(&t, &tm) || tm.tm_year + 1900 > 9999)
+        return false;
+    strftime(info->bench_id, sizeof info->bench_id, "%Y%m%dT%H%M%SZ", &tm);
+    strftime(info->timestamp_utc, sizeof info->timestamp_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    strftime(info->date, sizeof info->date, "%Y-%m-%d", &tm);
+    return true;
+}
+
+bool results_profile_ok(const char *profile)
+{
+    size_t n = strlen(profile);
+    if (n == 0 || n > 64 || profile[0] == '.')
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = profile[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '_' || c == '-'))
+            return false;
+    }
+    return true;
+}
+
+char *results_object_key(const char *profile, const char *date, const char *bench_id,
+                         const char *sha256_hex)
+{
+    return bench__xasprintf("raw/v1/profile=%s/date=%s/bench_id=%s/sha256=%.12s/results.jsonl",
+                            profile, date, bench_id, sha256_hex);
+}
+
+/* Copies the text after `prefix` up to the next '/' into buf; the position after the '/'. */
+static const char *key_part(const char *s, const char *prefix, char *buf, size_t size)
+{
+    size_t pl = strlen(prefix);
+    if (strncmp(s, prefix, pl) != 0)
+        return NULL;
+    s += pl;
+    const char *slash = strchr(s, '/');
+    if (!slash || slash == s || (size_t)(slash - s) >= size)
+        return NULL;
+    memcpy(buf, s, (size_t)(slash - s));
+    buf[slash - s] = '\0';
+    return slash + 1;
+}
+
+bool results_object_key_parse(const char *key, char profile[65], char date[11], char bench_id[17],
+                              char sha12[13])
+{
+    const char *s = key;
+    if (strncmp(s, "raw/v1/", 7) != 0)
+        return false;
+    s += 7;
+    if (!(s = key_part(s, "profile=", profile, 65)) || !(s = key_part(s, "date=", date, 11)) ||
+        !(s = key_part(s, "bench_id=", bench_id, 17)) || !(s = key_part(s, "sha256=", sha12, 13)))
+        return false;
+    return strcmp(s, "results.jsonl") == 0 && results_profile_ok(profile) && strlen(date) == 10 &&
+           strlen(bench_id) == 16 && strlen(sha12) == 12;
+}
+
+/* ---- a document into lines ---- */
+
+static json_t *str_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+static const char *meta_str(const json_t *meta, const char *key)
+{
+    const json_t *v = json_object_get(meta, key);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* host_id: the first 12 hex digits of SHA-256 over host, platform, machine and CPU model. */
+static void host_id_of(const char *host, const char *platform, const char *machine, const char *cpu,
+                       char out[13])
+{
+    char *text =
+        bench__xasprintf("%s%c%s%c%s%c%s", host ? host : "", 0x1f, platform ? platform : "", 0x1f,
+                         machine ? machine : "", 0x1f, cpu ? cpu : "");
+    char hex[65];
+    results_sha256_hex(text, strlen(text), hex);
+    free(text);
+    memcpy(out, hex, 12);
+    out[12] = '\0';
+}
+
+struct doc_ctx {
+    const struct results_record_info *info;
+    size_t doc_index;
+    const char *source; /* "bench-json" or "run-json" */
+    const char *host, *platform, *machine, *cpu, *compiler, *version;
+    const json_t *provenance; /* meta.provenance of a --bench-json document, or NULL */
+    char host_id[13];
+    struct bench__text *out;
+    long lines;
+};
+
+/* Appends one line; takes the references of metrics. */
+static void put_line(struct doc_ctx *c, const char *scenario, const char *operation, size_t run,
+                     double value_ns, bool whole_process, int returncode, const char *skip_reason,
+                     const char *failure, json_t *metrics)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "schema_version", json_integer(RESULTS_SCHEMA_VERSION));
+    json_object_set_new(o, "bench_id", json_string(c->info->bench_id));
+    json_object_set_new(o, "timestamp_utc", json_string(c->info->timestamp_utc));
+    json_object_set_new(o, "profile", json_string(c->info->profile));
+    json_object_set_new(o, "scenario", json_string(scenario));
+    json_object_set_new(o, "operation", json_string(operation));
+    json_object_set_new(o, "run", json_integer((json_int_t)run));
+    json_object_set_new(o, "subject", json_string(c->info->subject));
+    json_object_set_new(o, "value_ns", isfinite(value_ns) ? json_real(value_ns) : json_null());
+    json_object_set_new(o, "whole_process", json_boolean(whole_process));
+    json_object_set_new(o, "returncode", json_integer(returncode));
+    json_object_set_new(o, "skip_reason", str_or_null(skip_reason));
+    json_object_set_new(o, "failure", str_or_null(failure));
+    json_object_set_new(o, "metrics", metrics ? metrics : json_object());
+    json_object_set_new(o, "source", json_string(c->source));
+    json_object_set_new(o, "document", json_integer((json_int_t)c->doc_index));
+    json_object_set_new(o, "host_id", json_string(c->host_id));
+    json_object_set_new(o, "host", str_or_null(c->host));
+    json_object_set_new(o, "platform", str_or_null(c->platform));
+    json_object_set_new(o, "machine", str_or_null(c->machine));
+    json_object_set_new(o, "cpu_model", str_or_null(c->cpu));
+    json_object_set_new(o, "compiler", str_or_null(c->compiler));
+    json_object_set_new(o, "library_version", str_or_null(c->version));
+    json_object_set_new(o, "source_revision", str_or_null(c->info->source_revision));
+    json_object_set_new(o, "recorder_version", str_or_null(c->info->recorder_version));
+    json_object_set_new(o, "provenance",
+                        c->provenance ? json_deep_copy(c->provenance) : json_null());
+    tool_json_dump_line(o, c->out);
+    json_decref(o);
+    c->lines++;
+}
+
+static void reject(json_t *rejected, size_t row, const char *reason)
+{
+    json_t *r = json_object();
+    json_object_set_new(r, "row", json_integer((json_int_t)row));
+    json_object_set_new(r, "reason", json_string(reason));
+    json_array_append_new(rejected, r);
+}
+
+/* The operation of an in-process row: its labels "k=v,k2=v2" in key order ("" without). */
+static char *labels_text(const json_t *labels, char *err, size_t size)
+{
+    size_t n = json_object_size(labels);
+    const char **keys = bench__xcalloc(n ? n : 1, sizeof *keys);
+    size_t k = 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)labels, key, v)
+    {
+        if (!json_is_string(v)) {
+            tool_json_error(err, size, "label '%s' is %s, not a string", key,
+                            tool_json_type_name(v));
+            free(keys);
+            return NULL;
+        }
+        keys[k++] = key;
+    }
+    for (size_t i = 1; i < k; i++) /* insertion sort: a row has few labels */
+        for (size_t j = i; j > 0 && strcmp(keys[j - 1], keys[j]) > 0; j--) {
+            const char *t = keys[j];
+            keys[j] = keys[j - 1];
+            keys[j - 1] = t;
+        }
+    struct bench__text t = {0};
+    bench__text_append("", 0, &t);
+    for (size_t i = 0; i < k; i++) {
+        const char *val = json_string_value(json_object_get(labels, keys[i]));
+        if (i)
+            bench__text_append(",", 1, &t);
+        bench__text_append(keys[i], strlen(keys[i]), &t);
+        bench__text_append("=", 1, &t);
+        bench__text_append(val, strlen(val), &t);
+    }
+    free(keys);
+    return t.data ? t.data : bench__xstrdup("");
+}
+
+/* The skip reason of a row without an error and without a value. */
+#define NOT_MEASURED "not_measured"
+
+/* A number or null; false when it is something else. */
+static bool num_or_null(const json_t *v, double *out)
+{
+    if (!v || json_is_null(v)) {
+        *out = NAN;
+        return true;
+    }
+    if (!json_is_number(v))
+        return false;
+    *out = json_number_value(v);
+    return true;
+}
+
+static void bench_doc(struct doc_ctx *c, const json_t *rows, size_t run, json_t *rejected)
+{
+    size_t i;
+    json_t *row;
+    json_array_foreach(rows, i, row)
+    {
+        char why[256];
+        const json_t *name = json_object_get(row, "name");
+        const json_t *labels = json_object_get(row, "labels");
+        const json_t *error = json_object_get(row, "error");
+        const json_t *metrics = json_object_get(row, "metrics");
+        double median;
+        if (!json_is_object(row)) {
+            tool_json_error(why, sizeof why, "the row is %s, not an object",
+                            tool_json_type_name(row));
+        } else if (!json_is_string(name) || !json_string_length(name)) {
+            tool_json_error(why, sizeof why, "\"name\" is %s, not a non-empty string",
+                            tool_json_type_name(name));
+        } else if (labels && !json_is_object(labels)) {
+            tool_json_error(why, sizeof why, "\"labels\" is %s, not an object",
+                            tool_json_type_name(labels));
+        } else if (!json_is_string(error)) {
+            tool_json_error(why, sizeof why, "\"error\" is %s, not a string",
+                            tool_json_type_name(error));
+        } else if (!num_or_null(json_object_get(row, "medianNs"), &median) ||
+                   (isfinite(median) && median < 0)) {
+            tool_json_error(why, sizeof why, "\"medianNs\" is not a number of ns or null");
+        } else if (metrics && !json_is_object(metrics)) {
+            tool_json_error(why, sizeof why, "\"metrics\" is %s, not an object",
+                            tool_json_type_name(metrics));
+        } else {
+            char *op = labels ? labels_text(labels, why, sizeof why) : bench__xstrdup("");
+            if (op) {
+                const char *e = json_string_value(error);
+                bool failed = e[0] != '\0';
+                /* no error and no value: not measured, which is no failure of the code under
+                 * test; a skip with a reason (docs/reference/results.md, "The raw line") */
+                bool unmeasured = !failed && !isfinite(median);
+                put_line(c, json_string_value(name), op, run, failed ? NAN : median, false,
+                         failed       ? 1
+                         : unmeasured ? BENCH__RESULT_SKIP
+                                      : 0,
+                         unmeasured ? NOT_MEASURED : NULL, failed ? e : NULL,
+                         metrics && !failed ? json_deep_copy(metrics) : json_object());
+                free(op);
+                continue;
+            }
+        }
+        reject(rejected, i, why);
+    }
+}
+
+/* The exit code a failed command's line carries: its exit status, else 1. */
+static int failure_code(const json_t *failure)
+{
+    const json_t *st = json_object_get(failure, "exitStatus");
+    if (json_is_integer(st) && json_integer_value(st) != 0 && json_integer_value(st) != 77 &&
+        json_integer_value(st) > -256 && json_integer_value(st) < 256)
+        return (int)json_integer_value(st);
+    return 1;
+}
+
+static void run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t runs,
+                    json_t *rejected)
+{
+    size_t i;
+    json_t *row;
+    json_array_foreach(rows, i, row)
+    {
+        char why[256] = "";
+        const json_t *name = json_object_get(row, "name");
+        const json_t *command = json_object_get(row, "command");
+        const json_t *list = json_object_get(row, "runs");
+        const json_t *failure = json_object_get(row, "failure");
+        const json_t *error = json_object_get(row, "error");
+        if (!json_is_object(row))
+            tool_json_error(why, sizeof why, "the row is %s, not an object",
+                            tool_json_type_name(row));
+        else if (!json_is_string(name) || !json_string_length(name))
+            tool_json_error(why, sizeof why, "\"name\" is %s, not a non-empty string",
+                            tool_json_type_name(name));
+        else if (!json_is_string(command))
+            tool_json_error(why, sizeof why, "\"command\" is %s, not a string",
+                            tool_json_type_name(command));
+        else if (!json_is_array(list))
+            tool_json_error(why, sizeof why, "\"runs\" is %s, not an array",
+                            tool_json_type_name(list));
+        else if (failure && !json_is_null(failure) && !json_is_object(failure))
+            tool_json_error(why, sizeof why, "\"failure\" is %s, not an object or null",
+                            tool_json_type_name(failure));
+        if (why[0]) {
+            reject(rejected, i, why);
+            continue;
+        }
+        /* which run numbers (1-based) the document accounts for */
+        size_t n_seen = runs + json_array_size(list) + 2;
+        bool *seen = bench__xcalloc(n_seen, sizeof *seen);
+        size_t k;
+        json_t *r;
+        json_array_foreach(list, k, r)
+        {
+            const json_t *num = json_object_get(r, "run");
+            double wall;
+            if (!json_is_integer(num) || json_integer_value(num) < 1 ||
+                !num_or_null(json_object_get(r, "wallNs"), &wall) || (isfinite(wall) && wall < 0)) {
+                char w[160];
+                bench__fmt(w, sizeof w, "runs[%zu]: not a run with a whole \"run\" and \"wallNs\"",
+                           k);
+                reject(rejected, i, w);
+                continue;
+            }
+            size_t n = (size_t)json_integer_value(num);
+            if (n < n_seen)
+                seen[n] = true;
+            const json_t *ru = json_object_get(r, "rusage");
+            bool unmeasured = !isfinite(wall); /* as in bench_doc */
+            put_line(c, json_string_value(name), json_string_value(command), base + n - 1, wall,
+                     true, unmeasured ? BENCH__RESULT_SKIP : 0, unmeasured ? NOT_MEASURED : NULL,
+                     NULL, json_is_object(ru) ? json_deep_copy(ru) : json_object());
+        }
+        if (json_is_object(failure)) {
+            const json_t *fr = json_object_get(failure, "run");
+            size_t n = json_is_integer(fr) && json_integer_value(fr) >= 1
+                           ? (size_t)json_integer_value(fr)
+                           : runs + 1;
+            const char *e = json_is_string(error) && json_string_length(error)
+                                ? json_string_value(error)
+                                : "the command failed";
+            if (n < n_seen)
+                seen[n] = true;
+            put_line(c, json_string_value(name), json_string_value(command), base + n - 1, NAN,
+                     true, failure_code(failure), NULL, e, json_object());
+            /* the runs after a failure were not run: a skip each, not fewer samples */
+            char skip[96];
+            bench__fmt(skip, sizeof skip, "aborted_after_failed_run:%zu", n);
+            for (size_t m = 1; m <= runs; m++)
+                if (!seen[m])
+                    put_line(c, json_string_value(name), json_string_value(command), base + m - 1,
+                             NAN, true, BENCH__RESULT_SKIP, skip, NULL, json_object());
+        }
+        free(seen);
+    }
+}
+
+long results_doc_lines(const json_t *doc, size_t doc_index, const struct results_record_info *info,
+                       size_t *run_base, struct bench__text *out, json_t *rejected, char *err,
+                       size_t err_size)
+{
+    struct doc_ctx c = {.info = info, .doc_index = doc_index, .out = out};
+    if (!json_is_object(doc))
+        return tool_json_error(err, err_size, "the document is %s, not an object",
+                               tool_json_type_name(doc));
+    const json_t *meta = json_object_get(doc, "meta");
+    const json_t *rows = json_object_get(doc, "rows");
+    const json_t *schema = json_object_get(doc, "schema");
+    const json_t *tool = json_object_get(doc, "tool");
+    bool is_run = json_is_string(tool) && !strcmp(json_string_value(tool), "libbench run");
+    if (is_run && !(json_is_integer(schema) && json_integer_value(schema) == 1))
+        return tool_json_error(err, err_size,
+                               "a libbench run document of schema %s, not 1 (this reader's)",
+                               json_is_integer(schema) ? "other" : "unknown");
+    if (!is_run && !(json_is_integer(schema) && json_integer_value(schema) == 2))
+        return tool_json_error(err, err_size,
+                               "not a --bench-json document of schema 2 nor a `libbench run "
+                               "--json` document of schema 1");
+    if (!json_is_object(meta))
+        return tool_json_error(err, err_size, "\"meta\" is %s, not an object",
+                               tool_json_type_name(meta));
+    if (!json_is_array(rows))
+        return tool_json_error(err, err_size, "\"rows\" is %s, not an array",
+                               tool_json_type_name(rows));
+    c.source = is_run ? "run-json" : "bench-json";
+    c.host = meta_str(meta, "hostname");
+    c.platform = meta_str(meta, "os");
+    c.machine = meta_str(meta, "arch");
+    c.cpu = meta_str(meta, "cpu");
+    c.compiler = is_run ? NULL : meta_str(meta, "compiler");
+    c.version = is_run ? meta_str(doc, "version") : NULL;
+    c.provenance = json_object_get(meta, "provenance");
+    if (!json_is_array(c.provenance))
+        c.provenance = NULL;
+    host_id_of(c.host, c.platform, c.machine, c.cpu, c.host_id);
+    if (is_run) {
+        const json_t *runs = json_object_get(meta, "runs");
+        if (!json_is_integer(runs) || json_integer_value(runs) < 1)
+            return tool_json_error(err, err_size, "\"meta.runs\" is not a whole number of runs");
+        /* each row allocates and may write a skip line per run: the count is bounded */
+        if (json_integer_value(runs) > RESULTS_RUNS_MAX)
+            return tool_json_error(err, err_size, "\"meta.runs\" is %lld, over %u runs",
+                                   (long long)json_integer_value(runs), RESULTS_RUNS_MAX);
+        size_t n = (size_t)json_integer_value(runs);
+        run_doc(&c, rows, *run_base, n, rejected);
+        *run_base += n;
+    } else {
+        bench_doc(&c, rows, *run_base, rejected);
+        *run_base += 1;
+    }
+    return c.lines;
+}
+
+/* ---- a line read back ---- */
+
+static bool opt_str(const json_t *o, const char *key, const char **out)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!v || json_is_null(v)) {
+        *out = NULL;
+        return true;
+    }
+    if (!json_is_string(v))
+        return false;
+    *out = json_string_value(v);
+    return true;
+}
+
+static bool req_str(const json_t *o, const char *key, const char **out)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!json_is_string(v))
+        return false;
+    *out = json_string_value(v);
+    return true;
+}
+
+int results_line_parse(const char *text, size_t len, struct results_line *out, char *err,
+                       size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    json_error_t je;
+    json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
+    if (!o)
+        return tool_json_error(err, err_size, "not JSON: %s (column %d)", je.text, je.column);
+    struct results_line *l = out;
+    l->root = o;
+    const char *bad = NULL;
+    const json_t *sv = json_object_get(o, "schema_version");
+    const json_t *run = json_object_get(o, "run");
+    const json_t *rc = json_object_get(o, "returncode");
+    const json_t *wp = json_object_get(o, "whole_process");
+    const json_t *metrics = json_object_get(o, "metrics");
+    int64_t epoch;
+    if (!json_is_object(o))
+        bad = "the line is not a JSON object";
+    else if (!json_is_integer(sv) || json_integer_value(sv) != RESULTS_SCHEMA_VERSION)
+        bad = "\"schema_version\" is not 1";
+    else if (!req_str(o, "bench_id", &l->m.bench_id) || strlen(l->m.bench_id) != 16)
+        bad = "\"bench_id\" is not a YYYYMMDDTHHMMSSZ string";
+    else if (!req_str(o, "timestamp_utc", &l->timestamp_utc) ||
+             !results_time_parse(l->timestamp_utc, &epoch))
+        bad = "\"timestamp_utc\" is not an RFC 3339 UTC time";
+    else if (!req_str(o, "profile", &l->m.profile) || !results_profile_ok(l->m.profile))
+        bad = "\"profile\" is not a profile name";
+    else if (!req_str(o, "scenario", &l->m.scenario) || !l->m.scenario[0])
+        bad = "\"scenario\" is not a non-empty string";
+    else if (!req_str(o, "operation", &l->m.operation))
+        bad = "\"operation\" is not a string";
+    else if (!req_str(o, "subject", &l->m.subject) || !l->m.subject[0])
+        bad = "\"subject\" is not a non-empty string";
+    else if (!json_is_integer(run) || json_integer_value(run) < 0)
+        bad = "\"run\" is not a whole number";
+    else if (!json_is_integer(rc) || json_integer_value(rc) < -255 || json_integer_value(rc) > 255)
+        bad = "\"returncode\" is not an exit code";
+    else if (!num_or_null(json_object_get(o, "value_ns"), &l->m.value_ns) ||
+             !json_object_get(o, "value_ns") || (isfinite(l->m.value_ns) && l->m.value_ns < 0))
+        bad = "\"value_ns\" is not a number of ns or null";
+    else if (!json_is_boolean(wp))
+        bad = "\"whole_process\" is not true or false";
+    else if (!json_is_object(metrics))
+        bad = "\"metrics\" is not an object";
+    else if (!req_str(o, "host_id", &l->m.host_id) || !l->m.host_id[0])
+        bad = "\"host_id\" is not a non-empty string";
+    else if (!opt_str(o, "skip_reason", &l->skip_reason) || !opt_str(o, "failure", &l->failure) ||
+             !opt_str(o, "host", &l->host) || !opt_str(o, "platform", &l->platform) ||
+             !opt_str(o, "machine", &l->machine) || !opt_str(o, "cpu_model", &l->cpu_model) ||
+             !opt_str(o, "compiler", &l->compiler) ||
+             !opt_str(o, "library_version", &l->library_version) ||
+             !opt_str(o, "source_revision", &l->source_revision))
+        bad = "a provenance field is neither a string nor null";
+    if (bad) {
+        json_decref(o);
+        memset(out, 0, sizeof *out);
+        return tool_json_error(err, err_size, "%s", bad);
+    }
+    l->m.run = (int64_t)json_integer_value(run);
+    l->m.returncode = (int)json_integer_value(rc);
+    l->m.whole_process = json_is_true(wp);
+    if (l->m.returncode != 0)
+        l->m.value_ns = NAN; /* a failure or skip has no value, whatever the line says */
+    l->metrics_json = json_dumps(metrics, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+    if (!l->metrics_json)
+        bench__out_of_memory();
+    return 0;
+}
+
+void results_line_free(struct results_line *line)
+{
+    json_decref(line->root);
+    free(line->metrics_json);
+    memset(line, 0, sizeof *line);
+}

@@ -1,0 +1,517 @@
+/* SPDX-License-Identifier: MIT */
+/* results_sqlite.c: owns the SQLite implementation of the results index (results_index.h): the
+ * schema, the statements, the transactions and the busy timeout that lets two `libbench record`
+ * processes share one file. The only file with SQL. It computes nothing: aggregates and
+ * comparisons arrive computed (lib/stats/results.h), and unmeasured values are stored as NULL,
+ * never 0. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "results_index.h"
+#include "common/json.h"
+#include "util/alloc.h"
+#include "util/text.h"
+
+#define BUSY_TIMEOUT_MS 120000 /* a writer waits this long for another one */
+
+struct results_index {
+    sqlite3 *db;
+    int bind_rc; /* the first failed sqlite3_bind_* since the last step, else SQLITE_OK */
+};
+
+static const char SCHEMA[] =
+    "CREATE TABLE IF NOT EXISTS uploads(object_key TEXT PRIMARY KEY, bench_id TEXT NOT NULL,"
+    " profile TEXT NOT NULL, timestamp_utc TEXT NOT NULL, sha256 TEXT NOT NULL,"
+    " source_revision TEXT, row_count INTEGER NOT NULL, rejected_count INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS hosts(host_id TEXT PRIMARY KEY, host TEXT, platform TEXT,"
+    " machine TEXT, cpu_model TEXT);"
+    "CREATE TABLE IF NOT EXISTS runs(bench_id TEXT PRIMARY KEY, timestamp_utc TEXT NOT NULL,"
+    " profile TEXT NOT NULL, host_id TEXT NOT NULL, source_revision TEXT,"
+    " first_object TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS subjects(bench_id TEXT NOT NULL, subject TEXT NOT NULL,"
+    " library_version TEXT, compiler TEXT, source_revision TEXT, first_object TEXT NOT NULL,"
+    " PRIMARY KEY(bench_id, subject));"
+    "CREATE TABLE IF NOT EXISTS measurements(object_key TEXT NOT NULL, line INTEGER NOT NULL,"
+    " bench_id TEXT NOT NULL, timestamp_utc TEXT NOT NULL, subject TEXT NOT NULL,"
+    " profile TEXT NOT NULL, scenario TEXT NOT NULL, operation TEXT NOT NULL,"
+    " host_id TEXT NOT NULL, run INTEGER NOT NULL, returncode INTEGER NOT NULL, value_ns REAL,"
+    " whole_process INTEGER NOT NULL, skip_reason TEXT, failure TEXT, metrics TEXT NOT NULL,"
+    " PRIMARY KEY(object_key, line));"
+    "CREATE INDEX IF NOT EXISTS measurements_cell ON measurements(bench_id, subject, profile,"
+    " scenario, operation, run);"
+    "CREATE TABLE IF NOT EXISTS aggregates(bench_id TEXT NOT NULL, subject TEXT NOT NULL,"
+    " profile TEXT NOT NULL, scenario TEXT NOT NULL, operation TEXT NOT NULL,"
+    " host_id TEXT NOT NULL, whole_process INTEGER NOT NULL, total_count INTEGER NOT NULL,"
+    " sample_count INTEGER NOT NULL, skip_count INTEGER NOT NULL,"
+    " failure_count INTEGER NOT NULL, failure_rate REAL, p50_ns REAL, p90_ns REAL, p99_ns REAL,"
+    " min_ns REAL, max_ns REAL, PRIMARY KEY(bench_id, subject, profile, scenario, operation));"
+    "CREATE TABLE IF NOT EXISTS comparisons(bench_id TEXT NOT NULL, subject TEXT NOT NULL,"
+    " profile TEXT NOT NULL, scenario TEXT NOT NULL, operation TEXT NOT NULL,"
+    " baseline_bench_id TEXT, reference_bench_id TEXT, reference_subject TEXT,"
+    " state TEXT NOT NULL, decided_by TEXT, why TEXT NOT NULL, delta_p50_ns REAL,"
+    " delta_p90_ns REAL, delta_p99_ns REAL, slower_p50_pct REAL, slower_p90_pct REAL,"
+    " slower_p99_pct REAL, severity REAL,"
+    " PRIMARY KEY(bench_id, subject, profile, scenario, operation));";
+
+static const char DROP[] = "DROP TABLE IF EXISTS uploads; DROP TABLE IF EXISTS hosts;"
+                           "DROP TABLE IF EXISTS runs; DROP TABLE IF EXISTS subjects;"
+                           "DROP TABLE IF EXISTS measurements; DROP TABLE IF EXISTS aggregates;"
+                           "DROP TABLE IF EXISTS comparisons;";
+
+static int db_error(struct results_index *ix, char *err, size_t size, const char *what)
+{
+    return tool_json_error(err, size, "%s: %s", what, sqlite3_errmsg(ix->db));
+}
+
+static int exec(struct results_index *ix, const char *sql, char *err, size_t size, const char *what)
+{
+    if (sqlite3_exec(ix->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return db_error(ix, err, size, what);
+    return 0;
+}
+
+int results_index_open(const char *path, struct results_index **out, char *err, size_t err_size)
+{
+    struct results_index *ix = bench__xcalloc(1, sizeof *ix);
+    *out = NULL;
+    if (sqlite3_open_v2(path, &ix->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+        SQLITE_OK) {
+        tool_json_error(err, err_size, "cannot open the index: %s",
+                        ix->db ? sqlite3_errmsg(ix->db) : "out of memory");
+        sqlite3_close(ix->db);
+        free(ix);
+        return -1;
+    }
+    sqlite3_busy_timeout(ix->db, BUSY_TIMEOUT_MS);
+    /* the schema is created inside a write transaction: two first writers do not race */
+    if (results_index_begin(ix, err, err_size) != 0 ||
+        exec(ix, SCHEMA, err, err_size, "cannot create the index's tables") != 0 ||
+        results_index_commit(ix, err, err_size) != 0) {
+        sqlite3_close(ix->db);
+        free(ix);
+        return -1;
+    }
+    *out = ix;
+    return 0;
+}
+
+void results_index_close(struct results_index *ix)
+{
+    if (!ix)
+        return;
+    sqlite3_close(ix->db);
+    free(ix);
+}
+
+int results_index_begin(struct results_index *ix, char *err, size_t err_size)
+{
+    return exec(ix, "BEGIN IMMEDIATE", err, err_size, "cannot start a write transaction");
+}
+
+int results_index_commit(struct results_index *ix, char *err, size_t err_size)
+{
+    if (exec(ix, "COMMIT", err, err_size, "cannot commit") != 0) {
+        results_index_rollback(ix);
+        return -1;
+    }
+    return 0;
+}
+
+void results_index_rollback(struct results_index *ix)
+{
+    sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int results_index_reset(struct results_index *ix, char *err, size_t err_size)
+{
+    if (exec(ix, DROP, err, err_size, "cannot drop the index's tables") != 0)
+        return -1;
+    return exec(ix, SCHEMA, err, err_size, "cannot create the index's tables");
+}
+
+/* ---- statements ---- */
+
+static sqlite3_stmt *prepare(struct results_index *ix, const char *sql, char *err, size_t size)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        db_error(ix, err, size, "cannot prepare a statement");
+        return NULL;
+    }
+    return st;
+}
+
+/* Every bind goes through these: a failed one (no memory, a value too big) is kept in
+ * ix->bind_rc, and the statement it belongs to is not stepped but failed (bind_failed). */
+static void bind_check(struct results_index *ix, int rc)
+{
+    if (rc != SQLITE_OK && ix->bind_rc == SQLITE_OK)
+        ix->bind_rc = rc;
+}
+
+static void bind_text(struct results_index *ix, sqlite3_stmt *st, int i, const char *s)
+{
+    bind_check(ix,
+               s ? sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i));
+}
+
+/* NaN and infinities are stored as NULL: unmeasured, never 0. */
+static void bind_real(struct results_index *ix, sqlite3_stmt *st, int i, double v)
+{
+    bind_check(ix, isfinite(v) ? sqlite3_bind_double(st, i, v) : sqlite3_bind_null(st, i));
+}
+
+static void bind_int64(struct results_index *ix, sqlite3_stmt *st, int i, sqlite3_int64 v)
+{
+    bind_check(ix, sqlite3_bind_int64(st, i, v));
+}
+
+/* -1 with the reason when a bind of the statement about to run failed (and forgets it). */
+static int bind_failed(struct results_index *ix, char *err, size_t size, const char *what)
+{
+    int rc = ix->bind_rc;
+    if (rc == SQLITE_OK)
+        return 0;
+    ix->bind_rc = SQLITE_OK;
+    return tool_json_error(err, size, "%s: cannot bind a value: %s", what, sqlite3_errstr(rc));
+}
+
+static int step_done(struct results_index *ix, sqlite3_stmt *st, char *err, size_t size,
+                     const char *what)
+{
+    if (ix->bind_rc != SQLITE_OK) {
+        sqlite3_reset(st);
+        sqlite3_clear_bindings(st);
+        return bind_failed(ix, err, size, what);
+    }
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    if (rc != SQLITE_DONE)
+        return db_error(ix, err, size, what);
+    return 0;
+}
+
+int results_index_has_upload(struct results_index *ix, const char *object_key, bool *has, char *err,
+                             size_t err_size)
+{
+    sqlite3_stmt *st = prepare(ix, "SELECT 1 FROM uploads WHERE object_key = ?", err, err_size);
+    if (!st)
+        return -1;
+    bind_text(ix, st, 1, object_key);
+    if (ix->bind_rc != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return bind_failed(ix, err, err_size, "cannot read the uploads");
+    }
+    int rc = sqlite3_step(st);
+    *has = rc == SQLITE_ROW;
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return db_error(ix, err, err_size, "cannot read the uploads");
+    return 0;
+}
+
+int results_index_add_upload(struct results_index *ix, const struct results_upload *u,
+                             const struct results_line *lines, size_t n, char *err, size_t err_size)
+{
+    sqlite3_stmt *up = prepare(ix, "INSERT INTO uploads VALUES(?,?,?,?,?,?,?,?)", err, err_size);
+    sqlite3_stmt *host =
+        prepare(ix, "INSERT OR IGNORE INTO hosts VALUES(?,?,?,?,?)", err, err_size);
+    /* a bench_id given by two objects: the one whose key sorts first describes the run, so the
+     * index does not depend on the order objects arrived in */
+    sqlite3_stmt *run = prepare(
+        ix,
+        "INSERT INTO runs VALUES(?,?,?,?,?,?) ON CONFLICT(bench_id) DO UPDATE SET"
+        " timestamp_utc = excluded.timestamp_utc, profile = excluded.profile,"
+        " host_id = excluded.host_id, source_revision = excluded.source_revision,"
+        " first_object = excluded.first_object WHERE excluded.first_object < runs.first_object",
+        err, err_size);
+    sqlite3_stmt *subj = prepare(
+        ix,
+        "INSERT INTO subjects VALUES(?,?,?,?,?,?) ON CONFLICT(bench_id, subject) DO UPDATE SET"
+        " library_version = excluded.library_version, compiler = excluded.compiler,"
+        " source_revision = excluded.source_revision, first_object = excluded.first_object"
+        " WHERE excluded.first_object < subjects.first_object",
+        err, err_size);
+    sqlite3_stmt *meas = prepare(
+        ix, "INSERT INTO measurements VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err, err_size);
+    int rc = -1;
+    if (!up || !host || !run || !subj || !meas)
+        goto out;
+    bind_text(ix, up, 1, u->object_key);
+    bind_text(ix, up, 2, u->bench_id);
+    bind_text(ix, up, 3, u->profile);
+    bind_text(ix, up, 4, u->timestamp_utc);
+    bind_text(ix, up, 5, u->sha256);
+    bind_text(ix, up, 6, u->source_revision);
+    bind_int64(ix, up, 7, (sqlite3_int64)u->row_count);
+    bind_int64(ix, up, 8, (sqlite3_int64)u->rejected_count);
+    if (step_done(ix, up, err, err_size, "cannot add the upload") != 0)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        const struct results_line *l = &lines[i];
+        bind_text(ix, host, 1, l->m.host_id);
+        bind_text(ix, host, 2, l->host);
+        bind_text(ix, host, 3, l->platform);
+        bind_text(ix, host, 4, l->machine);
+        bind_text(ix, host, 5, l->cpu_model);
+        if (step_done(ix, host, err, err_size, "cannot add a host") != 0)
+            goto out;
+        bind_text(ix, run, 1, l->m.bench_id);
+        bind_text(ix, run, 2, l->timestamp_utc);
+        bind_text(ix, run, 3, l->m.profile);
+        bind_text(ix, run, 4, l->m.host_id);
+        bind_text(ix, run, 5, l->source_revision);
+        bind_text(ix, run, 6, u->object_key);
+        if (step_done(ix, run, err, err_size, "cannot add a run") != 0)
+            goto out;
+        bind_text(ix, subj, 1, l->m.bench_id);
+        bind_text(ix, subj, 2, l->m.subject);
+        bind_text(ix, subj, 3, l->library_version);
+        bind_text(ix, subj, 4, l->compiler);
+        bind_text(ix, subj, 5, l->source_revision);
+        bind_text(ix, subj, 6, u->object_key);
+        if (step_done(ix, subj, err, err_size, "cannot add a subject") != 0)
+            goto out;
+        bind_text(ix, meas, 1, u->object_key);
+        bind_int64(ix, meas, 2, (sqlite3_int64)i);
+        bind_text(ix, meas, 3, l->m.bench_id);
+        bind_text(ix, meas, 4, l->timestamp_utc);
+        bind_text(ix, meas, 5, l->m.subject);
+        bind_text(ix, meas, 6, l->m.profile);
+        bind_text(ix, meas, 7, l->m.scenario);
+        bind_text(ix, meas, 8, l->m.operation);
+        bind_text(ix, meas, 9, l->m.host_id);
+        bind_int64(ix, meas, 10, l->m.run);
+        bind_int64(ix, meas, 11, l->m.returncode);
+        bind_real(ix, meas, 12, l->m.value_ns);
+        bind_int64(ix, meas, 13, l->m.whole_process);
+        bind_text(ix, meas, 14, l->skip_reason);
+        bind_text(ix, meas, 15, l->failure);
+        bind_text(ix, meas, 16, l->metrics_json);
+        if (step_done(ix, meas, err, err_size, "cannot add a measurement") != 0)
+            goto out;
+    }
+    rc = 0;
+out:
+    sqlite3_finalize(up);
+    sqlite3_finalize(host);
+    sqlite3_finalize(run);
+    sqlite3_finalize(subj);
+    sqlite3_finalize(meas);
+    return rc;
+}
+
+/* ---- reading back ---- */
+
+static const char *keep(struct results_list *l, const unsigned char *text)
+{
+    if (!text)
+        return NULL;
+    l->strings = bench__grow(l->strings, &l->cap_strings, l->n_strings + 1, sizeof *l->strings);
+    l->strings[l->n_strings] = bench__xstrdup((const char *)text);
+    return l->strings[l->n_strings++];
+}
+
+static double col_real(sqlite3_stmt *st, int i)
+{
+    return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+void results_list_free(struct results_list *list)
+{
+    for (size_t i = 0; i < list->n_strings; i++)
+        free(list->strings[i]);
+    free(list->strings);
+    free(list->runs);
+    free(list->values);
+    free(list->aggs);
+    memset(list, 0, sizeof *list);
+}
+
+static int finish_read(struct results_index *ix, sqlite3_stmt *st, int rc, char *err, size_t size)
+{
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return db_error(ix, err, size, "cannot read the index");
+    return 0;
+}
+
+int results_index_runs(struct results_index *ix, struct results_list *out, char *err,
+                       size_t err_size)
+{
+    sqlite3_stmt *st = prepare(ix,
+                               "SELECT bench_id, timestamp_utc, host_id, profile FROM runs"
+                               " ORDER BY timestamp_utc, bench_id",
+                               err, err_size);
+    if (!st)
+        return -1;
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        out->runs = bench__grow(out->runs, &cap, out->n_runs + 1, sizeof *out->runs);
+        struct results_run *r = &out->runs[out->n_runs++];
+        r->bench_id = keep(out, sqlite3_column_text(st, 0));
+        r->timestamp_utc = keep(out, sqlite3_column_text(st, 1));
+        r->host_id = keep(out, sqlite3_column_text(st, 2));
+        r->profile = keep(out, sqlite3_column_text(st, 3));
+    }
+    return finish_read(ix, st, rc, err, err_size);
+}
+
+int results_index_measurements(struct results_index *ix, const char *bench_id,
+                               struct results_list *out, char *err, size_t err_size)
+{
+    sqlite3_stmt *st = prepare(ix,
+                               "SELECT bench_id, subject, profile, scenario, operation, host_id,"
+                               " run, returncode, value_ns, whole_process FROM measurements"
+                               " WHERE bench_id = ? ORDER BY subject, profile, scenario,"
+                               " operation, run, object_key, line",
+                               err, err_size);
+    if (!st)
+        return -1;
+    bind_text(ix, st, 1, bench_id);
+    if (ix->bind_rc != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return bind_failed(ix, err, err_size, "cannot read the index");
+    }
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        out->values = bench__grow(out->values, &cap, out->n_values + 1, sizeof *out->values);
+        struct bench__result_measurement *m = &out->values[out->n_values++].m;
+        m->bench_id = keep(out, sqlite3_column_text(st, 0));
+        m->subject = keep(out, sqlite3_column_text(st, 1));
+        m->profile = keep(out, sqlite3_column_text(st, 2));
+        m->scenario = keep(out, sqlite3_column_text(st, 3));
+        m->operation = keep(out, sqlite3_column_text(st, 4));
+        m->host_id = keep(out, sqlite3_column_text(st, 5));
+        m->run = sqlite3_column_int64(st, 6);
+        m->returncode = sqlite3_column_int(st, 7);
+        m->value_ns = col_real(st, 8);
+        m->whole_process = sqlite3_column_int(st, 9) != 0;
+    }
+    return finish_read(ix, st, rc, err, err_size);
+}
+
+int results_index_set_aggregates(struct results_index *ix, const char *bench_id,
+                                 const struct bench__result_aggregate *a, size_t n, char *err,
+                                 size_t err_size)
+{
+    sqlite3_stmt *del = prepare(ix, "DELETE FROM aggregates WHERE bench_id = ?", err, err_size);
+    sqlite3_stmt *ins = prepare(
+        ix, "INSERT INTO aggregates VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err, err_size);
+    int rc = -1;
+    if (!del || !ins)
+        goto out;
+    bind_text(ix, del, 1, bench_id);
+    if (step_done(ix, del, err, err_size, "cannot replace the aggregates") != 0)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        bind_text(ix, ins, 1, a[i].bench_id);
+        bind_text(ix, ins, 2, a[i].subject);
+        bind_text(ix, ins, 3, a[i].profile);
+        bind_text(ix, ins, 4, a[i].scenario);
+        bind_text(ix, ins, 5, a[i].operation);
+        bind_text(ix, ins, 6, a[i].host_id);
+        bind_int64(ix, ins, 7, a[i].whole_process);
+        bind_int64(ix, ins, 8, (sqlite3_int64)a[i].total_count);
+        bind_int64(ix, ins, 9, (sqlite3_int64)a[i].sample_count);
+        bind_int64(ix, ins, 10, (sqlite3_int64)a[i].skip_count);
+        bind_int64(ix, ins, 11, (sqlite3_int64)a[i].failure_count);
+        bind_real(ix, ins, 12, a[i].failure_rate);
+        bind_real(ix, ins, 13, a[i].p50);
+        bind_real(ix, ins, 14, a[i].p90);
+        bind_real(ix, ins, 15, a[i].p99);
+        bind_real(ix, ins, 16, a[i].min);
+        bind_real(ix, ins, 17, a[i].max);
+        if (step_done(ix, ins, err, err_size, "cannot add an aggregate") != 0)
+            goto out;
+    }
+    rc = 0;
+out:
+    sqlite3_finalize(del);
+    sqlite3_finalize(ins);
+    return rc;
+}
+
+int results_index_aggregates(struct results_index *ix, struct results_list *out, char *err,
+                             size_t err_size)
+{
+    sqlite3_stmt *st = prepare(
+        ix,
+        "SELECT bench_id, subject, profile, scenario, operation, host_id, whole_process,"
+        " total_count, sample_count, skip_count, failure_count, failure_rate, p50_ns, p90_ns,"
+        " p99_ns, min_ns, max_ns FROM aggregates"
+        " ORDER BY bench_id, subject, profile, scenario, operation",
+        err, err_size);
+    if (!st)
+        return -1;
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        out->aggs = bench__grow(out->aggs, &cap, out->n_aggs + 1, sizeof *out->aggs);
+        struct bench__result_aggregate *a = &out->aggs[out->n_aggs++];
+        a->bench_id = keep(out, sqlite3_column_text(st, 0));
+        a->subject = keep(out, sqlite3_column_text(st, 1));
+        a->profile = keep(out, sqlite3_column_text(st, 2));
+        a->scenario = keep(out, sqlite3_column_text(st, 3));
+        a->operation = keep(out, sqlite3_column_text(st, 4));
+        a->host_id = keep(out, sqlite3_column_text(st, 5));
+        a->whole_process = sqlite3_column_int(st, 6) != 0;
+        a->total_count = (size_t)sqlite3_column_int64(st, 7);
+        a->sample_count = (size_t)sqlite3_column_int64(st, 8);
+        a->skip_count = (size_t)sqlite3_column_int64(st, 9);
+        a->failure_count = (size_t)sqlite3_column_int64(st, 10);
+        a->failure_rate = col_real(st, 11);
+        a->p50 = col_real(st, 12);
+        a->p90 = col_real(st, 13);
+        a->p99 = col_real(st, 14);
+        a->min = col_real(st, 15);
+        a->max = col_real(st, 16);
+    }
+    return finish_read(ix, st, rc, err, err_size);
+}
+
+int results_index_set_comparisons(struct results_index *ix, const struct bench__result_row *rows,
+                                  size_t n, char *err, size_t err_size)
+{
+    if (exec(ix, "DELETE FROM comparisons", err, err_size, "cannot replace the comparisons") != 0)
+        return -1;
+    sqlite3_stmt *ins = prepare(
+        ix, "INSERT OR REPLACE INTO comparisons VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err,
+        err_size);
+    if (!ins)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        const struct bench__result_row *r = &rows[i];
+        bind_text(ix, ins, 1, r->target->bench_id);
+        bind_text(ix, ins, 2, r->target->subject);
+        bind_text(ix, ins, 3, r->target->profile);
+        bind_text(ix, ins, 4, r->target->scenario);
+        bind_text(ix, ins, 5, r->target->operation);
+        bind_text(ix, ins, 6, r->baseline ? r->baseline->bench_id : NULL);
+        bind_text(ix, ins, 7, r->reference ? r->reference->bench_id : NULL);
+        bind_text(ix, ins, 8, r->reference ? r->reference->subject : NULL);
+        bind_text(ix, ins, 9, bench__result_state_name(r->state));
+        bind_text(ix, ins, 10, r->decided_by);
+        bind_text(ix, ins, 11, r->why);
+        bind_real(ix, ins, 12, r->delta_p50_ns);
+        bind_real(ix, ins, 13, r->delta_p90_ns);
+        bind_real(ix, ins, 14, r->delta_p99_ns);
+        bind_real(ix, ins, 15, r->slower_p50_pct);
+        bind_real(ix, ins, 16, r->slower_p90_pct);
+        bind_real(ix, ins, 17, r->slower_p99_pct);
+        bind_real(ix, ins, 18, r->severity);
+        if (step_done(ix, ins, err, err_size, "cannot add a comparison") != 0) {
+            sqlite3_finalize(ins);
+            return -1;
+        }
+    }
+    sqlite3_finalize(ins);
+    return 0;
+}
