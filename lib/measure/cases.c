@@ -38,6 +38,9 @@ static const char *check_case(const struct bench_case_def *raw, struct bench_cas
         return "the case definition is smaller than the first released one (use BENCH_CASE_DEF)";
     case BENCH__ABI_UNKNOWN_TAIL:
         return "the case definition has fields this libbench does not know";
+    case BENCH__ABI_TOO_LARGE:
+        return "the case definition's size is above 4096 bytes, the most a libbench struct may "
+               "have (use BENCH_CASE_DEF)";
     case BENCH__ABI_ACCEPTED: break;
     }
     def->size = sizeof *def;
