@@ -27,6 +27,11 @@ enum bench_cache_regime {
     BENCH_CACHE_WARM = 1,   /* read the named files through before the window */
     BENCH_CACHE_COLD = 2    /* evict the named files before the window */
 };
+/* The `regime` argument of bench_workload_files that means "the WORKLOAD's .regime". */
+#define BENCH_CACHE_FROM_OPTS (-1)
+
+/* Public structs hold no enum-typed field (an enum's size is the compiler's choice): a field
+ * that takes an enum's constants is a uint32_t and names the enum in its comment. */
 
 /* How the translation unit that registered a test was compiled (the shim fills these
  * from the preprocessor), so --bench can warn about numbers from a debug build. */
@@ -35,9 +40,11 @@ enum bench_cache_regime {
 
 /* Size-prefixed structs (bench_benchmark_opts, bench_workload_opts, bench_test,
  * bench_case_def): `size` is sizeof the struct as the caller compiled it. Fields are only
- * appended. The library accepts any size from the struct's first released size up (the
- * BENCH_*_SIZE_V1 constants), reads a field beyond the caller's size as zero, and accepts a size
- * larger than its own only when the unknown tail is zero (BENCH_ESTRUCT otherwise). */
+ * appended. The library accepts any size from the struct's first released size (the
+ * BENCH_*_SIZE_V1 constants) up to 4096 bytes, reads a field beyond the caller's size as zero,
+ * and accepts a size larger than its own only when the unknown tail is zero (BENCH_ESTRUCT
+ * otherwise). The arrays of bench_case_def (labels, metrics) follow the same rule per element,
+ * with the stride the definition gives (label_size, metric_size). */
 
 /* Options of BENCHMARK(name, ...). Size-prefixed: the shim fills `size`. */
 struct bench_benchmark_opts {
@@ -48,8 +55,8 @@ struct bench_benchmark_opts {
 /* Options of WORKLOAD(name, ...). Size-prefixed: the shim fills `size`. */
 struct bench_workload_opts {
     uint32_t size;
-    uint32_t reps;                  /* body repetitions per window; 0 = 1 */
-    enum bench_cache_regime regime; /* page-cache regime of workload_files() */
+    uint32_t reps;   /* body repetitions per window; 0 = 1 */
+    uint32_t regime; /* enum bench_cache_regime: the page-cache regime of workload_files() */
 };
 
 /* One registered test. The shim defines one per BENCH_TEST / BENCHMARK / WORKLOAD in
@@ -74,7 +81,7 @@ struct bench_test {
 #define BENCH_BENCHMARK_OPTS_SIZE_V1                                                               \
     ((uint32_t)(offsetof(struct bench_benchmark_opts, iterations) + sizeof(uint64_t)))
 #define BENCH_WORKLOAD_OPTS_SIZE_V1                                                                \
-    ((uint32_t)(offsetof(struct bench_workload_opts, regime) + sizeof(enum bench_cache_regime)))
+    ((uint32_t)(offsetof(struct bench_workload_opts, regime) + sizeof(uint32_t)))
 #define BENCH_TEST_SIZE_V1                                                                         \
     ((uint32_t)(offsetof(struct bench_test, next) + sizeof(struct bench_test *)))
 
@@ -84,12 +91,13 @@ struct bench_test {
 BENCH_API void bench_register(struct bench_test *test);
 
 /* Run the program: parse the command line once, then list, run the tests, or measure.
- * Returns the process exit status (0 success, 1 a test failed, 2 a usage error). */
+ * Returns the process exit status: BENCH_EXIT_OK (0), BENCH_EXIT_FAILED (1: a test, benchmark
+ * or workload failed), BENCH_EXIT_USAGE (2: a usage or start-up error); <bench/errors.h>. */
 BENCH_API int bench_main(int argc, char **argv);
 
-/* For binaries whose main belongs to another framework (cmocka): returns -1 at once
- * when argv holds no bench-mode flag (--bench, --list-metrics, --metrics=?|help);
- * otherwise runs bench_main and returns its exit status. */
+/* For binaries whose main belongs to another framework (cmocka): returns BENCH_NOT_DISPATCHED
+ * (-1) at once when argv holds no bench-mode flag (--bench, --list-metrics, --metrics=?|help);
+ * otherwise runs bench_main and returns its exit status (BENCH_EXIT_*, never negative). */
 BENCH_API int bench_dispatch(int argc, char **argv);
 
 /* Record a failed check (file, line, expression) and stop the running test.
@@ -101,7 +109,8 @@ BENCH_API BENCH_NORETURN void bench_check_failed(const char *file, int line, con
 BENCH_API BENCH_NORETURN BENCH_PRINTF(2, 3) void bench_fail(bench_t *b, const char *fmt, ...);
 BENCH_API BENCH_NORETURN BENCH_PRINTF(2, 3) void bench_skip(bench_t *b, const char *fmt, ...);
 
-/* One label of a bench_case row: a key and a value (neither may contain 0x1F). */
+/* One label of a bench_case row: a key and a value (neither may contain 0x1F). An array
+ * element: its stride is bench_case_def.label_size. */
 struct bench_label {
     const char *key;
     const char *value;
@@ -112,12 +121,28 @@ enum bench_metric_mode {
     BENCH_LEVEL = 1 /* reported as is */
 };
 
-/* A client metric of a bench_case row: `unit` names the column (`<unit>/s` for a rate). */
+/* A client metric of a bench_case row: `unit` names the column (`<unit>/s` for a rate). An
+ * array element: its stride is bench_case_def.metric_size. */
 struct bench_metric {
     const char *unit;
     double amount;
-    enum bench_metric_mode mode;
+    uint32_t mode; /* enum bench_metric_mode */
 };
+
+/* The two array element types as first released (libbench 0.1.0), kept only to name their first
+ * released strides: sizeof, tail padding included, since an array's elements lie that far apart.
+ * A field appended to an element type later starts at or after this stride. Not API. */
+struct bench__label_v1 {
+    const char *key;
+    const char *value;
+};
+struct bench__metric_v1 {
+    const char *unit;
+    double amount;
+    uint32_t mode;
+};
+#define BENCH_LABEL_SIZE_V1 ((uint32_t)sizeof(struct bench__label_v1))
+#define BENCH_METRIC_SIZE_V1 ((uint32_t)sizeof(struct bench__metric_v1))
 
 /* One row of a matrix benchmark. Size-prefixed (from BENCH_CASE_DEF_SIZE_V1 up): build it
  * with BENCH_CASE_DEF. */
@@ -135,24 +160,39 @@ struct bench_case_def {
     const struct bench_metric *metrics;
     size_t n_metrics;
     uint64_t iterations; /* pinned number of timed calls; 0 = auto */
+    /* Since 0.3.0, after the first released size: the strides of labels[] and metrics[] (sizeof
+     * the element as the caller compiled it); 0 = the first released layout (BENCH_LABEL_SIZE_V1,
+     * BENCH_METRIC_SIZE_V1), which is what every older caller passes. */
+    uint32_t label_size;
+    uint32_t metric_size;
 };
 
 /* The first released size of struct bench_case_def (libbench 0.1.0). */
 #define BENCH_CASE_DEF_SIZE_V1                                                                     \
     ((uint32_t)(offsetof(struct bench_case_def, iterations) + sizeof(uint64_t)))
 
+/* The stride BENCH_CASE_DEF writes for an element type: 0 while it has its first released size
+ * (so a definition from this header still runs on a libbench older than 0.3.0, whose zero-tail
+ * rule refuses a non-zero field it does not know), else its sizeof. */
+#define BENCH__STRIDE(type, first) ((uint32_t)(sizeof(type) == (first) ? 0u : sizeof(type)))
+
 /* bench_case(b, BENCH_CASE_DEF(.name = "decode", .timed = run, .state = &s,
  *                               .state_size = sizeof s)); (C only: a compound literal) */
 #define BENCH_CASE_DEF(...)                                                                        \
-    (&(const struct bench_case_def){.size = sizeof(struct bench_case_def), __VA_ARGS__})
+    (&(const struct bench_case_def){                                                               \
+        .size = sizeof(struct bench_case_def),                                                     \
+        .label_size = BENCH__STRIDE(struct bench_label, BENCH_LABEL_SIZE_V1),                      \
+        .metric_size = BENCH__STRIDE(struct bench_metric, BENCH_METRIC_SIZE_V1),                   \
+        __VA_ARGS__})
 
 /* Register one row of a matrix benchmark. Under --bench it is measured after the body
  * returns, one timed call per sample; outside --bench it runs setup, timed once, after and
  * teardown at once, and a failing after fails the test. Returns 0, BENCH_ENAME (a name or
  * label with 0x1F, or an empty name), BENCH_EINVAL (no timed function, a NULL array with a
  * count), BENCH_EDUP (a label key given twice; under --bench also a case name and labels the
- * run has already, or a name a BENCHMARK's own rows take), BENCH_ESTRUCT or BENCH_ENOMEM;
- * under --bench a refused case is also an error row. */
+ * run has already, or a name a BENCHMARK's own rows take), BENCH_ESTRUCT (a size or a stride
+ * out of range, an unknown non-zero tail) or BENCH_ENOMEM; under --bench a refused case is also
+ * an error row. */
 BENCH_API int bench_case(bench_t *b, const struct bench_case_def *def);
 
 /* Measure fn(state) alone, batched like BENCH_ITER (an out-of-line call per iteration);
@@ -165,11 +205,13 @@ BENCH_API void bench_provenance(bench_t *b, const char *fact);
 
 /* Run one registered BENCHMARK or WORKLOAD body once, in this process, as an ordinary
  * test (BENCH_ITER bodies run once, bench_case rows run inert): for smoke-testing benchmark
- * code from another framework's test, e.g. `assert_int_equal(bench_smoke("fnv1a_1k"), 0)`.
- * `name` is the test's name or its "<file-stem>.<name>". Returns 0 passed, 1 failed (the
- * message goes to stderr), 2 skipped, BENCH_ENOENT when no such test, BENCH_EINVAL when the
- * name is ambiguous, or the code of a broken registry (BENCH_EDUP, BENCH_ESTRUCT, ...; the
- * reason goes to stderr). */
+ * code from another framework's test, e.g.
+ * `assert_int_equal(bench_smoke("fnv1a_1k"), BENCH_STATUS_PASSED)`. `name` is the test's name or
+ * its "<file-stem>.<name>". Returns the body's outcome, BENCH_STATUS_PASSED (0),
+ * BENCH_STATUS_FAILED (1; the message goes to stderr) or BENCH_STATUS_SKIPPED (2), or a negative
+ * code when it could not run it: BENCH_ENOENT when no such test, BENCH_EINVAL when the name is
+ * ambiguous, or the code of a broken registry (BENCH_EDUP, BENCH_ESTRUCT, ...; the reason goes
+ * to stderr). */
 BENCH_API int bench_smoke(const char *name);
 
 /* ---- workloads ------------------------------------------------------------------------ */
@@ -177,9 +219,10 @@ BENCH_API int bench_smoke(const char *name);
 /* One workload window: fn(state) runs `reps` times (the WORKLOAD's .reps) between two edge
  * snapshots of every source; the window is named "<test>/<name>" (repeats get "#2", "#3").
  * Nested calls, and calls outside a --bench workload measurement, run fn once, inertly.
- * Returns 0, or 2 when fn skipped (a skipped window; the body goes on). When fn fails, the
- * window is recorded as an error window, the test fails and the body ends there: the call
- * does not return. The shim also offers it as workload_window(b, name, fn, state). */
+ * Returns BENCH_STATUS_PASSED (0), or BENCH_STATUS_SKIPPED (2) when fn skipped (a skipped
+ * window; the body goes on). When fn fails, the window is recorded as an error window, the test
+ * fails and the body ends there: the call does not return (so it never returns
+ * BENCH_STATUS_FAILED). The shim also offers it as workload_window(b, name, fn, state). */
 BENCH_API int bench_workload_window(bench_t *b, const char *name, void (*fn)(void *state),
                                     void *state);
 
@@ -189,11 +232,11 @@ BENCH_API int bench_workload_window(bench_t *b, const char *name, void (*fn)(voi
 BENCH_API int bench_window_begin(bench_t *b, const char *name);
 BENCH_API int bench_window_next(bench_t *b);
 
-/* Prepare files for the next window under a page-cache regime (BENCH_CACHE_*, or -1 for the
- * WORKLOAD's .regime): cold evicts them (fdatasync, then POSIX_FADV_DONTNEED), warm reads
- * them through, steady leaves them; residency is verified with mincore and the result is
- * stamped on the next window. `paths` is NULL-terminated. Outside a workload measurement
- * it does nothing at all. Returns 0 or BENCH_EINVAL (an unknown regime). */
+/* Prepare files for the next window under a page-cache regime (BENCH_CACHE_*, or
+ * BENCH_CACHE_FROM_OPTS (-1) for the WORKLOAD's .regime): cold evicts them (fdatasync, then
+ * POSIX_FADV_DONTNEED), warm reads them through, steady leaves them; residency is verified with
+ * mincore and the result is stamped on the next window. `paths` is NULL-terminated. Outside a
+ * workload measurement it does nothing at all. Returns 0 or BENCH_EINVAL (an unknown regime). */
 BENCH_API int bench_workload_files(bench_t *b, int regime, const char *const *paths);
 
 /* The timed loop behind BENCH_ITER (see <bench/shim.h>). bench_iter_begin returns the

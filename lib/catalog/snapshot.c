@@ -10,6 +10,7 @@
 
 #include <bench/errors.h>
 
+#include "../util/abi.h"
 #include "catalog.h"
 #include "snapshot.h"
 
@@ -220,11 +221,12 @@ size_t bench_catalog_capability_count(const bench_catalog_t *cat)
     return cat ? cat->n_caps : 0;
 }
 
-/* Copy a record into the caller's struct up to the caller's size (which stays as it was). */
+/* Copy a record into the caller's struct up to the caller's size (which stays as it was); a
+ * size below the first released one or above BENCH__ABI_MAX_SIZE is refused. */
 static int give(void *info, const void *record, size_t record_size, uint32_t first_size)
 {
     uint32_t size = *(const uint32_t *)info;
-    if (size < first_size)
+    if (bench__abi_check_size(size, first_size) != BENCH__ABI_ACCEPTED)
         return BENCH_ESTRUCT;
     size_t n = size < record_size ? size : record_size;
     memcpy((char *)info + sizeof size, (const char *)record + sizeof size, n - sizeof size);

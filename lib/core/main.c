@@ -81,6 +81,6 @@ done:
 int bench_dispatch(int argc, char **argv)
 {
     if (!bench__argv_wants_bench(argc, argv))
-        return -1;
+        return BENCH_NOT_DISPATCHED;
     return bench_main(argc, argv);
 }

@@ -39,10 +39,10 @@ int bench_smoke(const char *name)
         if (setjmp(escape) == 0) {
             found->test->fn(&ctx);
         } else if (ctx.outcome == BENCH__SKIPPED) {
-            rc = 2;
+            rc = BENCH_STATUS_SKIPPED;
         } else {
             fprintf(stderr, "%s: %s\n", found->full_name, ctx.message);
-            rc = 1;
+            rc = BENCH_STATUS_FAILED;
         }
         bench__current = saved;
     }

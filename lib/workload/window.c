@@ -80,7 +80,7 @@ int bench_workload_window(bench_t *b, const char *name, void (*fn)(void *state),
     if (!w || w->in_window || w->fallback_reps) {
         if (fn)
             fn(state); /* inert: once, nothing measured */
-        return 0;
+        return BENCH_STATUS_PASSED;
     }
     bench__wl_drop_candidate(w);
     w->in_window = true;
@@ -92,12 +92,12 @@ int bench_workload_window(bench_t *b, const char *name, void (*fn)(void *state),
     if (completed) {
         bench__wl_finish_window(w, win);
         bench__wl_report(w);
-        return 0;
+        return BENCH_STATUS_PASSED;
     }
     bench__wl_fail_window(win, ctx->outcome, ctx->message);
     bench__wl_report(w);
     if (ctx->outcome == BENCH__SKIPPED)
-        return 2; /* a skipped window: the body goes on */
+        return BENCH_STATUS_SKIPPED; /* a skipped window: the body goes on */
     /* a failure: the window is recorded; the test fails as the body stops here */
     longjmp(*(jmp_buf *)ctx->escape, 2);
 }

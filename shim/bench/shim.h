@@ -49,8 +49,8 @@
  * `bench_opts` / `workload_opts` are pointers to option structs or NULL. Every size-prefixed
  * struct the shim fills gets this header's sizeof; a later libbench accepts it, since it takes
  * any size from the first released one up (BENCH_TEST_SIZE_V1, BENCH_BENCHMARK_OPTS_SIZE_V1,
- * BENCH_WORKLOAD_OPTS_SIZE_V1; BENCH_CASE_DEF_SIZE_V1 for BENCH_CASE_DEF) and reads a field
- * this header does not have as zero. */
+ * BENCH_WORKLOAD_OPTS_SIZE_V1; BENCH_CASE_DEF_SIZE_V1 for BENCH_CASE_DEF, which also gives the
+ * strides of its label and metric arrays) and reads a field this header does not have as zero. */
 #define BENCH__REGISTER(name, kind, bench_opts, workload_opts)                                     \
     static void bench__fn_##name(bench_t *b BENCH__UNUSED);                                        \
     static struct bench_test bench__test_##name BENCH__UNUSED = {sizeof(struct bench_test),        \
@@ -132,7 +132,7 @@
 /* workload_files(b, "a.bin", "b.bin") and workload_files_regime(b, BENCH_CACHE_WARM, ...):
  * C only (a compound literal). */
 #define workload_files(b, ...)                                                                     \
-    bench_workload_files((b), -1, (const char *const[]){__VA_ARGS__, NULL})
+    bench_workload_files((b), BENCH_CACHE_FROM_OPTS, (const char *const[]){__VA_ARGS__, NULL})
 #define workload_files_regime(b, regime, ...)                                                      \
     bench_workload_files((b), (int)(regime), (const char *const[]){__VA_ARGS__, NULL})
 
@@ -182,12 +182,12 @@ static inline void bench_register_list(struct bench_test *const *list)
     }
 
 /* BENCH_DISPATCH(argc, argv): first line of a cmocka binary's main. Returns from main
- * with libbench's exit status when a bench-mode flag is present; otherwise does nothing
- * and the framework runs exactly as before. */
+ * with libbench's exit status (BENCH_EXIT_*) when a bench-mode flag is present; otherwise
+ * (BENCH_NOT_DISPATCHED) does nothing and the framework runs exactly as before. */
 #define BENCH_DISPATCH(argc, argv)                                                                 \
     do {                                                                                           \
         int bench__status = bench_dispatch((argc), (argv));                                        \
-        if (bench__status >= 0)                                                                    \
+        if (bench__status != BENCH_NOT_DISPATCHED)                                                 \
             return bench__status;                                                                  \
     } while (0)
 

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* grown.c: a descriptor, option structs and a case definition each one field larger than this
- * libbench's, as a program built against a later header passes them, through the real entry
- * points (bench_register, bench_main, bench_case). GROWN_TAIL names the struct whose appended
- * field is set non-zero (test, benchmark, workload or case); unset, every appended field is zero
- * and everything must be accepted, run and measured. With GROWN_SMOKE=<name>, the program
+/* grown.c: a descriptor, option structs, a case definition and its label and metric elements
+ * each one field larger than this libbench's, as a program built against a later header passes
+ * them, through the real entry points (bench_register, bench_main, bench_case). GROWN_TAIL names
+ * the struct whose appended field is set non-zero (test, benchmark, workload, case, label or
+ * metric); unset, every appended field is zero and everything must be accepted, run and
+ * measured. With GROWN_SMOKE=<name>, the program
  * prints what bench_smoke(<name>) returns instead. Driven by run_abi.py. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +29,15 @@ struct grown_workload_opts {
 };
 struct grown_case_def {
     struct bench_case_def now;
+    uint64_t appended;
+};
+/* Array elements: their stride is the definition's label_size / metric_size. */
+struct grown_label {
+    struct bench_label now;
+    uint64_t appended;
+};
+struct grown_metric {
+    struct bench_metric now;
     uint64_t appended;
 };
 
@@ -54,30 +65,46 @@ static void count_timed(void *state)
 
 static int grown_case(bench_t *b)
 {
-    static const struct bench_label labels[] = {{"abi", "grown"}};
-    static const struct bench_metric metrics[] = {{"items", 8, BENCH_RATE}};
+    static struct grown_label labels[2];
+    static struct grown_metric metrics[2];
+    memset(labels, 0, sizeof labels);
+    memset(metrics, 0, sizeof metrics);
+    labels[0].now = (struct bench_label){"abi", "grown"};
+    labels[1].now = (struct bench_label){"stride", "wide"};
+    labels[1].appended = tail_set("label") ? 1 : 0;
+    metrics[0].now = (struct bench_metric){"items", 8, BENCH_RATE};
+    metrics[1].now = (struct bench_metric){"depth", 5, BENCH_LEVEL};
+    metrics[1].appended = tail_set("metric") ? 1 : 0;
     struct counter state = {1};
     struct grown_case_def def;
     memset(&def, 0, sizeof def);
     def.now = (struct bench_case_def){.size = sizeof def,
                                       .name = "grown_case",
-                                      .labels = labels,
-                                      .n_labels = 1,
+                                      .labels = &labels[0].now,
+                                      .n_labels = 2,
                                       .state = &state,
                                       .state_size = sizeof state,
                                       .timed = count_timed,
-                                      .metrics = metrics,
-                                      .n_metrics = 1,
-                                      .iterations = 16};
+                                      .metrics = &metrics[0].now,
+                                      .n_metrics = 2,
+                                      .iterations = 16,
+                                      .label_size = sizeof labels[0],
+                                      .metric_size = sizeof metrics[0]};
     def.appended = tail_set("case") ? 1 : 0;
     return bench_case(b, &def.now);
+}
+
+/* A refused definition: the case itself, or one of its elements. */
+static bool case_refused(void)
+{
+    return tail_set("case") || tail_set("label") || tail_set("metric");
 }
 
 static void plain_body(bench_t *b)
 {
     calls = 0;
     int rc = grown_case(b);
-    if (tail_set("case")) {
+    if (case_refused()) {
         BENCH_CHECK(rc == BENCH_ESTRUCT);
         BENCH_CHECK(calls == 0);
     } else {
@@ -89,7 +116,7 @@ static void plain_body(bench_t *b)
 static void matrix_body(bench_t *b)
 {
     int rc = grown_case(b);
-    BENCH_CHECK(rc == (tail_set("case") ? BENCH_ESTRUCT : 0));
+    BENCH_CHECK(rc == (case_refused() ? BENCH_ESTRUCT : 0));
 }
 
 /* ---- a batched benchmark with pinned iterations, and a workload with repetitions ----------- */

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # run_abi.py: the ABI rules end to end, on real binaries. `grown`: structs one field larger than
 # this libbench's (grown.c) are accepted, run and measured with a zero tail and refused with a
-# non-zero one. `frozen`: a program compiled only against the frozen 0.1.0 headers (v0.1/) runs
-# its tests and its --bench measurement on the libbench being built.
+# non-zero one. `frozen`: a program compiled only against the frozen headers of a release
+# (ABI_RELEASE: 0.1 or 0.2, in v0.1/ or v0.2/) runs its tests and its --bench measurement on the
+# libbench being built.
 # usage: run_abi.py grown|frozen (paths come from the environment, see tests/abi/meson.build)
 import json
 import os
@@ -23,7 +24,7 @@ def check(cond, what):
 
 def run(argv, **extra):
     env = {k: v for k, v in os.environ.items()
-           if k not in ("NO_COLOR", "TERM", "GROWN_TAIL", "GROWN_SMOKE")}
+           if k not in ("NO_COLOR", "TERM", "GROWN_TAIL", "GROWN_SMOKE", "ABI_SMOKE")}
     env.update(extra)
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        stdin=subprocess.DEVNULL, env=env, timeout=120)
@@ -69,8 +70,10 @@ def case_grown():
     check(measured(loop) and loop.get("iterations") == 64,
           f"grown: the pinned loop (64 iterations) {loop} of {list(rows)}")
     case = rows.get("grown_case", {})
+    # labels and metrics read through the definition's strides (elements one field larger)
     check(measured(case) and case.get("samples") == 16 and  # .iterations: pinned timed calls
-          case.get("labels") == {"abi": "grown"} and "items/s" in case.get("metrics", {}),
+          case.get("labels") == {"abi": "grown", "stride": "wide"} and
+          "items/s" in case.get("metrics", {}) and case.get("metrics", {}).get("depth") == 5,
           f"grown: the case row {case}")
     step = windows.get("grown.window/step", {})
     check(step.get("reps") == 3 and isinstance(step.get("wallNs"), (int, float)) and
@@ -104,23 +107,29 @@ def case_grown():
               re.search(rf"^bench_smoke: test '{name}' \(\S*grown\.c:\d+\) ", err) is not None,
               f"grown: smoke with a tail in {tail}: {out}{err}")
 
-    # a non-zero appended field in a case definition: bench_case returns BENCH_ESTRUCT (the
-    # test checks it), and under --bench the case is an error row that fails the run
-    rc, out, err = run([exe], GROWN_TAIL="case")
-    check(rc == 0 and "✓ grown.plain" in out, f"grown: refused case, test mode {rc}\n{out}{err}")
-    rc, out, err, doc = bench_json([exe], GROWN_TAIL="case")
-    rows = by_name(doc, "rows")
-    case = rows.get("grown_case", {})
-    check(rc == 1, f"grown: refused case, --bench exit {rc}\n{out}{err}")
-    # no error row for the matrix body: its check that bench_case returned BENCH_ESTRUCT held
-    check(set(rows) == {"grown.measured", "grown_case"}, f"grown: refused case, rows {list(rows)}")
-    check(case.get("error") == "registration: the case definition has fields this libbench does "
-          "not know" and case.get("medianNs", 0) is None, f"grown: refused case row {case}")
-    check(measured(by_name(doc, "rows").get("grown.measured", {})),
-          "grown: the other benchmarks are still measured")
+    # a non-zero appended field in a case definition or in one of its label or metric elements:
+    # bench_case returns BENCH_ESTRUCT (the test checks it), and under --bench the case is an
+    # error row that fails the run
+    for tail, problem in (("case", "the case definition has fields this libbench does not know"),
+                          ("label", "a label has fields this libbench does not know"),
+                          ("metric", "a metric has fields this libbench does not know")):
+        rc, out, err = run([exe], GROWN_TAIL=tail)
+        check(rc == 0 and "✓ grown.plain" in out,
+              f"grown: refused {tail}, test mode {rc}\n{out}{err}")
+        rc, out, err, doc = bench_json([exe], GROWN_TAIL=tail)
+        rows = by_name(doc, "rows")
+        case = rows.get("grown_case", {})
+        check(rc == 1, f"grown: refused {tail}, --bench exit {rc}\n{out}{err}")
+        # no error row for the matrix body: its check that bench_case returned BENCH_ESTRUCT held
+        check(set(rows) == {"grown.measured", "grown_case"},
+              f"grown: refused {tail}, rows {list(rows)}")
+        check(case.get("error") == "registration: " + problem and
+              case.get("medianNs", 0) is None, f"grown: refused {tail}, the row {case}")
+        check(measured(rows.get("grown.measured", {})),
+              f"grown: refused {tail}, the other benchmarks are still measured")
 
 
-# ---- frozen: a 0.1.0 program on this library ----------------------------------------------
+# ---- frozen: a program of an earlier release on this library ------------------------------
 
 def include_paths(args, directory):
     """The directories (and forced-include files) a compile command searches, absolute."""
@@ -139,13 +148,16 @@ def include_paths(args, directory):
     return [os.path.realpath(os.path.join(directory, p)) for p in paths]
 
 
-def case_frozen():
-    exe = os.environ["ABI_CONSUMER"]
-    frozen = os.path.realpath(os.environ["ABI_FROZEN_DIR"])
-    build_root = os.environ["ABI_BUILD_ROOT"]
+# The version nodes a program of each release may need, and the one it must need (its newest).
+NODES = {"0.1": ({"LIBBENCH_0.1"}, "LIBBENCH_0.1"),
+         "0.2": ({"LIBBENCH_0.1", "LIBBENCH_0.2"}, "LIBBENCH_0.2")}
 
-    # compiled against the frozen headers only: every include directory of its compile command
-    # is inside v0.1/ or is the target's private object directory
+
+def frozen_build(exe, frozen, release):
+    """The consumer was compiled against the frozen headers alone and needs only its nodes."""
+    build_root = os.environ["ABI_BUILD_ROOT"]
+    # every include directory of its compile command is inside v0.N/ or is the target's private
+    # object directory
     commands = json.load(open(os.path.join(build_root, "compile_commands.json")))
     mine = [c for c in commands if os.path.realpath(os.path.join(c["directory"], c["file"])) ==
             os.path.join(frozen, "consumer.c")]
@@ -164,20 +176,24 @@ def case_frozen():
                   (guard and d == os.path.realpath(guard)),
                   f"frozen: consumer.c is compiled with include directory {d}")
 
-    # an 0.1.0 binary needs only the LIBBENCH_0.1 node
+    # a program of release N needs only the nodes up to LIBBENCH_N
     dyn = subprocess.run(["objdump", "-T", exe], stdout=subprocess.PIPE, check=True
                          ).stdout.decode()
     needed = re.findall(r"\*UND\*\s+\S+\s+\(?([\w.]+)\)?\s+(bench_\w+)", dyn)
+    allowed, newest = NODES[release]
     check(len(needed) >= 10, f"frozen: bench_ symbols the consumer needs: {needed}")
     for node, name in needed:
-        check(node == "LIBBENCH_0.1", f"frozen: the consumer needs {name}@{node}")
+        check(node in allowed, f"frozen: the consumer needs {name}@{node}")
+    check(any(node == newest for node, _ in needed), f"frozen: nothing @{newest} in {needed}")
 
-    # the library loaded is the one being built, not 0.1.0
+    # the library loaded is the one being built, not the frozen release
     rc, out, err = run([exe, "--version"])
     check(rc == 0 and os.environ["ABI_VERSION"] in out, f"frozen: --version {rc} {out!r}")
 
+
+def frozen_v01(exe, env):
     # test mode: the tests pass, the benchmarks and the workload are counted
-    rc, out, err = run([exe])
+    rc, out, err = run([exe], **env)
     check(rc == 0, f"frozen: test mode exit {rc}\n{out}{err}")
     for line in ("✓ consumer.arithmetic", "✓ consumer.runtime_version",
                  "⊘ consumer.skips (skipped on purpose)"):
@@ -186,7 +202,7 @@ def case_frozen():
           in out, f"frozen: summary\n{out}")
 
     # --bench: every row measured, the JSON document written, exit 0
-    rc, out, err, doc = bench_json([exe])
+    rc, out, err, doc = bench_json([exe], **env)
     check(rc == 0, f"frozen: --bench exit {rc}\n{out}{err}")
     rows, windows = by_name(doc, "rows"), by_name(doc, "windows")
     check(set(rows) == {"consumer.pinned_loop", "parse"}, f"frozen: rows {list(rows)}")
@@ -196,11 +212,55 @@ def case_frozen():
     check(measured(parse) and parse.get("labels") == {"impl": "old", "input": "tiny"} and
           parse.get("metrics", {}).get("depth") == 2 and "items/s" in parse.get("metrics", {}),
           f"frozen: the case row {parse}")
+    # the window's regime comes from the WORKLOAD's .regime, an enum field in 0.1.0
     step = windows.get("consumer.phases/step", {})
     check(step.get("reps") == 2 and isinstance(step.get("wallNs"), (int, float)) and
-          not step.get("error"), f"frozen: the window {step} of {list(windows)}")
+          not step.get("error") and step.get("regime", {}).get("requested") == "warm",
+          f"frozen: the window {step} of {list(windows)}")
     check("consumer.pinned_loop" in out and "parse" in out and "consumer.phases/step" in out,
           f"frozen: the tables\n{out}")
+
+
+def frozen_v02(exe, env):
+    # test mode: the catalog test passes (its info structs sized by the 0.2.0 header)
+    rc, out, err = run([exe], **env)
+    check(rc == 0, f"frozen 0.2: test mode exit {rc}\n{out}{err}")
+    check("✓ consumer.catalog_entries" in out, f"frozen 0.2: the catalog test\n{out}")
+    check("Summary: 1 passed, 0 failed, 2 benchmarks (run with --bench), 1 workloads" in out,
+          f"frozen 0.2: summary\n{out}")
+
+    # bench_smoke's statuses as 0.2.0 numbered them (0 passed, 2 skipped, BENCH_ENOENT)
+    rc, out, err = run([exe], ABI_SMOKE="1", **env)
+    check(rc == 0 and out == "bench_smoke(codec) = 0\nbench_smoke(consumer.skipper) = 2\n"
+          "bench_smoke(evicted) = 2\nbench_smoke(nope) = -2\n", f"frozen 0.2: smoke {out}{err}")
+
+    # --bench through 0.2.0's BENCH_DISPATCH: the case row with three labels and two metrics
+    # read from arrays of the 0.2.0 layout, a skip (a line: the body made no row), the windows
+    # with the options' regime
+    rc, out, err, doc = bench_json([exe], **env)
+    check(rc == 0, f"frozen 0.2: --bench exit {rc}\n{out}{err}")
+    rows, windows = by_name(doc, "rows"), by_name(doc, "windows")
+    check(set(rows) == {"encode"}, f"frozen 0.2: rows {list(rows)}")
+    check("⊘ consumer.skipper (skipped on purpose)" in err, f"frozen 0.2: the skip line\n{err}")
+    encode = rows.get("encode", {})
+    check(measured(encode) and
+          encode.get("labels") == {"codec": "rot", "width": "64", "abi": "0.2"} and
+          encode.get("metrics", {}).get("bits") == 64 and "words/s" in encode.get("metrics", {}),
+          f"frozen 0.2: the case row {encode}")
+    fold = windows.get("consumer.evicted/fold", {})
+    check(isinstance(fold.get("wallNs"), (int, float)) and not fold.get("error") and
+          fold.get("regime", {}).get("requested") == "cold",
+          f"frozen 0.2: the window {fold} of {list(windows)}")
+    check("consumer.evicted/skip" in windows, f"frozen 0.2: the skipped window of {list(windows)}")
+
+
+def case_frozen():
+    exe = os.environ["ABI_CONSUMER"]
+    release = os.environ["ABI_RELEASE"]
+    frozen = os.path.realpath(os.environ["ABI_FROZEN_DIR"])
+    frozen_build(exe, frozen, release)
+    env = {"ABI_REGIME_FILE": os.path.realpath(exe)}  # a file the workload's regime applies to
+    {"0.1": frozen_v01, "0.2": frozen_v02}[release](exe, env)
 
 
 CASES = {"grown": case_grown, "frozen": case_frozen}

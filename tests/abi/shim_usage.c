@@ -64,13 +64,40 @@ BENCH_TEST(first_released_sizes)
 {
     uint32_t sizes[] = {BENCH_TEST_SIZE_V1,          BENCH_BENCHMARK_OPTS_SIZE_V1,
                         BENCH_WORKLOAD_OPTS_SIZE_V1, BENCH_CASE_DEF_SIZE_V1,
-                        BENCH_METRIC_INFO_SIZE_V1,   BENCH_CAPABILITY_INFO_SIZE_V1};
+                        BENCH_METRIC_INFO_SIZE_V1,   BENCH_CAPABILITY_INFO_SIZE_V1,
+                        BENCH_LABEL_SIZE_V1,         BENCH_METRIC_SIZE_V1};
     BENCH_CHECK(sizes[0] <= sizeof(struct bench_test));
     BENCH_CHECK(sizes[1] <= sizeof(struct bench_benchmark_opts));
     BENCH_CHECK(sizes[2] <= sizeof(struct bench_workload_opts));
     BENCH_CHECK(sizes[3] <= sizeof(struct bench_case_def));
     BENCH_CHECK(sizes[4] <= sizeof(struct bench_metric_info));
     BENCH_CHECK(sizes[5] <= sizeof(struct bench_capability_info));
+    BENCH_CHECK(sizes[6] == sizeof(struct bench_label) && sizes[7] == sizeof(struct bench_metric));
+}
+
+/* The named statuses and the dispatch sentinel, where a program meets them. */
+static int framework_main(int argc, char **argv)
+{
+    BENCH_DISPATCH(argc, argv);
+    return BENCH_EXIT_OK;
+}
+
+static void window_code(void *state)
+{
+    (void)state;
+}
+
+WORKLOAD(statuses, .regime = BENCH_CACHE_WARM)
+{
+    char name[] = "prog";
+    char *argv[] = {name, NULL};
+    BENCH_CHECK(framework_main(1, argv) == BENCH_EXIT_OK);
+    const char *const files[] = {"data.bin", NULL};
+    BENCH_CHECK(bench_workload_files(b, BENCH_CACHE_FROM_OPTS, files) == BENCH_OK);
+    BENCH_CHECK(workload_window(b, "w", window_code, NULL) != BENCH_STATUS_SKIPPED);
+    BENCH_CHECK(bench_smoke("pinned") == BENCH_STATUS_PASSED);
+    BENCH_CHECK(bench_main(1, argv) != BENCH_EXIT_USAGE && BENCH_EXIT_FAILED == 1);
+    BENCH_CHECK(bench_dispatch(1, argv) == BENCH_NOT_DISPATCHED && BENCH_STATUS_FAILED == 1);
 }
 
 /* The catalog as a program reads it: how many things are absent, each with its reason. */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* test_catalog.c: the public catalog API (<bench/catalog.h>): its argument and size rules
- * (NULL, out of range, a struct too small, larger, or exactly the first released size), the
- * lifetime of its strings, what it reports on a fake host (every OS call through the
- * fault-injection seam: perf_event_open refused, no tracefs, no libpfm4), and that the listing
- * drawn from it is byte for byte what --list-metrics prints; and the --metrics selectors that name
- * no column, before a run and at its end. */
+ * (NULL, out of range, a struct too small, above the 4096-byte cap, larger, or exactly the first
+ * released size), the lifetime of its strings, what it reports on a fake host (every OS call
+ * through the fault-injection seam: perf_event_open refused, no tracefs, no libpfm4), and that the
+ * listing drawn from it is byte for byte what --list-metrics prints; and the --metrics selectors
+ * that name no column, before a run and at its end. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -176,6 +176,38 @@ static void test_size_below_the_first_release_is_refused(void **state)
         assert_int_equal(bench_catalog_capability(cat, 0, &c), BENCH_ESTRUCT);
         assert_memory_equal(&c, &before, sizeof c);
     }
+    bench_catalog_close(cat);
+}
+
+/* The cap of every size-prefixed struct (4096 bytes, docs/explanation/abi-policy.md): a size above
+ * it is refused and nothing is written; a size just at it is a larger caller's struct. */
+static void test_size_above_the_cap_is_refused(void **state)
+{
+    (void)state;
+    bench_catalog_t *cat = open_catalog();
+    static union {
+        struct bench_metric_info info;
+        struct bench_capability_info cap;
+        unsigned char bytes[4096 + 64];
+    } buf, before;
+    const uint32_t huge[] = {4097, 65536, UINT32_MAX};
+    for (size_t k = 0; k < sizeof huge / sizeof huge[0]; k++) {
+        memset(&buf, 0, sizeof buf);
+        buf.info.size = huge[k];
+        memcpy(&before, &buf, sizeof buf);
+        assert_int_equal(bench_catalog_metric(cat, 0, &buf.info), BENCH_ESTRUCT);
+        assert_memory_equal(&buf, &before, sizeof buf);
+        buf.cap.size = huge[k];
+        assert_int_equal(bench_catalog_capability(cat, 0, &buf.cap), BENCH_ESTRUCT);
+        assert_memory_equal(&buf, &before, sizeof buf);
+    }
+    memset(&buf, 0xA5, sizeof buf);
+    buf.info.size = 4096;
+    assert_int_equal(bench_catalog_metric(cat, 0, &buf.info), 0);
+    assert_int_equal(buf.info.size, 4096);
+    assert_ptr_equal(buf.info.name, metric_at(cat, 0).name);
+    for (size_t b = sizeof(struct bench_metric_info); b < sizeof buf.bytes; b++)
+        assert_int_equal(buf.bytes[b], 0xA5); /* the caller's unknown tail is left as it was */
     bench_catalog_close(cat);
 }
 
@@ -831,6 +863,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_null_and_out_of_range, install_fake_host, reset_host),
         cmocka_unit_test_setup_teardown(test_size_below_the_first_release_is_refused,
                                         install_fake_host, reset_host),
+        cmocka_unit_test_setup_teardown(test_size_above_the_cap_is_refused, install_fake_host,
+                                        reset_host),
         cmocka_unit_test_setup_teardown(test_larger_caller_struct_keeps_its_tail, install_fake_host,
                                         reset_host),
         cmocka_unit_test_setup_teardown(test_first_release_size_is_filled_and_no_more,

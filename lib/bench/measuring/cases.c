@@ -7,13 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../suite/case_def.h"
 #include "../../util/abi.h"
 #include "../../util/alloc.h"
 #include "../../util/text.h"
 #include "measure.h"
-
-/* The first released size is today's layout; a field appended later changes sizeof only. */
-_Static_assert(BENCH_CASE_DEF_SIZE_V1 == sizeof(struct bench_case_def), "bench_case_def v1 size");
 
 /* ---- bench_case ------------------------------------------------------------------------- */
 
@@ -39,6 +37,9 @@ static const char *check_case(const struct bench_case_def *raw, struct bench_cas
         return "the case definition is smaller than the first released one (use BENCH_CASE_DEF)";
     case BENCH__ABI_UNKNOWN_TAIL:
         return "the case definition has fields this libbench does not know";
+    case BENCH__ABI_TOO_LARGE:
+        return "the case definition's size is above 4096 bytes, the most a libbench struct may "
+               "have (use BENCH_CASE_DEF)";
     case BENCH__ABI_ACCEPTED: break;
     }
     def->size = sizeof *def;
@@ -53,24 +54,36 @@ static const char *check_case(const struct bench_case_def *raw, struct bench_cas
     if ((def->n_labels && !def->labels) || (def->n_metrics && !def->metrics) ||
         (def->state_size && !def->state))
         return "a count is given with a NULL array";
+    *code = BENCH_ESTRUCT; /* every element readable through its stride before any is judged */
+    const char *unreadable = bench__case_elements_problem(def);
+    if (unreadable)
+        return unreadable;
+    struct bench_label l, other;
+    struct bench_metric metric;
     *code = BENCH_ENAME;
     for (size_t i = 0; i < def->n_labels; i++) {
-        const struct bench_label *l = &def->labels[i];
-        if (!l->key || !*l->key || !l->value)
+        bench__case_label(def, i, &l);
+        if (!l.key || !*l.key || !l.value)
             return "a label has no key or no value";
-        if (has_separator(l->key) || has_separator(l->value))
+        if (has_separator(l.key) || has_separator(l.value))
             return "a label contains the 0x1F separator";
     }
     *code = BENCH_EDUP;
-    for (size_t i = 0; i < def->n_labels; i++)
-        for (size_t j = 0; j < i; j++)
-            if (bench__utf8_same(def->labels[i].key, def->labels[j].key))
+    for (size_t i = 0; i < def->n_labels; i++) {
+        bench__case_label(def, i, &l);
+        for (size_t j = 0; j < i; j++) {
+            bench__case_label(def, j, &other);
+            if (bench__utf8_same(l.key, other.key))
                 return "two labels have the same key";
+        }
+    }
     *code = BENCH_EINVAL;
-    for (size_t i = 0; i < def->n_metrics; i++)
-        if (!def->metrics[i].unit || !*def->metrics[i].unit ||
-            (def->metrics[i].mode != BENCH_RATE && def->metrics[i].mode != BENCH_LEVEL))
+    for (size_t i = 0; i < def->n_metrics; i++) {
+        bench__case_metric(def, i, &metric);
+        if (!metric.unit || !*metric.unit ||
+            (metric.mode != BENCH_RATE && metric.mode != BENCH_LEVEL))
             return "a metric has no unit or an unknown mode";
+    }
     *code = 0;
     return NULL;
 }
@@ -111,28 +124,36 @@ static char *printable_copy(const char *s)
     return d;
 }
 
-/* A label whose key an earlier one of the n has (as the document writes keys). */
-static bool key_repeated(const struct bench_label *labels, size_t i)
+/* Label i, readable and with a key and a value, whose key no earlier such label has (as the
+ * document writes keys); false for any other. */
+static bool label_kept(const struct bench_case_def *def, size_t i, struct bench_label *l)
 {
+    if (bench__case_label(def, i, l) != BENCH__ABI_ACCEPTED || !l->key || !l->value)
+        return false;
+    struct bench_label earlier;
     for (size_t j = 0; j < i; j++)
-        if (labels[j].key && labels[j].value && bench__utf8_same(labels[i].key, labels[j].key))
-            return true;
-    return false;
+        if (bench__case_label(def, j, &earlier) == BENCH__ABI_ACCEPTED && earlier.key &&
+            earlier.value && bench__utf8_same(l->key, earlier.key))
+            return false;
+    return true;
 }
 
-/* Labels copied and sorted by key; labels without a key or a value, and a label whose key an
- * earlier one has, are left out (a refused case keeps what it can). 0 or BENCH_ENOMEM. */
-static int copy_labels(struct bench__pending *p, const struct bench_label *labels, size_t n)
+/* Labels copied and sorted by key; labels that cannot be read through the stride, without a
+ * key or a value, and a label whose key an earlier one has, are left out (a refused case keeps
+ * what it can). 0 or BENCH_ENOMEM. */
+static int copy_labels(struct bench__pending *p, const struct bench_case_def *def)
 {
+    size_t n = def->n_labels;
     p->labels = bench__try_calloc(n + 1, sizeof *p->labels);
     if (!p->labels)
         return BENCH_ENOMEM;
     for (size_t i = 0; i < n; i++) {
-        if (!labels[i].key || !labels[i].value || key_repeated(labels, i))
+        struct bench_label label;
+        if (!label_kept(def, i, &label))
             continue;
         struct bench__kv *kv = &p->labels[p->n_labels++];
-        kv->key = printable_copy(labels[i].key);
-        kv->value = printable_copy(labels[i].value);
+        kv->key = printable_copy(label.key);
+        kv->value = printable_copy(label.value);
         if (!kv->key || !kv->value)
             return BENCH_ENOMEM;
     }
@@ -148,8 +169,11 @@ static int store_refused(struct bench__measure *m, struct bench__pending *p,
     p->refused = bench__try_asprintf("registration: %s", problem);
     if (!p->name || !p->refused)
         return BENCH_ENOMEM;
-    if (def && def->size >= BENCH_CASE_DEF_SIZE_V1 && def->labels)
-        return copy_labels(p, def->labels, def->n_labels);
+    /* a definition refused for its size is the caller's own: read only when its size is in
+     * range (then it holds every field this library knows) */
+    if (def && def->size >= BENCH_CASE_DEF_SIZE_V1 && def->size <= BENCH__ABI_MAX_SIZE &&
+        def->labels)
+        return copy_labels(p, def);
     return 0;
 }
 
@@ -159,18 +183,19 @@ static int store_case(struct bench__measure *m, struct bench__pending *p,
     p->name = bench__try_strdup(def->name);
     p->metrics = bench__try_calloc(def->n_metrics + 1, sizeof *p->metrics);
     p->state = def->state_size ? bench__try_malloc(def->state_size) : NULL;
-    if (!p->name || !p->metrics || (def->state_size && !p->state) ||
-        copy_labels(p, def->labels, def->n_labels) != 0)
+    if (!p->name || !p->metrics || (def->state_size && !p->state) || copy_labels(p, def) != 0)
         return BENCH_ENOMEM;
     if (def->state_size)
         memcpy(p->state, def->state, def->state_size);
     for (size_t i = 0; i < def->n_metrics; i++) {
-        const struct bench_metric *metric = &def->metrics[i];
+        struct bench_metric metric;
+        bench__case_metric(def, i, &metric); /* accepted by check_case */
         const struct bench__column_desc *column =
-            bench__client_column(m, metric->unit, metric->mode);
+            bench__client_column(m, metric.unit, (enum bench_metric_mode)metric.mode);
         if (!column)
             return BENCH_ENOMEM;
-        p->metrics[i] = (struct bench__metric_def){column, metric->amount, metric->mode};
+        p->metrics[i] =
+            (struct bench__metric_def){column, metric.amount, (enum bench_metric_mode)metric.mode};
     }
     p->n_metrics = def->n_metrics;
     p->setup = def->setup;
@@ -208,7 +233,7 @@ int bench_case(bench_t *b, const struct bench_case_def *def)
      * refused (the earlier row keeps the cell) */
     char *clash = NULL;
     if (!problem) {
-        if (bench__case_clash(m, def->name, def->labels, def->n_labels, &clash) != 0)
+        if (bench__case_clash(m, def, &clash) != 0)
             return BENCH_ENOMEM;
         if (clash) {
             problem = clash;

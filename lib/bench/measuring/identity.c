@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../suite/case_def.h"
 #include "../../util/alloc.h"
 #include "../../util/text.h"
 #include "measure.h"
@@ -199,9 +200,10 @@ static char *cell_text(const char *name, const struct bench__kv *labels, size_t 
     return s;
 }
 
-int bench__case_clash(struct bench__measure *m, const char *name, const struct bench_label *labels,
-                      size_t n, char **why)
+int bench__case_clash(struct bench__measure *m, const struct bench_case_def *def, char **why)
 {
+    const char *name = def->name;
+    size_t n = def->n_labels;
     *why = NULL;
     const struct bench__entry *owner = n == 0 ? bench__body_row_owner(m, name) : NULL;
     if (owner) {
@@ -212,12 +214,15 @@ int bench__case_clash(struct bench__measure *m, const char *name, const struct b
     }
     if (!index_rows(m))
         return BENCH_ENOMEM;
-    /* a bench_label array is the same shape as the stored labels, key then value */
+    /* the labels as the stored ones are, key then value (each readable: check_case saw it) */
     struct bench__kv *kv = bench__try_calloc(n + 1, sizeof *kv);
     if (!kv)
         return BENCH_ENOMEM;
-    for (size_t i = 0; i < n; i++)
-        kv[i] = (struct bench__kv){(char *)labels[i].key, (char *)labels[i].value};
+    for (size_t i = 0; i < n; i++) {
+        struct bench_label label = {NULL, NULL};
+        bench__case_label(def, i, &label);
+        kv[i] = (struct bench__kv){(char *)label.key, (char *)label.value};
+    }
     const char *holder = cell_holder(m, name, kv, n, m->n_rows, NULL);
     int rc = 0;
     if (holder) {

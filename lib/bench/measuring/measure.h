@@ -180,8 +180,8 @@ BENCH__HIDDEN const struct bench__entry *bench__body_row_owner(const struct benc
 /* Why a case the body being run registers cannot have its cell (*why malloc'd, NULL when it
  * can): an unlabelled name a BENCHMARK's rows take, or a cell an earlier row or a case not
  * measured yet has. 0 or BENCH_ENOMEM. */
-BENCH__HIDDEN int bench__case_clash(struct bench__measure *m, const char *name,
-                                    const struct bench_label *labels, size_t n, char **why);
+BENCH__HIDDEN int bench__case_clash(struct bench__measure *m, const struct bench_case_def *def,
+                                    char **why);
 /* Claim the cell of the case `p` being stored (m->pending[m->n_pending], not yet counted): a
  * refused case whose cell is taken is renamed "name (2)", "name (3)", ... (the first free
  * one) first. 0 or BENCH_ENOMEM. */

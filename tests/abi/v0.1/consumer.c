@@ -2,9 +2,11 @@
 /* consumer.c: a test program as it was written for libbench 0.1.0, compiled only against the
  * frozen 0.1.0 headers beside it (include/ and shim/ here) and linked against the libbench being
  * built: an old binary on a new library. It uses what 0.1.0 offered: BENCH_TEST, BENCHMARK with
- * BENCH_ITER and .iterations, bench_case with labels, metrics and state, a WORKLOAD with reps and
- * a window, BENCH_MAIN. Nothing later may be used here. Driven by run_abi.py. */
+ * BENCH_ITER and .iterations, bench_case with labels, metrics and state, a WORKLOAD with reps, a
+ * page-cache regime (an enum field in 0.1.0) and a window, BENCH_MAIN. Nothing later may be used
+ * here. Driven by run_abi.py. */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <bench/shim.h>
 
@@ -90,8 +92,11 @@ BENCHMARK(matrix)
     state.seed = 99; /* must not reach the registered copy */
 }
 
-WORKLOAD(phases, .reps = 2)
+WORKLOAD(phases, .reps = 2, .regime = BENCH_CACHE_WARM)
 {
+    const char *path = getenv("ABI_REGIME_FILE");
+    if (path)
+        BENCH_CHECK(workload_files(b, path) == 0); /* the regime of the options */
     uint64_t x = 1;
     WORKLOAD_WINDOW(b, "step")
     {
