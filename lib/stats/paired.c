@@ -173,15 +173,21 @@ static bool all_positive(const double *v, size_t n)
     return true;
 }
 
-/* (max − min) / max over x[0..n) and y[0..ny): 0 for all zeros. */
+static void widen(const double *v, size_t n, double *lo, double *hi)
+{
+    for (size_t i = 0; i < n; i++) {
+        *lo = fmin(*lo, v[i]);
+        *hi = fmax(*hi, v[i]);
+    }
+}
+
+/* (max − min) / max over x[0..n) and y[0..ny) (y may be NULL when ny is 0): 0 for all zeros. */
 static double rel_range(const double *x, size_t n, const double *y, size_t ny)
 {
     double lo = INFINITY, hi = -INFINITY;
-    for (size_t i = 0; i < n + ny; i++) {
-        double v = i < n ? x[i] : y[i - n];
-        lo = fmin(lo, v);
-        hi = fmax(hi, v);
-    }
+    widen(x, n, &lo, &hi);
+    if (y)
+        widen(y, ny, &lo, &hi);
     return hi > 0 ? (hi - lo) / hi : 0.0;
 }
 

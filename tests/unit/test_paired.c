@@ -290,85 +290,6 @@ static void test_sr_test_brute_force(void **state)
            cases);
 }
 
-/* ---- the median interval of --bench-precision ----------------------------------------------- */
-
-/* The binomial(n, ½) distribution by Pascal's rule in long double: P(B ≤ j) for j < n. */
-static size_t pascal_k(size_t n, double level)
-{
-    long double *row = calloc(n + 2, sizeof *row);
-    row[0] = 1.0L;
-    for (size_t i = 1; i <= n; i++) {
-        for (size_t j = i; j >= 1; j--)
-            row[j] = (row[j] + row[j - 1]) / 2.0L;
-        row[0] /= 2.0L;
-    }
-    long double cdf = 0, half = (1.0L - (long double)level) / 2.0L;
-    size_t k = 0;
-    while (k < n && (cdf += row[k]) <= half)
-        k++;
-    free(row);
-    return k;
-}
-
-static void test_median_ci(void **state)
-{
-    (void)state;
-    enum { MAXN = 100000 };
-    double *v = malloc(MAXN * sizeof *v);
-    for (size_t i = 0; i < MAXN; i++)
-        v[i] = (double)(i + 1); /* sorted: x(k) = k */
-    json_t *rows = get(root, "median_ci_k");
-    for (size_t i = 0; i < json_array_size(rows); i++) {
-        json_t *r = json_array_get(rows, i);
-        size_t n = (size_t)num(r, "n");
-        double level = num(r, "level"), lo, hi;
-        bool ok = bench__median_ci(v, n, level, &lo, &hi);
-        size_t want = (size_t)num(r, "k_exact");
-        if (n > BENCH__MEDIAN_CI_EXACT_MAX) {
-            size_t normal = (size_t)num(r, "k_normal");
-            assert_true(normal <= want); /* never narrower than the exact interval */
-            want = normal;
-        }
-        if (want == 0) {
-            assert_false(ok);
-            continue;
-        }
-        if (!ok || lo != (double)want || hi != (double)(n + 1 - want))
-            fail_msg("median_ci n=%zu level=%g: got [%g, %g], want k=%zu", n, level, lo, hi, want);
-    }
-    /* Against Pascal's rule, computed here, for every n up to 300 at 95%. */
-    for (size_t n = 1; n <= 300; n++) {
-        double lo, hi;
-        size_t k = pascal_k(n, 0.95);
-        bool ok = bench__median_ci(v, n, 0.95, &lo, &hi);
-        assert_int_equal(ok, k > 0);
-        if (ok)
-            assert_true(lo == (double)k && hi == (double)(n + 1 - k));
-    }
-    double lo, hi;
-    assert_false(bench__median_ci(v, 5, 0.95, &lo, &hi)); /* 2/32 > 5% */
-    assert_true(bench__median_ci(v, 6, 0.95, &lo, &hi));  /* 2/64 ≤ 5%: the extremes */
-    assert_true(lo == 1 && hi == 6);
-    assert_false(bench__median_ci(v, 10, 1.0, &lo, &hi));
-    assert_false(bench__median_ci(v, 0, 0.95, &lo, &hi));
-
-    /* --bench-precision: at least 8 samples, and the interval within ±pct of the median. */
-    double flat[40];
-    for (size_t i = 0; i < 40; i++)
-        flat[i] = 100.0 + 0.01 * (double)i;                   /* sorted, within ±0.2% */
-    assert_false(bench__median_precise(flat, 7, 0.95, 0.01)); /* too few */
-    assert_true(bench__median_precise(flat, 8, 0.95, 0.01));
-    assert_true(bench__median_precise(flat, 40, 0.95, 0.01));
-    assert_false(bench__median_precise(flat, 40, 0.95, 0.0001));
-    double wide[12] = {50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160};
-    assert_false(bench__median_precise(wide, 12, 0.95, 0.01));
-    assert_true(bench__median_precise(wide, 12, 0.95, 0.9));
-    free(v);
-    printf("[ VECTORS  ] median interval: %zu (n, level) against scipy, n ≤ 300 against "
-           "Pascal's rule\n",
-           json_array_size(rows));
-}
-
 /* ---- the looks ------------------------------------------------------------------------------ */
 
 static void test_schedule(void **state)
@@ -413,33 +334,6 @@ static void test_schedule(void **state)
     }
     p.max_rounds = 12;
     assert_int_equal(bench__paired_claim_rounds(&p, 1000), 0); /* never within 12 rounds */
-}
-
-static void test_round_order(void **state)
-{
-    (void)state;
-    unsigned count[3][3] = {{0}};
-    unsigned o[3], again[3];
-    for (uint64_t r = 0; r < 6000; r++) {
-        bench__paired_round_order(9, "hash", "size=64", r, o);
-        bench__paired_round_order(9, "hash", "size=64", r, again);
-        assert_memory_equal(o, again, sizeof o);
-        assert_true(o[0] != o[1] && o[1] != o[2] && o[0] != o[2] && o[0] < 3 && o[1] < 3 &&
-                    o[2] < 3);
-        for (size_t pos = 0; pos < 3; pos++)
-            count[pos][o[pos]]++;
-    }
-    for (size_t pos = 0; pos < 3; pos++)
-        for (size_t s = 0; s < 3; s++)
-            assert_true(count[pos][s] > 1800 && count[pos][s] < 2200); /* 2000 ± 4.5 σ */
-    /* Another cell or seed draws other orders. */
-    unsigned differ = 0;
-    for (uint64_t r = 0; r < 100; r++) {
-        bench__paired_round_order(9, "hash", "size=64", r, o);
-        bench__paired_round_order(9, "hash", "size=128", r, again);
-        differ += memcmp(o, again, sizeof o) != 0;
-    }
-    assert_true(differ > 50);
 }
 
 /* ---- one look by hand ------------------------------------------------------------------------ */
@@ -862,22 +756,13 @@ int main(void)
         return 1;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ci_k_vectors),
-        cmocka_unit_test(test_walsh_vectors),
-        cmocka_unit_test(test_walsh_brute_force),
-        cmocka_unit_test(test_sr_test_vectors),
-        cmocka_unit_test(test_sr_test_brute_force),
-        cmocka_unit_test(test_median_ci),
-        cmocka_unit_test(test_schedule),
-        cmocka_unit_test(test_round_order),
-        cmocka_unit_test(test_states_by_hand),
-        cmocka_unit_test(test_unconfirmed),
-        cmocka_unit_test(test_bh_warning_agrees),
-        cmocka_unit_test(test_exact_by_hand),
-        cmocka_unit_test(test_channels_disagree),
-        cmocka_unit_test(test_invalid),
-        cmocka_unit_test(test_prev_carries),
-        cmocka_unit_test(test_order_independent),
+        cmocka_unit_test(test_ci_k_vectors),        cmocka_unit_test(test_walsh_vectors),
+        cmocka_unit_test(test_walsh_brute_force),   cmocka_unit_test(test_sr_test_vectors),
+        cmocka_unit_test(test_sr_test_brute_force), cmocka_unit_test(test_schedule),
+        cmocka_unit_test(test_states_by_hand),      cmocka_unit_test(test_unconfirmed),
+        cmocka_unit_test(test_bh_warning_agrees),   cmocka_unit_test(test_exact_by_hand),
+        cmocka_unit_test(test_channels_disagree),   cmocka_unit_test(test_invalid),
+        cmocka_unit_test(test_prev_carries),        cmocka_unit_test(test_order_independent),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     json_decref(root);

@@ -6,7 +6,8 @@
  * simulation has a fixed seed and reads no clock. It checks: the false claims of A/A/A families
  * under the sequential looks (with every look taken, and as the caller stops), that the same
  * looks without the spending would claim too often, the power for a 5% and a 50% slowdown, the
- * stability of rounds_needed, and the exact channels. The figures are printed on every run. */
+ * stability of rounds_needed, the exact channels, and that the shuffled order of a round's
+ * samples is uniform. The figures are printed on every run. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -228,7 +229,13 @@ static void test_power(void **state)
             null_claims += oc.claimed[i];
         null_cells += CELLS - 1;
     }
-    bench__paired_defaults(&p); /* detect 10% */
+    bench__paired_defaults(&p); /* detect 10%: a 5% change is inside the equivalence margin */
+    unsigned equal5 = 0;
+    for (unsigned t = 0; t < TRIALS; t++) {
+        draw_family(&g, p.max_rounds, 0, 0.05, 0.05);
+        struct outcome oc = run_family(&p, family, &time_ch, RUN_STOPPING);
+        equal5 += oc.state[0] == BENCH__PAIRED_NO_CHANGE;
+    }
     unsigned hit50 = 0;
     for (unsigned t = 0; t < TRIALS; t++) {
         draw_family(&g, p.max_rounds, 0, 0.50, 0.08);
@@ -239,6 +246,9 @@ static void test_power(void **state)
            "detect 5%%): 5%% slower claimed in %u of %d; false claims in the other cells %u of "
            "%u\n",
            CELLS, p.max_rounds, hit5, TRIALS, null_claims, null_cells);
+    printf("[ SIM      ] the same 5%% slower with detect 10%%: NO_CHANGE (within the margin) "
+           "in %u of %d\n",
+           equal5, TRIALS);
     printf("[ SIM      ] power, 50%% slower (noise 8%%, detect 10%%): claimed in %u of %d\n", hit50,
            TRIALS);
     fflush(stdout);
@@ -403,13 +413,42 @@ static void test_exact_channels(void **state)
     assert_int_equal(marked, 20);
 }
 
+/* ---- the order of a round's samples -----------------------------------------------------------
+ */
+
+static void test_round_order(void **state)
+{
+    (void)state;
+    unsigned count[3][3] = {{0}};
+    unsigned o[3], again[3];
+    for (uint64_t r = 0; r < 6000; r++) {
+        bench__paired_round_order(9, "hash", "size=64", r, o);
+        bench__paired_round_order(9, "hash", "size=64", r, again);
+        assert_memory_equal(o, again, sizeof o);
+        assert_true(o[0] != o[1] && o[1] != o[2] && o[0] != o[2] && o[0] < 3 && o[1] < 3 &&
+                    o[2] < 3);
+        for (size_t pos = 0; pos < 3; pos++)
+            count[pos][o[pos]]++;
+    }
+    for (size_t pos = 0; pos < 3; pos++)
+        for (size_t s = 0; s < 3; s++)
+            assert_true(count[pos][s] > 1800 && count[pos][s] < 2200); /* 2000 ± 4.5 σ */
+    /* Another cell or seed draws other orders. */
+    unsigned differ = 0;
+    for (uint64_t r = 0; r < 100; r++) {
+        bench__paired_round_order(9, "hash", "size=64", r, o);
+        bench__paired_round_order(9, "hash", "size=128", r, again);
+        differ += memcmp(o, again, sizeof o) != 0;
+    }
+    assert_true(differ > 50);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_aaa_false_claims),
-        cmocka_unit_test(test_power),
-        cmocka_unit_test(test_rounds_needed_stable),
-        cmocka_unit_test(test_exact_channels),
+        cmocka_unit_test(test_aaa_false_claims),     cmocka_unit_test(test_power),
+        cmocka_unit_test(test_rounds_needed_stable), cmocka_unit_test(test_exact_channels),
+        cmocka_unit_test(test_round_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
