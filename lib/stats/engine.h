@@ -52,6 +52,8 @@ BENCH__HIDDEN double bench__aa_floor_core(const struct bench__cmp_params *params
 /* The exact p by the doubled-rank subset-sum DP: 0, or 1 when C(N, k) > 2^63. */
 BENCH__HIDDEN int bench__mw_exact_core(const double *b, size_t nb, const double *c, size_t nc,
                                        uint64_t *num, uint64_t *den);
+/* The greatest common divisor (of an exact p's fraction). */
+BENCH__HIDDEN uint64_t bench__gcd64(uint64_t a, uint64_t b);
 /* Benjamini-Hochberg with the caller's scratch of m entries; returns k* (0 = none). */
 BENCH__HIDDEN size_t bench__bh_core(const double *p, size_t m, double q, bool *rejected,
                                     double *q_adjusted, struct bench__p_at *sorted);

@@ -26,7 +26,7 @@ uint64_t bench__mw_two_u(const double *b, size_t nb, const double *c, size_t nc)
     return two_u;
 }
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
+uint64_t bench__gcd64(uint64_t a, uint64_t b)
 {
     while (b) {
         uint64_t t = a % b;
@@ -45,7 +45,7 @@ static uint64_t choose_capped(uint64_t n, uint64_t k, uint64_t limit)
         k = n - k;
     uint64_t c = 1; /* C(n − k + i, i) after step i: increasing in i */
     for (uint64_t i = 1; i <= k; i++) {
-        uint64_t g = gcd64(c, i);
+        uint64_t g = bench__gcd64(c, i);
         uint64_t num = (n - k + i) / (i / g); /* exact: (c/g)·(n−k+i) is divisible by i/g */
         c /= g;
         if (c > limit / num)
@@ -159,7 +159,7 @@ int bench__mw_exact_core(const double *b, size_t nb, const double *c, size_t nc,
     free(cnt);
     if (all != total) /* cannot happen: the DP counts every subset once */
         return BENCH_EINVAL;
-    uint64_t g = gcd64(hits, all);
+    uint64_t g = bench__gcd64(hits, all);
     *num = hits / g;
     *den = all / g;
     return 0;
@@ -218,7 +218,7 @@ unsigned bench__runs_needed(size_t family_size, double q)
         if (need <= q * c)
             return n;
         /* C(2n+2, n+1) = C(2n, n) · 2(2n+1) / (n+1) */
-        uint64_t f = 2 * (2 * (uint64_t)n + 1), g = gcd64(exact, (uint64_t)n + 1);
+        uint64_t f = 2 * (2 * (uint64_t)n + 1), g = bench__gcd64(exact, (uint64_t)n + 1);
         uint64_t a = exact / g, mul = f / (((uint64_t)n + 1) / g);
         if (fits && a <= UINT64_MAX / mul) {
             exact = a * mul;

@@ -12,6 +12,7 @@
 
 #include "../model/summary.h"
 #include "../util/alloc.h"
+#include "engine.h"
 #include "paired.h"
 
 /* ---- the k-th Walsh average ---------------------------------------------------------------
@@ -236,19 +237,9 @@ static int signed_abs_compare(const void *pa, const void *pb)
     return (a->abs > b->abs) - (a->abs < b->abs);
 }
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 static void set_exact(struct bench__sr_test *out, uint64_t num, uint64_t den)
 {
-    uint64_t g = gcd64(num, den);
+    uint64_t g = bench__gcd64(num, den);
     out->p_num = num / g;
     out->p_den = den / g;
     out->p = (double)out->p_num / (double)out->p_den;
