@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/alloc.h"
 #include "compare.h"
 #include "engine.h"
 #include "draw.h"
@@ -29,26 +30,20 @@ void bench__boot_ws_free(struct bench__boot_ws *ws)
     memset(ws, 0, sizeof *ws);
 }
 
-int bench__boot_ws_init(struct bench__boot_ws *ws, size_t cap, size_t k)
+void bench__boot_ws_init(struct bench__boot_ws *ws, size_t cap, size_t k)
 {
     memset(ws, 0, sizeof *ws);
     ws->cap = cap ? cap : 1;
     ws->heap_cap = k + 1;
-    ws->sorted_b = malloc(ws->cap * sizeof *ws->sorted_b);
-    ws->sorted_c = malloc(ws->cap * sizeof *ws->sorted_c);
-    ws->low = malloc(ws->heap_cap * sizeof *ws->low);
-    ws->high = malloc(ws->heap_cap * sizeof *ws->high);
-    ws->rank_b = malloc(ws->cap * sizeof *ws->rank_b);
-    ws->rank_c = malloc(ws->cap * sizeof *ws->rank_c);
-    ws->count_b = malloc(ws->cap * sizeof *ws->count_b);
-    ws->count_c = malloc(ws->cap * sizeof *ws->count_c);
-    ws->order = malloc(ws->cap * sizeof *ws->order);
-    if (!ws->sorted_b || !ws->sorted_c || !ws->low || !ws->high || !ws->rank_b || !ws->rank_c ||
-        !ws->count_b || !ws->count_c || !ws->order) {
-        bench__boot_ws_free(ws);
-        return BENCH_ENOMEM;
-    }
-    return 0;
+    ws->sorted_b = bench__xmalloc(ws->cap * sizeof *ws->sorted_b);
+    ws->sorted_c = bench__xmalloc(ws->cap * sizeof *ws->sorted_c);
+    ws->low = bench__xmalloc(ws->heap_cap * sizeof *ws->low);
+    ws->high = bench__xmalloc(ws->heap_cap * sizeof *ws->high);
+    ws->rank_b = bench__xmalloc(ws->cap * sizeof *ws->rank_b);
+    ws->rank_c = bench__xmalloc(ws->cap * sizeof *ws->rank_c);
+    ws->count_b = bench__xmalloc(ws->cap * sizeof *ws->count_b);
+    ws->count_c = bench__xmalloc(ws->cap * sizeof *ws->count_c);
+    ws->order = bench__xmalloc(ws->cap * sizeof *ws->order);
 }
 
 /* sorted[] = the values ascending; rank[i] = the position of values[i] in sorted[]. */
@@ -275,8 +270,7 @@ void bench__bootstrap_ci(const struct bench__arm *base, const struct bench__arm 
         return;
     struct bench__boot_ws ws;
     size_t k = bench__ci_k(resamples, alpha);
-    if (bench__boot_ws_init(&ws, base->n > cand->n ? base->n : cand->n, k) != 0)
-        return;
+    bench__boot_ws_init(&ws, base->n > cand->n ? base->n : cand->n, k);
     bench__boot_core(base, cand, seed, resamples, k, &ws, lo, hi, paired);
     bench__boot_ws_free(&ws);
 }

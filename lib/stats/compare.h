@@ -66,8 +66,7 @@ BENCH__HIDDEN unsigned bench__runs_needed(size_t family_size, double q);
  * spread of its baseline and A/A arms (docs/explanation/statistics.md, "runs_needed"):
  * s = 1.4826 · the median, over both arms, of |ln v − the median of ln v in v's arm|, and
  * n = ceil((BENCH__FLOOR_SPREAD_FACTOR · s / detect)²), at least one more than the smaller arm
- * and at most BENCH__FLOOR_RUNS_MAX. 0 when an arm is empty or detect is not > 0, or when out of
- * memory. */
+ * and at most BENCH__FLOOR_RUNS_MAX. 0 when an arm is empty or detect is not > 0. */
 #define BENCH__FLOOR_SPREAD_FACTOR 7.0
 #define BENCH__FLOOR_RUNS_MAX 1000000u
 BENCH__HIDDEN unsigned bench__floor_runs_needed(const struct bench__arm *base,
@@ -166,8 +165,8 @@ struct bench__aa_cell {
 /* After `runs_done` runs: *more is true while a cell that has values in every arm has fewer than
  * min_runs in one, or an A/A floor (the very floor bench__compare computes from these arms)
  * above params->detect, or while runs_done is below bench__runs_needed of the number of such
- * cells. *pending (may be NULL) counts the cells that still need runs. Returns 0, BENCH_EINVAL
- * (bad parameters or values, `bad_cell` names the cell) or BENCH_ENOMEM. */
+ * cells. *pending (may be NULL) counts the cells that still need runs. Returns 0 or BENCH_EINVAL
+ * (bad parameters or values, `bad_cell` names the cell). */
 BENCH__HIDDEN int bench__auto_more_runs(const struct bench__cmp_params *params,
                                         const struct bench__aa_cell *cells, size_t n,
                                         size_t runs_done, bool *more, size_t *pending,

@@ -20,14 +20,15 @@ struct bench__p_at {
 BENCH__HIDDEN int bench__p_at_compare(const void *pa, const void *pb);
 
 /* Scratch for bootstraps over arms of at most `cap` values and CI index k (heaps of k+1),
- * allocated once per engine thread and reused: nothing is allocated per resample. */
+ * allocated once per engine thread and reused: nothing is allocated per resample. Out of memory
+ * aborts with one line (lib/util/alloc.h). */
 struct bench__boot_ws {
     size_t cap, heap_cap;
     double *sorted_b, *sorted_c, *low, *high;
     uint32_t *rank_b, *rank_c, *count_b, *count_c;
     struct bench__p_at *order;
 };
-BENCH__HIDDEN int bench__boot_ws_init(struct bench__boot_ws *ws, size_t cap, size_t k);
+BENCH__HIDDEN void bench__boot_ws_init(struct bench__boot_ws *ws, size_t cap, size_t k);
 BENCH__HIDDEN void bench__boot_ws_free(struct bench__boot_ws *ws);
 /* The CI index k = floor(resamples · alpha / 2). */
 BENCH__HIDDEN size_t bench__ci_k(uint32_t resamples, double alpha);
@@ -48,12 +49,11 @@ BENCH__HIDDEN double bench__aa_floor_core(const struct bench__cmp_params *params
                                           struct bench__boot_ws *ws, double *lo, double *hi,
                                           uint64_t *seed);
 
-/* The exact p by the doubled-rank subset-sum DP: 0, 1 when C(N, k) > 2^63, or BENCH_ENOMEM. */
+/* The exact p by the doubled-rank subset-sum DP: 0, or 1 when C(N, k) > 2^63. */
 BENCH__HIDDEN int bench__mw_exact_core(const double *b, size_t nb, const double *c, size_t nc,
                                        uint64_t *num, uint64_t *den);
-/* The normal approximation: 0 or BENCH_ENOMEM. */
-BENCH__HIDDEN int bench__mw_normal_core(const double *b, size_t nb, const double *c, size_t nc,
-                                        double *p);
+/* The greatest common divisor (of an exact p's fraction). */
+BENCH__HIDDEN uint64_t bench__gcd64(uint64_t a, uint64_t b);
 /* Benjamini-Hochberg with the caller's scratch of m entries; returns k* (0 = none). */
 BENCH__HIDDEN size_t bench__bh_core(const double *p, size_t m, double q, bool *rejected,
                                     double *q_adjusted, struct bench__p_at *sorted);

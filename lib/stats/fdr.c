@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/alloc.h"
 #include "compare.h"
 #include "engine.h"
 
@@ -51,14 +52,7 @@ size_t bench__bh(const double *p, size_t m, double q, bool *rejected, double *q_
 {
     if (m == 0)
         return 0;
-    struct bench__p_at *sorted = malloc(m * sizeof *sorted);
-    if (!sorted) { /* no memory: reject nothing, and say that no q was computed */
-        for (size_t i = 0; i < m; i++) {
-            rejected[i] = false;
-            q_adjusted[i] = NAN;
-        }
-        return 0;
-    }
+    struct bench__p_at *sorted = bench__xmalloc(m * sizeof *sorted);
     size_t k = bench__bh_core(p, m, q, rejected, q_adjusted, sorted);
     free(sorted);
     return k;

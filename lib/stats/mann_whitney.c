@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/alloc.h"
 #include "compare.h"
 #include "engine.h"
 
@@ -25,7 +26,7 @@ uint64_t bench__mw_two_u(const double *b, size_t nb, const double *c, size_t nc)
     return two_u;
 }
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
+uint64_t bench__gcd64(uint64_t a, uint64_t b)
 {
     while (b) {
         uint64_t t = a % b;
@@ -44,7 +45,7 @@ static uint64_t choose_capped(uint64_t n, uint64_t k, uint64_t limit)
         k = n - k;
     uint64_t c = 1; /* C(n − k + i, i) after step i: increasing in i */
     for (uint64_t i = 1; i <= k; i++) {
-        uint64_t g = gcd64(c, i);
+        uint64_t g = bench__gcd64(c, i);
         uint64_t num = (n - k + i) / (i / g); /* exact: (c/g)·(n−k+i) is divisible by i/g */
         c /= g;
         if (c > limit / num)
@@ -103,7 +104,7 @@ static uint64_t abs_diff(uint64_t a, uint64_t b)
     return a > b ? a - b : b - a;
 }
 
-/* The exact p by the doubled-rank subset-sum DP: 0, 1 when C(N, k) > 2^63, or ENOMEM. */
+/* The exact p by the doubled-rank subset-sum DP: 0, or 1 when C(N, k) > 2^63. */
 int bench__mw_exact_core(const double *b, size_t nb, const double *c, size_t nc, uint64_t *num,
                          uint64_t *den)
 {
@@ -115,17 +116,11 @@ int bench__mw_exact_core(const double *b, size_t nb, const double *c, size_t nc,
         *num = *den = 1;
         return 0;
     }
-    struct pooled *pool = malloc(n * sizeof *pool);
-    uint64_t *rank = malloc(n * sizeof *rank);
+    struct pooled *pool = bench__xmalloc(n * sizeof *pool);
+    uint64_t *rank = bench__xmalloc(n * sizeof *rank);
     /* The largest sum of k doubled ranks is at most k·2N. */
     size_t smax = 2 * k * n;
-    uint64_t *cnt = calloc((k + 1) * (smax + 1), sizeof *cnt);
-    if (!pool || !rank || !cnt) {
-        free(pool);
-        free(rank);
-        free(cnt);
-        return BENCH_ENOMEM;
-    }
+    uint64_t *cnt = bench__xcalloc((k + 1) * (smax + 1), sizeof *cnt);
     uint64_t two_u_obs;
     double ties;
     mw_ranks(b, nb, c, nc, pool, rank, &two_u_obs, &ties);
@@ -164,7 +159,7 @@ int bench__mw_exact_core(const double *b, size_t nb, const double *c, size_t nc,
     free(cnt);
     if (all != total) /* cannot happen: the DP counts every subset once */
         return BENCH_EINVAL;
-    uint64_t g = gcd64(hits, all);
+    uint64_t g = bench__gcd64(hits, all);
     *num = hits / g;
     *den = all / g;
     return 0;
@@ -192,33 +187,19 @@ static double mw_normal_from(uint64_t two_u, double ties, size_t nb, size_t nc)
     return erfc(z / sqrt(2.0));
 }
 
-int bench__mw_normal_core(const double *b, size_t nb, const double *c, size_t nc, double *p)
+double bench__mw_normal(const double *b, size_t nb, const double *c, size_t nc)
 {
     size_t n = nb + nc;
-    if (nb == 0 || nc == 0 || n < 2) {
-        *p = 1.0;
-        return 0;
-    }
-    struct pooled *pool = malloc(n * sizeof *pool);
-    uint64_t *rank = malloc(n * sizeof *rank);
-    if (!pool || !rank) {
-        free(pool);
-        free(rank);
-        return BENCH_ENOMEM;
-    }
+    if (nb == 0 || nc == 0 || n < 2)
+        return 1.0;
+    struct pooled *pool = bench__xmalloc(n * sizeof *pool);
+    uint64_t *rank = bench__xmalloc(n * sizeof *rank);
     uint64_t two_u;
     double ties;
     mw_ranks(b, nb, c, nc, pool, rank, &two_u, &ties);
     free(pool);
     free(rank);
-    *p = mw_normal_from(two_u, ties, nb, nc);
-    return 0;
-}
-
-double bench__mw_normal(const double *b, size_t nb, const double *c, size_t nc)
-{
-    double p;
-    return bench__mw_normal_core(b, nb, c, nc, &p) == 0 ? p : NAN;
+    return mw_normal_from(two_u, ties, nb, nc);
 }
 
 /* ---- runs needed ----------------------------------------------------------------------- */
@@ -237,7 +218,7 @@ unsigned bench__runs_needed(size_t family_size, double q)
         if (need <= q * c)
             return n;
         /* C(2n+2, n+1) = C(2n, n) · 2(2n+1) / (n+1) */
-        uint64_t f = 2 * (2 * (uint64_t)n + 1), g = gcd64(exact, (uint64_t)n + 1);
+        uint64_t f = 2 * (2 * (uint64_t)n + 1), g = bench__gcd64(exact, (uint64_t)n + 1);
         uint64_t a = exact / g, mul = f / (((uint64_t)n + 1) / g);
         if (fits && a <= UINT64_MAX / mul) {
             exact = a * mul;

@@ -13,6 +13,7 @@
 #include <bench/errors.h>
 
 #include "model/summary.h"
+#include "util/alloc.h"
 #include "results.h"
 
 /* ---- aggregation ----------------------------------------------------------------------- */
@@ -111,20 +112,15 @@ int bench__results_aggregate(const struct bench__result_measurement *m, size_t n
     *n_out = 0;
     if (n == 0)
         return 0;
-    const struct bench__result_measurement **order = malloc(n * sizeof *order);
-    double *scratch = malloc(n * sizeof *scratch);
-    struct bench__result_aggregate *aggs = NULL;
-    if (!order || !scratch)
-        goto nomem;
+    const struct bench__result_measurement **order = bench__xmalloc(n * sizeof *order);
+    double *scratch = bench__xmalloc(n * sizeof *scratch);
     for (size_t i = 0; i < n; i++)
         order[i] = &m[i];
     qsort(order, n, sizeof *order, ptr_group_cmp);
     size_t groups = 1;
     for (size_t i = 1; i < n; i++)
         groups += group_cmp(order[i - 1], order[i]) != 0;
-    aggs = malloc(groups * sizeof *aggs);
-    if (!aggs)
-        goto nomem;
+    struct bench__result_aggregate *aggs = bench__xmalloc(groups * sizeof *aggs);
     size_t k = 0;
     for (size_t start = 0; start < n;) {
         size_t end = start + 1;
@@ -138,11 +134,6 @@ int bench__results_aggregate(const struct bench__result_measurement *m, size_t n
     *out = aggs;
     *n_out = groups;
     return 0;
-nomem:
-    free(order);
-    free(scratch);
-    free(aggs);
-    return BENCH_ENOMEM;
 }
 
 /* ---- states and thresholds ------------------------------------------------------------- */
@@ -407,11 +398,11 @@ void bench__result_rows_sort(struct bench__result_row *rows, size_t n,
     /* A stable merge sort of its own: C11's qsort passes the comparator no context (the
      * priority lists), and qsort_r differs between C libraries. The comparator is total, so
      * the order depends on the rows only, never on their input order. */
-    struct bench__result_row *tmp = n > 16 ? malloc(n * sizeof *tmp) : NULL;
-    if (!tmp) {
-        insertion_sort(rows, n, p); /* few rows, or no memory: same order, slower */
+    if (n <= 16) {
+        insertion_sort(rows, n, p); /* few rows: the same order, no scratch */
         return;
     }
+    struct bench__result_row *tmp = bench__xmalloc(n * sizeof *tmp);
     for (size_t width = 1; width < n; width *= 2) {
         for (size_t lo = 0; lo < n; lo += 2 * width) {
             size_t mid = lo + width < n ? lo + width : n;

@@ -50,8 +50,8 @@ struct bench__result_aggregate {
  * (bench__sort_doubles of lib/model/summary.h, for the tool, which may not include model/). */
 BENCH__HIDDEN void bench__results_sort_values(double *values, size_t n);
 /* Groups m[0..n) and aggregates each group into a malloc'd array (*out, *n_out), in the byte
- * order of (bench_id, subject, profile, scenario, operation). Returns 0 or a negative
- * bench_error code. */
+ * order of (bench_id, subject, profile, scenario, operation). Returns 0, or BENCH_EINVAL for a
+ * NULL argument; out of memory aborts with one line (lib/util/alloc.h). */
 BENCH__HIDDEN int bench__results_aggregate(const struct bench__result_measurement *m, size_t n,
                                            struct bench__result_aggregate **out, size_t *n_out);
 

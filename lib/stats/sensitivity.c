@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/alloc.h"
 #include "compare.h"
 #include "engine.h"
 
@@ -35,12 +36,7 @@ unsigned bench__floor_runs_needed(const struct bench__arm *base, const struct be
     if (!base || !aa || base->n == 0 || aa->n == 0 || !(detect > 0) || !base->values || !aa->values)
         return 0;
     size_t n = base->n + aa->n;
-    double *dev = malloc(n * sizeof *dev), *scratch = malloc(n * sizeof *scratch);
-    if (!dev || !scratch) {
-        free(dev);
-        free(scratch);
-        return 0;
-    }
+    double *dev = bench__xmalloc(n * sizeof *dev), *scratch = bench__xmalloc(n * sizeof *scratch);
     log_deviations(base, scratch, dev);
     log_deviations(aa, scratch, dev + base->n);
     bench__sort_doubles(dev, n);
@@ -83,8 +79,7 @@ int bench__auto_more_runs(const struct bench__cmp_params *params,
     }
     size_t k = bench__ci_k(params->resamples, params->alpha);
     struct bench__boot_ws ws;
-    if (bench__boot_ws_init(&ws, cap, k) != 0)
-        return BENCH_ENOMEM;
+    bench__boot_ws_init(&ws, cap, k);
     size_t min_runs = params->min_runs ? params->min_runs : 1;
     size_t considered = 0, waiting = 0;
     for (size_t i = 0; i < n; i++) {
