@@ -171,6 +171,8 @@ void bench__result_thresholds_default(struct bench__result_thresholds *t)
         .reference = {{25, 2}, {25, 10 * MS}},
         .tail = {{50, 10}, {50, 50 * MS}},
         .fail_pp = 0,
+        .min_n_p90 = 10,
+        .min_n_p99 = 100,
     };
 }
 
@@ -219,14 +221,23 @@ static void why_add(struct bench__result_row *row, const char *token)
  * ("<name>_p50_ms", "<name>_p90_ms", "<name>_p99_tail", the names docs/reference/results.md lists,
  * kept for in-process
  * rows too: "_ms" names the absolute condition, whatever its unit). */
+/* Whether both sides have the samples a percentile needs to be judged (issue 28: a tail rule
+ * fires only with enough samples; nearest rank of 3 samples reads the maximum for p90 and p99). */
+static bool enough(const struct bench__result_aggregate *t, const struct bench__result_aggregate *o,
+                   size_t min_n)
+{
+    return t->sample_count >= min_n && o->sample_count >= min_n;
+}
+
 static bool judge_against(struct bench__result_row *row, const struct bench__result_aggregate *o,
                           const char *name, const struct bench__result_threshold *th,
-                          const struct bench__result_threshold *tail, bool record)
+                          const struct bench__result_threshold *tail,
+                          const struct bench__result_thresholds *all, bool record)
 {
     const struct bench__result_aggregate *t = row->target;
     bool hit50 = over(t->p50, o->p50, th);
-    bool hit90 = over(t->p90, o->p90, th);
-    bool hit99 = over(t->p99, o->p99, tail);
+    bool hit90 = enough(t, o, all->min_n_p90) && over(t->p90, o->p90, th);
+    bool hit99 = enough(t, o, all->min_n_p99) && over(t->p99, o->p99, tail);
     if (record) {
         char token[32];
         if (hit50) {
@@ -255,24 +266,35 @@ static bool failure_rule(const struct bench__result_aggregate *t,
     return (t->failure_rate - b->failure_rate) * 100 > fail_pp;
 }
 
-static void fill_derived(struct bench__result_row *row, const struct bench__result_aggregate *d)
+static void fill_derived(struct bench__result_row *row, const struct bench__result_aggregate *d,
+                         const struct bench__result_thresholds *th)
 {
     const struct bench__result_aggregate *t = row->target;
+    row->p90_judged = row->p99_judged = false;
+    row->not_judged = "";
     if (!measured(d)) {
         row->delta_p50_ns = row->delta_p90_ns = row->delta_p99_ns = NAN;
         row->slower_p50_pct = row->slower_p90_pct = row->slower_p99_pct = NAN;
         row->severity = NAN;
         return;
     }
+    if (t->sample_count > 0) {
+        row->p90_judged = enough(t, d, th->min_n_p90);
+        row->p99_judged = enough(t, d, th->min_n_p99);
+        row->not_judged = !row->p90_judged   ? "p90_few_samples,p99_few_samples"
+                          : !row->p99_judged ? "p99_few_samples"
+                                             : "";
+    }
     row->delta_p50_ns = t->p50 - d->p50; /* NaN when the target is unmeasured */
-    row->delta_p90_ns = t->p90 - d->p90;
-    row->delta_p99_ns = t->p99 - d->p99;
     row->slower_p50_pct = slower_pct(t->p50, d->p50);
-    row->slower_p90_pct = slower_pct(t->p90, d->p90);
-    row->slower_p99_pct = slower_pct(t->p99, d->p99);
-    double r90 = ratio(t->p90, d->p90), r99 = ratio(t->p99, d->p99);
-    /* both ratios are measured or neither is (one sample set); NaN never becomes a number */
-    row->severity = isnan(r90) || isnan(r99) ? NAN : r90 > r99 ? r90 : r99;
+    row->delta_p90_ns = row->p90_judged ? t->p90 - d->p90 : NAN;
+    row->slower_p90_pct = row->p90_judged ? slower_pct(t->p90, d->p90) : NAN;
+    row->delta_p99_ns = row->p99_judged ? t->p99 - d->p99 : NAN;
+    row->slower_p99_pct = row->p99_judged ? slower_pct(t->p99, d->p99) : NAN;
+    /* over the tails judged only; NaN never becomes a number */
+    double r90 = row->p90_judged ? ratio(t->p90, d->p90) : NAN;
+    double r99 = row->p99_judged ? ratio(t->p99, d->p99) : NAN;
+    row->severity = isnan(r99) ? r90 : isnan(r90) ? r99 : r90 > r99 ? r90 : r99;
 }
 
 void bench__result_row_judge(struct bench__result_row *row,
@@ -300,20 +322,20 @@ void bench__result_row_judge(struct bench__result_row *row,
     } else if (!measured(b)) {
         row->state = BENCH__RESULT_UNMEASURED;
         why_add(row, "baseline_has_no_samples");
-    } else if (judge_against(row, b, "baseline", &t->baseline[k], &t->tail[k], true)) {
+    } else if (judge_against(row, b, "baseline", &t->baseline[k], &t->tail[k], t, true)) {
         row->state = BENCH__RESULT_REGRESSION;
     } else if (measured(r) &&
-               judge_against(row, r, "reference", &t->reference[k], &t->tail[k], true)) {
+               judge_against(row, r, "reference", &t->reference[k], &t->tail[k], t, true)) {
         row->state = BENCH__RESULT_GUARDRAIL;
         row->decided_by = "reference";
         decider = r;
-    } else if (tg->p50 > b->p50 || tg->p90 > b->p90) {
+    } else if (tg->p50 > b->p50 || (enough(tg, b, t->min_n_p90) && tg->p90 > b->p90)) {
         row->state = BENCH__RESULT_WATCH;
         why_add(row, "slower_below_threshold");
     } else {
         row->state = BENCH__RESULT_OK;
     }
-    fill_derived(row, decider);
+    fill_derived(row, decider, t);
 }
 
 /* ---- the dashboard's order ------------------------------------------------------------- */

@@ -74,11 +74,14 @@ struct bench__result_threshold {
 /* Every threshold, configurable; bench__result_thresholds_default fills the defaults: for
  * whole-process rows (baseline 10% and 5 ms, reference 25% and 10 ms, p99 tail 50% and
  * 50 ms), for in-process rows the same percentages with ns-scale minimums
- * (docs/reference/results.md says which and why); fail_pp 0 (any new failure). */
+ * (docs/reference/results.md says which and why); fail_pp 0 (any new failure); a p90 is judged
+ * from 10 samples on both sides, a p99 from 100 (below that, nearest rank reads the maximum or
+ * close to it: a tail rule would judge one sample). */
 struct bench__result_thresholds {
     struct bench__result_threshold baseline[2], reference[2], tail[2]; /* [0] in-process,
                                                                           [1] whole-process */
-    double fail_pp; /* failure-rate increase, in percentage points, that fails a row */
+    double fail_pp;              /* failure-rate increase, in percentage points, that fails a row */
+    size_t min_n_p90, min_n_p99; /* the fewest samples (each side) a p90 / p99 is judged with */
 };
 BENCH__HIDDEN void bench__result_thresholds_default(struct bench__result_thresholds *t);
 
@@ -95,7 +98,16 @@ struct bench__result_row {
      * side is unmeasured */
     double delta_p50_ns, delta_p90_ns, delta_p99_ns;
     double slower_p50_pct, slower_p90_pct, slower_p99_pct;
-    double severity; /* max(t_p90/b_p90, t_p99/b_p99) against the decider; NaN sorts last */
+    /* max(t_p90/b_p90, t_p99/b_p99) against the decider over the percentiles judged; NaN sorts
+     * last (also when neither tail is judged) */
+    double severity;
+    /* Whether the p90 and the p99 were judged against the decider (enough samples on both sides:
+     * thresholds min_n_p90, min_n_p99). A percentile not judged fires no rule, and its delta
+     * and slower_pct are NaN (shown as an em dash). */
+    bool p90_judged, p99_judged;
+    /* Why not, static: "p90_few_samples,p99_few_samples", "p99_few_samples", or "" when both
+     * were judged (or there was nothing to judge against). */
+    const char *not_judged;
     /* why the state: reason tokens as docs/reference/results.md lists them, comma-separated, static
      */
     char why[160];
