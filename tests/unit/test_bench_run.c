@@ -16,7 +16,7 @@
 
 #include <bench/shim.h>
 
-#include "core/cli.h"
+#include "entry/cli.h"
 #include "measure/run.h"
 #include "measure/sampler.h"
 #include "sources/source.h"

@@ -13,7 +13,7 @@
 
 #include <bench/errors.h>
 
-#include "core/cli.h"
+#include "entry/cli.h"
 
 #define MAX_ARGS 12
 #define MAX_ITEMS 6

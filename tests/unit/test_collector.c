@@ -20,7 +20,7 @@
 
 #include <bench/shim.h>
 
-#include "core/cli.h"
+#include "entry/cli.h"
 #include "measure/collector.h"
 #include "measure/wire.h"
 #include "suite/registry.h"

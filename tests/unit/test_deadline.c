@@ -9,7 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "core/deadline.h"
+#include "testmode/deadline.h"
 #include "util/clock.h"
 
 static int64_t fake_now;

@@ -13,7 +13,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "core/fork_server.h"
+#include "testmode/fork_server.h"
 #include "platform/workers.h"
 #include "suite/registry.h"
 

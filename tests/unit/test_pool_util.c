@@ -8,7 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "core/pool_util.h"
+#include "testmode/pool_util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cli.h"
+#include "entry/cli.h"
 #include "suite/registry.h"
 
 static void body(bench_t *b)

@@ -8,7 +8,7 @@
 #include "../measure/run.h"
 #include "cli.h"
 #include "preflight.h"
-#include "runner.h"
+#include "../testmode/runner.h"
 
 unsigned bench_version(void)
 {
