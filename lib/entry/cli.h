@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cli.h: the command line of a test binary, parsed once into the run configuration. */
-#ifndef BENCH_CORE_CLI_H
-#define BENCH_CORE_CLI_H
+#ifndef BENCH_ENTRY_CLI_H
+#define BENCH_ENTRY_CLI_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,4 +18,4 @@ BENCH__HIDDEN void bench__config_free(struct bench__config *cfg);
 BENCH__HIDDEN bool bench__argv_wants_bench(int argc, char **argv);
 BENCH__HIDDEN void bench__print_usage(FILE *out, const char *argv0);
 
-#endif /* BENCH_CORE_CLI_H */
+#endif /* BENCH_ENTRY_CLI_H */

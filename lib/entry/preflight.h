@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* preflight.h: what a run checks before anything runs (filter, --metrics, --bench-json). */
-#ifndef BENCH_CORE_PREFLIGHT_H
-#define BENCH_CORE_PREFLIGHT_H
+#ifndef BENCH_ENTRY_PREFLIGHT_H
+#define BENCH_ENTRY_PREFLIGHT_H
 
 #include <stdio.h>
 
@@ -12,4 +12,4 @@
 BENCH__HIDDEN int bench__preflight(const struct bench__config *cfg,
                                    const struct bench__suite *suite, FILE *err);
 
-#endif /* BENCH_CORE_PREFLIGHT_H */
+#endif /* BENCH_ENTRY_PREFLIGHT_H */

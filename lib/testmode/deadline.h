@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* deadline.h: --timeout's scan of the running tests, shared by both isolation modes: which test
  * is past its deadline, and how long until the nearest other one (the poll timeout). */
-#ifndef BENCH_CORE_DEADLINE_H
-#define BENCH_CORE_DEADLINE_H
+#ifndef BENCH_TESTMODE_DEADLINE_H
+#define BENCH_TESTMODE_DEADLINE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,4 +27,4 @@ BENCH__HIDDEN bool bench__deadline_due(struct bench__deadlines *d, int64_t due_n
 /* The ms until the nearest deadline of the scan (rounded up), or -1 when there is none. */
 BENCH__HIDDEN int bench__deadlines_ms(const struct bench__deadlines *d);
 
-#endif /* BENCH_CORE_DEADLINE_H */
+#endif /* BENCH_TESTMODE_DEADLINE_H */

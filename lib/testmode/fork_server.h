@@ -2,8 +2,8 @@
 /* fork_server.h: test mode's --isolate=test: a process per test, forked by one fork server per
  * job, each test's end handed to the runner (through the pool of test_worker.h), which renders
  * it. */
-#ifndef BENCH_CORE_FORK_SERVER_H
-#define BENCH_CORE_FORK_SERVER_H
+#ifndef BENCH_TESTMODE_FORK_SERVER_H
+#define BENCH_TESTMODE_FORK_SERVER_H
 
 #include "test_worker.h"
 
@@ -18,4 +18,4 @@ BENCH__HIDDEN int bench__fork_servers_run(const struct bench__test_pool *pool);
  * server there around --timeout). */
 BENCH__HIDDEN extern void (*bench__fork_server_seam)(size_t index, bool ended);
 
-#endif /* BENCH_CORE_FORK_SERVER_H */
+#endif /* BENCH_TESTMODE_FORK_SERVER_H */

@@ -2,8 +2,8 @@
 /* pool_util.h: the small steps both isolation modes' runner sides take the same way
  * (fork_server.c, test_worker.c): closing a descriptor once, reaping a child, keeping a test's
  * output up to the cap. Nothing here knows a protocol, a server or a worker. */
-#ifndef BENCH_CORE_POOL_UTIL_H
-#define BENCH_CORE_POOL_UTIL_H
+#ifndef BENCH_TESTMODE_POOL_UTIL_H
+#define BENCH_TESTMODE_POOL_UTIL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,4 +24,4 @@ BENCH__HIDDEN bool bench__reaped(pid_t pid, int *status, int options);
 BENCH__HIDDEN void bench__output_keep(char **out, size_t *len, bool *truncated, size_t cap,
                                       const char *data, size_t n);
 
-#endif /* BENCH_CORE_POOL_UTIL_H */
+#endif /* BENCH_TESTMODE_POOL_UTIL_H */

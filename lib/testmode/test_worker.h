@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_worker.h: test mode's --isolate=worker: long-lived worker processes (one per job) that run
  * tests one after another, and hand each test's end to the runner, which renders it. */
-#ifndef BENCH_CORE_TEST_WORKER_H
-#define BENCH_CORE_TEST_WORKER_H
+#ifndef BENCH_TESTMODE_TEST_WORKER_H
+#define BENCH_TESTMODE_TEST_WORKER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -56,4 +56,4 @@ struct bench__test_pool {
  * bench__workers_end. */
 BENCH__HIDDEN int bench__test_workers_run(const struct bench__test_pool *pool);
 
-#endif /* BENCH_CORE_TEST_WORKER_H */
+#endif /* BENCH_TESTMODE_TEST_WORKER_H */
