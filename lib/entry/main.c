@@ -1,40 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* main.c: owns the program entry points (bench_main, bench_dispatch), the order in which
  * a run is decided (parse, help/version, load the suite, the checks before anything runs,
- * filter, list, bench, test), and the version and error-message queries. */
+ * filter, list, bench, test). The version and error-message queries are lib/util's
+ * (version.c, errors.c), where every layer may call them. */
 #include <stdio.h>
 #include <string.h>
 
 #include "../measure/run.h"
+#include "../testmode/runner.h"
 #include "cli.h"
 #include "preflight.h"
-#include "../testmode/runner.h"
-
-unsigned bench_version(void)
-{
-    return BENCH_VERSION_NUMBER;
-}
-
-const char *bench_version_string(void)
-{
-    return BENCH_VERSION_STRING;
-}
-
-const char *bench_strerror(int code)
-{
-    switch (code) {
-    case BENCH_OK: return "success";
-    case BENCH_ENOENT: return "no such test, file or entry";
-    case BENCH_ENOMEM: return "out of memory";
-    case BENCH_EINVAL: return "invalid argument";
-    case BENCH_ENAME: return "a name or label is empty or contains the 0x1F separator";
-    case BENCH_ESTRUCT:
-        return "a size-prefixed struct is too small or has an unknown non-zero tail";
-    case BENCH_ESTATE: return "called where it has no meaning (no test is running)";
-    case BENCH_EDUP: return "a name is registered twice";
-    default: return "unknown libbench error";
-    }
-}
 
 int bench_main(int argc, char **argv)
 {
