@@ -3,9 +3,10 @@
  * the runner when the run begins, that is handed a batch of tests and forks one process per test
  * itself, waits for it, and streams its output and its end back; a test that takes its server
  * down (a timeout, a signal to its process group) ends with that, and a new server takes the rest
- * of the batch. It renders nothing (runner.c does) and owns no signals (workers.c does). Over 700
- * lines because the server and the runner's side are the two ends of one protocol: kept in one
- * file, a change of the one is seen beside the other.
+ * of the batch. It renders nothing (runner.c does), owns no signals (workers.c does), and keeps
+ * no queue of batches of its own (batch_queue.c does: this file gives it the server's callbacks).
+ * The server and the runner's side are the two ends of one protocol, kept in one file so that a
+ * change of the one is seen beside the other.
  *
  * Why a server: the runner's own work per test (a fork of a process that grows with the run, the
  * pipes, the wake-ups, the rendering) was on the path of every test; here each job's forks and
@@ -17,8 +18,8 @@
  * test, what it started, and the server). Its stdout and stderr go to a pipe of its own, which
  * the server drains while it runs; its outcome to a second pipe, read once it was reaped.
  *
- * The protocol, on a SOCK_SEQPACKET pair per server: the runner sends batches (REQ_BATCH: the
- * first index into the pool's tests, and how many), the next one while the last still runs, so
+ * The protocol, on a SOCK_SEQPACKET pair per server: the runner sends batches (BENCH__REQ_BATCH:
+ * the first index into the pool's tests, and how many), the next one while the last still runs, so
  * the server never waits for the runner; the server runs them in the order they came, and sends,
  * for each test in turn, MSG_OUTPUT messages with what the test printed (at most output_cap + 1
  * bytes in all) and then its end (or a MSG_NO_FORK message when no process could be started for
@@ -59,6 +60,7 @@
 #include "../util/alloc.h"
 #include "../util/clock.h"
 #include "../util/text.h"
+#include "batch_queue.h"
 #include "deadline.h"
 #include "fork_server.h"
 #include "pool_util.h"
@@ -69,13 +71,10 @@
 #define RECORD_END 'E'
 #define MSG_NO_FORK 'F'
 #define MSG_NOT_YET 'N'
-/* The runner's requests: three uint64_t, the kind first. */
-#define REQ_BATCH 1    /* the first index into the pool's tests, and how many */
+/* The runner's requests besides BENCH__REQ_BATCH (batch_queue.h): three uint64_t, the kind
+ * first. */
 #define REQ_TIME_OUT 2 /* a test's index, and the ns the runner was stopped since it began */
 #define CHUNK 16384
-/* The most tests handed to a server at once: a quarter of each job's share of what is left, so
- * the jobs end close together, and few enough that results stream in soon. */
-#define BATCH_MAX 32
 /* The longest a server holds an end before it sends it. */
 #define FLUSH_NS 2000000LL
 /* How long a test runs before the server reads its output while it runs. */
@@ -93,33 +92,14 @@ struct end_head {
     int64_t duration_ns; /* from before the fork to the reaping, on the server's clock */
 };
 
-/* A run of the pool's tests handed to a server: first..end-1 not ended yet. */
-struct batch {
-    size_t first, end;
-    bool sent; /* with the live server (a new server gets it again) */
-};
-
+/* What the runner keeps of a slot's server besides its queue (the slot of batch_queue.h). */
 struct server {
-    pid_t pid;          /* 0 = none in this slot */
-    int sock;           /* the runner's end of the pair */
-    int pidfd;          /* readable once the server exited; -1: none */
-    bool gone;          /* its pidfd was readable, or its end of the pair closed */
-    struct batch q[2];  /* q[0].first runs, then the rest of q[0], then q[1] */
-    size_t queued;      /* batches in q */
-    int64_t start_ns;   /* bench__workers_clock_ns() when q[0].first began (at most since) */
-    int64_t stopped_ns; /* bench__workers_stopped_ns() then */
-    int64_t asked_ns;   /* when the runner asked the server to time out q[0].first */
-    bool timed_out;     /* asked to, or killed: q[0].first ends as timed out if the server dies */
-    bool unanswered;    /* no answer within GRACE_NS: the runner killed the group itself */
-    char *out;          /* cur's output */
+    int64_t asked_ns; /* when the runner asked the server to time out q[0].first */
+    bool timed_out;   /* asked to, or killed: q[0].first ends as timed out if the server dies */
+    bool unanswered;  /* no answer within GRACE_NS: the runner killed the group itself */
+    char *out;        /* q[0].first's output */
     size_t out_len;
     bool out_truncated;
-};
-
-struct servers {
-    const struct bench__test_pool *pool;
-    struct server *s;
-    size_t n, next, ended;
 };
 
 void (*bench__fork_server_seam)(size_t index, bool ended);
@@ -205,11 +185,8 @@ static bool forward_output(const struct bench__test_pool *pool, int sock, int fd
     return true;
 }
 
-/* The batches the server was handed and has not run yet: the runner has at most two out. */
-static struct handed_batch {
-    uint64_t first, end;
-} handed[4];
-static size_t n_handed;
+/* The batches the server was handed and has not run yet. */
+static struct bench__handed handed;
 static bool hung_up; /* the runner closed its end */
 /* The test that runs (its index; SIZE_MAX: none), and when it was forked. */
 static size_t running = SIZE_MAX;
@@ -248,14 +225,12 @@ static void take_requests(const struct bench__test_pool *pool, int sock, bool bl
             continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return;
-        if (n != (ssize_t)sizeof req || (req[0] == REQ_BATCH && n_handed == 4)) {
+        if (n != (ssize_t)sizeof req ||
+            (req[0] == BENCH__REQ_BATCH && !bench__handed_put(&handed, req, pool->n_tests))) {
             hung_up = true; /* the runner closed its end (or broke the protocol) */
             return;
         }
-        if (req[0] == REQ_BATCH && req[1] < pool->n_tests)
-            handed[n_handed++] = (struct handed_batch){
-                req[1], req[1] + req[2] < pool->n_tests ? req[1] + req[2] : pool->n_tests};
-        else if (req[0] == REQ_TIME_OUT)
+        if (req[0] == REQ_TIME_OUT)
             time_out(pool, sock, req[1], (int64_t)req[2]);
         block = false;
     }
@@ -384,75 +359,36 @@ static void serve_one(const struct bench__test_pool *pool, int sock, size_t inde
         flush_records(sock);
 }
 
-BENCH_NORETURN static void server_main(struct servers *p, size_t self, int sock)
+BENCH_NORETURN static void server_main(struct bench__batch_queue *q, size_t self, int sock)
 {
-    for (size_t i = 0; i < p->n; i++) {
-        struct server *s = &p->s[i];
-        if (i == self || s->pid == 0)
-            continue;
-        close(s->sock);
-        if (s->pidfd >= 0)
-            close(s->pidfd);
-    }
-    int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0) {
-        dup2(devnull, STDIN_FILENO);
-        close(devnull);
-    }
-    /* what every test inherits: nothing is lost when a test crashes */
-    setvbuf(stdout, NULL, _IONBF, 0);
-    signal(SIGPIPE, SIG_DFL);
+    (void)self;
     for (;;) {
-        if (n_handed == 0) /* while a test runs, serve_one reads them */
-            take_requests(p->pool, sock, false);
-        if (n_handed == 0) {
+        if (handed.n == 0) /* while a test runs, serve_one reads them */
+            take_requests(q->pool, sock, false);
+        if (handed.n == 0) {
             if (hung_up)
                 _exit(0);        /* no more tests */
             flush_records(sock); /* no batch waits: the runner hears of every end first */
-            take_requests(p->pool, sock, true);
+            take_requests(q->pool, sock, true);
             continue;
         }
-        size_t index = (size_t)handed[0].first;
-        if (++handed[0].first >= handed[0].end)
-            memmove(handed, handed + 1, --n_handed * sizeof *handed);
-        serve_one(p->pool, sock, index);
+        size_t index = bench__handed_next(&handed);
+        if (index != SIZE_MAX)
+            serve_one(q->pool, sock, index);
     }
 }
 
-/* ---- the runner's side -------------------------------------------------------------- */
+/* ---- the runner's side: the callbacks of the queue (batch_queue.h) ------------------ */
 
-static int spawn(struct servers *p, size_t slot)
+static struct server *server(struct bench__batch_queue *q, size_t slot)
 {
-    int pair[2];
-    if (bench__socketpair_cloexec(SOCK_SEQPACKET, pair) != 0)
-        return -errno;
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = bench__workers_fork(slot);
-    if (pid < 0) {
-        int err = -errno;
-        close(pair[0]), close(pair[1]);
-        return err;
-    }
-    if (pid == 0) {
-        close(pair[0]);
-        server_main(p, slot, pair[1]);
-    }
-    close(pair[1]);
-    struct server *s = &p->s[slot];
-    s->pid = pid;
-    s->sock = pair[0];
-    s->pidfd = bench__pidfd_open(pid);
-    s->gone = false;
-    for (size_t i = 0; i < s->queued; i++)
-        s->q[i].sent = false;
-    return 0;
+    return &((struct server *)q->mode)[slot];
 }
 
-/* The running test of s ended: hand it to the runner with its output. */
-static void end_test(struct servers *p, struct server *s, struct bench__test_end *end)
+/* A test of the slot ends: its output goes with it. */
+static void before_end(struct bench__batch_queue *q, size_t slot, struct bench__test_end *end)
 {
-    end->index = s->q[0].first;
+    struct server *s = server(q, slot);
     end->output = s->out;
     end->output_len = s->out_len;
     end->output_truncated = s->out_truncated;
@@ -460,24 +396,18 @@ static void end_test(struct servers *p, struct server *s, struct bench__test_end
     s->out_len = 0;
     s->out_truncated = false;
     s->timed_out = s->unanswered = false;
-    if (++s->q[0].first >= s->q[0].end) {
-        s->q[0] = s->q[1];
-        s->queued--;
-    }
-    s->start_ns = bench__workers_clock_ns();
-    s->stopped_ns = bench__workers_stopped_ns();
-    p->ended++;
-    p->pool->end(p->pool->arg, end);
 }
 
-static void take_output(struct servers *p, struct server *s, const char *data, size_t n)
+static void take_output(struct bench__batch_queue *q, size_t slot, const char *data, size_t n)
 {
-    bench__output_keep(&s->out, &s->out_len, &s->out_truncated, p->pool->output_cap, data, n);
+    struct server *s = server(q, slot);
+    bench__output_keep(&s->out, &s->out_len, &s->out_truncated, q->pool->output_cap, data, n);
 }
 
 /* The records of a MSG_RECORDS message, in turn. */
-static void take_records(struct servers *p, struct server *s, const char *msg, size_t len)
+static void take_records(struct bench__batch_queue *q, size_t slot, const char *msg, size_t len)
 {
+    struct bench__batch_slot *s = &q->slots[slot];
     while (len > 0 && s->queued) {
         char kind = *msg++;
         len--;
@@ -488,7 +418,7 @@ static void take_records(struct servers *p, struct server *s, const char *msg, s
             memcpy(&n, msg, sizeof n);
             if (n > len - sizeof n)
                 return;
-            take_output(p, s, msg + sizeof n, n);
+            take_output(q, slot, msg + sizeof n, n);
             msg += sizeof n + n;
             len -= sizeof n + n;
             continue;
@@ -520,141 +450,61 @@ static void take_records(struct servers *p, struct server *s, const char *msg, s
             end.kind = BENCH__END_DIED;
             end.status = head.status;
         }
-        end_test(p, s, &end);
+        bench__batch_end(q, slot, &end);
     }
 }
 
 /* Take every message the server sent so far; at the end of the pair, mark it gone. */
-static void take_messages(struct servers *p, struct server *s)
+static void take_messages(struct bench__batch_queue *q, size_t slot)
 {
     static char msg[8192 + 1 + CHUNK];
-    while (s->sock >= 0) {
-        ssize_t n = recv(s->sock, msg, sizeof msg, MSG_DONTWAIT);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
-                s->gone = true;
-            return;
-        }
-        if (s->queued == 0)
+    struct bench__batch_slot *s = &q->slots[slot];
+    size_t n;
+    while (s->sock >= 0 && (n = bench__batch_recv(s, msg, sizeof msg)) > 0) {
+        if (s->queued == 0 || s->ending)
             continue; /* nothing runs: not ours to take */
         if (msg[0] == MSG_OUTPUT) {
-            take_output(p, s, msg + 1, (size_t)n - 1);
+            take_output(q, slot, msg + 1, n - 1);
         } else if (msg[0] == MSG_RECORDS) {
-            take_records(p, s, msg + 1, (size_t)n - 1);
+            take_records(q, slot, msg + 1, n - 1);
         } else if (msg[0] == MSG_NO_FORK && n >= 5) {
             int32_t err;
             memcpy(&err, msg + 1, sizeof err);
             struct bench__test_end end = {.kind = BENCH__END_NO_WORKER, .error = -err};
-            end_test(p, s, &end);
+            bench__batch_end(q, slot, &end);
         } else if (msg[0] == MSG_NOT_YET && n == 1 + 2 * sizeof(uint64_t)) {
             uint64_t index;
             int64_t left;
             memcpy(&index, msg + 1, sizeof index);
             memcpy(&left, msg + 1 + sizeof index, sizeof left);
-            if (s->timed_out && !s->unanswered && index == s->q[0].first) {
+            struct server *sv = server(q, slot);
+            if (sv->timed_out && !sv->unanswered && index == s->q[0].first) {
                 /* it began later than the runner believed: its deadline moves */
-                s->timed_out = false;
+                sv->timed_out = false;
                 s->start_ns =
-                    bench__workers_clock_ns() + left - (int64_t)p->pool->timeout * 1000000000LL;
+                    bench__workers_clock_ns() + left - (int64_t)q->pool->timeout * 1000000000LL;
             }
         }
     }
 }
 
-/* The server exited (status from waitpid): what it sent counts; the test it was running ends
- * with its death, or its timeout, and the rest of its batches wait for a new server. */
-static void server_gone(struct servers *p, size_t slot, int status)
+/* The server exited with the test the runner believes runs: that test ends with its death, or
+ * its timeout. */
+static void died(struct bench__batch_queue *q, size_t slot, int status)
 {
-    struct server *s = &p->s[slot];
-    take_messages(p, s);
-    if (s->queued) {
-        struct bench__test_end end = {.kind = s->timed_out ? BENCH__END_TIMED_OUT : BENCH__END_DIED,
-                                      .status = status,
-                                      .unanswered = s->unanswered,
-                                      .duration_ns = bench__workers_clock_ns() - s->start_ns};
-        end_test(p, s, &end);
-    }
-    bench__workers_forget(slot);
-    bench__close_fd(&s->sock);
-    bench__close_fd(&s->pidfd);
-    s->pid = 0;
-    s->gone = false;
-    for (size_t i = 0; i < s->queued; i++)
-        s->q[i].sent = false;
-}
-
-/* Reap the server if it exited; true when it did. */
-static bool reap(struct servers *p, size_t slot, int options)
-{
-    int status = 0;
-    if (!bench__reaped(p->s[slot].pid, &status, options))
-        return false;
-    server_gone(p, slot, status);
-    return true;
-}
-
-/* Whether the slot needs dispatch: a batch it holds is not with a live server, or it has room
- * for one more while tests are left. */
-static bool wants_dispatch(const struct servers *p, const struct server *s)
-{
-    for (size_t i = 0; i < s->queued; i++)
-        if (!s->q[i].sent)
-            return true;
-    return s->queued < 2 && p->next < p->pool->n_tests;
-}
-
-/* Queue the next batch on the slot when there is room, and send its server (a new one when there
- * is none) every batch it does not have yet. */
-static void dispatch(struct servers *p, size_t slot)
-{
-    struct server *s = &p->s[slot];
-    if (s->queued < 2 && p->next < p->pool->n_tests) {
-        size_t left = p->pool->n_tests - p->next, k = left / (4 * p->n);
-        k = k < 1 ? 1 : k > BATCH_MAX ? BATCH_MAX : k;
-        s->q[s->queued++] = (struct batch){.first = p->next, .end = p->next + k};
-        p->next += k;
-    }
-    for (int attempt = 0; attempt < 2 && s->queued; attempt++) {
-        if (s->pid == 0) {
-            int rc = spawn(p, slot);
-            if (rc < 0) {
-                struct bench__test_end end = {.kind = BENCH__END_NO_WORKER, .error = rc};
-                end_test(p, s, &end);
-                return;
-            }
-        }
-        size_t i = 0;
-        for (; i < s->queued; i++) {
-            struct batch *b = &s->q[i];
-            if (b->sent)
-                continue;
-            uint64_t wire[3] = {REQ_BATCH, b->first, b->end - b->first};
-            if (i == 0) { /* it runs now */
-                s->start_ns = bench__workers_clock_ns();
-                s->stopped_ns = bench__workers_stopped_ns();
-            }
-            if (send(s->sock, wire, sizeof wire, MSG_NOSIGNAL) != (ssize_t)sizeof wire)
-                break;
-            b->sent = true;
-        }
-        if (i == s->queued)
-            return;
-        /* it died: make sure, reap it, and start another */
-        bench__workers_kill(slot);
-        reap(p, slot, 0);
-    }
-    if (s->queued && !s->q[0].sent) {
-        struct bench__test_end end = {.kind = BENCH__END_NO_WORKER, .error = -EPIPE};
-        end_test(p, s, &end);
-    }
+    struct server *s = server(q, slot);
+    struct bench__test_end end = {.kind = s->timed_out ? BENCH__END_TIMED_OUT : BENCH__END_DIED,
+                                  .status = status,
+                                  .unanswered = s->unanswered,
+                                  .duration_ns =
+                                      bench__workers_clock_ns() - q->slots[slot].start_ns};
+    bench__batch_end(q, slot, &end);
 }
 
 /* Ask the server of the slot to time out the test the runner believes runs (q[0].first); the
  * server decides, because only it knows whether the test ended (its end may be held, or on its
  * way). A request it cannot take now waits for the grace like one it does not answer. */
-static void ask_time_out(struct server *s, size_t slot)
+static void ask_time_out(struct bench__batch_slot *s, size_t slot)
 {
     uint64_t wire[3] = {REQ_TIME_OUT, s->q[0].first,
                         (uint64_t)(bench__workers_stopped_ns() - s->stopped_ns)};
@@ -666,101 +516,39 @@ static void ask_time_out(struct server *s, size_t slot)
         bench__workers_kill(slot); /* it is gone: make sure */
 }
 
-/* Close the pair of an idle server: it exits; wait for it. */
-static void retire(struct servers *p, size_t slot)
+/* At the deadline of the test the runner believes runs, ask its server; after the grace with no
+ * answer, kill the group. */
+static void deadline(struct bench__batch_queue *q, size_t slot, struct bench__deadlines *d)
 {
-    shutdown(p->s[slot].sock, SHUT_RDWR);
-    reap(p, slot, 0);
+    struct bench__batch_slot *b = &q->slots[slot];
+    struct server *s = server(q, slot);
+    if (b->queued && !s->timed_out && bench__deadline_passed(d, b->start_ns)) {
+        ask_time_out(b, slot);
+        s->timed_out = true;
+        s->asked_ns = d->now_ns;
+    } else if (s->timed_out && !s->unanswered && bench__deadline_due(d, s->asked_ns + GRACE_NS)) {
+        bench__workers_kill(slot); /* it neither answered nor died */
+        s->unanswered = true;
+    }
 }
+
+static const struct bench__batch_ops server_ops = {
+    .serve = server_main,
+    .take = take_messages,
+    .deadline = deadline,
+    .died = died,
+    .before_end = before_end,
+    .reap_poll_ms = REAP_POLL_MS,
+    .exit_hides_ever = false, /* a test closes the server's pair: the pair ends with it */
+};
 
 int bench__fork_servers_run(const struct bench__test_pool *pool)
 {
-    int rc = 0;
-    size_t n = pool->n_workers ? pool->n_workers : 1;
-    struct servers p = {.pool = pool, .n = n, .s = bench__xcalloc(n, sizeof *p.s)};
+    size_t n = bench__batch_slots(pool);
+    struct server *s = bench__xcalloc(n, sizeof *s);
+    int rc = bench__batch_queue_run(pool, &server_ops, s);
     for (size_t i = 0; i < n; i++)
-        p.s[i] = (struct server){.sock = -1, .pidfd = -1};
-    struct pollfd *fds = bench__xcalloc(2 * n, sizeof *fds);
-    size_t *at = bench__xcalloc(2 * n, sizeof *at); /* each server's sock and pidfd in fds */
-    while (p.ended < pool->n_tests) {
-        for (size_t i = 0; i < n; i++) {
-            struct server *s = &p.s[i];
-            if (wants_dispatch(&p, s))
-                dispatch(&p, i);
-            else if (s->queued == 0 && s->pid != 0)
-                retire(&p, i); /* nothing left for it */
-        }
-        pool->tick(pool->arg);
-        if (p.ended >= pool->n_tests)
-            break;
-        size_t nfds = 0;
-        bool look_for_exit = false;
-        struct bench__deadlines d;
-        bench__deadlines_begin(&d, pool->timeout);
-        for (size_t i = 0; i < n; i++) {
-            struct server *s = &p.s[i];
-            size_t *mine = &at[2 * i];
-            mine[0] = mine[1] = SIZE_MAX;
-            if (s->pid == 0)
-                continue;
-            if (s->queued && !s->timed_out && bench__deadline_passed(&d, s->start_ns)) {
-                ask_time_out(s, i);
-                s->timed_out = true;
-                s->asked_ns = d.now_ns;
-            } else if (s->timed_out && !s->unanswered &&
-                       bench__deadline_due(&d, s->asked_ns + GRACE_NS)) {
-                bench__workers_kill(i); /* it neither answered nor died */
-                s->unanswered = true;
-            }
-            if (!s->gone) {
-                mine[0] = nfds;
-                fds[nfds++] = (struct pollfd){.fd = s->sock, .events = POLLIN};
-            }
-            if (s->pidfd >= 0) {
-                mine[1] = nfds;
-                fds[nfds++] = (struct pollfd){.fd = s->pidfd, .events = POLLIN};
-            } else if (s->gone) {
-                look_for_exit = true;
-            }
-        }
-        int timeout = pool->idle_ms;
-        int deadline = bench__deadlines_ms(&d);
-        if (deadline >= 0 && deadline < timeout)
-            timeout = deadline;
-        if (look_for_exit)
-            timeout = REAP_POLL_MS;
-        int ready = poll(fds, nfds, timeout);
-        if (ready < 0 && errno != EINTR) {
-            rc = -errno;
-            break;
-        }
-        for (size_t i = 0; i < n; i++) {
-            struct server *s = &p.s[i];
-            const size_t *mine = &at[2 * i];
-            if (s->pid == 0)
-                continue;
-            if (ready < 0 || (mine[0] != SIZE_MAX && fds[mine[0]].revents))
-                take_messages(&p, s);
-            if (mine[1] != SIZE_MAX && fds[mine[1]].revents)
-                s->gone = true;
-            if (s->gone)
-                reap(&p, i, WNOHANG);
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (p.s[i].pid == 0)
-            continue;
-        if (p.s[i].queued) { /* only when poll failed: nothing is left waiting */
-            bench__workers_kill(i);
-            p.s[i].queued = 0; /* not ended here: the caller says they were not run */
-        }
-        retire(&p, i);
-    }
-    pool->tick(pool->arg);
-    for (size_t i = 0; i < n; i++)
-        free(p.s[i].out);
-    free(at);
-    free(fds);
-    free(p.s);
+        free(s[i].out);
+    free(s);
     return rc;
 }

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* fork_server.h: test mode's --isolate=test: a process per test, forked by one fork server per
- * job, each test's end handed to the runner (through the pool of test_worker.h), which renders
+ * job, each test's end handed to the runner (through the pool of batch_queue.h), which renders
  * it. */
 #ifndef BENCH_TESTMODE_FORK_SERVER_H
 #define BENCH_TESTMODE_FORK_SERVER_H
 
-#include "test_worker.h"
+#include "batch_queue.h"
 
 /* Run every test of the pool, each in a process of its own; returns 0 when all have ended and
  * every server is reaped, or -errno when the runner could not wait for them (poll failed): the

@@ -3,18 +3,19 @@
  * tests it is handed one after another, each test's output and outcome kept apart, and a new
  * worker after one died (crash, abort, exit, timeout) with the test that killed it reported and
  * the rest of its batches handed to the new one. It does not render anything (runner.c does) nor
- * own process groups and signals (workers.c does).
+ * own process groups and signals (workers.c does), nor keep a queue of batches of its own
+ * (batch_queue.c does: this file gives it the worker's callbacks).
  *
  * Why batches: one round trip per test made every test pay two wake-ups, across CPUs when the
  * runner and its worker sit on two (docs/explanation/performance.md, "Test mode"). The runner
- * hands a worker batches (REQ_BATCH: the first index into the pool's tests, and how many), the
- * next one while the last still runs, on a SOCK_SEQPACKET pair; the worker runs them in the order
- * they came and appends one record per ended test to a ring in memory it shares with the runner.
- * It rings the runner (a one-byte message) at most FLUSH_NS after the first record the runner
- * was not told of, when it starts its last batch, and before it blocks; the runner also looks at
- * the ring every FLUSH_NS while tests run. So the runner wakes about once per flush, not per
- * test. The test that runs, as the runner knows it, is the first of the queued batches not ended
- * yet.
+ * hands a worker batches (BENCH__REQ_BATCH: the first index into the pool's tests, and how many),
+ * the next one while the last still runs, on a SOCK_SEQPACKET pair; the worker runs them in the
+ * order they came and appends one record per ended test to a ring in memory it shares with the
+ * runner. It rings the runner (a one-byte message) at most FLUSH_NS after the first record the
+ * runner was not told of, when it starts its last batch, and before it blocks; the runner also
+ * looks at the ring every FLUSH_NS while tests run. So the runner wakes about once per flush, not
+ * per test. The test that runs, as the runner knows it, is the first of the queued batches not
+ * ended yet.
  *
  * Output: the worker's stdout and stderr are one anonymous file (O_APPEND); a record holds the
  * offsets of its test's output, which the runner reads from the file. The worker empties the file
@@ -32,9 +33,9 @@
  * group only when the test it believes runs has run its limit (less the time the runner was
  * stopped); otherwise the deadline moves.
  *
- * Over 600 lines for the reason fork_server.c gives: the worker and the runner's side are the two
- * ends of one protocol (the batches, the ring, the running test's record), kept in one file so a
- * change of the one is seen beside the other. */
+ * The worker and the runner's side are the two ends of one protocol (the batches, the ring, the
+ * running test's record), kept in one file so that a change of the one is seen beside the
+ * other. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -56,21 +57,19 @@
 #include "../platform/workers.h"
 #include "../util/alloc.h"
 #include "../util/clock.h"
-#include "pool_util.h"
 #include "../util/thread.h"
+#include "batch_queue.h"
 #include "deadline.h"
+#include "pool_util.h"
 #include "test_worker.h"
 
 /* Without a pidfd (kernels before 5.3), a worker's death is looked for this often. */
 #define REAP_POLL_MS 10
-/* The runner's requests: three uint64_t, the kind first. */
-#define REQ_BATCH 1 /* the first index into the pool's tests, and how many */
-#define REQ_ROOM 2  /* the runner took records from a full ring */
+/* The runner's requests besides BENCH__REQ_BATCH (batch_queue.h): three uint64_t, the kind
+ * first. */
+#define REQ_ROOM 2 /* the runner took records from a full ring */
 /* The worker's ring of the runner's doorbell. */
 #define MSG_DOORBELL 'D'
-/* The most tests handed to a worker at once: a quarter of each job's share of what is left, so
- * the jobs end close together. */
-#define BATCH_MAX 64
 /* The longest the worker holds an end before it tells the runner. */
 #define FLUSH_NS 2000000LL
 #define FLUSH_MS 2
@@ -99,32 +98,22 @@ struct shared {
     char ring[RING];
 };
 
-/* A run of the pool's tests handed to a worker: first..end-1 not ended yet. */
-struct batch {
-    size_t first, end;
-    bool sent; /* with the live worker (a new worker gets it again) */
-};
-
+/* What the runner keeps of a slot's worker besides its queue (the slot of batch_queue.h, whose
+ * `ending` is set when the worker reported through the pair and is killed). */
 struct worker {
-    pid_t pid;      /* 0 = none in this slot */
-    int sock;       /* the runner's end of the pair */
-    int out_fd;     /* the worker's output file */
-    int pidfd;      /* readable once the worker exited; -1 when the kernel has none */
-    bool gone;      /* its end of the pair closed */
-    bool ending;    /* it reported through the pair and is killed: no other test ends by it */
+    int out_fd;     /* the worker's output file; -1: none */
     bool timed_out; /* killed for timeout_index's deadline */
     size_t timeout_index;
-    struct shared *sh;  /* NULL when none */
-    struct batch q[2];  /* q[0].first runs, then the rest of q[0], then q[1] */
-    size_t queued;      /* batches in q */
-    int64_t start_ns;   /* bench__workers_clock_ns() when q[0].first began (at most since) */
-    int64_t stopped_ns; /* bench__workers_stopped_ns() then */
+    struct shared *sh; /* NULL when none */
 };
 
-struct pool_run {
-    const struct bench__test_pool *pool;
-    struct worker *workers;
-    size_t n, next, ended;
+/* The mode's state of a run (the queue's `mode`). */
+struct workers {
+    struct worker *w;
+    /* How often the runner looks at the rings while tests run: every FLUSH_MS after an end,
+     * then twice as long each time nothing ended (a long test), up to idle_ms. */
+    int peek_ms;
+    size_t ended_before;
 };
 
 static void ring_in(struct shared *sh, uint64_t pos, const void *src, size_t n)
@@ -143,11 +132,8 @@ static void ring_out(const struct shared *sh, uint64_t pos, void *dst, size_t n)
 
 /* ---- the worker process ------------------------------------------------------------ */
 
-/* The batches the worker was handed and has not run yet: the runner has at most two out. */
-static struct todo {
-    uint64_t first, end;
-} todo[4];
-static size_t n_todo;
+/* The batches the worker was handed and has not run yet. */
+static struct bench__handed todo;
 static bool told = true;     /* the runner was rung since the last record */
 static int64_t untold_since; /* when the first record it was not told of was written */
 
@@ -175,12 +161,10 @@ static bool take_request(const struct bench__test_pool *pool, int sock, bool blo
             continue;
         if (n < 0 && !block && (errno == EAGAIN || errno == EWOULDBLOCK))
             return false;
-        if (n != (ssize_t)sizeof req || (req[0] == REQ_BATCH && n_todo == 4))
+        if (n != (ssize_t)sizeof req ||
+            (req[0] == BENCH__REQ_BATCH && !bench__handed_put(&todo, req, pool->n_tests)))
             _exit(0); /* the runner closed its end (or broke the protocol) */
-        if (req[0] == REQ_BATCH && req[1] < pool->n_tests)
-            todo[n_todo++] = (struct todo){req[1], req[1] + req[2] < pool->n_tests ? req[1] + req[2]
-                                                                                   : pool->n_tests};
-        else if (req[0] == REQ_ROOM && room)
+        if (req[0] == REQ_ROOM && room)
             *room = true;
         return true;
     }
@@ -246,51 +230,35 @@ static uint64_t output_at(int fd)
     return at > 0 ? (uint64_t)at : 0;
 }
 
-BENCH_NORETURN static void worker_main(struct pool_run *p, size_t self, int sock, int out_fd)
+static struct worker *worker_of(struct bench__batch_queue *q, size_t slot)
 {
-    const struct bench__test_pool *pool = p->pool;
-    struct shared *sh = p->workers[self].sh;
-    for (size_t i = 0; i < p->n; i++) {
-        struct worker *w = &p->workers[i];
-        if (i == self || w->pid == 0)
-            continue;
-        close(w->sock);
-        close(w->out_fd);
-        if (w->pidfd >= 0)
-            close(w->pidfd);
-        munmap(w->sh, sizeof *w->sh);
-    }
-    int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0) {
-        dup2(devnull, STDIN_FILENO);
-        close(devnull);
-    }
-    dup2(out_fd, STDOUT_FILENO);
-    dup2(out_fd, STDERR_FILENO);
-    close(out_fd);
-    setvbuf(stdout, NULL, _IONBF, 0); /* nothing is lost when a test crashes */
-    signal(SIGPIPE, SIG_DFL);
+    return &((struct workers *)q->mode)->w[slot];
+}
+
+BENCH_NORETURN static void worker_main(struct bench__batch_queue *q, size_t self, int sock)
+{
+    const struct bench__test_pool *pool = q->pool;
+    struct worker *w = worker_of(q, self);
+    struct shared *sh = w->sh;
+    dup2(w->out_fd, STDOUT_FILENO);
+    dup2(w->out_fd, STDERR_FILENO);
+    bench__close_fd(&w->out_fd);
     pid_t me = bench__thread_id(); /* its one thread: a fork leaves only the caller's */
     pid_t worker = getpid();       /* not the thread's id: off Linux the two differ */
     for (;;) {
-        if (n_todo == 0) {
+        if (todo.n == 0) {
             if (!told)
                 ring_bell(sock); /* no batch waits: the runner hears of every end first */
             take_request(pool, sock, true, NULL);
             continue;
         }
-        while (n_todo == 1 && take_request(pool, sock, false, NULL)) {
+        while (todo.n == 1 && take_request(pool, sock, false, NULL)) {
         } /* the next batch, sent while this one runs */
-        size_t index = (size_t)todo[0].first;
-        if (index == todo[0].end) { /* an empty batch */
-            memmove(todo, todo + 1, --n_todo * sizeof *todo);
-            continue;
-        }
-        if (++todo[0].first >= todo[0].end) {
-            memmove(todo, todo + 1, --n_todo * sizeof *todo);
-            if (n_todo == 0 && !told)
-                ring_bell(sock); /* its last batch begins: the runner sends the next one */
-        }
+        size_t index = bench__handed_next(&todo);
+        if (index == SIZE_MAX)
+            continue; /* empty batches only */
+        if (todo.n == 0 && !told)
+            ring_bell(sock); /* its last batch begins: the runner sends the next one */
         uint64_t out_start = output_at(STDOUT_FILENO);
         if (out_start >= TRUNCATE_AT &&
             atomic_load(&sh->tail) == atomic_load_explicit(&sh->head, memory_order_relaxed)) {
@@ -320,7 +288,7 @@ BENCH_NORETURN static void worker_main(struct pool_run *p, size_t self, int sock
     }
 }
 
-/* ---- the runner's side -------------------------------------------------------------- */
+/* ---- the runner's side: the callbacks of the queue (batch_queue.h) ------------------ */
 
 /* The output file's size (not lseek: the file offset is shared with the worker). */
 static uint64_t file_size(int fd)
@@ -329,63 +297,36 @@ static uint64_t file_size(int fd)
     return fstat(fd, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0;
 }
 
-static int spawn(struct pool_run *p, size_t slot)
+/* The worker's shared memory and output file, made before the fork. */
+static int prepare(struct bench__batch_queue *q, size_t slot)
 {
-    struct worker *w = &p->workers[slot];
+    struct worker *w = worker_of(q, slot);
     struct shared *sh =
         mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (sh == MAP_FAILED)
         return -errno;
-    int pair[2];
-    if (bench__socketpair_cloexec(SOCK_SEQPACKET, pair) != 0) {
-        int err = -errno;
-        munmap(sh, sizeof *sh);
-        return err;
-    }
     int out = bench__anon_file();
     if (out < 0 || fcntl(out, F_SETFL, O_APPEND) != 0) {
         int err = -errno;
         if (out >= 0)
             close(out);
-        close(pair[0]), close(pair[1]);
         munmap(sh, sizeof *sh);
         return err;
     }
     atomic_init(&sh->run_index, UINT64_MAX); /* no test runs yet */
     w->sh = sh;
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = bench__workers_fork(slot);
-    if (pid < 0) {
-        int err = -errno;
-        close(pair[0]), close(pair[1]), close(out);
-        munmap(sh, sizeof *sh);
-        w->sh = NULL;
-        return err;
-    }
-    if (pid == 0) {
-        close(pair[0]);
-        worker_main(p, slot, pair[1], out);
-    }
-    close(pair[1]);
-    w->pid = pid;
-    w->sock = pair[0];
     w->out_fd = out;
-    w->pidfd = bench__pidfd_open(pid);
-    w->gone = w->ending = w->timed_out = false;
-    for (size_t i = 0; i < w->queued; i++)
-        w->q[i].sent = false;
     return 0;
 }
 
 /* The output file's bytes from..to (at most the cap, and one byte past it that says it was cut)
  * into the end. */
-static void read_output(struct pool_run *p, struct worker *w, uint64_t from, uint64_t to,
+static void read_output(struct bench__batch_queue *q, size_t slot, uint64_t from, uint64_t to,
                         struct bench__test_end *end)
 {
     if (to <= from)
         return;
-    size_t cap = p->pool->output_cap, len = (size_t)(to - from);
+    size_t cap = q->pool->output_cap, len = (size_t)(to - from);
     if (len > cap) {
         end->output_truncated = true;
         len = cap;
@@ -395,7 +336,7 @@ static void read_output(struct pool_run *p, struct worker *w, uint64_t from, uin
     char *buf = bench__xmalloc(len + 1);
     size_t got = 0;
     while (got < len) {
-        ssize_t n = pread(w->out_fd, buf + got, len - got, (off_t)(from + got));
+        ssize_t n = pread(worker_of(q, slot)->out_fd, buf + got, len - got, (off_t)(from + got));
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -405,20 +346,6 @@ static void read_output(struct pool_run *p, struct worker *w, uint64_t from, uin
     buf[got] = '\0';
     end->output = buf;
     end->output_len = got;
-}
-
-/* The running test of w (q[0].first) ended: hand it to the runner. */
-static void end_test(struct pool_run *p, struct worker *w, struct bench__test_end *end)
-{
-    end->index = w->q[0].first;
-    if (++w->q[0].first >= w->q[0].end) {
-        w->q[0] = w->q[1];
-        w->queued--;
-    }
-    w->start_ns = bench__workers_clock_ns();
-    w->stopped_ns = bench__workers_stopped_ns();
-    p->ended++;
-    p->pool->end(p->pool->arg, end);
 }
 
 /* Which test the worker runs, since when, where its output begins. */
@@ -435,10 +362,23 @@ static void read_running(const struct shared *sh, uint64_t *index, int64_t *sinc
     } while ((s1 & 1) || s1 != s2);
 }
 
-/* Take the records in the ring: each ends the test that runs, when it is that test's. */
-static void take_ring(struct pool_run *p, struct worker *w)
+/* The output of the test the worker runs, when it is the one the runner believes runs. */
+static void read_running_output(struct bench__batch_queue *q, size_t slot,
+                                struct bench__test_end *end)
 {
-    struct shared *sh = w->sh;
+    struct worker *w = worker_of(q, slot);
+    uint64_t index, out;
+    int64_t since;
+    read_running(w->sh, &index, &since, &out);
+    if (index == q->slots[slot].q[0].first)
+        read_output(q, slot, out, file_size(w->out_fd), end);
+}
+
+/* Take the records in the ring: each ends the test that runs, when it is that test's. */
+static void take_ring(struct bench__batch_queue *q, size_t slot)
+{
+    struct bench__batch_slot *s = &q->slots[slot];
+    struct shared *sh = worker_of(q, slot)->sh;
     if (!sh)
         return;
     uint64_t tail = atomic_load_explicit(&sh->tail, memory_order_relaxed);
@@ -458,22 +398,22 @@ static void take_ring(struct pool_run *p, struct worker *w)
             ring_out(sh, tail + sizeof rec, report, report_len);
         tail += sizeof rec + report_len;
         took = true;
-        if (!w->queued || rec.index != w->q[0].first || w->ending || !fits ||
+        if (!s->queued || rec.index != s->q[0].first || s->ending || !fits ||
             bench__outcome_decode(report, report_len, &outcome, message, sizeof message) != 0)
             continue;
         struct bench__test_end end = {.kind = BENCH__END_REPORTED,
                                       .outcome = outcome,
                                       .message = message,
                                       .duration_ns = rec.duration_ns};
-        read_output(p, w, rec.out_start, rec.out_end, &end);
-        end_test(p, w, &end);
+        read_output(q, slot, rec.out_start, rec.out_end, &end);
+        bench__batch_end(q, slot, &end);
     }
     if (!took)
         return;
     atomic_store(&sh->tail, tail);
     if (atomic_exchange(&sh->want_room, 0)) {
         uint64_t wire[3] = {REQ_ROOM, 0, 0};
-        if (send(w->sock, wire, sizeof wire, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+        if (send(s->sock, wire, sizeof wire, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
             /* it is gone (its death will tell), or the pair is full of batches it will read */
         }
     }
@@ -482,270 +422,129 @@ static void take_ring(struct pool_run *p, struct worker *w)
 /* Take what the worker sent on the pair: doorbells (the ring is taken), or the outcome of the
  * running test from bench__finish away from the worker's loop. At the end of the pair, mark it
  * gone. */
-static void take_messages(struct pool_run *p, struct worker *w)
+static void take_messages(struct bench__batch_queue *q, size_t slot)
 {
-    take_ring(p, w);
-    while (w->sock >= 0 && !w->gone) {
-        char buf[sizeof((struct bench_ctx *)0)->message + 3];
-        ssize_t n = recv(w->sock, buf, sizeof buf, MSG_DONTWAIT);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
-                w->gone = true;
-            return;
-        }
+    struct bench__batch_slot *s = &q->slots[slot];
+    take_ring(q, slot);
+    char buf[sizeof((struct bench_ctx *)0)->message + 3];
+    size_t n;
+    while (s->sock >= 0 && !s->gone && (n = bench__batch_recv(s, buf, sizeof buf)) > 0) {
         if (n == 1 && buf[0] == MSG_DOORBELL)
             continue;
-        take_ring(p, w); /* the ends before the outcome */
+        take_ring(q, slot); /* the ends before the outcome */
         char message[sizeof buf];
         enum bench__outcome outcome;
-        if (!w->queued || w->ending ||
-            bench__outcome_decode(buf, (size_t)n, &outcome, message, sizeof message) != 0)
+        if (!s->queued || s->ending ||
+            bench__outcome_decode(buf, n, &outcome, message, sizeof message) != 0)
             continue; /* not from libbench: its death will tell */
         /* on a thread, which exits the worker now, or in a process the test forked, while the
          * worker runs on: it gets no other test */
-        kill(w->pid, SIGKILL);
-        uint64_t index, out;
-        int64_t since;
-        read_running(w->sh, &index, &since, &out);
+        kill(s->pid, SIGKILL);
         struct bench__test_end end = {.kind = BENCH__END_REPORTED,
                                       .outcome = outcome,
                                       .message = message,
-                                      .duration_ns = bench__workers_clock_ns() - w->start_ns};
-        if (index == w->q[0].first)
-            read_output(p, w, out, file_size(w->out_fd), &end);
-        end_test(p, w, &end);
-        w->ending = true;
+                                      .duration_ns = bench__workers_clock_ns() - s->start_ns};
+        read_running_output(q, slot, &end);
+        bench__batch_end(q, slot, &end);
+        s->ending = true;
     }
 }
 
-/* The worker exited (status from waitpid): what it had sent counts; the test it was running
- * ends with its death, or its timeout, and the rest of its batches wait for a new worker. */
-static void worker_gone(struct pool_run *p, size_t slot, int status)
+/* The worker exited with the test the runner believes runs: that test ends with its death, or
+ * its timeout; but a worker killed for a test that ended in time leaves the test it had begun
+ * to run again in a new worker. */
+static void died(struct bench__batch_queue *q, size_t slot, int status)
 {
-    struct worker *w = &p->workers[slot];
-    take_messages(p, w);
-    if (w->queued && !w->ending && (!w->timed_out || w->timeout_index == w->q[0].first)) {
-        struct bench__test_end end = {.kind = w->timed_out ? BENCH__END_TIMED_OUT : BENCH__END_DIED,
-                                      .status = status,
-                                      .duration_ns = bench__workers_clock_ns() - w->start_ns};
-        uint64_t index, out;
-        int64_t since;
-        read_running(w->sh, &index, &since, &out);
-        if (index == w->q[0].first)
-            read_output(p, w, out, file_size(w->out_fd), &end);
-        end_test(p, w, &end);
-    }
-    /* else: killed for a test that ended in time, or after an outcome on the pair: the test it
-     * had begun runs again in a new worker */
-    bench__workers_forget(slot);
-    bench__close_fd(&w->sock);
+    struct bench__batch_slot *s = &q->slots[slot];
+    struct worker *w = worker_of(q, slot);
+    if (w->timed_out && w->timeout_index != s->q[0].first)
+        return;
+    struct bench__test_end end = {.kind = w->timed_out ? BENCH__END_TIMED_OUT : BENCH__END_DIED,
+                                  .status = status,
+                                  .duration_ns = bench__workers_clock_ns() - s->start_ns};
+    read_running_output(q, slot, &end);
+    bench__batch_end(q, slot, &end);
+}
+
+/* The worker is gone: its output file and shared memory with it. */
+static void release(struct bench__batch_queue *q, size_t slot)
+{
+    struct worker *w = worker_of(q, slot);
     bench__close_fd(&w->out_fd);
-    bench__close_fd(&w->pidfd);
-    munmap(w->sh, sizeof *w->sh);
+    if (w->sh)
+        munmap(w->sh, sizeof *w->sh);
     w->sh = NULL;
-    w->pid = 0;
-    w->gone = w->ending = w->timed_out = false;
-    for (size_t i = 0; i < w->queued; i++)
-        w->q[i].sent = false;
+    w->timed_out = false;
 }
 
-/* Reap the worker if it exited; true when it did. */
-static bool reap(struct pool_run *p, size_t slot, int options)
+/* The deadline of the test the runner believes runs: when it has come, take the ends the worker
+ * holds, and kill its group only when the test that runs is that one and has run its limit;
+ * otherwise its deadline moves. */
+static void deadline(struct bench__batch_queue *q, size_t slot, struct bench__deadlines *d)
 {
-    int status = 0;
-    if (!bench__reaped(p->workers[slot].pid, &status, options))
-        return false;
-    worker_gone(p, slot, status);
-    return true;
-}
-
-/* Close the pair of an idle worker: it exits; wait for it. */
-static void retire(struct pool_run *p, size_t slot)
-{
-    shutdown(p->workers[slot].sock, SHUT_RDWR);
-    reap(p, slot, 0);
-}
-
-/* Whether the slot needs dispatch: a batch it holds is not with a live worker, or it has room
- * for one more while tests are left. */
-static bool wants_dispatch(const struct pool_run *p, const struct worker *w)
-{
-    if (w->ending)
-        return false; /* its slot is free once it is reaped */
-    for (size_t i = 0; i < w->queued; i++)
-        if (!w->q[i].sent)
-            return true;
-    return w->queued < 2 && p->next < p->pool->n_tests;
-}
-
-/* Queue the next batch on the slot when there is room, and send its worker (a new one when there
- * is none) every batch it does not have yet. */
-static void dispatch(struct pool_run *p, size_t slot)
-{
-    struct worker *w = &p->workers[slot];
-    if (w->queued < 2 && p->next < p->pool->n_tests) {
-        size_t left = p->pool->n_tests - p->next, k = left / (4 * p->n);
-        k = k < 1 ? 1 : k > BATCH_MAX ? BATCH_MAX : k;
-        w->q[w->queued++] = (struct batch){.first = p->next, .end = p->next + k};
-        p->next += k;
-    }
-    for (int attempt = 0; attempt < 2 && w->queued; attempt++) {
-        if (w->pid == 0) {
-            int rc = spawn(p, slot);
-            if (rc < 0) {
-                struct bench__test_end end = {.kind = BENCH__END_NO_WORKER, .error = rc};
-                end_test(p, w, &end);
-                return;
-            }
-        }
-        size_t i = 0;
-        for (; i < w->queued; i++) {
-            struct batch *b = &w->q[i];
-            if (b->sent)
-                continue;
-            uint64_t wire[3] = {REQ_BATCH, b->first, b->end - b->first};
-            if (i == 0) { /* it runs now */
-                w->start_ns = bench__workers_clock_ns();
-                w->stopped_ns = bench__workers_stopped_ns();
-            }
-            if (send(w->sock, wire, sizeof wire, MSG_NOSIGNAL) != (ssize_t)sizeof wire)
-                break;
-            b->sent = true;
-        }
-        if (i == w->queued)
-            return;
-        /* it died: make sure, reap it, and start another */
-        bench__workers_kill(slot);
-        reap(p, slot, 0);
-    }
-    if (w->queued && !w->q[0].sent) {
-        struct bench__test_end end = {.kind = BENCH__END_NO_WORKER, .error = -EPIPE};
-        end_test(p, w, &end);
-    }
-}
-
-/* The deadline of the test the runner believes runs has come: take the ends the worker holds,
- * and kill its group only when the test that runs is that one and has run its limit; otherwise
- * its deadline moves. */
-static void judge_deadline(struct pool_run *p, size_t slot, struct bench__deadlines *d)
-{
-    struct worker *w = &p->workers[slot];
+    struct bench__batch_slot *s = &q->slots[slot];
+    struct worker *w = worker_of(q, slot);
+    if (!s->queued || w->timed_out || s->ending || !bench__deadline_passed(d, s->start_ns))
+        return;
     uint64_t index, out;
     int64_t since;
     read_running(w->sh, &index, &since, &out); /* before the ring: an end then is in it */
-    take_ring(p, w);
-    if (!w->queued || w->ending)
+    take_ring(q, slot);
+    if (!s->queued || s->ending)
         return;
-    int64_t stopped = bench__workers_stopped_ns() - w->stopped_ns;
-    int64_t limit = (int64_t)p->pool->timeout * 1000000000LL;
-    if (index == w->q[0].first) {
+    int64_t stopped = bench__workers_stopped_ns() - s->stopped_ns;
+    int64_t limit = (int64_t)q->pool->timeout * 1000000000LL;
+    if (index == s->q[0].first) {
         int64_t ran = bench__clock_deadline_ns() - since - stopped;
         if (ran >= limit) {
             bench__workers_kill(slot);
             w->timed_out = true;
-            w->timeout_index = w->q[0].first;
+            w->timeout_index = s->q[0].first;
             return;
         }
-        w->start_ns = d->now_ns - ran;
+        s->start_ns = d->now_ns - ran;
     } else {
-        w->start_ns = d->now_ns; /* it began after the runner read the ring */
+        s->start_ns = d->now_ns; /* it began after the runner read the ring */
     }
-    w->stopped_ns = bench__workers_stopped_ns();
-    (void)bench__deadline_passed(d, w->start_ns); /* counts toward the nearest */
+    s->stopped_ns = bench__workers_stopped_ns();
+    (void)bench__deadline_passed(d, s->start_ns); /* counts toward the nearest */
 }
+
+/* The ends a worker holds while a long test runs are in its ring: the runner looks at the rings
+ * FLUSH_MS after an end, then twice as long each time nothing ended, up to idle_ms. */
+static int wait_ms(struct bench__batch_queue *q, int timeout)
+{
+    struct workers *ws = q->mode;
+    bool running = false;
+    for (size_t i = 0; i < q->n; i++)
+        running = running || (q->slots[i].pid != 0 && q->slots[i].queued);
+    if (q->ended != ws->ended_before)
+        ws->peek_ms = FLUSH_MS;
+    else if (ws->peek_ms < q->pool->idle_ms)
+        ws->peek_ms *= 2;
+    ws->ended_before = q->ended;
+    return running && (timeout < 0 || timeout > ws->peek_ms) ? ws->peek_ms : timeout;
+}
+
+static const struct bench__batch_ops worker_ops = {
+    .prepare = prepare,
+    .serve = worker_main,
+    .take = take_messages,
+    .deadline = deadline,
+    .died = died,
+    .release = release,
+    .wait_ms = wait_ms,
+    .reap_poll_ms = REAP_POLL_MS,
+    .exit_hides_ever = true, /* a process a test forked may hold the worker's pair */
+};
 
 int bench__test_workers_run(const struct bench__test_pool *pool)
 {
-    int rc = 0;
-    size_t n = pool->n_workers ? pool->n_workers : 1;
-    struct pool_run p = {.pool = pool, .n = n, .workers = bench__xcalloc(n, sizeof *p.workers)};
+    size_t n = bench__batch_slots(pool);
+    struct workers ws = {.w = bench__xcalloc(n, sizeof *ws.w), .peek_ms = FLUSH_MS};
     for (size_t i = 0; i < n; i++)
-        p.workers[i] = (struct worker){.sock = -1, .out_fd = -1, .pidfd = -1};
-    struct pollfd *fds = bench__xcalloc(2 * n, sizeof *fds);
-    size_t *at = bench__xcalloc(2 * n, sizeof *at); /* each worker's sock and pidfd in fds */
-    /* How often the runner looks at the rings while tests run: every FLUSH_MS after an end, then
-     * twice as long each time nothing ended (a long test), up to idle_ms. */
-    int peek_ms = FLUSH_MS;
-    size_t ended_before = 0;
-    while (p.ended < pool->n_tests) {
-        for (size_t i = 0; i < n; i++) {
-            struct worker *w = &p.workers[i];
-            if (wants_dispatch(&p, w))
-                dispatch(&p, i);
-            else if (w->queued == 0 && w->pid != 0 && !w->ending)
-                retire(&p, i); /* nothing left for it */
-        }
-        pool->tick(pool->arg);
-        if (p.ended >= pool->n_tests)
-            break;
-        size_t nfds = 0;
-        bool look_for_death = false, running = false;
-        struct bench__deadlines d;
-        bench__deadlines_begin(&d, pool->timeout);
-        for (size_t i = 0; i < n; i++) {
-            struct worker *w = &p.workers[i];
-            size_t *mine = &at[2 * i];
-            mine[0] = mine[1] = SIZE_MAX;
-            if (w->pid == 0)
-                continue;
-            if (w->queued && !w->timed_out && !w->ending && bench__deadline_passed(&d, w->start_ns))
-                judge_deadline(&p, i, &d);
-            running = running || w->queued;
-            if (!w->gone) {
-                mine[0] = nfds;
-                fds[nfds++] = (struct pollfd){.fd = w->sock, .events = POLLIN};
-            }
-            if (w->pidfd >= 0) {
-                mine[1] = nfds;
-                fds[nfds++] = (struct pollfd){.fd = w->pidfd, .events = POLLIN};
-            } else {
-                look_for_death = true;
-            }
-        }
-        int timeout = pool->idle_ms;
-        int deadline = bench__deadlines_ms(&d);
-        if (deadline >= 0 && deadline < timeout)
-            timeout = deadline;
-        if (p.ended != ended_before)
-            peek_ms = FLUSH_MS;
-        else if (peek_ms < pool->idle_ms)
-            peek_ms *= 2;
-        ended_before = p.ended;
-        if (running && timeout > peek_ms)
-            timeout = peek_ms; /* the ends held while a long test runs are in the ring */
-        if (look_for_death && timeout > REAP_POLL_MS)
-            timeout = REAP_POLL_MS;
-        int ready = poll(fds, nfds, timeout);
-        if (ready < 0 && errno != EINTR) {
-            rc = -errno;
-            break;
-        }
-        for (size_t i = 0; i < n; i++) {
-            struct worker *w = &p.workers[i];
-            const size_t *mine = &at[2 * i];
-            if (w->pid == 0)
-                continue;
-            if (ready <= 0 || (mine[0] != SIZE_MAX && fds[mine[0]].revents))
-                take_messages(&p, w);
-            if (mine[1] == SIZE_MAX || fds[mine[1]].revents || w->gone || ready < 0)
-                reap(&p, i, WNOHANG);
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (p.workers[i].pid == 0)
-            continue;
-        if (p.workers[i].queued) {      /* only when poll failed: nothing is left waiting */
-            p.workers[i].ending = true; /* what it had not ended is not ended here: the caller
-                                         * says it was not run */
-            bench__workers_kill(i);
-        }
-        retire(&p, i);
-    }
-    pool->tick(pool->arg);
-    free(at);
-    free(fds);
-    free(p.workers);
+        ws.w[i].out_fd = -1;
+    int rc = bench__batch_queue_run(pool, &worker_ops, &ws);
+    free(ws.w);
     return rc;
 }
