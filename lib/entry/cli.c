@@ -16,6 +16,7 @@
 #include "../sources/ip_sampling.h"
 #include "../report/formats.h"
 #include "../sources/source.h"
+#include "../util/alloc.h"
 #include "../util/text.h"
 #include "cli.h"
 
@@ -230,14 +231,9 @@ static int append_list(struct parse_state *st, const char *shown, const char *va
             if ((unsigned char)p[i] <= ' ' || p[i] == 0x7f)
                 return fail(st, "option '%s': whitespace or control character in '%s'", shown,
                             value);
-        char **grown = realloc(*items, (*count + 2) * sizeof **items);
-        if (!grown)
-            return fail(st, "out of memory");
-        *items = grown;
-        grown[*count] = strndup(p, len);
-        if (!grown[*count])
-            return fail(st, "out of memory");
-        grown[++*count] = NULL;
+        *items = bench__xrealloc(*items, (*count + 2) * sizeof **items);
+        (*items)[*count] = bench__xstrndup(p, len);
+        (*items)[++*count] = NULL;
         if (!comma)
             return 0;
         p = comma + 1;
@@ -259,9 +255,7 @@ static void dedupe_list(char **items, size_t *count)
     size_t n = *count;
     if (n < 2)
         return;
-    size_t *order = malloc(n * sizeof *order);
-    if (!order)
-        return; /* the repeats stay: harmless, only said more than once */
+    size_t *order = bench__xmalloc(n * sizeof *order);
     for (size_t i = 0; i < n; i++)
         order[i] = i;
     qsort_r(order, n, sizeof *order, compare_items, items);

@@ -39,9 +39,7 @@ double bench__median_of(const double *values, size_t n)
     if (n == 0 || !values)
         return NAN;
     double stack[64];
-    double *s = n <= 64 ? stack : malloc(n * sizeof *s);
-    if (!s)
-        return NAN;
+    double *s = n <= 64 ? stack : bench__xmalloc(n * sizeof *s);
     memcpy(s, values, n * sizeof *s);
     bench__sort_doubles(s, n);
     double m = bench__median_sorted(s, n);

@@ -206,9 +206,7 @@ static int compare_failed(const void *pa, const void *pb, void *arg)
 
 static void print_recap(struct run *r, size_t failed)
 {
-    size_t *order = malloc(failed * sizeof *order);
-    if (!order)
-        return;
+    size_t *order = bench__xmalloc(failed * sizeof *order);
     size_t k = 0;
     for (size_t i = 0; i < r->n_tests; i++)
         if (r->results[i].outcome == BENCH__FAILED)
@@ -319,11 +317,7 @@ int bench__run_tests(const struct bench__config *cfg, const struct bench__suite 
     struct run r = {
         .cfg = cfg, .suite = suite, .term = bench__term_probe(STDOUT_FILENO, cfg->no_colors)};
     size_t benchmarks = 0, workloads = 0;
-    r.tests = calloc(suite->count + 1, sizeof *r.tests);
-    if (!r.tests) {
-        fprintf(stderr, "error: out of memory\n");
-        return 2;
-    }
+    r.tests = bench__xcalloc(suite->count + 1, sizeof *r.tests);
     for (size_t i = 0; i < suite->count; i++) {
         switch (suite->entries[i].test->kind) {
         case BENCH_KIND_BENCHMARK: benchmarks++; break;
@@ -334,12 +328,7 @@ int bench__run_tests(const struct bench__config *cfg, const struct bench__suite 
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     size_t jobs = cfg->jobs ? cfg->jobs : (cpus > 0 ? (size_t)cpus : 1);
     r.n_jobs = jobs < r.n_tests ? jobs : (r.n_tests ? r.n_tests : 1);
-    r.results = calloc(r.n_tests + 1, sizeof *r.results);
-    if (!r.results) {
-        free(r.tests);
-        fprintf(stderr, "error: out of memory\n");
-        return 2;
-    }
+    r.results = bench__xcalloc(r.n_tests + 1, sizeof *r.results);
     /* stdout gets a buffer of ours (line-buffered on a terminal, as by default): a fork server
      * or worker that makes it unbuffered then has no malloc'd buffer to free (freeing writes to
      * pages it shares with the runner, each one a page fault) */

@@ -11,6 +11,7 @@
 
 #include "fake.h"
 #include "sources/source.h"
+#include "util/alloc.h"
 
 uint64_t bench__fake_ticks;
 uint64_t bench__fake_tocks;
@@ -80,11 +81,7 @@ static void *fake_open(const struct bench__source_request *req, struct bench__ca
         bench__caps_absent(caps, BENCH__CAP_COUNTING, "%s", bench__fake_refusal);
         return NULL;
     }
-    struct fake *f = calloc(1, sizeof *f);
-    if (!f) {
-        bench__caps_absent(caps, BENCH__CAP_COUNTING, "out of memory opening the fake source");
-        return NULL;
-    }
+    struct fake *f = bench__xcalloc(1, sizeof *f); /* out of memory aborts (util/alloc.h) */
     for (size_t i = 0; i < req->n_flag_values; i++)
         f->mask |= event_bit(req->flag_values[i]); /* the command line checked each value */
     if (!f->mask)
