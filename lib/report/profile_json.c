@@ -29,7 +29,7 @@ static json_t *text(const char *s)
     if (bench__utf8_valid(s))
         return json_string(s);
     char *fixed = bench__utf8_repair(s);
-    json_t *v = fixed ? json_string(fixed) : NULL;
+    json_t *v = json_string(fixed);
     free(fixed);
     return v;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* config.c: owns the queries on a parsed run configuration (see config.h). The parsing itself is
- * core/cli.c's. */
+ * entry/cli.c's. */
 #include <string.h>
 
 #include "config.h"

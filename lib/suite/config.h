@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* config.h: the run configuration: what the command line asked for, parsed once (by
- * core/cli.c) and immutable afterwards. The measuring layers read it; the counting sources never
+ * entry/cli.c) and immutable afterwards. The measuring layers read it; the counting sources never
  * do (the catalog turns it into a small request per source). */
 #ifndef BENCH_SUITE_CONFIG_H
 #define BENCH_SUITE_CONFIG_H

@@ -68,6 +68,14 @@ char *bench__xstrdup(const char *s)
     return d;
 }
 
+char *bench__xstrndup(const char *s, size_t n)
+{
+    char *d = strndup(s, n);
+    if (!d)
+        bench__out_of_memory();
+    return d;
+}
+
 char *bench__try_asprintf(const char *fmt, ...)
 {
     va_list ap;

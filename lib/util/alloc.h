@@ -5,8 +5,8 @@
  * bookkeeping of a run that is already measuring: rows, cells, windows, tables) and in the tool
  * (documents, cells, the store), it allocates through bench__x*, which print one line
  * "libbench: out of memory" on stderr and abort: a half-recorded run or a half-written result must
- * never look complete. malloc, calloc, realloc, strdup and vasprintf are called in alloc.c only
- * (a check of the layering test). docs/explanation/design.md says the same. */
+ * never look complete. malloc, calloc, realloc, strdup, strndup and vasprintf are called in
+ * alloc.c only (a check of the layering test). docs/explanation/design.md says the same. */
 #ifndef BENCH_UTIL_ALLOC_H
 #define BENCH_UTIL_ALLOC_H
 
@@ -22,6 +22,8 @@ BENCH__HIDDEN void *bench__xcalloc(size_t n, size_t size);
 BENCH__HIDDEN void *bench__xrealloc(void *p, size_t size);
 /* A copy of s; NULL copies as "". */
 BENCH__HIDDEN char *bench__xstrdup(const char *s);
+/* A copy of the first n bytes of s (fewer at its NUL), NUL-terminated. */
+BENCH__HIDDEN char *bench__xstrndup(const char *s, size_t n);
 BENCH__HIDDEN BENCH_PRINTF(1, 2) char *bench__xasprintf(const char *fmt, ...);
 BENCH__HIDDEN BENCH_PRINTF(1, 0) char *bench__xvasprintf(const char *fmt, va_list ap);
 /* The same allocations for the public calls that document BENCH_ENOMEM: NULL when memory runs

@@ -16,7 +16,7 @@
 
 #include <bench/shim.h>
 
-#include "core/cli.h"
+#include "entry/cli.h"
 #include "bench/supervising/run.h"
 #include "bench/measuring/sampler.h"
 #include "sources/source.h"

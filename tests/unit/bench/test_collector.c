@@ -20,7 +20,7 @@
 
 #include <bench/shim.h>
 
-#include "core/cli.h"
+#include "entry/cli.h"
 #include "bench/supervising/collector.h"
 #include "bench/wire/decode.h"
 #include "bench/wire/encode.h"
