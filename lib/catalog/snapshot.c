@@ -220,6 +220,16 @@ size_t bench_catalog_capability_count(const bench_catalog_t *cat)
     return cat ? cat->n_caps : 0;
 }
 
+void bench__catalog_infos(const bench_catalog_t *cat, const struct bench_metric_info **metrics,
+                          size_t *n_metrics, const struct bench_capability_info **caps,
+                          size_t *n_caps)
+{
+    *metrics = cat->metrics;
+    *n_metrics = cat->n_metrics;
+    *caps = cat->caps;
+    *n_caps = cat->n_caps;
+}
+
 /* Copy a record into the caller's struct up to the caller's size (which stays as it was). */
 static int give(void *info, const void *record, size_t record_size, uint32_t first_size)
 {
