@@ -12,6 +12,7 @@
 
 #include "catalog.h"
 #include "snapshot.h"
+#include "../util/alloc.h"
 
 struct bench_catalog {
     struct bench_metric_info *metrics;
@@ -29,13 +30,13 @@ static const char *keep(struct bench_catalog *cat, const char *s)
         return NULL;
     if (cat->n_strings == cat->cap_strings) {
         size_t cap = cat->cap_strings ? 2 * cat->cap_strings : 32;
-        char **grown = realloc(cat->strings, cap * sizeof *grown);
+        char **grown = bench__try_realloc(cat->strings, cap * sizeof *grown);
         if (!grown)
             return NULL;
         cat->strings = grown;
         cat->cap_strings = cap;
     }
-    char *copy = strdup(s);
+    char *copy = bench__try_strdup(s);
     if (copy)
         cat->strings[cat->n_strings++] = copy;
     return copy;
@@ -124,8 +125,8 @@ static int fill(struct bench_catalog *cat, const struct bench__catalog *c,
         n_metrics += c->sources[i].n_family;
         n_caps += BENCH__CAP_COUNT;
     }
-    cat->metrics = calloc(n_metrics + 1, sizeof *cat->metrics);
-    cat->caps = calloc(n_caps + 1, sizeof *cat->caps);
+    cat->metrics = bench__try_calloc(n_metrics + 1, sizeof *cat->metrics);
+    cat->caps = bench__try_calloc(n_caps + 1, sizeof *cat->caps);
     if (!cat->metrics || !cat->caps)
         return BENCH_ENOMEM;
     for (size_t i = 0; i < c->n_sources; i++) {
@@ -183,7 +184,7 @@ int bench__catalog_snapshot(const struct bench__config *cfg,
                             bench_catalog_t **out)
 {
     static const struct bench__config none;
-    struct bench_catalog *cat = calloc(1, sizeof *cat);
+    struct bench_catalog *cat = bench__try_calloc(1, sizeof *cat);
     if (!cat)
         return BENCH_ENOMEM;
     struct bench__catalog c;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/alloc.h"
 #include "../util/text.h"
 #include "../util/format.h"
 #include "bench_table.h"
@@ -35,9 +36,7 @@ static size_t label_columns(const struct bench__row *const *rows, size_t n, char
     size_t total = 0, count = 0;
     for (size_t r = 0; r < n; r++)
         total += rows[r]->n_labels;
-    const char **keys = calloc(total + 1, sizeof *keys);
-    if (!keys)
-        return 0;
+    const char **keys = bench__xcalloc(total + 1, sizeof *keys);
     for (size_t r = 0; r < n; r++)
         for (size_t l = 0; l < rows[r]->n_labels; l++) {
             const char *k = rows[r]->labels[l].key;
@@ -71,7 +70,7 @@ static const struct bench__cell *cell_of(const struct bench__row *row,
 
 static char *dup_or_dash(const char *s)
 {
-    return strdup(s && *s ? s : EM_DASH);
+    return bench__xstrdup(s && *s ? s : EM_DASH);
 }
 
 static bool contended(const struct bench__row *row)
@@ -133,9 +132,7 @@ void bench__bench_table_paint(FILE *out, const struct bench__row *const *measure
     const struct bench__row *const *rows = measured;
     const struct bench__row **all = NULL;
     if (paint && paint->live_name) {
-        all = calloc(n + 2, sizeof *all);
-        if (!all)
-            return;
+        all = bench__xcalloc(n + 2, sizeof *all);
         memcpy(all, measured, n * sizeof *all);
         live.name = (char *)paint->live_name;
         live.labels = (struct bench__kv *)paint->live_labels;
@@ -144,13 +141,13 @@ void bench__bench_table_paint(FILE *out, const struct bench__row *const *measure
         all[n++] = &live;
         rows = all;
     }
-    const char **styles = paint && paint->color ? calloc(n + 1, sizeof *styles) : NULL;
+    const char **styles = paint && paint->color ? bench__xcalloc(n + 1, sizeof *styles) : NULL;
     const char **labels = NULL;
     size_t n_labels = label_columns(rows, n, group_keys, n_group_keys, &labels);
-    const struct bench__column_desc **metrics = calloc(n_cols + 1, sizeof *metrics);
+    const struct bench__column_desc **metrics = bench__xcalloc(n_cols + 1, sizeof *metrics);
     size_t n_metrics = 0;
     bool notes = false;
-    for (size_t c = 0; metrics && c < n_cols; c++) {
+    for (size_t c = 0; c < n_cols; c++) {
         /* source columns always show (em dashes where nothing was measured); a client
          * column only in tables whose rows have it */
         bool used = strcmp(cols[c]->source, "client") != 0;
@@ -171,10 +168,8 @@ void bench__bench_table_paint(FILE *out, const struct bench__row *const *measure
     }
 
     size_t n_columns = n_labels + 5 + n_metrics + (notes ? 1 : 0);
-    struct bench__column *columns = calloc(n_columns, sizeof *columns);
-    char **cells = calloc(n * n_columns + 1, sizeof *cells);
-    if (!metrics || !columns || !cells || (n_labels && !labels))
-        goto done;
+    struct bench__column *columns = bench__xcalloc(n_columns, sizeof *columns);
+    char **cells = bench__xcalloc(n * n_columns + 1, sizeof *cells);
     size_t c = 0;
     bool grouped = title != NULL;
     if (grouped)
@@ -197,21 +192,19 @@ void bench__bench_table_paint(FILE *out, const struct bench__row *const *measure
         char **cell = cells + r * n_columns;
         size_t k = 0;
         bool ok = row->state == BENCH__ROW_OK;
-        char *name = NULL;
-        if (row != &live)
-            name = strdup(row->name);
-        else if (asprintf(&name, "%s %s", paint->spinner ? paint->spinner : "", row->name) < 0)
-            name = NULL;
+        char *name = row != &live ? bench__xstrdup(row->name)
+                                  : bench__xasprintf("%s %s", paint->spinner ? paint->spinner : "",
+                                                     row->name);
         if (grouped)
             cell[k++] = name;
         for (size_t i = 0; i < n_labels; i++)
-            cell[k++] = strdup(label_of(row, labels[i]));
+            cell[k++] = bench__xstrdup(label_of(row, labels[i]));
         if (!grouped)
             cell[k++] = name;
         if (row == &live) { /* measuring: nothing of it is known yet */
-            cell[k++] = strdup("measuring\xe2\x80\xa6");
+            cell[k++] = bench__xstrdup("measuring\xe2\x80\xa6");
             for (; k < n_columns; k++)
-                cell[k] = strdup(notes && k == n_columns - 1 ? "" : "\xe2\x80\xa6");
+                cell[k] = bench__xstrdup(notes && k == n_columns - 1 ? "" : "\xe2\x80\xa6");
             continue;
         }
         char buf[64], med[32], mad[32];
@@ -222,34 +215,30 @@ void bench__bench_table_paint(FILE *out, const struct bench__row *const *measure
             bench__fmt(buf, sizeof buf, "%zu", row->samples);
         else
             bench__fmt(buf, sizeof buf, EM_DASH);
-        cell[k++] = strdup(buf);
+        cell[k++] = bench__xstrdup(buf);
         if (ok) {
             bench__format_ns(row->stats.median, med, sizeof med);
             bench__format_ns(row->stats.mad, mad, sizeof mad);
             /* a marked row's median carries the sign; the others keep its place blank */
             const char *sign = !any_marked ? "" : contended(row) ? " " CONTENTION_SIGN : "  ";
-            if (asprintf(&cell[k++], "%s \xc2\xb1%s%s", med, mad, sign) < 0)
-                cell[k - 1] = NULL;
+            cell[k++] = bench__xasprintf("%s \xc2\xb1%s%s", med, mad, sign);
             bench__format_ns(row->stats.min, buf, sizeof buf);
-            cell[k++] = strdup(buf);
+            cell[k++] = bench__xstrdup(buf);
             bench__format_ns(row->stats.max, buf, sizeof buf);
-            cell[k++] = strdup(buf);
+            cell[k++] = bench__xstrdup(buf);
         } else {
             for (int i = 0; i < 3; i++)
-                cell[k++] = strdup(EM_DASH);
+                cell[k++] = bench__xstrdup(EM_DASH);
         }
         for (size_t i = 0; i < n_metrics; i++) {
             const struct bench__cell *m = ok ? cell_of(row, metrics[i]) : NULL;
             if (m)
                 bench__format_metric(m->value, metrics[i]->format, m->estimate, buf, sizeof buf);
-            cell[k++] = m ? strdup(buf) : strdup(EM_DASH);
+            cell[k++] = bench__xstrdup(m ? buf : EM_DASH);
         }
         if (notes)
-            cell[k++] = ok ? strdup("") : dup_or_dash(row->error);
+            cell[k++] = ok ? bench__xstrdup("") : dup_or_dash(row->error);
     }
-    for (size_t i = 0; i < n * n_columns; i++)
-        if (!cells[i])
-            goto done; /* out of memory: print nothing rather than a broken table */
     char heading[600];
     if (grouped)
         bench__fmt(heading, sizeof heading, "benchmark: %s", title);
@@ -261,10 +250,8 @@ void bench__bench_table_paint(FILE *out, const struct bench__row *const *measure
                                  .row_style = styles};
     bench__table_render(out, &table, memory);
     contention_note(out, rows, n);
-done:
-    if (cells)
-        for (size_t i = 0; i < n * n_columns; i++)
-            free(cells[i]);
+    for (size_t i = 0; i < n * n_columns; i++)
+        free(cells[i]);
     free(cells);
     free(columns);
     free(metrics);

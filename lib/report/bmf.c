@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "../util/alloc.h"
 #include "../util/text.h"
 #include "formats.h"
 #include "json.h"
@@ -80,11 +81,7 @@ static char *unique_name(json_t *doc, const struct bench__row *row)
     if (!json_object_get(doc, repaired))
         return repaired;
     for (unsigned k = 2;; k++) {
-        char *name = NULL;
-        if (asprintf(&name, "%s#%u", repaired, k) < 0) {
-            free(repaired);
-            return NULL;
-        }
+        char *name = bench__xasprintf("%s#%u", repaired, k);
         if (!json_object_get(doc, name)) {
             free(repaired);
             return name;

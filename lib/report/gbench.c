@@ -12,6 +12,7 @@
 
 #include <bench/version.h>
 
+#include "../util/alloc.h"
 #include "formats.h"
 #include "json.h"
 
@@ -213,9 +214,8 @@ char *bench__gbench_render(const struct bench__report *report)
     bool ok = put(doc, "context", context) &&
               put(context, "libbench_cpu_time", bench__json_string(cpu_time_words(report)));
     ok = ok ? put(doc, "benchmarks", benchmarks) : (json_decref(benchmarks), false);
-    size_t *family = calloc(report->n_rows + 1, sizeof *family);
-    size_t *instance = calloc(report->n_rows + 1, sizeof *instance);
-    ok = ok && family && instance;
+    size_t *family = bench__xcalloc(report->n_rows + 1, sizeof *family);
+    size_t *instance = bench__xcalloc(report->n_rows + 1, sizeof *instance);
     if (ok)
         number_families(report, family, instance);
     json_t *unmeasured = NULL;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/alloc.h"
 #include "table.h"
 
 #define NOTES_WRAP 48
@@ -69,13 +70,9 @@ void bench__table_memory_copy(struct bench__table_memory *to,
     memset(to, 0, sizeof *to);
     if (!from->signature)
         return;
-    to->signature = strdup(from->signature);
-    to->left = calloc(from->n_columns + 1, sizeof *to->left);
-    to->right = calloc(from->n_columns + 1, sizeof *to->right);
-    if (!to->signature || !to->left || !to->right) {
-        bench__table_memory_free(to); /* no memory: the frame starts from its own widths */
-        return;
-    }
+    to->signature = bench__xstrdup(from->signature);
+    to->left = bench__xcalloc(from->n_columns + 1, sizeof *to->left);
+    to->right = bench__xcalloc(from->n_columns + 1, sizeof *to->right);
     to->n_columns = from->n_columns;
     memcpy(to->left, from->left, from->n_columns * sizeof *to->left);
     memcpy(to->right, from->right, from->n_columns * sizeof *to->right);
@@ -86,9 +83,7 @@ static char *signature_of(const struct bench__table *t)
     size_t len = 1;
     for (size_t c = 0; c < t->n_columns; c++)
         len += strlen(t->columns[c].header) + 1;
-    char *sig = malloc(len);
-    if (!sig)
-        return NULL;
+    char *sig = bench__xmalloc(len);
     sig[0] = '\0';
     for (size_t c = 0; c < t->n_columns; c++) {
         strcat(sig, t->columns[c].header);
@@ -97,21 +92,18 @@ static char *signature_of(const struct bench__table *t)
     return sig;
 }
 
-static bool prepare_memory(struct bench__table_memory *m, const struct bench__table *t)
+static void prepare_memory(struct bench__table_memory *m, const struct bench__table *t)
 {
     char *sig = signature_of(t);
-    if (!sig)
-        return false;
     if (m->signature && !strcmp(m->signature, sig)) {
         free(sig);
-        return true;
+        return;
     }
     bench__table_memory_free(m);
     m->signature = sig;
     m->n_columns = t->n_columns;
-    m->left = calloc(t->n_columns, sizeof *m->left);
-    m->right = calloc(t->n_columns, sizeof *m->right);
-    return m->left && m->right;
+    m->left = bench__xcalloc(t->n_columns, sizeof *m->left);
+    m->right = bench__xcalloc(t->n_columns, sizeof *m->right);
 }
 
 /* Lines of a notes cell wrapped at NOTES_WRAP cells, breaking at spaces when possible. */
@@ -178,9 +170,7 @@ static void border(FILE *out, const char *l, const char *fill, const char *mid, 
     size_t total = 0;
     for (size_t c = 0; c < n; c++)
         total += width[c] + 2 + (c + 1 < n);
-    const char **cells = malloc((total + 2) * sizeof *cells);
-    if (!cells)
-        return;
+    const char **cells = bench__xmalloc((total + 2) * sizeof *cells);
     size_t k = 0;
     cells[k++] = l;
     for (size_t c = 0; c < n; c++) {
@@ -208,12 +198,9 @@ static void border(FILE *out, const char *l, const char *fill, const char *mid, 
 
 void bench__table_render(FILE *out, const struct bench__table *t, struct bench__table_memory *m)
 {
-    if (!prepare_memory(m, t))
-        return;
+    prepare_memory(m, t);
     size_t n = t->n_columns;
-    size_t *width = calloc(n, sizeof *width);
-    if (!width)
-        return;
+    size_t *width = bench__xcalloc(n, sizeof *width);
     for (size_t c = 0; c < n; c++) {
         for (size_t r = 0; r < t->n_rows; r++) {
             const char *cell = t->cells[r * n + c];

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/alloc.h"
 #include "../util/text.h"
 #include "ip_sampling.h"
 #include "perf_family.h"
@@ -94,9 +95,7 @@ static void *perf_open(const struct bench__source_request *req, struct bench__ca
 {
     char reason[BENCH__REASON_MAX];
     status[0] = '\0';
-    struct perf_state *st = calloc(1, sizeof *st);
-    if (!st)
-        return absent(req, NULL, caps, "out of memory");
+    struct perf_state *st = bench__xcalloc(1, sizeof *st);
     if (bench__perf_group_open(&st->group, events, EV_N, 0, reason, sizeof reason) < 0) {
         free(st);
         return absent(req, NULL, caps, reason);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../util/alloc.h"
 #include "../util/text.h"
 #include "perf_group.h"
 #include "perf_sw_family.h"
@@ -25,11 +26,7 @@ static void *sw_open(const struct bench__source_request *req, struct bench__caps
     (void)req;
     char reason[BENCH__REASON_MAX];
     status[0] = '\0';
-    struct bench__perf_group *g = calloc(1, sizeof *g);
-    if (!g) {
-        bench__caps_absent(caps, BENCH__CAP_COUNTING, "out of memory");
-        return NULL;
-    }
+    struct bench__perf_group *g = bench__xcalloc(1, sizeof *g);
     if (bench__perf_group_open(g, events, EV_N, 0, reason, sizeof reason) < 0) {
         free(g);
         bench__caps_absent(caps, BENCH__CAP_COUNTING, "%s", reason);

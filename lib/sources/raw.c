@@ -247,11 +247,7 @@ static void *raw_open(const struct bench__source_request *req, struct bench__cap
                 RAW_MAX, plan.requested);
     if (plan.n == 0)
         return probe_only(caps);
-    struct raw_state *st = calloc(1, sizeof *st);
-    if (!st) {
-        bench__caps_absent(caps, BENCH__CAP_COUNTING_RAW, "out of memory");
-        return NULL;
-    }
+    struct raw_state *st = bench__xcalloc(1, sizeof *st);
     st->n = plan.n;
     resolve_plan(st, &plan);
     if (st->n_events == 0) { /* nothing resolved: each name was said with its reason */

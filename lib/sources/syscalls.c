@@ -384,9 +384,7 @@ static void *sys_open(const struct bench__source_request *req, struct bench__cap
         return absent(NULL, caps, columns, reason);
     }
 
-    struct sys_state *st = calloc(1, sizeof *st);
-    if (!st)
-        return absent(NULL, caps, columns, "out of memory");
+    struct sys_state *st = bench__xcalloc(1, sizeof *st);
     st->n_family = columns ? 1 + w.n : 0;
     st->events[0] = (struct bench__perf_event){
         .name = LEADER_NAME, .type = PERF_TYPE_TRACEPOINT, .config = leader_id};

@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 
 #include "../platform/os.h"
+#include "../util/alloc.h"
 #include "../util/text.h"
 #include "source.h"
 #include "tier0.h"
@@ -237,11 +238,7 @@ static void *tier0_open(const struct bench__source_request *req, struct bench__c
 {
     (void)req;
     status[0] = '\0';
-    struct tier0 *t = calloc(1, sizeof *t);
-    if (!t) {
-        bench__caps_absent(caps, BENCH__CAP_COUNTING, "out of memory opening tier-0");
-        return NULL;
-    }
+    struct tier0 *t = bench__xcalloc(1, sizeof *t);
     bench__os_file_open(&t->io, IO_PATH);
     int64_t f[N_COUNTED];
     int ru_err = snap_ru(f);

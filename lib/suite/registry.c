@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../util/abi.h"
+#include "../util/alloc.h"
 #include "../util/text.h"
 #include "registry.h"
 
@@ -170,7 +171,7 @@ static int find_duplicate(const struct bench__suite *suite, char *err, size_t er
 {
     if (suite->count < 2)
         return 0;
-    const struct bench__entry **by_name = malloc(suite->count * sizeof *by_name);
+    const struct bench__entry **by_name = bench__try_malloc(suite->count * sizeof *by_name);
     if (!by_name)
         return BENCH_ENOMEM;
     for (size_t i = 0; i < suite->count; i++)
@@ -207,8 +208,8 @@ int bench__suite_load(struct bench__suite *suite, struct bench_test *head, char 
     size_t n = 0;
     for (struct bench_test *t = head; t; t = t->next)
         n++;
-    suite->entries = calloc(n ? n : 1, sizeof *suite->entries);
-    suite->descriptors = calloc(n ? n : 1, sizeof *suite->descriptors);
+    suite->entries = bench__try_calloc(n ? n : 1, sizeof *suite->entries);
+    suite->descriptors = bench__try_calloc(n ? n : 1, sizeof *suite->descriptors);
     if (!suite->entries || !suite->descriptors) {
         bench__suite_free(suite);
         bench__fmt(err, err_size, "out of memory");
@@ -226,12 +227,13 @@ int bench__suite_load(struct bench__suite *suite, struct bench_test *head, char 
         size_t stem_len = bench__file_stem(t->file, &stem);
         struct bench__entry *e = &suite->entries[suite->count++];
         e->test = t;
-        if (asprintf(&e->full_name, "%.*s.%s", (int)stem_len, stem, t->name) < 0) {
-            e->full_name = NULL;
+        size_t size = stem_len + strlen(t->name) + 2; /* "stem.name" */
+        if (!(e->full_name = bench__try_malloc(size))) {
             bench__suite_free(suite);
             bench__fmt(err, err_size, "out of memory");
             return BENCH_ENOMEM;
         }
+        snprintf(e->full_name, size, "%.*s.%s", (int)stem_len, stem, t->name);
     }
     qsort(suite->entries, suite->count, sizeof *suite->entries, compare_entries);
     int rc = find_duplicate(suite, err, err_size);

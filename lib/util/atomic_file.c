@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "atomic_file.h"
 #include "text.h"
 
@@ -30,10 +31,7 @@ int bench__text_append(const char *bytes, size_t size, void *data)
         size_t cap = b->cap ? b->cap : 4096;
         while (size + 1 > cap - b->len)
             cap *= 2;
-        char *grown = realloc(b->data, cap);
-        if (!grown)
-            return -1;
-        b->data = grown;
+        b->data = bench__xrealloc(b->data, cap);
         b->cap = cap;
     }
     memcpy(b->data + b->len, bytes, size);
@@ -286,8 +284,8 @@ static int resolve(const char *path, char **target, enum target_kind *kind)
         if (errno != ENOENT)
             return errno;
         *kind = TARGET_REPLACE; /* a new file (its directory is checked when it is created) */
-        *target = strdup(path);
-        return *target ? 0 : ENOMEM;
+        *target = bench__xstrdup(path);
+        return 0;
     }
     st = lst;
     if (S_ISLNK(lst.st_mode) && stat(path, &st) != 0)
@@ -300,8 +298,8 @@ static int resolve(const char *path, char **target, enum target_kind *kind)
     }
     *kind = TARGET_REPLACE;
     /* a link to a regular file: replace the file it names and keep the link */
-    *target = S_ISLNK(lst.st_mode) ? realpath(path, NULL) : strdup(path);
-    return *target ? 0 : errno ? errno : ENOMEM;
+    *target = S_ISLNK(lst.st_mode) ? realpath(path, NULL) : bench__xstrdup(path);
+    return *target ? 0 : errno ? errno : ENOMEM; /* realpath's failure */
 }
 
 /* The target's directory ("." for a bare name) and the temporary's template beside it. */
@@ -318,9 +316,14 @@ static int temp_name_make(struct temp_name *t, const char *target)
     const char *slash = strrchr(target, '/');
     t->base = slash ? slash + 1 : target;
     size_t dir_len = slash ? (size_t)(slash - target) : 0;
-    t->dir = slash ? strndup(target, dir_len ? dir_len : 1) : strdup(".");
-    if (!t->dir)
-        return ENOMEM;
+    if (slash) { /* "/" for a file right in the root */
+        size_t n = dir_len ? dir_len : 1;
+        t->dir = bench__xmalloc(n + 1);
+        memcpy(t->dir, target, n);
+        t->dir[n] = '\0';
+    } else {
+        t->dir = bench__xstrdup(".");
+    }
     if (*t->base == '\0')
         return EISDIR;
     size_t max = name_max(t->dir);
@@ -328,10 +331,7 @@ static int temp_name_make(struct temp_name *t, const char *target)
         return ENAMETOOLONG;
     temp_tag(t->base, max, t->tag);
     size_t prefix = slash ? (size_t)(t->base - target) : 0;
-    if (asprintf(&t->path, "%.*s.%s.%ld.XXXXXX", (int)prefix, target, t->tag, (long)getpid()) < 0) {
-        t->path = NULL;
-        return ENOMEM;
-    }
+    t->path = bench__xasprintf("%.*s.%s.%ld.XXXXXX", (int)prefix, target, t->tag, (long)getpid());
     return 0;
 }
 

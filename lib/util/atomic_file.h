@@ -15,7 +15,7 @@ struct bench__text {
     char *data;
     size_t len, cap;
 };
-/* Append bytes (0, or -1 when out of memory); usable as jansson's json_dump_callback. */
+/* Append bytes (0; out of memory aborts, alloc.h); usable as jansson's json_dump_callback. */
 BENCH__HIDDEN int bench__text_append(const char *bytes, size_t size, void *text);
 
 /* Put data at path (docs/reference/bench-json.md, "Writing the file"):

@@ -226,9 +226,7 @@ static size_t utf8_length(const unsigned char *s)
 char *bench__utf8_repair(const char *s)
 {
     size_t len = strlen(s);
-    char *out = malloc(len * 3 + 1);
-    if (!out)
-        return NULL;
+    char *out = bench__xmalloc(len * 3 + 1);
     const unsigned char *p = (const unsigned char *)s;
     char *q = out;
     while (*p) {

@@ -61,7 +61,7 @@ BENCH__HIDDEN void bench__suggest_offer(struct bench__suggestion *s, const char 
 /* UTF-8 as the --bench-json document writes it: every byte that does not start a well-formed
  * sequence (no overlong forms, no surrogates, nothing above U+10FFFF) becomes U+FFFD, because
  * jansson refuses text that is not UTF-8 and names, labels and messages come from client code.
- * _repair: that copy (malloc'd; NULL when out of memory). _valid: s needs no repair. _same: a
+ * _repair: that copy (malloc'd; out of memory aborts, alloc.h). _valid: s needs no repair. _same: a
  * and b are the same text once repaired. _after_same: the rest of s after a prefix that is
  * `prefix` once both are repaired, or NULL. None of them allocates but _repair. */
 BENCH__HIDDEN char *bench__utf8_repair(const char *s);

@@ -17,6 +17,7 @@
 
 #include "cache_regime.h"
 #include "../platform/os.h"
+#include "../util/alloc.h"
 #include "../util/text.h"
 
 #define WARM_CHUNK (64u * 1024u) /* read-through preload chunk */
@@ -298,14 +299,8 @@ void bench__regime_prepare(enum bench_cache_regime regime, const char *const *pa
 
     int small[16];
     int *fds = small;
-    if (n > sizeof small / sizeof small[0]) {
-        fds = n <= SIZE_MAX / sizeof *fds ? malloc(n * sizeof *fds) : NULL;
-        if (fds == NULL) {
-            bench__regime_policy(regime, false, "out of memory", BENCH__FS_UNKNOWN, false, NAN, NAN,
-                                 out);
-            return;
-        }
-    }
+    if (n > sizeof small / sizeof small[0])
+        fds = bench__xcalloc(n, sizeof *fds);
 
     char reason[256] = "";
     enum bench__fs_kind first = BENCH__FS_UNKNOWN;
@@ -354,9 +349,7 @@ void bench__regime_prepare(enum bench_cache_regime regime, const char *const *pa
     const double before = bench__residency(fds, n);
     bool prep_ok = reason[0] == '\0';
     if (active && prep_ok) {
-        unsigned char *buf = regime == BENCH_CACHE_WARM ? malloc(WARM_CHUNK) : NULL;
-        if (regime == BENCH_CACHE_WARM && buf == NULL)
-            bench__fmt(reason, sizeof reason, "out of memory");
+        unsigned char *buf = regime == BENCH_CACHE_WARM ? bench__xmalloc(WARM_CHUNK) : NULL;
         for (size_t i = 0; i < n && reason[0] == '\0'; i++) {
             if (regime == BENCH_CACHE_COLD)
                 prep_cold(fds[i], paths[i], reason, sizeof reason);
