@@ -58,8 +58,9 @@ def check(cond, what):
 def clean_env(**extra):
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TERM")}
     # A segfaulting test must die by the signal even in a sanitizer build.
-    asan = env.get("ASAN_OPTIONS", "")
-    env["ASAN_OPTIONS"] = (asan + ":" if asan else "") + "handle_segv=0:handle_abort=0"
+    for name in ("ASAN_OPTIONS", "TSAN_OPTIONS"):
+        given = env.get(name, "")
+        env[name] = (given + ":" if given else "") + "handle_segv=0:handle_abort=0"
     env.update(extra)
     return env
 
