@@ -14,6 +14,7 @@
 #include "../util/alloc.h"
 #include "catalog.h"
 #include "snapshot.h"
+#include "../util/alloc.h"
 
 struct bench_catalog {
     struct bench_metric_info *metrics;
@@ -220,6 +221,16 @@ size_t bench_catalog_metric_count(const bench_catalog_t *cat)
 size_t bench_catalog_capability_count(const bench_catalog_t *cat)
 {
     return cat ? cat->n_caps : 0;
+}
+
+void bench__catalog_infos(const bench_catalog_t *cat, const struct bench_metric_info **metrics,
+                          size_t *n_metrics, const struct bench_capability_info **caps,
+                          size_t *n_caps)
+{
+    *metrics = cat->metrics;
+    *n_metrics = cat->n_metrics;
+    *caps = cat->caps;
+    *n_caps = cat->n_caps;
 }
 
 /* Copy a record into the caller's struct up to the caller's size (which stays as it was); a

@@ -27,4 +27,10 @@ BENCH__HIDDEN int bench__catalog_snapshot(const struct bench__config *cfg,
                                           const struct bench__catalog_block *window,
                                           size_t n_window, bench_catalog_t **out);
 
+/* The catalog's own records, in order, for a listing drawn from them (report/metric_listing.h,
+ * which may not call the catalog): valid until bench_catalog_close. */
+BENCH__HIDDEN void bench__catalog_infos(const bench_catalog_t *cat,
+                                        const struct bench_metric_info **metrics, size_t *n_metrics,
+                                        const struct bench_capability_info **caps, size_t *n_caps);
+
 #endif /* BENCH_CATALOG_SNAPSHOT_H */

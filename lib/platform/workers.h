@@ -26,10 +26,10 @@ BENCH__HIDDEN void bench__workers_kill(size_t slot);
 /* The time the runner has spent stopped (SIGTSTP) since bench__workers_begin, in ns: not part
  * of any test's running time. */
 BENCH__HIDDEN int64_t bench__workers_stopped_ns(void);
-/* bench__clock_deadline_ns less bench__workers_stopped_ns, read as one: a clock that stands still while
- * the runner is stopped. A worker's running time is the difference of a reading taken before its
- * bench__workers_fork and a later one; a stop between the two readings (one that comes while the
- * fork blocks signals included) is never counted, a stop before the first never subtracted. */
+/* bench__clock_deadline_ns less bench__workers_stopped_ns, read as one: a clock that stands still
+ * while the runner is stopped. A worker's running time is the difference of a reading taken before
+ * its bench__workers_fork and a later one; a stop between the two readings (one that comes while
+ * the fork blocks signals included) is never counted, a stop before the first never subtracted. */
 BENCH__HIDDEN int64_t bench__workers_clock_ns(void);
 
 #endif /* BENCH_PLATFORM_WORKERS_H */

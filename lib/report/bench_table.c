@@ -131,6 +131,7 @@ void bench__bench_table_paint(FILE *out, const struct bench__row *const *measure
     struct bench__row live = {0};
     const struct bench__row *const *rows = measured;
     const struct bench__row **all = NULL;
+    const char *spinner = paint && paint->spinner ? paint->spinner : "";
     if (paint && paint->live_name) {
         all = bench__xcalloc(n + 2, sizeof *all);
         memcpy(all, measured, n * sizeof *all);
@@ -193,8 +194,7 @@ void bench__bench_table_paint(FILE *out, const struct bench__row *const *measure
         size_t k = 0;
         bool ok = row->state == BENCH__ROW_OK;
         char *name = row != &live ? bench__xstrdup(row->name)
-                                  : bench__xasprintf("%s %s", paint->spinner ? paint->spinner : "",
-                                                     row->name);
+                                  : bench__xasprintf("%s %s", spinner, row->name);
         if (grouped)
             cell[k++] = name;
         for (size_t i = 0; i < n_labels; i++)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* metric_listing.c: owns how the catalog looks in --list-metrics: one table row per metric, the
  * capability block with each absence's reason, the metrics a counting source still lacks with
- * theirs, and the wall source's run-queue line. It reads only
- * the public catalog API, the same a program uses, and probes nothing itself. */
+ * theirs, and the wall source's run-queue line. It reads the catalog's records (the public
+ * info structs a program reads), never the catalog itself, and probes nothing. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,33 +11,30 @@
 #include "table.h"
 
 /* Does `source` report its counting capability present? */
-static bool source_counts(const bench_catalog_t *cat, const char *source)
+static bool source_counts(const struct bench_capability_info *caps, size_t n_caps,
+                          const char *source)
 {
-    for (size_t i = 0; i < bench_catalog_capability_count(cat); i++) {
-        struct bench_capability_info c = BENCH_CAPABILITY_INFO_INIT;
-        bench_catalog_capability(cat, i, &c);
-        if (!strcmp(c.source, source) && !strcmp(c.name, "counting"))
-            return c.present;
-    }
+    for (size_t i = 0; i < n_caps; i++)
+        if (!strcmp(caps[i].source, source) && !strcmp(caps[i].name, "counting"))
+            return caps[i].present;
     return false;
 }
 
-void bench__metric_listing(FILE *out, const bench_catalog_t *cat)
+void bench__metric_listing(FILE *out, const struct bench_metric_info *metrics, size_t n_rows,
+                           const struct bench_capability_info *caps, size_t n_caps)
 {
     static const struct bench__column columns[] = {
         {"metric", BENCH__LEFT}, {"column", BENCH__LEFT},    {"class", BENCH__LEFT},
         {"source", BENCH__LEFT}, {"available", BENCH__LEFT},
     };
-    size_t n_rows = bench_catalog_metric_count(cat);
     const char **cells = bench__xcalloc(n_rows * 5 + 1, sizeof *cells);
     for (size_t r = 0; r < n_rows; r++) {
-        struct bench_metric_info m = BENCH_METRIC_INFO_INIT;
-        bench_catalog_metric(cat, r, &m);
-        cells[r * 5 + 0] = m.name;
-        cells[r * 5 + 1] = m.column;
-        cells[r * 5 + 2] = m.klass;
-        cells[r * 5 + 3] = m.source;
-        cells[r * 5 + 4] = m.available ? "yes" : "no";
+        const struct bench_metric_info *m = &metrics[r];
+        cells[r * 5 + 0] = m->name;
+        cells[r * 5 + 1] = m->column;
+        cells[r * 5 + 2] = m->klass;
+        cells[r * 5 + 3] = m->source;
+        cells[r * 5 + 4] = m->available ? "yes" : "no";
     }
     struct bench__table_memory memory = {0};
     struct bench__table table = {
@@ -46,57 +43,48 @@ void bench__metric_listing(FILE *out, const bench_catalog_t *cat)
     bench__table_memory_free(&memory);
     free(cells);
 
-    size_t n_caps = bench_catalog_capability_count(cat), width = 0;
-    for (size_t i = 0; i < n_caps; i++) {
-        struct bench_capability_info c = BENCH_CAPABILITY_INFO_INIT;
-        bench_catalog_capability(cat, i, &c);
-        if (strlen(c.source) > width)
-            width = strlen(c.source);
-    }
+    size_t width = 0;
+    for (size_t i = 0; i < n_caps; i++)
+        if (strlen(caps[i].source) > width)
+            width = strlen(caps[i].source);
     fprintf(out, "\ncapabilities:\n");
     const char *previous = NULL;
     for (size_t i = 0; i < n_caps; i++) {
-        struct bench_capability_info c = BENCH_CAPABILITY_INFO_INIT;
-        bench_catalog_capability(cat, i, &c);
-        bool first = !previous || strcmp(previous, c.source) != 0;
-        previous = c.source;
-        fprintf(out, "  %-*s %s %s", (int)width, first ? c.source : "",
-                c.present ? "\xe2\x9c\x93" : "\xe2\x9c\x97", c.name);
-        if (!c.present)
-            fprintf(out, " \xe2\x80\x94 %s", c.reason);
+        const struct bench_capability_info *c = &caps[i];
+        bool first = !previous || strcmp(previous, c->source) != 0;
+        previous = c->source;
+        fprintf(out, "  %-*s %s %s", (int)width, first ? c->source : "",
+                c->present ? "\xe2\x9c\x93" : "\xe2\x9c\x97", c->name);
+        if (!c->present)
+            fprintf(out, " \xe2\x80\x94 %s", c->reason);
         fputc('\n', out);
     }
     /* the metrics a source that counts still cannot measure, with why (none on a Linux host
      * that has every field): one line per source and reason */
     bool heading = false, *said = bench__xcalloc(n_rows + 1, sizeof *said);
     for (size_t r = 0; r < n_rows; r++) {
-        struct bench_metric_info m = BENCH_METRIC_INFO_INIT;
-        bench_catalog_metric(cat, r, &m);
-        if (said[r] || m.available || !source_counts(cat, m.source))
+        const struct bench_metric_info *m = &metrics[r];
+        if (said[r] || m->available || !source_counts(caps, n_caps, m->source))
             continue;
         if (!heading)
             fprintf(out, "\nunavailable metrics of a source that counts:\n");
         heading = true;
-        fprintf(out, "  %-*s %s", (int)width, m.source, m.name);
+        fprintf(out, "  %-*s %s", (int)width, m->source, m->name);
         for (size_t q = r + 1; q < n_rows; q++) {
-            struct bench_metric_info other = BENCH_METRIC_INFO_INIT;
-            bench_catalog_metric(cat, q, &other);
-            if (!other.available && !strcmp(other.source, m.source) &&
-                !strcmp(other.reason, m.reason)) {
-                fprintf(out, ", %s", other.name);
+            const struct bench_metric_info *other = &metrics[q];
+            if (!other->available && !strcmp(other->source, m->source) &&
+                !strcmp(other->reason, m->reason)) {
+                fprintf(out, ", %s", other->name);
                 said[q] = true;
             }
         }
-        fprintf(out, " \xe2\x80\x94 %s\n", m.reason);
+        fprintf(out, " \xe2\x80\x94 %s\n", m->reason);
     }
     free(said);
     /* the wall source's run-queue line: where run-queue wait comes from, or why it cannot */
-    for (size_t i = 0; i < n_caps; i++) {
-        struct bench_capability_info c = BENCH_CAPABILITY_INFO_INIT;
-        bench_catalog_capability(cat, i, &c);
-        if (!strcmp(c.source, "wall") && !strcmp(c.name, "counting") && c.detail)
-            fprintf(out, "\n%s\n", c.detail);
-    }
+    for (size_t i = 0; i < n_caps; i++)
+        if (!strcmp(caps[i].source, "wall") && !strcmp(caps[i].name, "counting") && caps[i].detail)
+            fprintf(out, "\n%s\n", caps[i].detail);
     fprintf(out, "\nClient metrics (bench_case .metrics) appear per benchmark as <unit>/s or "
                  "<unit>.\n");
 }

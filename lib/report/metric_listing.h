@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* metric_listing.h: --list-metrics: the catalog as a table and the capability block, drawn from
- * the public catalog API. */
+/* metric_listing.h: --list-metrics: the catalog's records (the public info structs, in the
+ * catalog's order) as a table and the capability block. The caller takes them from the catalog
+ * (catalog/snapshot.h: bench__catalog_infos): a renderer never calls the catalog. */
 #ifndef BENCH_REPORT_METRIC_LISTING_H
 #define BENCH_REPORT_METRIC_LISTING_H
 
@@ -10,6 +11,8 @@
 
 #include "../util/hidden.h"
 
-BENCH__HIDDEN void bench__metric_listing(FILE *out, const bench_catalog_t *cat);
+BENCH__HIDDEN void bench__metric_listing(FILE *out, const struct bench_metric_info *metrics,
+                                         size_t n_metrics, const struct bench_capability_info *caps,
+                                         size_t n_caps);
 
 #endif /* BENCH_REPORT_METRIC_LISTING_H */

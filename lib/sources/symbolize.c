@@ -77,6 +77,11 @@ struct dw_lib {
     int (*getscopes)(struct dw_die *, dw_addr, struct dw_die **);
     int (*tag)(struct dw_die *);
     const char *(*diename)(struct dw_die *);
+    struct dw_die *(*nextcu)(dw_module *, struct dw_die *, dw_addr *);
+    int (*haspc)(struct dw_die *, dw_addr);
+    void *(*getsrc_die)(struct dw_die *, dw_addr); /* a Dwarf_Line * */
+    int (*lineno)(void *, int *);
+    const char *(*linesrc)(void *, uint64_t *, uint64_t *);
     int (*errno_)(void);
     const char *(*errmsg)(int);
     void *find_elf;       /* dwfl_linux_proc_find_elf, handed to libdw */
@@ -110,6 +115,11 @@ bool bench__dw_load(char *reason, size_t reason_size)
         "dwarf_getscopes",
         "dwarf_tag",
         "dwarf_diename",
+        "dwfl_module_nextcu",
+        "dwarf_haspc",
+        "dwarf_getsrc_die",
+        "dwarf_lineno",
+        "dwarf_linesrc",
         "dwfl_errno",
         "dwfl_errmsg",
         "dwfl_linux_proc_find_elf",
@@ -135,11 +145,13 @@ bool bench__dw_load(char *reason, size_t reason_size)
             if (all) {
                 /* POSIX guarantees a dlsym'd object pointer converts to a function pointer */
                 void *slots[] = {
-                    &dw.begin,       &dw.end,         &dw.report_begin, &dw.report_end,
-                    &dw.proc_report, &dw.addrmodule,  &dw.addrname,     &dw.getsrc,
-                    &dw.lineinfo,    &dw.module_info, &dw.getdwarf,     &dw.getsymtab,
-                    &dw.addrdie,     &dw.getscopes,   &dw.tag,          &dw.diename,
-                    &dw.errno_,      &dw.errmsg,      &dw.find_elf,     &dw.find_debuginfo};
+                    &dw.begin,         &dw.end,         &dw.report_begin, &dw.report_end,
+                    &dw.proc_report,   &dw.addrmodule,  &dw.addrname,     &dw.getsrc,
+                    &dw.lineinfo,      &dw.module_info, &dw.getdwarf,     &dw.getsymtab,
+                    &dw.addrdie,       &dw.getscopes,   &dw.tag,          &dw.diename,
+                    &dw.nextcu,        &dw.haspc,       &dw.getsrc_die,   &dw.lineno,
+                    &dw.linesrc,       &dw.errno_,      &dw.errmsg,       &dw.find_elf,
+                    &dw.find_debuginfo};
                 _Static_assert(sizeof slots / sizeof slots[0] == N, "one slot per name");
                 for (size_t i = 0; i < N; i++)
                     memcpy(slots[i], &sym[i], sizeof sym[i]);
@@ -234,12 +246,23 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
+/* The compile unit that holds `pc`. libdw finds it through .debug_aranges; a program built
+ * without that section (clang's default) is searched unit by unit, by each unit's ranges. */
+static struct dw_die *unit_at(dw_module *mod, dw_addr pc, dw_addr *bias)
+{
+    struct dw_die *cu = dw.addrdie(mod, pc, bias);
+    for (struct dw_die *u = NULL; !cu && (u = dw.nextcu(mod, u, bias)) != NULL;)
+        if (dw.haspc(u, pc - *bias) == 1)
+            cu = u;
+    return cu;
+}
+
 /* The inlined-function chain at `pc` in the module's DWARF, outermost first, joined by ';'
  * (NULL when the address is not in inlined code, or there is no DWARF). */
 static char *inlined_chain(dw_module *mod, dw_addr pc)
 {
     dw_addr bias = 0;
-    struct dw_die *cu = dw.addrdie(mod, pc, &bias);
+    struct dw_die *cu = unit_at(mod, pc, &bias);
     if (!cu)
         return NULL;
     struct dw_die *scopes = NULL;
@@ -289,6 +312,11 @@ static struct bench__profile_frame *resolve(struct bench__symbolizer *z, uint64_
     dw_line *line = dw.getsrc(mod, pc);
     int lineno = 0;
     const char *file = line ? dw.lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    dw_addr bias = 0;
+    struct dw_die *cu = line ? NULL : unit_at(mod, pc, &bias); /* no .debug_aranges */
+    void *unit_line = cu ? dw.getsrc_die(cu, pc - bias) : NULL;
+    if (unit_line && dw.lineno(unit_line, &lineno) == 0)
+        file = dw.linesrc(unit_line, NULL, NULL);
     if (file && lineno > 0) {
         f->file = bench__xstrdup(file);
         f->line = (unsigned)lineno;

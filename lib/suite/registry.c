@@ -208,8 +208,8 @@ int bench__suite_load(struct bench__suite *suite, struct bench_test *head, char 
     size_t n = 0;
     for (struct bench_test *t = head; t; t = t->next)
         n++;
-    suite->entries = bench__try_calloc(n, sizeof *suite->entries);
-    suite->descriptors = bench__try_calloc(n, sizeof *suite->descriptors);
+    suite->entries = bench__try_calloc(n ? n : 1, sizeof *suite->entries);
+    suite->descriptors = bench__try_calloc(n ? n : 1, sizeof *suite->descriptors);
     if (!suite->entries || !suite->descriptors) {
         bench__suite_free(suite);
         bench__fmt(err, err_size, "out of memory");

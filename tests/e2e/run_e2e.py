@@ -29,6 +29,7 @@ DUPLICATES = os.environ.get("E2E_DUPLICATES", "")
 LIBBENCH = os.environ.get("E2E_LIBBENCH", "")
 PROFILE = os.environ.get("E2E_PROFILE", "")
 PROFILE_STRIPPED = os.environ.get("E2E_PROFILE_STRIPPED", "")
+PROFILE_NO_ARANGES = os.environ.get("E2E_PROFILE_NO_ARANGES", "")
 HIDE_LIBDW_LIB = os.environ.get("E2E_HIDE_LIBDW_LIB", "")
 ISOLATE_BIN = os.environ.get("E2E_ISOLATE_BIN", "")
 # E2E_ISOLATE=worker runs the runner's cases again with --isolate=worker: every test-mode run of
@@ -57,8 +58,9 @@ def check(cond, what):
 def clean_env(**extra):
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TERM")}
     # A segfaulting test must die by the signal even in a sanitizer build.
-    asan = env.get("ASAN_OPTIONS", "")
-    env["ASAN_OPTIONS"] = (asan + ":" if asan else "") + "handle_segv=0:handle_abort=0"
+    for name in ("ASAN_OPTIONS", "TSAN_OPTIONS"):
+        given = env.get(name, "")
+        env[name] = (given + ":" if given else "") + "handle_segv=0:handle_abort=0"
     env.update(extra)
     return env
 
@@ -1763,6 +1765,14 @@ def case_profile():
           f"stripped: unsymbolised {unsym}")
     check(prof.get("unsymbolisedSamples", 0) <= prof.get("samples", 0), "stripped: totals")
     check("not symbolised: stripped" in out, f"stripped: the table\n{out}")
+
+    # no .debug_aranges (clang's default): the hot line is still found, unit by unit
+    rc, out, err, doc, folded = profile_run(PROFILE_NO_ARANGES)
+    prof = (doc.get("rows") or [{}])[0].get("profile", {})
+    lines = (prof.get("hotLines") or {}).get("lines", [])
+    m = re.match(r".*profile\.c:(\d+)$", lines[0]["location"]) if lines else None
+    check(rc == 0 and m is not None and int(m.group(1)) in HOT_LINES,
+          f"no .debug_aranges: exit {rc}, hot line {lines[:1]}")
 
     # libdw hidden: the capability is absent with the reason, and the run still passes
     asan = os.environ.get("ASAN_OPTIONS", "")

@@ -25,7 +25,11 @@ static int list_metrics(const struct bench__config *cfg)
         fprintf(stderr, "--list-metrics: %s\n", bench_strerror(rc));
         return 1;
     }
-    bench__metric_listing(stdout, cat);
+    const struct bench_metric_info *metrics;
+    const struct bench_capability_info *caps;
+    size_t n_metrics, n_caps;
+    bench__catalog_infos(cat, &metrics, &n_metrics, &caps, &n_caps);
+    bench__metric_listing(stdout, metrics, n_metrics, caps, n_caps);
     bench_catalog_close(cat);
     return 0;
 }

@@ -23,6 +23,7 @@
 #include "catalog/catalog.h"
 #include "fake_host.h"
 #include "platform/os.h"
+#include "catalog/snapshot.h"
 #include "report/metric_listing.h"
 #include "sources/event_naming.h"
 #include "sources/source.h"
@@ -451,7 +452,11 @@ static char *rendered(const bench_catalog_t *cat)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     assert_non_null(f);
-    bench__metric_listing(f, cat);
+    const struct bench_metric_info *metrics;
+    const struct bench_capability_info *caps;
+    size_t n_metrics, n_caps;
+    bench__catalog_infos(cat, &metrics, &n_metrics, &caps, &n_caps);
+    bench__metric_listing(f, metrics, n_metrics, caps, n_caps);
     fclose(f);
     return text;
 }
