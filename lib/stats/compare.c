@@ -185,7 +185,7 @@ static int measure_cells(const struct bench__cmp_params *params,
         if (threads > n)
             threads = n;
     }
-    struct measure_job jobs[MEASURE_THREADS_MAX];
+    struct measure_job jobs[MEASURE_THREADS_MAX] = {{0}};
     pthread_t tid[MEASURE_THREADS_MAX];
     bool started[MEASURE_THREADS_MAX] = {false};
     for (size_t t = 0; t < threads; t++)

@@ -14,8 +14,8 @@
 BENCH__HIDDEN int bench__fork_servers_run(const struct bench__test_pool *pool);
 
 /* A seam for tests, NULL in a real run: called in a fork server before it starts a test, and
- * when the test has ended with its end not sent yet (tests/unit/testmode/test_fork_server.c holds the
- * server there around --timeout). */
+ * when the test has ended with its end not sent yet (tests/unit/testmode/test_fork_server.c holds
+ * the server there around --timeout). */
 BENCH__HIDDEN extern void (*bench__fork_server_seam)(size_t index, bool ended);
 
 #endif /* BENCH_TESTMODE_FORK_SERVER_H */

@@ -344,7 +344,8 @@ static int list_files(const char *dir, const char *rel, char ***keys, size_t *n,
         names[nn++] = bench__xstrdup(de->d_name);
     }
     closedir(d);
-    qsort(names, nn, sizeof *names, name_cmp);
+    if (nn)
+        qsort(names, nn, sizeof *names, name_cmp);
     int rc = 0;
     for (size_t i = 0; i < nn; i++) {
         char *child = bench__xasprintf("%s/%s", rel, names[i]);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* test_one_source.c: a counting source is one file and one line. This test is linked against a
- * library built from libbench's own sources plus tests/unit/sources/fake_source/fake.c, with the one line
- * of tests/unit/sources/fake_source/list_extra.h appended to lib/sources/list.h; no other library file
- * names the fake. It checks that the fake reaches the source table, the command line (--fake,
+ * library built from libbench's own sources plus tests/unit/sources/fake_source/fake.c, with the
+ * one line of tests/unit/sources/fake_source/list_extra.h appended to lib/sources/list.h; no other
+ * library file names the fake. It checks that the fake reaches the source table, the command line
+ * (--fake,
  * --help), the catalog (--list-metrics, --metrics), the counting passes and workload windows,
  * the tables and the JSON document, and that it stays closed when nothing asks for it. Every run
  * is on a fake clock, with perf_event_open and dlopen refused through the fault-injection seam,

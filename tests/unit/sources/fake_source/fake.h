@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* fake.h: what the fake counting source (fake.c) counts and what it saw, for
- * tests/unit/sources/test_one_source.c: two event counters the test's bodies advance, the reason the
- * fake refuses to open (when a test sets one), and a tally of every operation the library called.
- * Test-only; never part of libbench. */
+ * tests/unit/sources/test_one_source.c: two event counters the test's bodies advance, the reason
+ * the fake refuses to open (when a test sets one), and a tally of every operation the library
+ * called. Test-only; never part of libbench. */
 #ifndef BENCH_TESTS_FAKE_SOURCE_H
 #define BENCH_TESTS_FAKE_SOURCE_H
 
