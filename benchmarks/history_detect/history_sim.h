@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* history_sim.h: the simulation behind benchmarks/history_detect/ and the pinned figures of
- * tests/unit/test_changepoint.c: synthetic series of recorded runs (noise only, steps of 2, 5 and
- * 10%, single-run outliers), judged run after run by three rules (the lasting states of
+ * tests/unit/stats/test_changepoint.c: synthetic series of recorded runs (noise only, steps of
+ * 2, 5 and 10%, single-run outliers), judged run after run by three rules (the lasting states of
  * lib/stats/history.c, today's previous-run rule of lib/stats/results.c, and a Perfherder-style
  * t-test), and a scripted week. Deterministic: the same seed gives the same figures. */
 #ifndef BENCH_HISTORY_SIM_H

@@ -63,7 +63,7 @@ BENCH__HIDDEN int bench__changepoints(const struct bench__cp_run *runs, size_t n
                                       const struct bench__cp_params *p,
                                       struct bench__changepoint *out, size_t *n_out);
 
-/* ---- primitives (pinned by tests/unit/test_changepoint.c) ------------------------------- */
+/* ---- primitives (pinned by tests/unit/stats/test_changepoint.c) ------------------------- */
 
 /* The two-sided p of Student's t with df degrees of freedom (df > 0); 1 for t = 0. */
 BENCH__HIDDEN double bench__student_p(double t, double df);
