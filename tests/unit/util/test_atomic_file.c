@@ -362,6 +362,12 @@ static int write_under_signal(int sig, void (*prepare)(void))
     if (pid == 0) {
         struct rlimit no_core = {0, 0};
         setrlimit(RLIMIT_CORE, &no_core);
+        /* each signal as a fresh program has it, whatever this test inherited (nohup ignores
+         * SIGHUP, and an ignored signal is left ignored by the writer, as it must be) */
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        signal(SIGQUIT, SIG_DFL);
         if (prepare)
             prepare();
         signal_to_send = sig;
