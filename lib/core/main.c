@@ -2,6 +2,7 @@
 /* main.c: owns the program entry points (bench_main, bench_dispatch), the order in which
  * a run is decided (parse, help/version, load the suite, the checks before anything runs,
  * filter, list, bench, test), and the version and error-message queries. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,6 +35,21 @@ const char *bench_strerror(int code)
     case BENCH_EDUP: return "a name is registered twice";
     default: return "unknown libbench error";
     }
+}
+
+/* What nobody received is no success: a write to stdout that failed (a full disk, /dev/full, a
+ * closed descriptor), at the end or earlier, is said in one line, and a run that had not failed
+ * exits 1 (docs/reference/cli.md, "Errors and exit status"). */
+static int stdout_status(int status)
+{
+    errno = 0;
+    int flushed = fflush(stdout);
+    int e = errno;
+    if (flushed == 0 && !ferror(stdout))
+        return status;
+    fprintf(stderr, "error: cannot write standard output: %s\n",
+            e ? strerror(e) : "an earlier write failed");
+    return status ? status : 1;
 }
 
 int bench_main(int argc, char **argv)
@@ -73,7 +89,7 @@ int bench_main(int argc, char **argv)
         status = bench__run_tests(&cfg, &suite);
     bench__suite_free(&suite);
 done:
-    fflush(stdout);
+    status = stdout_status(status);
     bench__config_free(&cfg);
     return status;
 }

@@ -247,6 +247,8 @@ int tool_json_doc_open(const char *text, size_t len, size_t flags, struct tool_j
     size_t i = skip_ws(doc, 0), end = 0;
     if (i >= len)
         return fault(doc, i, "'[' or '{' expected near end of file", err, err_size);
+    if (!(flags & JSON_DECODE_ANY) && text[i] != '{' && text[i] != '[')
+        return fault(doc, i, "'[' or '{' expected", err, err_size);
     int rc;
     if (text[i] == '{') {
         doc->type = JSON_OBJECT;
@@ -303,4 +305,14 @@ int tool_json_rows_next(struct tool_json_rows *it, json_t **row, size_t *index, 
     *row = v;
     *index = it->index++;
     return 1;
+}
+
+int tool_json_rows_check(struct tool_json_rows *it, char *err, size_t err_size)
+{
+    json_t *row;
+    size_t index;
+    int got;
+    while ((got = tool_json_rows_next(it, &row, &index, err, err_size)) > 0)
+        json_decref(row);
+    return got;
 }

@@ -25,7 +25,8 @@ struct tool_json_doc {
 };
 
 /* Reads the top level of text (len bytes, need not be NUL-terminated) with jansson's flags
- * (JSON_REJECT_DUPLICATES...). 0; or -1 with "not JSON: <reason> (line L, column C)" in err.
+ * (JSON_REJECT_DUPLICATES...; without JSON_DECODE_ANY the top level is an object or an array,
+ * as json_loadb has it). 0; or -1 with "not JSON: <reason> (line L, column C)" in err.
  * Free with tool_json_doc_free either way. The rows' own bytes are checked as they are read. */
 int tool_json_doc_open(const char *text, size_t len, size_t flags, struct tool_json_doc *doc,
                        char *err, size_t err_size);
@@ -42,5 +43,10 @@ void tool_json_rows_begin(const struct tool_json_doc *doc, struct tool_json_rows
  * the last; -1 with "not JSON: ..." in err when its text is not JSON. */
 int tool_json_rows_next(struct tool_json_rows *it, json_t **row, size_t *index, char *err,
                         size_t err_size);
+
+/* The rest of the rows read and dropped: 0 when every one is JSON, else -1 with "not JSON: ..."
+ * in err. What a reader that refuses the document for another reason runs first, so that a
+ * text that is not JSON is always refused as such. */
+int tool_json_rows_check(struct tool_json_rows *it, char *err, size_t err_size);
 
 #endif /* LIBBENCH_TOOLS_COMMON_JSON_ROWS_H */

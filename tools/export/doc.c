@@ -242,10 +242,12 @@ static int from_text(struct export_doc *doc, const char *text, size_t len, char 
         rc = read_columns(doc, json_object_get(root, "columns"), err, size);
     if (rc == 0 && !d.rows_array)
         rc = tool_json_error(err, size, "rows: must be an array");
+    struct tool_json_rows it;
+    tool_json_rows_begin(&d, &it);
+    if (rc != 0)
+        tool_json_rows_check(&it, err, size); /* not JSON is the first reason */
     if (rc == 0) {
         doc->rows = bench__xcalloc(d.n_rows + 1, sizeof *doc->rows);
-        struct tool_json_rows it;
-        tool_json_rows_begin(&d, &it);
         json_t *row;
         size_t i;
         int got;
@@ -258,6 +260,8 @@ static int from_text(struct export_doc *doc, const char *text, size_t len, char 
             rc = read_row(doc, row, i, err, size);
             json_decref(row);
         }
+        if (rc != 0)
+            tool_json_rows_check(&it, err, size);
     }
     tool_json_doc_free(&d);
     if (rc == 0)

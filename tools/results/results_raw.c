@@ -209,6 +209,8 @@ static void put_line(struct doc_ctx *c, const char *scenario, const char *operat
     tool_json_dump_line(o, c->out);
     json_decref(o);
     c->lines++;
+    if (c->out->len > RESULTS_OBJECT_MAX_BYTES)
+        c->over = true; /* the document is refused whole (doc_finish) */
 }
 
 static void reject(json_t *rejected, size_t row, const char *reason)
@@ -426,13 +428,58 @@ static void run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t r
             /* the runs after a failure were not run: a skip each, not fewer samples */
             char skip[96];
             bench__fmt(skip, sizeof skip, "aborted_after_failed_run:%zu", n);
-            for (size_t m = 1; m <= runs; m++)
+            for (size_t m = 1; m <= runs && !c->over; m++)
                 if (!seen[m])
                     put_line(c, json_string_value(name), json_string_value(command), base + m - 1,
                              NAN, true, BENCH__RESULT_SKIP, skip, NULL, json_object());
         }
         free(seen);
     }
+}
+
+/* No line of the document is shorter: its keys and punctuation, the values every line of it
+ * holds, and the shortest of the others ("" or null, 0, {}). Keys added to the line only make
+ * lines longer: a floor still. */
+static size_t line_floor(const struct doc_ctx *c)
+{
+    static const char *const keys[] = {
+        "schema_version", "bench_id",      "timestamp_utc", "profile",
+        "scenario",       "operation",     "run",           "subject",
+        "value_ns",       "whole_process", "returncode",    "metrics",
+        "source",         "document",      "host_id",       "provenance"};
+    size_t n = 2 + sizeof keys / sizeof *keys - 1; /* the braces, the commas between */
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        n += strlen(keys[i]) + 3; /* "key": */
+    /* schema_version 1, scenario "", operation "", run 0, value_ns 0, whole_process true,
+     * returncode 0, metrics {}, document 0 */
+    n += 1 + 2 + 2 + 1 + 1 + 4 + 1 + 2 + 1;
+    const struct results_record_info *info = c->info;
+    const char *strings[] = {info->bench_id, info->timestamp_utc, info->profile,
+                             info->subject,  c->source,           c->host_id};
+    for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
+        n += strlen(strings[i]) + 2;
+    /* each "key":null at least (with its comma), or its string */
+    const char *optional[] = {c->host,
+                              c->platform,
+                              c->machine,
+                              c->cpu,
+                              c->compiler,
+                              c->version,
+                              info->source_revision,
+                              info->recorder_version};
+    static const char *const optional_keys[] = {
+        "host",     "platform",        "machine",         "cpu_model",
+        "compiler", "library_version", "source_revision", "recorder_version"};
+    for (size_t i = 0; i < sizeof optional / sizeof *optional; i++)
+        n += strlen(optional_keys[i]) + 4 + (optional[i] ? strlen(optional[i]) + 2 : 4);
+    n += strlen("skip_reason") + 4 + 4 + strlen("failure") + 4 + 4; /* null at least */
+    /* provenance: its text when it holds strings only (a number's text is made shorter) */
+    size_t i;
+    const json_t *v;
+    bool strings_only = c->provenance != NULL;
+    json_array_foreach(c->provenance, i, v) strings_only = strings_only && json_is_string(v);
+    n += strings_only ? json_dumpb(c->provenance, NULL, 0, JSON_COMPACT) : 2;
+    return n;
 }
 
 /* The checks of a document's top level, and the context its lines share. rows_array: "rows" is
@@ -482,17 +529,7 @@ static int doc_start(struct doc_ctx *c, const json_t *doc, bool rows_array, size
                                    (long long)json_integer_value(r), RESULTS_RUNS_MAX);
         *runs = (size_t)json_integer_value(r);
     }
-    /* every line holds these values and the keys (over 200 bytes): a floor of its length */
-    const struct results_record_info *info = c->info;
-    const char *parts[] = {info->bench_id, info->timestamp_utc,   info->profile,
-                           info->subject,  info->source_revision, info->recorder_version,
-                           c->host,        c->platform,           c->machine,
-                           c->cpu,         c->compiler,           c->version};
-    c->line_floor = 200;
-    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
-        c->line_floor += parts[i] ? strlen(parts[i]) : 0;
-    if (c->provenance)
-        c->line_floor += json_dumpb(c->provenance, NULL, 0, JSON_COMPACT);
+    c->line_floor = line_floor(c);
     c->start = c->out->len;
     if (!is_run && !room_for(c, n_rows)) /* a --bench-json row gives one line */
         return tool_json_error(err, err_size,
@@ -577,14 +614,16 @@ long results_doc_text_lines(const char *text, size_t len, size_t doc_index,
     if (rc == 0 && d.type != JSON_OBJECT)
         rc = tool_json_error(err, err_size, "the document is %s, not an object",
                              tool_json_type_name_of(d.type));
-    if (rc == 0)
-        rc = doc_start(&c, d.head, d.rows_array, d.n_rows, &runs, err, err_size);
+    struct tool_json_rows it;
+    tool_json_rows_begin(&d, &it);
+    if (rc == 0 && doc_start(&c, d.head, d.rows_array, d.n_rows, &runs, err, err_size) != 0) {
+        tool_json_rows_check(&it, err, err_size); /* not JSON is the first reason */
+        rc = -1;
+    }
     if (rc != 0) {
         tool_json_doc_free(&d);
         return -1;
     }
-    struct tool_json_rows it;
-    tool_json_rows_begin(&d, &it);
     json_t *batch = json_array(), *row;
     size_t row0 = 0, index;
     int got;
@@ -602,6 +641,10 @@ long results_doc_text_lines(const char *text, size_t len, size_t doc_index,
         }
     }
     json_decref(batch);
+    if (rc == 0 && c.over && tool_json_rows_check(&it, err, err_size) != 0) {
+        doc_take_back(&c, rejected, first); /* not JSON is the first reason */
+        rc = -1;
+    }
     tool_json_doc_free(&d);
     return rc == 0 ? doc_finish(&c, run_base, runs, rejected, first, err, err_size) : -1;
 }
