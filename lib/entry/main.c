@@ -3,6 +3,7 @@
  * a run is decided (parse, help/version, load the suite, the checks before anything runs,
  * filter, list, bench, test). The version and error-message queries are lib/util's
  * (version.c, errors.c), where every layer may call them. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +11,21 @@
 #include "../testmode/runner.h"
 #include "cli.h"
 #include "preflight.h"
+
+/* What nobody received is no success: a write to stdout that failed (a full disk, /dev/full, a
+ * closed descriptor), at the end or earlier, is said in one line, and a run that had not failed
+ * exits 1 (docs/reference/cli.md, "Errors and exit status"). */
+static int stdout_status(int status)
+{
+    errno = 0;
+    int flushed = fflush(stdout);
+    int e = errno;
+    if (flushed == 0 && !ferror(stdout))
+        return status;
+    fprintf(stderr, "error: cannot write standard output: %s\n",
+            e ? strerror(e) : "an earlier write failed");
+    return status ? status : 1;
+}
 
 int bench_main(int argc, char **argv)
 {
@@ -48,7 +64,7 @@ int bench_main(int argc, char **argv)
         status = bench__run_tests(&cfg, &suite);
     bench__suite_free(&suite);
 done:
-    fflush(stdout);
+    status = stdout_status(status);
     bench__config_free(&cfg);
     return status;
 }

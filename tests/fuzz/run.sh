@@ -16,7 +16,7 @@ targets=""
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do targets="$targets $1"; shift; done
 [ "${1:-}" = "--" ] && shift
 [ -n "$targets" ] ||
-    targets="compare_json compare_gbench export_doc record_doc results_line report_html"
+    targets="compare_json compare_gbench export_doc json_rows record_doc results_line report_html"
 work=${FUZZ_DIR:-$src/build-fuzz}
 cc=${CC:-clang}
 
@@ -41,7 +41,7 @@ meson compile -C "$work" $programs >"$work.build.log" 2>&1 || {
 seeds() {
     case $1 in
     compare_json | compare_gbench) echo "$src/tests/fuzz/corpus" ;;
-    export_doc | record_doc) echo "$src/tests/fuzz/corpus-run $src/tests/fuzz/corpus" ;;
+    export_doc | record_doc | json_rows) echo "$src/tests/fuzz/corpus-run $src/tests/fuzz/corpus" ;;
     results_line) echo "$src/tests/fuzz/corpus-lines" ;;
     report_html) echo "$src/tests/data/report-normal.json $src/tests/data/report-states.json \
 $src/tests/data/report-hostile.json" ;;

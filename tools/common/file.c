@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* file.c: owns reading a whole file for the `libbench` tool (file.h), with a size
- * limit and malloc's failure as an error: a file too large for the machine is refused with a
- * reason, not an out-of-memory abort. It parses nothing and writes no file. */
+/* file.c: owns reading a whole file for the `libbench` tool (file.h): opened without blocking
+ * (O_NONBLOCK, so a FIFO never hangs the open), a regular file only, the one size limit checked
+ * before anything is read, and malloc's failure as an error: a file too large for the machine is
+ * refused with a reason, not an out-of-memory abort. It parses nothing and writes no file. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -17,23 +18,57 @@
 #include "util/alloc.h"
 #include "util/text.h"
 
-int tool_read_file(const char *path, size_t max_bytes, char **data_out, size_t *len_out, char *err,
-                   size_t err_size)
+const char *tool_file_kind(unsigned mode)
+{
+    switch (mode & S_IFMT) {
+    case S_IFREG: return NULL;
+    case S_IFDIR: return "a directory";
+    case S_IFIFO: return "a FIFO";
+    case S_IFSOCK: return "a socket";
+    case S_IFLNK: return "a symbolic link";
+    case S_IFCHR:
+    case S_IFBLK: return "a device";
+    }
+    return "not a regular file";
+}
+
+static int refuse(char *err, size_t err_size, size_t max_bytes)
+{
+    bench__fmt(err, err_size, "cannot read: larger than %zu MiB", max_bytes >> 20);
+    return -1;
+}
+
+int tool_read_fd(int fd, size_t max_bytes, char **data_out, size_t *len_out, char *err,
+                 size_t err_size)
 {
     *data_out = NULL;
     *len_out = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) {
+    if (max_bytes > TOOL_FILE_MAX_BYTES)
+        max_bytes = TOOL_FILE_MAX_BYTES;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
         bench__fmt(err, err_size, "cannot read: %s", strerror(errno));
         return -1;
     }
-    struct stat st;
-    int e = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
-    size_t cap = max_bytes < 65536 ? max_bytes : 65536, len = 0;
-    char *data = NULL;
+    if (S_ISDIR(st.st_mode)) {
+        bench__fmt(err, err_size, "cannot read: %s", strerror(EISDIR));
+        return -1;
+    }
+    const char *kind = tool_file_kind(st.st_mode);
+    if (kind) {
+        bench__fmt(err, err_size, "cannot read: %s, not a regular file", kind);
+        return -1;
+    }
+    if (st.st_size < 0 || (unsigned long long)st.st_size > max_bytes)
+        return refuse(err, err_size, max_bytes);
+    /* the size the file says, plus room to see it grew (a /proc file says 0) */
+    size_t cap = (size_t)st.st_size + 1 < 65536 ? 65536 : (size_t)st.st_size + 1;
+    if (cap > max_bytes)
+        cap = max_bytes;
+    size_t len = 0;
+    char *data = bench__xmalloc(cap + 1);
+    int e = 0;
     bool too_large = false;
-    if (e == 0)
-        data = bench__xmalloc(cap + 1);
     while (e == 0) {
         if (len == cap) {
             if (cap >= max_bytes) {
@@ -62,17 +97,43 @@ int tool_read_file(const char *path, size_t max_bytes, char **data_out, size_t *
         else
             len += (size_t)got;
     }
-    close(fd);
     if (e != 0 || too_large) {
         free(data);
         if (too_large)
-            bench__fmt(err, err_size, "cannot read: larger than %zu MiB", max_bytes >> 20);
-        else
-            bench__fmt(err, err_size, "cannot read: %s", strerror(e));
+            return refuse(err, err_size, max_bytes);
+        bench__fmt(err, err_size, "cannot read: %s", strerror(e));
         return -1;
     }
     data[len] = '\0';
     *data_out = data;
     *len_out = len;
     return 0;
+}
+
+int tool_read_file_at(int dirfd, const char *path, bool nofollow, size_t max_bytes, char **data,
+                      size_t *len, char *err, size_t err_size)
+{
+    *data = NULL;
+    *len = 0;
+    int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (nofollow ? O_NOFOLLOW : 0);
+    int fd = openat(dirfd, path, flags);
+    if (fd < 0) {
+        int e = errno;
+        struct stat st;
+        if (nofollow && e == ELOOP && fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISLNK(st.st_mode))
+            bench__fmt(err, err_size, "cannot read: a symbolic link, not followed");
+        else
+            bench__fmt(err, err_size, "cannot read: %s", strerror(e));
+        return -1;
+    }
+    int rc = tool_read_fd(fd, max_bytes, data, len, err, err_size);
+    close(fd);
+    return rc;
+}
+
+int tool_read_file(const char *path, size_t max_bytes, char **data, size_t *len, char *err,
+                   size_t err_size)
+{
+    return tool_read_file_at(AT_FDCWD, path, false, max_bytes, data, len, err, err_size);
 }

@@ -13,15 +13,27 @@
 #include "util/alloc.h"
 #include "util/text.h"
 
+void tool_real_shortest(double v, char *buf, size_t size)
+{
+    /* a precision that reads back makes every larger one read back: the smallest is found by
+     * bisection (17 always does) */
+    int lo = 1, hi = 17;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        bench__fmt(buf, size, "%.*g", mid, v);
+        if (strtod(buf, NULL) == v)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    bench__fmt(buf, size, "%.*g", lo, v);
+}
+
 /* A real as the shortest "%.Ng" that reads back as the same double, with jansson's
  * exponent style (no '+', no leading zeros) and a ".0" when it would look like an integer. */
 static void shortest_real(double v, char *buf, size_t size)
 {
-    for (int precision = 1; precision <= 17; precision++) {
-        bench__fmt(buf, size, "%.*g", precision, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
+    tool_real_shortest(v, buf, size);
     char *e = strchr(buf, 'e');
     if (e) {
         char *src = e + 1, *dst = e + 1;
@@ -138,7 +150,14 @@ int tool_json_error(char *err, size_t size, const char *fmt, ...)
 
 const char *tool_json_type_name(const json_t *v)
 {
-    switch (json_typeof(v)) {
+    if (!v)
+        return "missing"; /* a key the object does not have */
+    return tool_json_type_name_of(json_typeof(v));
+}
+
+const char *tool_json_type_name_of(json_type type)
+{
+    switch (type) {
     case JSON_OBJECT: return "an object";
     case JSON_ARRAY: return "an array";
     case JSON_STRING: return "a string";

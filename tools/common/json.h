@@ -21,6 +21,9 @@ void tool_json_dump_line(const json_t *doc, struct bench__text *out);
  * with "cannot write 'PATH': reason" in err. doc stays the caller's. */
 int tool_json_write(const json_t *doc, const char *path, char *err, size_t err_size);
 
+/* v as the shortest "%.Ng" (N from 1 to 17) that strtod reads back as v. */
+void tool_real_shortest(double v, char *buf, size_t size);
+
 /* A reader's error: the message in err (when err is not NULL), on one line; always -1. */
 __attribute__((format(printf, 3, 4))) int tool_json_error(char *err, size_t size, const char *fmt,
                                                           ...);
@@ -28,7 +31,10 @@ __attribute__((format(printf, 3, 4))) int tool_json_error(char *err, size_t size
  * byte that is not part of a valid UTF-8 sequence replaced by U+FFFD (a path or file name the
  * file system holds as bytes). */
 json_t *tool_json_text(const char *s);
-/* A value's JSON type for an error message: "an object", "a string", "null", ... */
+/* A value's JSON type for an error message: "an object", "a string", "null", ...; "missing" for
+ * NULL (json_object_get of a key the object does not have). */
 const char *tool_json_type_name(const json_t *v);
+/* The same for a type. */
+const char *tool_json_type_name_of(json_type type);
 
 #endif /* LIBBENCH_TOOLS_COMMON_JSON_H */

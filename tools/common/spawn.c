@@ -5,9 +5,10 @@
  * wait4's rusage, a blocking wait (ppoll on a pidfd with the time left to a deadline of the
  * deadline clock when a timeout or pipes need watching), the output (null, pipes drained to EOF
  * with the stderr tail kept, a file, inherited), the group killed after every run, on a timeout
- * and on an interrupt (interrupt.c). It must never poll in a loop with a sleep, nor compute
- * statistics; off Linux (no pidfd, no ppoll) the exit is checked between polls of at most
- * EXIT_POLL_MS (docs/reference/platforms.md). */
+ * and on an interrupt (interrupt.c), and by the keeper when the tool itself is killed (SIGKILL
+ * runs none of its code). It must never poll in a loop with a sleep, nor compute statistics; off
+ * Linux (no pidfd, no ppoll) the exit is checked between polls of at most EXIT_POLL_MS
+ * (docs/reference/platforms.md). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -285,6 +286,76 @@ static int reap(pid_t pid, int *status, struct rusage *ru)
     }
 }
 
+/* ---- the keeper: a child dies with the tool ------------------------------------------------- */
+
+/* A SIGKILL of the tool runs none of its code, so the child it was running would outlive it.
+ * Linux's PR_SET_PDEATHSIG needs code in the child before exec, which posix_spawn cannot run; a
+ * keeper does the same on every POSIX system: a process forked at the first spawn, in a process
+ * group of its own (no terminal signal reaches it), holding nothing but the read end of a pipe
+ * whose write end only the tool holds (close-on-exec: no child inherits it). The tool writes each
+ * child's process group when it starts and 0 once it is reaped; when the tool dies the pipe ends,
+ * and the keeper kills the group it was last told of, then exits. */
+static int keeper_fd = -1;
+static bool keeper_tried;
+
+static void keeper_run(int fd)
+{
+    pid_t group = 0, told;
+    for (;;) {
+        ssize_t got = read(fd, &told, sizeof told);
+        if (got == (ssize_t)sizeof told) {
+            group = told;
+            continue;
+        }
+        if (got < 0 && errno == EINTR)
+            continue;
+        break; /* the end of the pipe: the tool is gone (or done) */
+    }
+    if (group > 0)
+        kill(-group, SIGKILL);
+    _exit(0);
+}
+
+static void keeper_start(void)
+{
+    keeper_tried = true;
+    int fds[2];
+    if (pipe_flags(fds, O_CLOEXEC) != 0)
+        return;
+    pid_t pid = fork();
+    if (pid == 0) { /* async-signal-safe calls only from here */
+        static const int stops[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+        for (size_t i = 0; i < sizeof stops / sizeof *stops; i++)
+            signal(stops[i], SIG_DFL);
+        setpgid(0, 0);
+        int null = open("/dev/null", O_RDWR);
+        int fd = fcntl(fds[0], F_DUPFD, 3);
+        if (null < 0 || fd < 0)
+            _exit(0);
+        dup2(null, STDIN_FILENO);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        long max = sysconf(_SC_OPEN_MAX);
+        for (int k = 3; k < (max > 0 && max < 65536 ? max : 65536); k++)
+            if (k != fd)
+                close(k);
+        keeper_run(fd);
+    }
+    close(fds[0]);
+    if (pid < 0) {
+        close(fds[1]);
+        return;
+    }
+    keeper_fd = fds[1];
+}
+
+/* Tells the keeper the group to kill should the tool die now (0: none). */
+static void keeper_tell(pid_t group)
+{
+    while (keeper_fd >= 0 && write(keeper_fd, &group, sizeof group) < 0 && errno == EINTR)
+        ;
+}
+
 void tool_spawn(struct tool_program *prog, const struct tool_spawn *how, struct tool_child *out)
 {
     memset(out, 0, sizeof *out);
@@ -303,6 +374,8 @@ void tool_spawn(struct tool_program *prog, const struct tool_spawn *how, struct 
             return;
         }
     }
+    if (!keeper_tried)
+        keeper_start(); /* before this run's pipes: the keeper holds none of them */
     bool piped = how->output == TOOL_OUTPUT_PIPE;
     int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1};
     if (piped && (pipe_flags(out_pipe, O_CLOEXEC | O_NONBLOCK) != 0 ||
@@ -345,8 +418,10 @@ void tool_spawn(struct tool_program *prog, const struct tool_spawn *how, struct 
     int64_t deadline = bench__clock_deadline_ns() + how->timeout_ns;
     int64_t t0 = bench__clock_measure_ns();
     int rc = posix_spawn(&pid, prog->path, &fa, &attr, prog->argv, environ);
-    if (rc == 0)
+    if (rc == 0) {
+        keeper_tell(pid);
         tool_interrupt_watch(pid);
+    }
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
     if (piped) {
@@ -390,6 +465,7 @@ void tool_spawn(struct tool_program *prog, const struct tool_spawn *how, struct 
     int werr = reap(pid, &status, &out->ru);
     int64_t t1 = bench__clock_measure_ns();
     kill(-pid, SIGKILL); /* whatever the child left running in its group */
+    keeper_tell(0);
     tool_interrupt_unwatch();
     out->wall_ns = t1 - t0;
     if (piped) {

@@ -218,7 +218,7 @@ int compare_doc_load(const char *path, struct compare_doc *doc, char *err, size_
     doc->n_rows = 0;
     char *data;
     size_t len;
-    if (tool_read_file(path, COMPARE_DOC_MAX_BYTES, &data, &len, err, err_size) != 0)
+    if (tool_read_file(path, TOOL_FILE_MAX_BYTES, &data, &len, err, err_size) != 0)
         return -1;
     int rc = compare_doc_parse(data, len, doc, err, err_size);
     free(data);

@@ -13,6 +13,7 @@
 #include "compare.h"
 #include "common/args.h"
 #include "common/spawn.h"
+#include "common/tmpdir.h"
 #include "common/words.h"
 #include "util/alloc.h"
 #include "util/text.h"
@@ -351,6 +352,7 @@ int compare_main(int argc, char **argv)
         st.run_fail[s] = bench__xcalloc(st.n_runs[s] ? st.n_runs[s] : 1, sizeof *st.run_fail[s]);
     }
     if (st.opts.binary_mode) {
+        tool_tmpdir_sweep("libbench-compare"); /* what compares killed before us left */
         st.schedule = bench__xcalloc(st.runs_cap * N_SUBJECTS, sizeof *st.schedule);
         if (compare_run_binaries(&st, err, sizeof err) != 0) {
             fprintf(stderr, "error: %s\n", err);

@@ -12,7 +12,6 @@
 #include <stdio.h>
 
 #define COMPARE_ERROR_MAX 512
-#define COMPARE_DOC_MAX_BYTES (64u << 20) /* a document larger than 64 MiB is refused */
 
 /* ---- doc.c: the documents, as the readers give them --------------------------------------- */
 

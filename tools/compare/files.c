@@ -49,7 +49,7 @@ int compare_doc_load_runs(const char *path, struct compare_doc **docs, size_t *n
     *n_docs = 0;
     char *data;
     size_t len;
-    if (tool_read_file(path, COMPARE_DOC_MAX_BYTES, &data, &len, err, err_size) != 0)
+    if (tool_read_file(path, TOOL_FILE_MAX_BYTES, &data, &len, err, err_size) != 0)
         return -1;
     int rc = compare_doc_parse_runs(data, len, docs, n_docs, err, err_size);
     free(data);

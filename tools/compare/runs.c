@@ -16,6 +16,7 @@
 #include "compare.h"
 #include "common/interrupt.h"
 #include "common/spawn.h"
+#include "common/tmpdir.h"
 #include "util/alloc.h"
 #include "util/text.h"
 
@@ -144,14 +145,14 @@ int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
     if (find_programs(st, err, err_size) != 0)
         return -1;
     struct tool_child *sample = st->opts.commands_mode ? bench__xmalloc(sizeof *sample) : NULL;
-    const char *base = getenv("TMPDIR");
-    size_t len = strlen(base && *base ? base : "/tmp") + sizeof "/libbench-compare.XXXXXX";
-    st->tmpdir = st->opts.commands_mode ? NULL : bench__xmalloc(len); /* commands write none */
-    if (st->tmpdir)
-        bench__fmt(st->tmpdir, len, "%s/libbench-compare.XXXXXX", base && *base ? base : "/tmp");
+    const char *base = tool_tmpdir_base();
+    /* named with our pid: a later compare removes it if we are killed (common/tmpdir.h) */
+    st->tmpdir = st->opts.commands_mode
+                     ? NULL /* commands write none */
+                     : bench__xasprintf("%s/libbench-compare.%ld.XXXXXX", base, (long)getpid());
     if (st->tmpdir && !mkdtemp(st->tmpdir)) {
-        bench__fmt(err, err_size, "cannot create a temporary directory in %s: %s",
-                   base && *base ? base : "/tmp", strerror(errno));
+        bench__fmt(err, err_size, "cannot create a temporary directory in %s: %s", base,
+                   strerror(errno));
         free(st->tmpdir);
         st->tmpdir = NULL;
         return -1;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "common/json.h"
 
 static void field(FILE *out, const char *s)
 {
@@ -36,11 +37,7 @@ static void number(FILE *out, double v)
         return;
     }
     char text[40];
-    for (int p = 1; p <= 17; p++) {
-        snprintf(text, sizeof text, "%.*g", p, v);
-        if (strtod(text, NULL) == v)
-            break;
-    }
+    tool_real_shortest(v, text, sizeof text);
     fputs(text, out);
 }
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* doc.c: owns reading a document for `libbench export`: a --bench-json document (schema 2)
- * or a `libbench run --json` document (schema 1) into one table shape, null kept as NaN. It
- * formats nothing and refuses any other document with the reason. */
+ * or a `libbench run --json` document (schema 1) into one table shape, null kept as NaN, read a
+ * row at a time (common/json_rows.h) with each row's strings copied into blocks of the document,
+ * label keys and columns found by name in a hash (the reading stays linear in the document).
+ * It formats nothing and refuses any other document with the reason. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
@@ -9,9 +11,42 @@
 #include <string.h>
 
 #include "export.h"
+#include "common/file.h"
 #include "common/json.h"
+#include "common/json_rows.h"
 #include "util/alloc.h"
 #include "util/text.h"
+
+#define BLOCK_BYTES ((size_t)1 << 20) /* the rows' strings are copied into blocks of 1 MiB */
+
+struct export_label {
+    size_t key; /* its index in label_keys */
+    const char *value;
+};
+
+/* A copy of s (n bytes) in the document's blocks. */
+static const char *keep(struct export_doc *doc, const char *s, size_t n)
+{
+    if (n == 0)
+        return "";
+    if (!doc->n_blocks || n + 1 > BLOCK_BYTES - doc->block_used) {
+        size_t size = n + 1 > BLOCK_BYTES ? n + 1 : BLOCK_BYTES;
+        doc->blocks =
+            bench__grow(doc->blocks, &doc->cap_blocks, doc->n_blocks + 1, sizeof *doc->blocks);
+        doc->blocks[doc->n_blocks++] = bench__xmalloc(size);
+        doc->block_used = 0;
+    }
+    char *at = doc->blocks[doc->n_blocks - 1] + doc->block_used;
+    memcpy(at, s, n);
+    at[n] = '\0';
+    doc->block_used += n + 1; /* a string larger than a block fills its own */
+    return at;
+}
+
+static const char *keep_string(struct export_doc *doc, const json_t *s)
+{
+    return keep(doc, json_string_value(s), json_string_length(s));
+}
 
 /* A number of the document: NaN for null or a missing key; -1 for another type. */
 static int number_at(const json_t *o, const char *key, double *out)
@@ -45,7 +80,9 @@ static int read_columns(struct export_doc *doc, const json_t *cols, char *err, s
 {
     if (!json_is_array(cols))
         return tool_json_error(err, size, "columns: must be an array");
-    doc->columns = bench__xcalloc(json_array_size(cols) + 1, sizeof *doc->columns);
+    size_t n = json_array_size(cols);
+    doc->columns = bench__xcalloc(n + 1, sizeof *doc->columns);
+    doc->same_name = bench__xcalloc(n + 1, sizeof *doc->same_name);
     size_t i;
     const json_t *c;
     json_array_foreach(cols, i, c)
@@ -57,17 +94,26 @@ static int read_columns(struct export_doc *doc, const json_t *cols, char *err, s
         doc->columns[doc->n_columns++] =
             (struct export_column){name, header ? header : name, unit_of(c)};
     }
+    /* by name: the first column of each name, each column to the next of the same name */
+    for (size_t k = n; k-- > 0;) {
+        json_t *first = json_object_get(doc->column_index, doc->columns[k].name);
+        doc->same_name[k] = first ? (size_t)json_integer_value(first) : n;
+        json_object_set_new(doc->column_index, doc->columns[k].name, json_integer((json_int_t)k));
+    }
     return 0;
 }
 
-static void add_label_key(struct export_doc *doc, const char *key)
+/* The index of a label key, added (first seen first) when it is new. */
+static size_t label_key(struct export_doc *doc, const char *key)
 {
-    for (size_t i = 0; i < doc->n_label_keys; i++)
-        if (!strcmp(doc->label_keys[i], key))
-            return;
-    doc->label_keys =
-        bench__xrealloc(doc->label_keys, (doc->n_label_keys + 1) * sizeof *doc->label_keys);
-    doc->label_keys[doc->n_label_keys++] = key;
+    const json_t *at = json_object_get(doc->key_index, key);
+    if (at)
+        return (size_t)json_integer_value(at);
+    doc->label_keys = bench__grow(doc->label_keys, &doc->cap_label_keys, doc->n_label_keys + 1,
+                                  sizeof *doc->label_keys);
+    doc->label_keys[doc->n_label_keys] = keep(doc, key, strlen(key));
+    json_object_set_new(doc->key_index, key, json_integer((json_int_t)doc->n_label_keys));
+    return doc->n_label_keys++;
 }
 
 static int read_row(struct export_doc *doc, const json_t *o, size_t i, char *err, size_t size)
@@ -75,11 +121,12 @@ static int read_row(struct export_doc *doc, const json_t *o, size_t i, char *err
     struct export_row *row = &doc->rows[i];
     if (!json_is_object(o))
         return tool_json_error(err, size, "rows[%zu]: must be an object", i);
-    row->name = json_string_value(json_object_get(o, "name"));
-    if (!row->name)
+    const json_t *name = json_object_get(o, "name");
+    if (!json_is_string(name))
         return tool_json_error(err, size, "rows[%zu].name: must be a string", i);
+    row->name = keep_string(doc, name);
     const json_t *error = json_object_get(o, "error");
-    row->error = json_is_string(error) ? json_string_value(error) : "";
+    row->error = json_is_string(error) ? keep_string(doc, error) : "";
     static const char *const keys[] = {"iterations",  "samples", "medianNs",
                                        "deviationNs", "minNs",   "maxNs"};
     double *slots[] = {&row->iterations,   &row->samples, &row->median_ns,
@@ -90,101 +137,154 @@ static int read_row(struct export_doc *doc, const json_t *o, size_t i, char *err
     row->metrics = bench__xcalloc(doc->n_columns + 1, sizeof *row->metrics);
     row->estimate = bench__xcalloc(doc->n_columns + 1, sizeof *row->estimate);
     const json_t *metrics = json_object_get(o, "metrics");
-    const json_t *estimated = json_object_get(o, "estimatedMetrics");
-    for (size_t c = 0; c < doc->n_columns; c++) {
+    for (size_t c = 0; c < doc->n_columns; c++)
         if (json_is_object(metrics) && number_at(metrics, doc->columns[c].name, &row->metrics[c]))
             return tool_json_error(err, size,
                                    "rows[%zu].metrics: a value that is not a number or null", i);
-        size_t k;
-        const json_t *e;
-        json_array_foreach(estimated, k, e) row->estimate[c] |=
-            json_is_string(e) && !strcmp(json_string_value(e), doc->columns[c].name);
+    size_t k;
+    const json_t *e;
+    json_array_foreach(json_object_get(o, "estimatedMetrics"), k, e)
+    {
+        const json_t *c =
+            json_is_string(e) ? json_object_get(doc->column_index, json_string_value(e)) : NULL;
+        for (size_t at = c ? (size_t)json_integer_value(c) : doc->n_columns; at < doc->n_columns;
+             at = doc->same_name[at])
+            row->estimate[at] = true;
     }
     const json_t *labels = json_object_get(o, "labels");
+    row->read_labels = bench__xcalloc(json_object_size(labels) + 1, sizeof *row->read_labels);
     const char *key;
     const json_t *v;
     json_object_foreach((json_t *)labels, key, v)
     {
         if (!json_is_string(v))
             return tool_json_error(err, size, "rows[%zu].labels.%s: must be a string", i, key);
-        add_label_key(doc, key);
+        row->read_labels[row->n_read_labels++] =
+            (struct export_label){label_key(doc, key), keep_string(doc, v)};
     }
     return 0;
 }
 
-/* Each row's label values, in the order of doc->label_keys (known once every row is read). */
-static void place_labels(struct export_doc *doc, const json_t *rows)
+static const char *const *sort_keys; /* label_by_key's table (qsort has no context) */
+
+static int label_by_key(const void *a, const void *b)
 {
+    return strcmp(sort_keys[((const struct export_label *)a)->key],
+                  sort_keys[((const struct export_label *)b)->key]);
+}
+
+/* Each row's labels in the order of doc->label_keys (known once every row is read), or, over
+ * EXPORT_LABEL_COLUMNS_MAX keys, as one "labels" text. */
+static void place_labels(struct export_doc *doc)
+{
+    bool one_column = doc->n_label_keys > EXPORT_LABEL_COLUMNS_MAX;
+    size_t columns = one_column ? 1 : doc->n_label_keys;
+    sort_keys = doc->label_keys;
     for (size_t i = 0; i < doc->n_rows; i++) {
-        doc->rows[i].labels = bench__xcalloc(doc->n_label_keys + 1, sizeof *doc->rows[i].labels);
-        const json_t *labels = json_object_get(json_array_get(rows, i), "labels");
-        for (size_t k = 0; k < doc->n_label_keys; k++)
-            doc->rows[i].labels[k] = json_string_value(json_object_get(labels, doc->label_keys[k]));
+        struct export_row *r = &doc->rows[i];
+        r->labels = bench__xcalloc(columns + 1, sizeof *r->labels);
+        if (!one_column) {
+            for (size_t k = 0; k < r->n_read_labels; k++)
+                r->labels[r->read_labels[k].key] = r->read_labels[k].value;
+        } else if (r->n_read_labels) {
+            qsort(r->read_labels, r->n_read_labels, sizeof *r->read_labels, label_by_key);
+            struct bench__text t = {0};
+            for (size_t k = 0; k < r->n_read_labels; k++) {
+                const char *key = doc->label_keys[r->read_labels[k].key];
+                const char *value = r->read_labels[k].value;
+                if ((k && bench__text_append(",", 1, &t) != 0) ||
+                    bench__text_append(key, strlen(key), &t) != 0 ||
+                    bench__text_append("=", 1, &t) != 0 ||
+                    bench__text_append(value, strlen(value), &t) != 0)
+                    bench__out_of_memory();
+            }
+            r->labels[0] = keep(doc, t.data, t.len);
+            free(t.data);
+        }
+        free(r->read_labels);
+        r->read_labels = NULL;
+    }
+    if (one_column) {
+        doc->label_keys[0] = "labels";
+        doc->n_label_keys = 1;
     }
 }
 
-/* The document doc->root (held) read into doc. */
-static int from_root(struct export_doc *doc, char *err, size_t size)
+/* The document's text read into doc. */
+static int from_text(struct export_doc *doc, const char *text, size_t len, char *err, size_t size)
 {
-    const json_t *root = doc->root;
+    struct tool_json_doc d;
+    doc->key_index = json_object();
+    doc->column_index = json_object();
+    if (tool_json_doc_open(text, len, JSON_REJECT_DUPLICATES, &d, err, size) != 0) {
+        tool_json_doc_free(&d);
+        return -1;
+    }
+    const json_t *root = doc->root = json_incref(d.head);
     const json_t *schema = json_object_get(root, "schema");
     const char *tool = json_string_value(json_object_get(root, "tool"));
+    int rc = 0;
     if (!json_is_object(root) || !json_is_integer(schema))
-        return tool_json_error(err, size,
-                               "not a libbench document (no \"schema\": libbench export reads what "
-                               "--bench-json and libbench run --json write)");
-    if (!tool && json_integer_value(schema) == 2)
+        rc = tool_json_error(err, size,
+                             "not a libbench document (no \"schema\": libbench export reads what "
+                             "--bench-json and libbench run --json write)");
+    else if (!tool && json_integer_value(schema) == 2)
         doc->kind = "--bench-json";
     else if (tool && !strcmp(tool, "libbench run") && json_integer_value(schema) == 1)
         doc->kind = "libbench run --json";
     else
-        return tool_json_error(err, size,
-                               "unknown document: schema %lld%s%s (this libbench reads the "
-                               "--bench-json schema 2 and libbench run --json schema 1)",
-                               (long long)json_integer_value(schema), tool ? " of " : "",
-                               tool ? tool : "");
-    if (read_columns(doc, json_object_get(root, "columns"), err, size) != 0)
-        return -1;
-    const json_t *rows = json_object_get(root, "rows");
-    if (!json_is_array(rows))
-        return tool_json_error(err, size, "rows: must be an array");
-    doc->rows = bench__xcalloc(json_array_size(rows) + 1, sizeof *doc->rows);
-    for (size_t i = 0; i < json_array_size(rows); i++) {
-        doc->n_rows = i + 1; /* counted from here on, so what the row holds is freed */
-        if (read_row(doc, json_array_get(rows, i), i, err, size) != 0)
-            return -1;
+        rc = tool_json_error(err, size,
+                             "unknown document: schema %lld%s%s (this libbench reads the "
+                             "--bench-json schema 2 and libbench run --json schema 1)",
+                             (long long)json_integer_value(schema), tool ? " of " : "",
+                             tool ? tool : "");
+    if (rc == 0)
+        rc = read_columns(doc, json_object_get(root, "columns"), err, size);
+    if (rc == 0 && !d.rows_array)
+        rc = tool_json_error(err, size, "rows: must be an array");
+    struct tool_json_rows it;
+    tool_json_rows_begin(&d, &it);
+    if (rc != 0)
+        tool_json_rows_check(&it, err, size); /* not JSON is the first reason */
+    if (rc == 0) {
+        doc->rows = bench__xcalloc(d.n_rows + 1, sizeof *doc->rows);
+        json_t *row;
+        size_t i;
+        int got;
+        while (rc == 0 && (got = tool_json_rows_next(&it, &row, &i, err, size)) != 0) {
+            if (got < 0) {
+                rc = -1;
+                break;
+            }
+            doc->n_rows = i + 1; /* counted from here on, so what the row holds is freed */
+            rc = read_row(doc, row, i, err, size);
+            json_decref(row);
+        }
+        if (rc != 0)
+            tool_json_rows_check(&it, err, size);
     }
-    place_labels(doc, rows);
-    return 0;
-}
-
-static int not_json(const json_error_t *je, char *err, size_t size)
-{
-    return tool_json_error(err, size, "not JSON: %s (line %d, column %d)", je->text, je->line,
-                           je->column);
+    tool_json_doc_free(&d);
+    if (rc == 0)
+        place_labels(doc);
+    return rc;
 }
 
 int export_doc_load(const char *path, struct export_doc *doc, char *err, size_t size)
 {
     memset(doc, 0, sizeof *doc);
-    json_error_t je;
-    doc->root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-    if (!doc->root) {
-        if (je.line < 0 || strstr(je.text, "unable to open"))
-            return tool_json_error(err, size, "cannot read: %s", je.text);
-        return not_json(&je, err, size);
-    }
-    return from_root(doc, err, size);
+    char *text;
+    size_t len;
+    if (tool_read_file(path, TOOL_FILE_MAX_BYTES, &text, &len, err, size) != 0)
+        return -1;
+    int rc = from_text(doc, text, len, err, size);
+    free(text);
+    return rc;
 }
 
 int export_doc_parse(const char *data, size_t len, struct export_doc *doc, char *err, size_t size)
 {
     memset(doc, 0, sizeof *doc);
-    json_error_t je;
-    doc->root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &je);
-    if (!doc->root)
-        return not_json(&je, err, size);
-    return from_root(doc, err, size);
+    return from_text(doc, data, len, err, size);
 }
 
 void export_doc_free(struct export_doc *doc)
@@ -193,10 +293,17 @@ void export_doc_free(struct export_doc *doc)
         free(doc->rows[i].labels);
         free(doc->rows[i].metrics);
         free(doc->rows[i].estimate);
+        free(doc->rows[i].read_labels);
     }
+    for (size_t i = 0; i < doc->n_blocks; i++)
+        free(doc->blocks[i]);
+    free(doc->blocks);
     free(doc->rows);
     free(doc->columns);
+    free(doc->same_name);
     free(doc->label_keys);
+    json_decref(doc->key_index);
+    json_decref(doc->column_index);
     json_decref(doc->root);
     memset(doc, 0, sizeof *doc);
 }

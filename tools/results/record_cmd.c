@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* record_cmd.c: owns `libbench record`: its command line, the record time and the source
- * revision, the documents read and turned into one raw object (results_raw.c), what could not be
- * read sent to ingest-errors/, the object written and indexed (results_store.c), and the exit
- * status (0 everything recorded, 1 something went to ingest-errors/ or the store failed, 2 usage).
- */
+ * revision, the store and its index opened before anything is written (a damaged index stops it
+ * with the fix), the documents read and turned into one raw object (results_raw.c), what could
+ * not be read sent to ingest-errors/, the object indexed and written (results_ingest.c), and the
+ * exit status (0 everything recorded, 1 something went to ingest-errors/ or the store failed,
+ * 2 usage). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "common/args.h"
 #include "common/file.h"
 #include "common/json.h"
+#include "common/output.h"
 #include "util/alloc.h"
 #include "util/text.h"
 
@@ -68,7 +70,7 @@ static char *git_revision(void)
 }
 
 struct record_state {
-    const char *dir;
+    const struct results_store *store;
     const struct results_record_info *info;
     int errors; /* ingest errors written */
     bool store_failed;
@@ -80,13 +82,14 @@ static void ingest_error(struct record_state *st, const char *doc_path, json_t *
     char err[512], shown[256];
     char *where = NULL;
     bench__sanitize_copy(doc_path, shown, sizeof shown);
-    if (results_store_put_error(st->dir, st->info->profile, st->info->date, st->info->bench_id, e,
+    if (results_store_put_error(st->store, st->info->profile, st->info->date, st->info->bench_id, e,
                                 &where, err, sizeof err) != 0) {
         fprintf(stderr, "error: %s: %s, and the ingest error could not be kept: %s\n", shown, what,
                 err);
         st->store_failed = true;
     } else {
-        fprintf(stderr, "libbench record: %s: %s: kept in %s/%s\n", shown, what, st->dir, where);
+        fprintf(stderr, "libbench record: %s: %s: kept in %s/%s\n", shown, what, st->store->dir,
+                where);
     }
     free(where);
     json_decref(e);
@@ -177,15 +180,33 @@ int record_main(int argc, char **argv)
         info.source_revision = revision[0] ? revision : NULL;
     else
         info.source_revision = git = git_revision();
+    enum results_location_kind kind;
+    if (results_location("record", dir, &kind) != 0)
+        goto out;
     if (!dir)
         dir = RESULTS_DEFAULT_DIR;
 
-    struct record_state st = {.dir = dir, .info = &info};
+    /* the store and its index first: one that cannot take the run stops it before anything is
+     * written */
+    struct results_store store;
+    struct results_index *ix = NULL;
+    char err[512];
+    ret = 1;
+    if (results_store_open(dir, true, &store, err, sizeof err) != 0) {
+        fprintf(stderr, "error: %s\n", err);
+        goto out;
+    }
+    store.command = "record";
+    if (results_store_open_index(&store, true, &ix, err, sizeof err) != 0) {
+        fprintf(stderr, "error: %s\n", err);
+        results_store_close(&store);
+        goto out;
+    }
+    struct record_state st = {.store = &store, .info = &info};
     struct bench__text out = {0};
     size_t run_base = 0, used = 0;
     long lines = 0;
     for (size_t d = 0; d < n_docs; d++) {
-        char err[512];
         size_t len = 0;
         char *text = NULL;
         tool_read_file(docs[d], RESULTS_DOC_MAX_BYTES, &text, &len, err, sizeof err);
@@ -198,15 +219,9 @@ int record_main(int argc, char **argv)
             ingest_error(&st, docs[d], e, err);
             continue;
         }
-        json_error_t je;
-        json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
         json_t *rejected = json_array();
-        long got = -1;
-        if (!doc)
-            bench__fmt(err, sizeof err, "not JSON: %s (line %d, column %d)", je.text, je.line,
-                       je.column);
-        else
-            got = results_doc_lines(doc, d, &info, &run_base, &out, rejected, err, sizeof err);
+        long got =
+            results_doc_text_lines(text, len, d, &info, &run_base, &out, rejected, err, sizeof err);
         if (got < 0) {
             json_object_set_new(e, "reason", tool_json_text(err));
             json_object_set_new(e, "text", text_or_null(text, len));
@@ -216,14 +231,6 @@ int record_main(int argc, char **argv)
             used++;
             if (json_array_size(rejected) > 0) {
                 char what[128];
-                size_t i;
-                json_t *r;
-                json_array_foreach(rejected, i, r)
-                {
-                    json_int_t row = json_integer_value(json_object_get(r, "row"));
-                    json_object_set(r, "value",
-                                    json_array_get(json_object_get(doc, "rows"), (size_t)row));
-                }
                 bench__fmt(what, sizeof what, "%zu row(s) refused", json_array_size(rejected));
                 json_object_set_new(e, "reason", json_string("rows refused"));
                 json_object_set(e, "rows", rejected);
@@ -233,38 +240,46 @@ int record_main(int argc, char **argv)
             }
         }
         json_decref(rejected);
-        json_decref(doc);
         free(text);
     }
 
     ret = st.errors || st.store_failed ? 1 : 0;
     if (lines > 0) {
-        char hex[65], err[512];
+        char hex[65];
         results_sha256_hex(out.data, out.len, hex);
         char *key = results_object_key(info.profile, info.date, info.bench_id, hex);
-        struct results_index *ix = NULL;
         size_t refused = 0;
-        int put = results_store_put_object(dir, key, out.data, out.len, err, sizeof err);
-        if (put < 0 || results_store_open_index(dir, &ix, err, sizeof err) != 0 ||
-            results_store_ingest(dir, ix, key, &refused, err, sizeof err) != 0) {
-            char shown[256];
-            bench__sanitize_copy(dir, shown, sizeof shown);
-            fprintf(stderr, "error: %s: %s\n", shown, err);
+        bool already = false;
+        struct results_reconciled r;
+        int rc = results_store_record(&store, ix, key, out.data, out.len, &r, &already, &refused,
+                                      err, sizeof err);
+        if (rc != 0 && results_index_damaged(ix))
+            results_store_damaged_fix(&store, err, sizeof err);
+        if (rc == 0 && r.indexed)
+            fprintf(stderr,
+                    "libbench record: %zu raw object%s the index lacked (a record stopped before "
+                    "its end) indexed too\n",
+                    r.indexed, r.indexed == 1 ? "" : "s");
+        if (rc != 0) {
+            fprintf(stderr, "error: %s\n", err);
             ret = 1;
         } else {
             printf("recorded %ld measurement%s of %zu document%s as %s/%s%s\n", lines,
                    lines == 1 ? "" : "s", used, used == 1 ? "" : "s", dir, key,
-                   put == 1 ? " (already there)" : "");
+                   already ? " (already there)" : "");
             if (refused)
                 ret = 1;
         }
-        results_index_close(ix);
         free(key);
     } else {
         fputs("libbench record: nothing recorded: no document gave a measurement\n", stderr);
         ret = 1;
     }
     free(out.data);
+    results_index_close(ix);
+    results_store_close(&store);
+    if (tool_stdout_finish() != 0)
+        ret = 1;
 out:
     free(git);
     free(docs);

@@ -18,6 +18,7 @@
 #include "results_tool.h"
 #include "common/args.h"
 #include "common/json.h"
+#include "common/output.h"
 #include "util/alloc.h"
 #include "util/atomic_file.h"
 #include "util/format.h"
@@ -300,31 +301,25 @@ int report_main(int argc, char **argv)
     if (lists[2])
         opt.priorities.operation_prefixes = operations,
         opt.priorities.n_operation_prefixes = split_list(lists[2], operations);
+    enum results_location_kind kind;
+    if (results_location("report", dir, &kind) != 0)
+        goto out;
     if (!dir)
         dir = RESULTS_DEFAULT_DIR;
 
     char err[512];
+    struct results_store store = {.fd = -1};
     struct results_index *ix = NULL;
     struct results_list runs = {0}, aggs = {0}, values = {0};
     struct bench__result_row *rows = NULL;
     size_t n_rows = 0;
     struct report_selection sel;
-    char *index_path = bench__xasprintf("%s/index.sqlite", dir);
-    char *raw_path = bench__xasprintf("%s/raw", dir);
-    bool no_index = access(index_path, F_OK) != 0, has_raw = access(raw_path, F_OK) == 0;
-    free(index_path);
-    free(raw_path);
-    if (no_index) { /* a report creates no store */
-        bench__fmt(err, sizeof err, "%s",
-                   has_raw ? "no index.sqlite: recreate it with libbench results rebuild"
-                           : "no run recorded yet (see libbench record)");
-        char shown[256];
-        bench__sanitize_copy(dir, shown, sizeof shown);
-        fprintf(stderr, "error: %s: %s\n", shown, err);
+    /* a report creates no store; it indexes what a stopped record left (or says so) */
+    if (results_store_open_for_report(dir, &store, &ix, err, sizeof err) != 0) {
+        fprintf(stderr, "error: %s\n", err);
         goto done;
     }
-    if (results_store_open_index(dir, &ix, err, sizeof err) != 0 ||
-        results_index_runs(ix, &runs, err, sizeof err) != 0 ||
+    if (results_index_runs(ix, &runs, err, sizeof err) != 0 ||
         results_index_aggregates(ix, &aggs, err, sizeof err) != 0 ||
         report_select(&runs, &aggs, &opt, (size_t)-1, &sel, &rows, &n_rows, err, sizeof err) != 0 ||
         results_index_measurements(ix, sel.target->bench_id, &values, err, sizeof err) != 0) {
@@ -372,6 +367,9 @@ done:
     results_list_free(&aggs);
     results_list_free(&values);
     results_index_close(ix);
+    results_store_close(&store);
+    if (ret != 2 && tool_stdout_finish() != 0)
+        ret = 2;
 out:
     for (int k = 0; k < 3; k++)
         free(lists[k]);

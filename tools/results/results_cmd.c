@@ -1,20 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /* results_cmd.c: owns `libbench results`: its command line (`rebuild`: the index recreated from
- * raw/ alone, results_store.c) and its exit status (0 rebuilt, 1 it could not be, 2 usage). */
+ * raw/ alone, results_ingest.c) and its exit status (0 rebuilt, 1 it could not be, 2 usage). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "results_tool.h"
 #include "common/args.h"
+#include "common/output.h"
 #include "util/text.h"
 
 void results_usage(FILE *out)
 {
     fputs("usage: libbench results rebuild [--results DIR]\n"
           "\n"
-          "Recreate the index DIR/index.sqlite from the raw objects under DIR/raw/ alone, in\n"
-          "one transaction: the same raw objects give the same index, whatever order they were\n"
-          "recorded in. Lines that cannot be read go to DIR/ingest-errors/.\n"
+          "Recreate the index DIR/index.sqlite from the raw objects under DIR/raw/ alone: built\n"
+          "in a file of its own, then put in place in one step; the same raw objects give the\n"
+          "same index, whatever order they were recorded in. A damaged index (not a database,\n"
+          "damaged pages, another schema, a directory, a symbolic link) is kept aside, under a\n"
+          "name this prints. What cannot be read goes to DIR/ingest-errors/.\n"
           "\n"
           "options:\n"
           "  --results DIR   the store (default: results)\n"
@@ -53,18 +57,31 @@ int results_main(int argc, char **argv)
     }
     if (!rebuild)
         return tool_usage_error("results", "missing the subcommand (rebuild)%s", "");
+    enum results_location_kind kind;
+    if (results_location("results", dir, &kind) != 0)
+        return 2;
     if (!dir)
         dir = RESULTS_DEFAULT_DIR;
-    size_t objects, rejected;
+    struct results_rebuilt o;
     char err[512];
-    if (results_store_rebuild(dir, &objects, &rejected, err, sizeof err) != 0) {
+    if (results_store_rebuild(dir, &o, err, sizeof err) != 0) {
         fprintf(stderr, "error: %s\n", err);
+        free(o.aside);
         return 1;
     }
-    printf("rebuilt %s/index.sqlite from %zu raw object%s", dir, objects, objects == 1 ? "" : "s");
-    if (rejected)
-        printf(" (%zu line%s refused: see %s/ingest-errors/)", rejected, rejected == 1 ? "" : "s",
-               dir);
+    printf("rebuilt %s/%s from %zu raw object%s", dir, RESULTS_INDEX_FILE, o.objects,
+           o.objects == 1 ? "" : "s");
+    if (o.rejected)
+        printf(" (%zu line%s refused: see %s/ingest-errors/)", o.rejected,
+               o.rejected == 1 ? "" : "s", dir);
+    if (o.late)
+        printf(" and %zu recorded while it ran", o.late);
     putchar('\n');
-    return 0;
+    if (o.aside) {
+        char why[256];
+        bench__sanitize_copy(o.why, why, sizeof why);
+        printf("the damaged index (%s) is kept as %s/%s\n", why, dir, o.aside);
+    }
+    free(o.aside);
+    return tool_stdout_finish() != 0 ? 1 : 0;
 }

@@ -16,10 +16,27 @@
 
 struct results_index;
 
-/* Opens the index at path, creating it and its tables when needed; waits for other writers
- * (a busy timeout) rather than failing. 0, or -1 with the reason in err. */
+/* What a call returns when the index cannot be read as one: not a database, damaged pages, or
+ * an index of another schema. The raw objects are intact: `libbench results rebuild` replaces
+ * it (the store adds that to the reason). Every other failure is -1. */
+#define RESULTS_INDEX_DAMAGED (-2)
+
+/* Opens the index at path (never through a symbolic link), creating it and its tables when it
+ * holds nothing yet; waits for other writers (a busy timeout) rather than failing. 0, or -1 or
+ * RESULTS_INDEX_DAMAGED with the reason in err. */
 int results_index_open(const char *path, struct results_index **out, char *err, size_t err_size);
 void results_index_close(struct results_index *ix);
+/* Whether a call on ix failed because the index is damaged (RESULTS_INDEX_DAMAGED), whatever
+ * the caller's return value said. */
+bool results_index_damaged(const struct results_index *ix);
+/* Whether the index file at path is healthy, read only: 0, or 1 with why it is not (no
+ * database, another schema, PRAGMA quick_check's first complaint) in why. */
+int results_index_health(const char *path, char *why, size_t why_size);
+/* Replaces the whole content of ix by the index at source_path, in one transaction under ix's
+ * write lock (a rebuilt index put in place of a healthy one that other processes may hold
+ * open). 0, or -1 with the reason. */
+int results_index_replace(struct results_index *ix, const char *source_path, char *err,
+                          size_t err_size);
 
 /* One write transaction that excludes every other writer from its start; the other calls change
  * nothing outside one. */
@@ -35,11 +52,14 @@ struct results_upload {
     const char *source_revision; /* NULL when null */
     size_t row_count;            /* lines accepted */
     size_t rejected_count;       /* lines sent to ingest-errors/ */
+    size_t first_line;           /* the accepted lines before the ones of this call */
 };
 /* Whether the object is already in the index. */
 int results_index_has_upload(struct results_index *ix, const char *object_key, bool *has, char *err,
                              size_t err_size);
-/* Adds the object, its accepted lines (the measurements, with their hosts, run and subjects). */
+/* Adds the object, its accepted lines (the measurements, with their hosts, run and subjects).
+ * An object may be added in several calls, a batch of lines each (first_line advanced): the
+ * object's row is written again by each, and the last call's counts stay. */
 int results_index_add_upload(struct results_index *ix, const struct results_upload *u,
                              const struct results_line *lines, size_t n, char *err,
                              size_t err_size);
@@ -80,5 +100,8 @@ int results_index_aggregates(struct results_index *ix, struct results_list *out,
 /* Replaces every comparison: each row judged, its baseline's and reference's bench_id with it. */
 int results_index_set_comparisons(struct results_index *ix, const struct bench__result_row *rows,
                                   size_t n, char *err, size_t err_size);
+/* Every object key the index holds, in byte order (malloc'd, each and the array). */
+int results_index_upload_keys(struct results_index *ix, char ***keys, size_t *n, char *err,
+                              size_t err_size);
 
 #endif /* LIBBENCH_RESULTS_INDEX_H */

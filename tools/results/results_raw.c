@@ -14,6 +14,7 @@
 
 #include "results_tool.h"
 #include "common/json.h"
+#include "common/json_rows.h"
 #include "util/alloc.h"
 #include "util/text.h"
 
@@ -164,6 +165,12 @@ struct doc_ctx {
     char host_id[13];
     struct bench__text *out;
     long lines;
+    /* the limits (results_doc_lines): checked before a line is written where they can be */
+    bool is_run;
+    size_t row0;       /* the index in the document of the rows given to bench_doc/run_doc */
+    size_t start;      /* out->len before the document's first line */
+    size_t line_floor; /* no line of the document is shorter */
+    bool over;         /* its lines would make the object larger than the store reads */
 };
 
 /* Appends one line; takes the references of metrics. */
@@ -202,6 +209,8 @@ static void put_line(struct doc_ctx *c, const char *scenario, const char *operat
     tool_json_dump_line(o, c->out);
     json_decref(o);
     c->lines++;
+    if (c->out->len > RESULTS_OBJECT_MAX_BYTES)
+        c->over = true; /* the document is refused whole (doc_finish) */
 }
 
 static void reject(json_t *rejected, size_t row, const char *reason)
@@ -210,6 +219,22 @@ static void reject(json_t *rejected, size_t row, const char *reason)
     json_object_set_new(r, "row", json_integer((json_int_t)row));
     json_object_set_new(r, "reason", json_string(reason));
     json_array_append_new(rejected, r);
+}
+
+/* Whether `lines` more lines of the document fit in the object (each at least line_floor
+ * bytes); when not, the document is over, before they are written. */
+static bool room_for(struct doc_ctx *c, size_t lines)
+{
+    size_t left = RESULTS_OBJECT_MAX_BYTES -
+                  (c->out->len < RESULTS_OBJECT_MAX_BYTES ? c->out->len : RESULTS_OBJECT_MAX_BYTES);
+    if (lines > left / c->line_floor)
+        c->over = true;
+    return !c->over;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* The operation of an in-process row: its labels "k=v,k2=v2" in key order ("" without). */
@@ -230,12 +255,7 @@ static char *labels_text(const json_t *labels, char *err, size_t size)
         }
         keys[k++] = key;
     }
-    for (size_t i = 1; i < k; i++) /* insertion sort: a row has few labels */
-        for (size_t j = i; j > 0 && strcmp(keys[j - 1], keys[j]) > 0; j--) {
-            const char *t = keys[j];
-            keys[j] = keys[j - 1];
-            keys[j - 1] = t;
-        }
+    qsort(keys, k, sizeof *keys, key_cmp);
     struct bench__text t = {0};
     bench__text_append("", 0, &t);
     for (size_t i = 0; i < k; i++) {
@@ -314,7 +334,7 @@ static void bench_doc(struct doc_ctx *c, const json_t *rows, size_t run, json_t 
                 continue;
             }
         }
-        reject(rejected, i, why);
+        reject(rejected, c->row0 + i, why);
     }
 }
 
@@ -357,9 +377,11 @@ static void run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t r
             tool_json_error(why, sizeof why, "\"failure\" is %s, not an object or null",
                             tool_json_type_name(failure));
         if (why[0]) {
-            reject(rejected, i, why);
+            reject(rejected, c->row0 + i, why);
             continue;
         }
+        if (!room_for(c, json_array_size(list) + (json_is_object(failure) ? runs + 1 : 0)))
+            return; /* the document is refused whole (doc_finish) */
         /* which run numbers (1-based) the document accounts for */
         size_t n_seen = runs + json_array_size(list) + 2;
         bool *seen = bench__xcalloc(n_seen, sizeof *seen);
@@ -370,11 +392,14 @@ static void run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t r
             const json_t *num = json_object_get(r, "run");
             double wall;
             if (!json_is_integer(num) || json_integer_value(num) < 1 ||
+                json_integer_value(num) > (json_int_t)runs ||
                 !num_or_null(json_object_get(r, "wallNs"), &wall) || (isfinite(wall) && wall < 0)) {
                 char w[160];
-                bench__fmt(w, sizeof w, "runs[%zu]: not a run with a whole \"run\" and \"wallNs\"",
-                           k);
-                reject(rejected, i, w);
+                bench__fmt(w, sizeof w,
+                           "runs[%zu]: not a run with a \"run\" from 1 to meta.runs (%zu) and a "
+                           "\"wallNs\"",
+                           k, runs);
+                reject(rejected, c->row0 + i, w);
                 continue;
             }
             size_t n = (size_t)json_integer_value(num);
@@ -388,7 +413,9 @@ static void run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t r
         }
         if (json_is_object(failure)) {
             const json_t *fr = json_object_get(failure, "run");
-            size_t n = json_is_integer(fr) && json_integer_value(fr) >= 1
+            /* no run, or one past meta.runs (a warm-up run): after the timed runs */
+            size_t n = json_is_integer(fr) && json_integer_value(fr) >= 1 &&
+                               json_integer_value(fr) <= (json_int_t)runs
                            ? (size_t)json_integer_value(fr)
                            : runs + 1;
             const char *e = json_is_string(error) && json_string_length(error)
@@ -401,7 +428,7 @@ static void run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t r
             /* the runs after a failure were not run: a skip each, not fewer samples */
             char skip[96];
             bench__fmt(skip, sizeof skip, "aborted_after_failed_run:%zu", n);
-            for (size_t m = 1; m <= runs; m++)
+            for (size_t m = 1; m <= runs && !c->over; m++)
                 if (!seen[m])
                     put_line(c, json_string_value(name), json_string_value(command), base + m - 1,
                              NAN, true, BENCH__RESULT_SKIP, skip, NULL, json_object());
@@ -410,16 +437,58 @@ static void run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t r
     }
 }
 
-long results_doc_lines(const json_t *doc, size_t doc_index, const struct results_record_info *info,
-                       size_t *run_base, struct bench__text *out, json_t *rejected, char *err,
-                       size_t err_size)
+/* No line of the document is shorter: its keys and punctuation, the values every line of it
+ * holds, and the shortest of the others ("" or null, 0, {}). Keys added to the line only make
+ * lines longer: a floor still. */
+static size_t line_floor(const struct doc_ctx *c)
 {
-    struct doc_ctx c = {.info = info, .doc_index = doc_index, .out = out};
-    if (!json_is_object(doc))
-        return tool_json_error(err, err_size, "the document is %s, not an object",
-                               tool_json_type_name(doc));
+    static const char *const keys[] = {
+        "schema_version", "bench_id",      "timestamp_utc", "profile",
+        "scenario",       "operation",     "run",           "subject",
+        "value_ns",       "whole_process", "returncode",    "metrics",
+        "source",         "document",      "host_id",       "provenance"};
+    size_t n = 2 + sizeof keys / sizeof *keys - 1; /* the braces, the commas between */
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        n += strlen(keys[i]) + 3; /* "key": */
+    /* schema_version 1, scenario "", operation "", run 0, value_ns 0, whole_process true,
+     * returncode 0, metrics {}, document 0 */
+    n += 1 + 2 + 2 + 1 + 1 + 4 + 1 + 2 + 1;
+    const struct results_record_info *info = c->info;
+    const char *strings[] = {info->bench_id, info->timestamp_utc, info->profile,
+                             info->subject,  c->source,           c->host_id};
+    for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
+        n += strlen(strings[i]) + 2;
+    /* each "key":null at least (with its comma), or its string */
+    const char *optional[] = {c->host,
+                              c->platform,
+                              c->machine,
+                              c->cpu,
+                              c->compiler,
+                              c->version,
+                              info->source_revision,
+                              info->recorder_version};
+    static const char *const optional_keys[] = {
+        "host",     "platform",        "machine",         "cpu_model",
+        "compiler", "library_version", "source_revision", "recorder_version"};
+    for (size_t i = 0; i < sizeof optional / sizeof *optional; i++)
+        n += strlen(optional_keys[i]) + 4 + (optional[i] ? strlen(optional[i]) + 2 : 4);
+    n += strlen("skip_reason") + 4 + 4 + strlen("failure") + 4 + 4; /* null at least */
+    /* provenance: its text when it holds strings only (a number's text is made shorter) */
+    size_t i;
+    const json_t *v;
+    bool strings_only = c->provenance != NULL;
+    json_array_foreach(c->provenance, i, v) strings_only = strings_only && json_is_string(v);
+    n += strings_only ? json_dumpb(c->provenance, NULL, 0, JSON_COMPACT) : 2;
+    return n;
+}
+
+/* The checks of a document's top level, and the context its lines share. rows_array: "rows" is
+ * an array, of n_rows rows. *runs: the repetitions the document stands for. 0, or -1 with the
+ * reason in err. */
+static int doc_start(struct doc_ctx *c, const json_t *doc, bool rows_array, size_t n_rows,
+                     size_t *runs, char *err, size_t err_size)
+{
     const json_t *meta = json_object_get(doc, "meta");
-    const json_t *rows = json_object_get(doc, "rows");
     const json_t *schema = json_object_get(doc, "schema");
     const json_t *tool = json_object_get(doc, "tool");
     bool is_run = json_is_string(tool) && !strcmp(json_string_value(tool), "libbench run");
@@ -434,36 +503,150 @@ long results_doc_lines(const json_t *doc, size_t doc_index, const struct results
     if (!json_is_object(meta))
         return tool_json_error(err, err_size, "\"meta\" is %s, not an object",
                                tool_json_type_name(meta));
-    if (!json_is_array(rows))
+    if (!rows_array)
         return tool_json_error(err, err_size, "\"rows\" is %s, not an array",
-                               tool_json_type_name(rows));
-    c.source = is_run ? "run-json" : "bench-json";
-    c.host = meta_str(meta, "hostname");
-    c.platform = meta_str(meta, "os");
-    c.machine = meta_str(meta, "arch");
-    c.cpu = meta_str(meta, "cpu");
-    c.compiler = is_run ? NULL : meta_str(meta, "compiler");
-    c.version = is_run ? meta_str(doc, "version") : NULL;
-    c.provenance = json_object_get(meta, "provenance");
-    if (!json_is_array(c.provenance))
-        c.provenance = NULL;
-    host_id_of(c.host, c.platform, c.machine, c.cpu, c.host_id);
+                               tool_json_type_name(json_object_get(doc, "rows")));
+    c->is_run = is_run;
+    c->source = is_run ? "run-json" : "bench-json";
+    c->host = meta_str(meta, "hostname");
+    c->platform = meta_str(meta, "os");
+    c->machine = meta_str(meta, "arch");
+    c->cpu = meta_str(meta, "cpu");
+    c->compiler = is_run ? NULL : meta_str(meta, "compiler");
+    c->version = is_run ? meta_str(doc, "version") : NULL;
+    c->provenance = json_object_get(meta, "provenance");
+    if (!json_is_array(c->provenance))
+        c->provenance = NULL;
+    host_id_of(c->host, c->platform, c->machine, c->cpu, c->host_id);
+    *runs = 1;
     if (is_run) {
-        const json_t *runs = json_object_get(meta, "runs");
-        if (!json_is_integer(runs) || json_integer_value(runs) < 1)
+        const json_t *r = json_object_get(meta, "runs");
+        if (!json_is_integer(r) || json_integer_value(r) < 1)
             return tool_json_error(err, err_size, "\"meta.runs\" is not a whole number of runs");
         /* each row allocates and may write a skip line per run: the count is bounded */
-        if (json_integer_value(runs) > RESULTS_RUNS_MAX)
+        if (json_integer_value(r) > RESULTS_RUNS_MAX)
             return tool_json_error(err, err_size, "\"meta.runs\" is %lld, over %u runs",
-                                   (long long)json_integer_value(runs), RESULTS_RUNS_MAX);
-        size_t n = (size_t)json_integer_value(runs);
-        run_doc(&c, rows, *run_base, n, rejected);
-        *run_base += n;
-    } else {
-        bench_doc(&c, rows, *run_base, rejected);
-        *run_base += 1;
+                                   (long long)json_integer_value(r), RESULTS_RUNS_MAX);
+        *runs = (size_t)json_integer_value(r);
     }
-    return c.lines;
+    c->line_floor = line_floor(c);
+    c->start = c->out->len;
+    if (!is_run && !room_for(c, n_rows)) /* a --bench-json row gives one line */
+        return tool_json_error(err, err_size,
+                               "its %zu rows would make the raw object larger than %zu MiB, the "
+                               "most the store reads",
+                               n_rows, RESULTS_OBJECT_MAX_BYTES >> 20);
+    return 0;
+}
+
+/* Lines of rows[0..], the rows from index row0 of the document; a refused row's entry in
+ * `rejected` gets the row as its "value". */
+static void doc_rows(struct doc_ctx *c, const json_t *rows, size_t row0, size_t base, size_t runs,
+                     json_t *rejected)
+{
+    size_t from = json_array_size(rejected);
+    c->row0 = row0;
+    if (c->is_run)
+        run_doc(c, rows, base, runs, rejected);
+    else
+        bench_doc(c, rows, base, rejected);
+    if (c->out->len > RESULTS_OBJECT_MAX_BYTES)
+        c->over = true;
+    for (size_t k = from; k < json_array_size(rejected); k++) {
+        json_t *r = json_array_get(rejected, k);
+        size_t row = (size_t)json_integer_value(json_object_get(r, "row"));
+        json_object_set(r, "value", json_array_get(rows, row - row0));
+    }
+}
+
+/* Takes the document's lines and refused rows back (it is refused whole). */
+static void doc_take_back(struct doc_ctx *c, json_t *rejected, size_t first_rejected)
+{
+    if (c->out->data) {
+        c->out->len = c->start;
+        c->out->data[c->start] = '\0';
+    }
+    while (json_array_size(rejected) > first_rejected)
+        json_array_remove(rejected, json_array_size(rejected) - 1);
+    c->lines = 0;
+}
+
+static long doc_finish(struct doc_ctx *c, size_t *run_base, size_t runs, json_t *rejected,
+                       size_t first_rejected, char *err, size_t err_size)
+{
+    if (c->over) {
+        doc_take_back(c, rejected, first_rejected);
+        return tool_json_error(err, err_size,
+                               "its lines would make the raw object larger than %zu MiB, the most "
+                               "the store reads",
+                               RESULTS_OBJECT_MAX_BYTES >> 20);
+    }
+    *run_base += runs;
+    return c->lines;
+}
+
+long results_doc_lines(const json_t *doc, size_t doc_index, const struct results_record_info *info,
+                       size_t *run_base, struct bench__text *out, json_t *rejected, char *err,
+                       size_t err_size)
+{
+    struct doc_ctx c = {.info = info, .doc_index = doc_index, .out = out};
+    if (!json_is_object(doc))
+        return tool_json_error(err, err_size, "the document is %s, not an object",
+                               tool_json_type_name(doc));
+    const json_t *rows = json_object_get(doc, "rows");
+    size_t runs, first = json_array_size(rejected);
+    if (doc_start(&c, doc, json_is_array(rows), json_array_size(rows), &runs, err, err_size) != 0)
+        return -1;
+    doc_rows(&c, rows, 0, *run_base, runs, rejected);
+    return doc_finish(&c, run_base, runs, rejected, first, err, err_size);
+}
+
+#define ROWS_PER_BATCH 256 /* rows parsed and held at once by results_doc_text_lines */
+
+long results_doc_text_lines(const char *text, size_t len, size_t doc_index,
+                            const struct results_record_info *info, size_t *run_base,
+                            struct bench__text *out, json_t *rejected, char *err, size_t err_size)
+{
+    struct doc_ctx c = {.info = info, .doc_index = doc_index, .out = out};
+    struct tool_json_doc d;
+    size_t runs, first = json_array_size(rejected);
+    long rc = tool_json_doc_open(text, len, JSON_REJECT_DUPLICATES, &d, err, err_size);
+    if (rc == 0 && d.type != JSON_OBJECT)
+        rc = tool_json_error(err, err_size, "the document is %s, not an object",
+                             tool_json_type_name_of(d.type));
+    struct tool_json_rows it;
+    tool_json_rows_begin(&d, &it);
+    if (rc == 0 && doc_start(&c, d.head, d.rows_array, d.n_rows, &runs, err, err_size) != 0) {
+        tool_json_rows_check(&it, err, err_size); /* not JSON is the first reason */
+        rc = -1;
+    }
+    if (rc != 0) {
+        tool_json_doc_free(&d);
+        return -1;
+    }
+    json_t *batch = json_array(), *row;
+    size_t row0 = 0, index;
+    int got;
+    while (!c.over && (got = tool_json_rows_next(&it, &row, &index, err, err_size)) != 0) {
+        if (got < 0) { /* not JSON after all: the document is refused whole */
+            rc = -1;
+            doc_take_back(&c, rejected, first);
+            break;
+        }
+        json_array_append_new(batch, row);
+        if (json_array_size(batch) == ROWS_PER_BATCH || index + 1 == d.n_rows) {
+            doc_rows(&c, batch, row0, *run_base, runs, rejected);
+            row0 = index + 1;
+            json_array_clear(batch);
+        }
+    }
+    json_decref(batch);
+    if (rc == 0 && c.over && tool_json_rows_check(&it, err, err_size) != 0) {
+        doc_take_back(&c, rejected, first); /* not JSON is the first reason */
+        rc = -1;
+    }
+    tool_json_doc_free(&d);
+    return rc == 0 ? doc_finish(&c, run_base, runs, rejected, first, err, err_size) : -1;
 }
 
 /* ---- a line read back ---- */

@@ -17,10 +17,16 @@
 #include "util/text.h"
 
 #define BUSY_TIMEOUT_MS 120000 /* a writer waits this long for another one */
+#define CACHE_KIB "-131072"    /* the page cache: 128 MiB at most, as a record needs it */
+/* PRAGMA user_version of the index this file writes: a change to SCHEMA changes it, and an index
+ * of another number is refused as damaged (libbench results rebuild replaces it). 0 is an index
+ * made before the number was kept. */
+#define SCHEMA_VERSION 1
 
 struct results_index {
     sqlite3 *db;
-    int bind_rc; /* the first failed sqlite3_bind_* since the last step, else SQLITE_OK */
+    int bind_rc;  /* the first failed sqlite3_bind_* since the last step, else SQLITE_OK */
+    bool damaged; /* a call failed because the file is not an index (results_index_damaged) */
 };
 
 static const char SCHEMA[] =
@@ -62,9 +68,16 @@ static const char DROP[] = "DROP TABLE IF EXISTS uploads; DROP TABLE IF EXISTS h
                            "DROP TABLE IF EXISTS measurements; DROP TABLE IF EXISTS aggregates;"
                            "DROP TABLE IF EXISTS comparisons;";
 
+/* -1 with what failed and SQLite's reason; RESULTS_INDEX_DAMAGED when the reason is that the
+ * file is not a database or its pages are damaged. */
 static int db_error(struct results_index *ix, char *err, size_t size, const char *what)
 {
-    return tool_json_error(err, size, "%s: %s", what, sqlite3_errmsg(ix->db));
+    int code = sqlite3_errcode(ix->db) & 0xff;
+    tool_json_error(err, size, "%s: %s", what, sqlite3_errmsg(ix->db));
+    if (code != SQLITE_CORRUPT && code != SQLITE_NOTADB)
+        return -1;
+    ix->damaged = true;
+    return RESULTS_INDEX_DAMAGED;
 }
 
 static int exec(struct results_index *ix, const char *sql, char *err, size_t size, const char *what)
@@ -74,29 +87,145 @@ static int exec(struct results_index *ix, const char *sql, char *err, size_t siz
     return 0;
 }
 
+/* One integer a query gives (count(*), a pragma). */
+static int query_int(struct results_index *ix, const char *sql, int64_t *v, char *err, size_t size)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return db_error(ix, err, size, "cannot read the index");
+    int rc = sqlite3_step(st);
+    *v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW)
+        return db_error(ix, err, size, "cannot read the index");
+    return 0;
+}
+
+/* Whether the index is one this file reads: *fresh when it holds nothing yet (a new or empty
+ * file); RESULTS_INDEX_DAMAGED with the reason when it is no database, or one of another
+ * schema. */
+static int check_schema(struct results_index *ix, bool *fresh, char *err, size_t size)
+{
+    int64_t tables, version;
+    int rc = query_int(ix, "SELECT count(*) FROM sqlite_master", &tables, err, size);
+    if (rc == 0)
+        rc = query_int(ix, "PRAGMA user_version", &version, err, size);
+    if (rc != 0)
+        return rc;
+    *fresh = tables == 0;
+    if (!*fresh && version != SCHEMA_VERSION) {
+        tool_json_error(err, size, "an index of another schema (%lld; this libbench's is %d)",
+                        (long long)version, SCHEMA_VERSION);
+        ix->damaged = true;
+        return RESULTS_INDEX_DAMAGED;
+    }
+    return 0;
+}
+
+/* The tables of an index that holds nothing yet, in a write transaction: two first writers do
+ * not race (the second finds them there). */
+static int create_schema(struct results_index *ix, char *err, size_t size)
+{
+    bool fresh = false;
+    int rc = results_index_begin(ix, err, size);
+    if (rc == 0)
+        rc = check_schema(ix, &fresh, err, size);
+    if (rc == 0 && fresh) {
+        char version[64];
+        bench__fmt(version, sizeof version, "PRAGMA user_version = %d", SCHEMA_VERSION);
+        rc = exec(ix, SCHEMA, err, size, "cannot create the index's tables");
+        if (rc == 0)
+            rc = exec(ix, version, err, size, "cannot create the index's tables");
+    }
+    if (rc == 0)
+        return results_index_commit(ix, err, size);
+    results_index_rollback(ix);
+    return rc;
+}
+
+/* sqlite3_open_v2 of path without following a symbolic link (the store checked the file first;
+ * this closes the race), or -1 with the reason. */
+static int open_db(const char *path, int flags, sqlite3 **db, char *err, size_t size)
+{
+    if (sqlite3_open_v2(path, db, flags | SQLITE_OPEN_NOFOLLOW, NULL) == SQLITE_OK)
+        return 0;
+    tool_json_error(err, size, "cannot open the index: %s",
+                    *db ? sqlite3_errmsg(*db) : "out of memory");
+    sqlite3_close(*db);
+    *db = NULL;
+    return -1;
+}
+
 int results_index_open(const char *path, struct results_index **out, char *err, size_t err_size)
 {
     struct results_index *ix = bench__xcalloc(1, sizeof *ix);
     *out = NULL;
-    if (sqlite3_open_v2(path, &ix->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-        SQLITE_OK) {
-        tool_json_error(err, err_size, "cannot open the index: %s",
-                        ix->db ? sqlite3_errmsg(ix->db) : "out of memory");
-        sqlite3_close(ix->db);
+    if (open_db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &ix->db, err, err_size) != 0) {
         free(ix);
         return -1;
     }
     sqlite3_busy_timeout(ix->db, BUSY_TIMEOUT_MS);
-    /* the schema is created inside a write transaction: two first writers do not race */
-    if (results_index_begin(ix, err, err_size) != 0 ||
-        exec(ix, SCHEMA, err, err_size, "cannot create the index's tables") != 0 ||
-        results_index_commit(ix, err, err_size) != 0) {
+    /* a record of many rows changes many pages: kept in memory up to the commit, not spilled */
+    sqlite3_exec(ix->db, "PRAGMA cache_size = " CACHE_KIB, NULL, NULL, NULL);
+    bool fresh = false;
+    int rc = check_schema(ix, &fresh, err, err_size);
+    if (rc == 0 && fresh)
+        rc = create_schema(ix, err, err_size);
+    if (rc != 0) {
         sqlite3_close(ix->db);
         free(ix);
-        return -1;
+        return rc;
     }
     *out = ix;
     return 0;
+}
+
+int results_index_health(const char *path, char *why, size_t why_size)
+{
+    struct results_index ix = {0};
+    if (open_db(path, SQLITE_OPEN_READONLY, &ix.db, why, why_size) != 0)
+        return 1;
+    sqlite3_busy_timeout(ix.db, BUSY_TIMEOUT_MS);
+    bool fresh = false;
+    int rc = check_schema(&ix, &fresh, why, why_size);
+    sqlite3_stmt *st = NULL;
+    if (rc == 0 && sqlite3_prepare_v2(ix.db, "PRAGMA quick_check", -1, &st, NULL) != SQLITE_OK)
+        rc = db_error(&ix, why, why_size, "cannot check the index");
+    if (rc == 0) {
+        int step = sqlite3_step(st);
+        const unsigned char *first = step == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
+        if (step != SQLITE_ROW)
+            rc = db_error(&ix, why, why_size, "cannot check the index");
+        else if (!first || strcmp((const char *)first, "ok") != 0)
+            rc = tool_json_error(why, why_size, "damaged pages: %s",
+                                 first ? (const char *)first : "?");
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(ix.db);
+    return rc != 0;
+}
+
+int results_index_replace(struct results_index *ix, const char *source_path, char *err,
+                          size_t err_size)
+{
+    sqlite3 *src = NULL;
+    if (open_db(source_path, SQLITE_OPEN_READONLY, &src, err, err_size) != 0)
+        return -1;
+    sqlite3_backup *b = sqlite3_backup_init(ix->db, "main", src, "main");
+    int rc = -1;
+    if (!b) {
+        rc = db_error(ix, err, err_size, "cannot replace the index");
+    } else {
+        int step;
+        /* one step: the whole copy is one transaction of the index, under its write lock */
+        while ((step = sqlite3_backup_step(b, -1)) == SQLITE_BUSY || step == SQLITE_LOCKED)
+            sqlite3_sleep(50);
+        rc = sqlite3_backup_finish(b) == SQLITE_OK && step == SQLITE_DONE
+                 ? 0
+                 : db_error(ix, err, err_size, "cannot replace the index");
+    }
+    sqlite3_close(src);
+    return rc;
 }
 
 void results_index_close(struct results_index *ix)
@@ -114,11 +243,10 @@ int results_index_begin(struct results_index *ix, char *err, size_t err_size)
 
 int results_index_commit(struct results_index *ix, char *err, size_t err_size)
 {
-    if (exec(ix, "COMMIT", err, err_size, "cannot commit") != 0) {
+    int rc = exec(ix, "COMMIT", err, err_size, "cannot commit");
+    if (rc != 0)
         results_index_rollback(ix);
-        return -1;
-    }
-    return 0;
+    return rc;
 }
 
 void results_index_rollback(struct results_index *ix)
@@ -128,9 +256,8 @@ void results_index_rollback(struct results_index *ix)
 
 int results_index_reset(struct results_index *ix, char *err, size_t err_size)
 {
-    if (exec(ix, DROP, err, err_size, "cannot drop the index's tables") != 0)
-        return -1;
-    return exec(ix, SCHEMA, err, err_size, "cannot create the index's tables");
+    int rc = exec(ix, DROP, err, err_size, "cannot drop the index's tables");
+    return rc != 0 ? rc : exec(ix, SCHEMA, err, err_size, "cannot create the index's tables");
 }
 
 /* ---- statements ---- */
@@ -218,7 +345,12 @@ int results_index_has_upload(struct results_index *ix, const char *object_key, b
 int results_index_add_upload(struct results_index *ix, const struct results_upload *u,
                              const struct results_line *lines, size_t n, char *err, size_t err_size)
 {
-    sqlite3_stmt *up = prepare(ix, "INSERT INTO uploads VALUES(?,?,?,?,?,?,?,?)", err, err_size);
+    /* an object is added a batch of lines at a time: the last call leaves its counts */
+    sqlite3_stmt *up = prepare(ix,
+                               "INSERT INTO uploads VALUES(?,?,?,?,?,?,?,?) ON CONFLICT(object_key)"
+                               " DO UPDATE SET row_count = excluded.row_count,"
+                               " rejected_count = excluded.rejected_count",
+                               err, err_size);
     sqlite3_stmt *host =
         prepare(ix, "INSERT OR IGNORE INTO hosts VALUES(?,?,?,?,?)", err, err_size);
     /* a bench_id given by two objects: the one whose key sorts first describes the run, so the
@@ -278,7 +410,7 @@ int results_index_add_upload(struct results_index *ix, const struct results_uplo
         if (step_done(ix, subj, err, err_size, "cannot add a subject") != 0)
             goto out;
         bind_text(ix, meas, 1, u->object_key);
-        bind_int64(ix, meas, 2, (sqlite3_int64)i);
+        bind_int64(ix, meas, 2, (sqlite3_int64)(u->first_line + i));
         bind_text(ix, meas, 3, l->m.bench_id);
         bind_text(ix, meas, 4, l->timestamp_utc);
         bind_text(ix, meas, 5, l->m.subject);
@@ -514,4 +646,30 @@ int results_index_set_comparisons(struct results_index *ix, const struct bench__
     }
     sqlite3_finalize(ins);
     return 0;
+}
+
+/* ---- the store's checks (results_ingest.c) ---- */
+
+bool results_index_damaged(const struct results_index *ix)
+{
+    return ix && ix->damaged;
+}
+
+int results_index_upload_keys(struct results_index *ix, char ***keys, size_t *n, char *err,
+                              size_t err_size)
+{
+    *keys = NULL;
+    *n = 0;
+    sqlite3_stmt *st =
+        prepare(ix, "SELECT object_key FROM uploads ORDER BY object_key", err, err_size);
+    if (!st)
+        return ix->damaged ? RESULTS_INDEX_DAMAGED : -1;
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const unsigned char *key = sqlite3_column_text(st, 0);
+        *keys = bench__grow(*keys, &cap, *n + 1, sizeof **keys);
+        (*keys)[(*n)++] = bench__xstrdup(key ? (const char *)key : "");
+    }
+    return finish_read(ix, st, rc, err, err_size);
 }

@@ -1,115 +1,267 @@
 /* SPDX-License-Identifier: MIT */
-/* results_store.c: owns the results store on disk (docs/reference/results.md, "The store"): a raw
- * object written once (a temporary file linked to its name, so an existing object is never
- * replaced), an ingest error written next to the raw objects, an object read back into the index
- * with the aggregates and comparisons recomputed, and the index rebuilt from raw/ alone. It holds
- * no SQL (results_index.h) and no statistics (lib/stats/results.h). */
+/* results_store.c: owns the results store on disk (docs/reference/results.md, "The store"): its
+ * directory opened once, and every file under it reached from that descriptor one directory at a
+ * time without following a symbolic link (each one refused and named); a raw object written once
+ * (an unnamed O_TMPFILE linked to its name: a kill leaves nothing behind, an existing object is
+ * never replaced, and one found at the key is checked byte for byte); an ingest error written next
+ * to the raw objects; the files under raw/ listed; the index file's place (its checks before it
+ * is opened, and a rebuilt index swapped in with a damaged one kept aside). It holds no SQL
+ * (results_index.h) and reads no line (results_ingest.c). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report_tool.h"
-#include "results_index.h"
 #include "results_tool.h"
 #include "common/file.h"
 #include "common/json.h"
 #include "util/alloc.h"
 #include "util/text.h"
 
-/* mkdir -p of the directories of path after its first `skip` bytes. */
-static int make_dirs(char *path, size_t skip, char *err, size_t size)
+#define LIST_DEPTH_MAX 16 /* raw/v1/profile=/date=/bench_id=/sha256=/results.jsonl is 7 deep */
+
+int results_store_open(const char *dir, bool create, struct results_store *st, char *err,
+                       size_t err_size)
 {
-    for (char *p = path + skip; *p; p++) {
-        if (*p != '/' || p == path)
-            continue;
-        *p = '\0';
-        int rc = mkdir(path, 0777);
-        int e = errno;
-        *p = '/';
-        if (rc != 0 && e != EEXIST) {
-            *p = '\0';
-            tool_json_error(err, size, "cannot create %s: %s", path, strerror(e));
-            *p = '/';
-            return -1;
-        }
+    memset(st, 0, sizeof *st);
+    st->fd = -1;
+    st->dir = dir;
+    if (create && mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return tool_json_error(err, err_size, "cannot create %s: %s", dir, strerror(errno));
+    st->fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (st->fd < 0) {
+        if (errno == ENOENT && !create)
+            return 1;
+        return tool_json_error(err, err_size, "cannot open %s: %s", dir, strerror(errno));
     }
+    char real[PATH_MAX];
+    if (!realpath(dir, real)) {
+        int e = errno;
+        results_store_close(st);
+        return tool_json_error(err, err_size, "cannot resolve %s: %s", dir, strerror(e));
+    }
+    st->real = bench__xstrdup(real);
     return 0;
 }
 
-/* Writes dir/rel once: a temporary file in the same directory, fsynced, then linked to its name
- * (link(2) never replaces an existing file). 0 written, 1 it was there, -1 error. */
-static int write_once(const char *dir, const char *rel, const char *text, size_t len, char *err,
-                      size_t size)
+void results_store_close(struct results_store *st)
 {
-    char *path = bench__xasprintf("%s/%s", dir, rel);
-    if (make_dirs(path, 0, err, size) != 0) {
-        free(path);
+    if (st->fd >= 0)
+        close(st->fd);
+    free(st->real);
+    st->fd = -1;
+    st->real = NULL;
+}
+
+/* What a non-directory is, for "DIR/x is <kind>, not a directory of the store". */
+static const char *kind_at(int dirfd, const char *name)
+{
+    struct stat sb;
+    if (fstatat(dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+        return NULL;
+    const char *kind = tool_file_kind(sb.st_mode);
+    return kind ? kind : "a file";
+}
+
+/* The directory of the first rel_len bytes of rel ("raw/v1/..."), each part opened from the one
+ * before without following a symbolic link, created when `create`: its descriptor, or -1 with
+ * the reason (a missing part: errno ENOENT). */
+static int open_dirs(const struct results_store *st, const char *rel, size_t rel_len, bool create,
+                     char *err, size_t size)
+{
+    int fd = openat(st->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return tool_json_error(err, size, "cannot open %s: %s", st->dir, strerror(errno));
+    for (size_t at = 0; at < rel_len;) {
+        const char *slash = memchr(rel + at, '/', rel_len - at);
+        size_t end = slash ? (size_t)(slash - rel) : rel_len;
+        char part[NAME_MAX + 1];
+        if (end - at > NAME_MAX || end == at) {
+            close(fd);
+            return tool_json_error(err, size, "%s/%.*s: not a path of the store", st->dir,
+                                   (int)rel_len, rel);
+        }
+        memcpy(part, rel + at, end - at);
+        part[end - at] = '\0';
+        int next = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (next < 0 && errno == ENOENT && create) {
+            if (mkdirat(fd, part, 0777) != 0 && errno != EEXIST) {
+                int e = errno;
+                close(fd);
+                return tool_json_error(err, size, "cannot create %s/%.*s: %s", st->dir, (int)end,
+                                       rel, strerror(e));
+            }
+            next = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        }
+        if (next < 0) {
+            int e = errno;
+            const char *kind = e == ELOOP || e == ENOTDIR ? kind_at(fd, part) : NULL;
+            close(fd);
+            if (kind)
+                tool_json_error(err, size,
+                                "%s/%.*s is %s, not a directory of the store (not followed)",
+                                st->dir, (int)end, rel, kind);
+            else
+                tool_json_error(err, size, "cannot open %s/%.*s: %s", st->dir, (int)end, rel,
+                                strerror(e));
+            errno = e;
+            return -1;
+        }
+        close(fd);
+        fd = next;
+        at = end + 1;
+    }
+    return fd;
+}
+
+int results_store_read(const struct results_store *st, const char *rel, char **text, size_t *len,
+                       char *err, size_t err_size)
+{
+    *text = NULL;
+    *len = 0;
+    const char *slash = strrchr(rel, '/');
+    size_t dir_len = slash ? (size_t)(slash - rel) : 0;
+    int dfd = open_dirs(st, rel, dir_len, false, err, err_size);
+    if (dfd < 0)
+        return -1;
+    int rc = tool_read_file_at(dfd, slash ? slash + 1 : rel, true, RESULTS_OBJECT_MAX_BYTES, text,
+                               len, err, err_size);
+    close(dfd);
+    return rc;
+}
+
+/* Whether the file `name` in dfd holds exactly text: 1, or 0 with why it does not in err. */
+static int same_bytes(int dfd, const char *shown, const char *name, const char *text, size_t len,
+                      char *err, size_t size)
+{
+    char *have, why[200];
+    size_t have_len;
+    if (tool_read_file_at(dfd, name, true, RESULTS_OBJECT_MAX_BYTES, &have, &have_len, why,
+                          sizeof why) != 0) {
+        tool_json_error(err, size, "%s is there but is not the store's: %s", shown,
+                        why + (strncmp(why, "cannot read: ", 13) ? 0 : 13));
+        return 0;
+    }
+    bool same = have_len == len && memcmp(have, text, len) == 0;
+    free(have);
+    if (!same)
+        tool_json_error(err, size,
+                        "%s is there with other bytes: it was altered after it was written (its "
+                        "content no longer matches its key); nothing was recorded",
+                        shown);
+    return same;
+}
+
+/* A new file in dfd with text, fsynced and read-only, not yet named: its descriptor, and in
+ * tmp_name the hidden name it has where the file system has no O_TMPFILE ("" otherwise). */
+static int unnamed_file(int dfd, bool named, const char *text, size_t len, char tmp_name[64])
+{
+    static unsigned counter;
+    int fd = -1;
+    tmp_name[0] = '\0';
+    errno = EOPNOTSUPP;
+#ifdef O_TMPFILE
+    if (!named)
+        fd = openat(dfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0444);
+#endif
+    for (int tries = 0; fd < 0 && named && tries < 1000; tries++) {
+        snprintf(tmp_name, 64, ".tmp.%ld.%u", (long)getpid(), counter++);
+        fd = openat(dfd, tmp_name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0444);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        tmp_name[0] = '\0';
         return -1;
     }
-    char *slash = strrchr(path, '/');
-    char *tmp = bench__xasprintf("%.*s/.tmp.%ld.XXXXXX", (int)(slash - path), path, (long)getpid());
-    int rc = -1;
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        tool_json_error(err, size, "cannot create a file next to %s: %s", path, strerror(errno));
-        goto out;
-    }
-    size_t done = 0;
-    while (done < len) {
+    for (size_t done = 0; done < len;) {
         ssize_t w = write(fd, text + done, len - done);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
-            tool_json_error(err, size, "cannot write %s: %s", tmp, strerror(errno));
+            int e = w < 0 ? errno : EIO;
             close(fd);
-            unlink(tmp);
-            goto out;
+            if (tmp_name[0])
+                unlinkat(dfd, tmp_name, 0);
+            errno = e;
+            return -1;
         }
         done += (size_t)w;
     }
-    if (fchmod(fd, 0444) != 0 || fsync(fd) != 0) {
-        tool_json_error(err, size, "cannot write %s: %s", tmp, strerror(errno));
-        close(fd);
-        unlink(tmp);
-        goto out;
-    }
-    close(fd);
-    if (link(tmp, path) != 0) {
+    if (fsync(fd) != 0) {
         int e = errno;
-        unlink(tmp);
-        if (e == EEXIST) {
-            rc = 1;
-            goto out;
+        close(fd);
+        if (tmp_name[0])
+            unlinkat(dfd, tmp_name, 0);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+/* Writes dir/rel once: 0 written, 1 it was there with the same bytes, -1 with the reason (also
+ * when a file with other bytes, a symbolic link or anything else is at rel). */
+static int write_once(const struct results_store *st, const char *rel, const char *text, size_t len,
+                      char *err, size_t size)
+{
+    const char *slash = strrchr(rel, '/');
+    const char *name = slash ? slash + 1 : rel;
+    char *shown = bench__xasprintf("%s/%s", st->dir, rel);
+    int dfd = open_dirs(st, rel, slash ? (size_t)(slash - rel) : 0, true, err, size);
+    int rc = -1;
+    for (int named = 0; dfd >= 0 && named < 2; named++) {
+        char tmp[64];
+        int fd = unnamed_file(dfd, named, text, len, tmp);
+        if (fd < 0 && !named && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL))
+            continue; /* no O_TMPFILE here: a hidden name */
+        if (fd < 0) {
+            tool_json_error(err, size, "cannot write %s: %s", shown, strerror(errno));
+            break;
         }
-        tool_json_error(err, size, "cannot create %s: %s", path, strerror(e));
-        goto out;
+        int linked;
+        if (tmp[0]) {
+            linked = linkat(dfd, tmp, dfd, name, 0);
+        } else {
+            char proc[64];
+            snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+            linked = linkat(AT_FDCWD, proc, dfd, name, AT_SYMLINK_FOLLOW);
+        }
+        int e = errno;
+        close(fd);
+        if (tmp[0])
+            unlinkat(dfd, tmp, 0);
+        if (linked != 0 && !tmp[0] && e == ENOENT)
+            continue; /* no /proc to name the unnamed file: a hidden name */
+        if (linked == 0) {
+            fsync(dfd);
+            rc = 0;
+        } else if (e == EEXIST) {
+            rc = same_bytes(dfd, shown, name, text, len, err, size) ? 1 : -1;
+        } else {
+            tool_json_error(err, size, "cannot create %s: %s", shown, strerror(e));
+        }
+        break;
     }
-    unlink(tmp);
-    *slash = '\0';
-    int dfd = open(path, O_RDONLY | O_DIRECTORY);
-    if (dfd >= 0) {
-        fsync(dfd);
+    if (dfd >= 0)
         close(dfd);
-    }
-    rc = 0;
-out:
-    free(tmp);
-    free(path);
+    free(shown);
     return rc;
 }
 
-int results_store_put_object(const char *dir, const char *key, const char *text, size_t len,
-                             char *err, size_t err_size)
+int results_store_put_object(const struct results_store *st, const char *key, const char *text,
+                             size_t len, char *err, size_t err_size)
 {
-    return write_once(dir, key, text, len, err, err_size);
+    return write_once(st, key, text, len, err, err_size);
 }
 
-int results_store_put_error(const char *dir, const char *profile, const char *date,
+int results_store_put_error(const struct results_store *st, const char *profile, const char *date,
                             const char *bench_id, json_t *error_doc, char **path_out, char *err,
                             size_t err_size)
 {
@@ -123,7 +275,7 @@ int results_store_put_error(const char *dir, const char *profile, const char *da
                                        "sha256=%.12s.json",
                                        profile, date, bench_id, hex)
                     : bench__xasprintf("ingest-errors/v1/unkeyed/sha256=%.12s.json", hex);
-    int rc = write_once(dir, rel, t.data, t.len, err, err_size);
+    int rc = write_once(st, rel, t.data, t.len, err, err_size);
     free(t.data);
     if (rc < 0) {
         free(rel);
@@ -133,268 +285,236 @@ int results_store_put_error(const char *dir, const char *profile, const char *da
     return 0;
 }
 
-int results_store_open_index(const char *dir, struct results_index **ix, char *err, size_t err_size)
+/* ---- listing raw/ ---- */
+
+static int entry_cmp(const void *a, const void *b)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return tool_json_error(err, err_size, "cannot create %s: %s", dir, strerror(errno));
-    char *path = bench__xasprintf("%s/index.sqlite", dir);
-    int rc = results_index_open(path, ix, err, err_size);
-    free(path);
-    return rc;
+    return strcmp(((const struct results_entry *)a)->key, ((const struct results_entry *)b)->key);
 }
 
-/* ---- reading an object into the index ---- */
-
-/* The text of a rejected line for its error document: itself when it is UTF-8, else null. */
-static json_t *line_text(const char *s, size_t n)
+/* A hidden ".tmp.<pid>.<n>" of a process that is gone: what a killed record left where the file
+ * system has no O_TMPFILE. */
+static bool stale_temporary(const char *name)
 {
-    json_t *v = json_stringn(s, n);
-    return v ? v : json_null();
+    if (strncmp(name, ".tmp.", 5) != 0)
+        return false;
+    char *end;
+    long pid = strtol(name + 5, &end, 10);
+    return pid > 0 && *end == '.' && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
-/* Recomputes the aggregates of one bench_id from its measurements. */
-static int refresh_aggregates(struct results_index *ix, const char *bench_id, char *err,
-                              size_t size)
+static void add_entry(struct results_entry **list, size_t *n, size_t *cap, char *key,
+                      const char *refused)
 {
-    struct results_list vals = {0};
-    if (results_index_measurements(ix, bench_id, &vals, err, size) != 0) {
-        results_list_free(&vals);
-        return -1;
-    }
-    struct bench__result_measurement *m = bench__xcalloc(vals.n_values + 1, sizeof *m);
-    for (size_t i = 0; i < vals.n_values; i++)
-        m[i] = vals.values[i].m;
-    struct bench__result_aggregate *aggs = NULL;
-    size_t n_aggs = 0;
-    int rc = bench__results_aggregate(m, vals.n_values, &aggs, &n_aggs);
-    if (rc != 0)
-        rc = tool_json_error(err, size, "cannot aggregate the measurements of %s", bench_id);
-    else
-        rc = results_index_set_aggregates(ix, bench_id, aggs, n_aggs, err, size);
-    free(aggs);
-    free(m);
-    results_list_free(&vals);
-    return rc;
+    *list = bench__grow(*list, cap, *n + 1, sizeof **list);
+    (*list)[(*n)++] = (struct results_entry){key, refused};
 }
 
-/* Recomputes every comparison: each run against the run before it on its host, with the default
- * thresholds (the table `comparisons`; `libbench report` judges again with its own options). */
-static int refresh_comparisons(struct results_index *ix, char *err, size_t size)
+/* Every entry under the directory dfd (rel: its path under the store), in no order. */
+static int list_dir(int dfd, const char *rel, int depth, struct results_entry **list, size_t *n,
+                    size_t *cap, char *err, size_t size)
 {
-    struct results_list runs = {0}, aggs = {0};
-    struct bench__result_row *all = NULL;
-    size_t n_all = 0, cap = 0;
-    int rc = -1;
-    if (results_index_runs(ix, &runs, err, size) != 0 ||
-        results_index_aggregates(ix, &aggs, err, size) != 0)
-        goto out;
-    struct report_options opt = {0};
-    bench__result_thresholds_default(&opt.thresholds);
-    for (size_t i = 0; i < runs.n_runs; i++) {
-        struct report_selection sel;
-        struct bench__result_row *rows;
-        size_t n;
-        if (report_select(&runs, &aggs, &opt, i, &sel, &rows, &n, err, size) != 0)
-            goto out;
-        all = bench__grow(all, &cap, n_all + n + 1, sizeof *all);
-        memcpy(all + n_all, rows, n * sizeof *rows);
-        n_all += n;
-        free(rows);
-    }
-    rc = results_index_set_comparisons(ix, all, n_all, err, size);
-out:
-    free(all);
-    results_list_free(&runs);
-    results_list_free(&aggs);
-    return rc;
-}
-
-/* Reads the object at key into the index (inside the caller's transaction). */
-static int ingest_object(const char *dir, struct results_index *ix, const char *key,
-                         size_t *rejected, char *err, size_t size)
-{
-    char profile[65] = "", date[11] = "", bench_id[17] = "", sha12[13] = "";
-    bool keyed = results_object_key_parse(key, profile, date, bench_id, sha12);
-    bool has = false;
-    if (keyed && results_index_has_upload(ix, key, &has, err, size) != 0)
-        return -1;
-    if (has)
-        return 0;
-    char *path = bench__xasprintf("%s/%s", dir, key);
-    char *text;
-    size_t len;
-    char read_why[160];
-    int rc = tool_read_file(path, RESULTS_OBJECT_MAX_BYTES, &text, &len, read_why, sizeof read_why);
-    if (rc != 0)
-        tool_json_error(err, size, "%s: %s", path, read_why);
-    free(path);
-    if (rc != 0)
-        return -1;
-    char hex[65];
-    results_sha256_hex(text, len, hex);
-    json_t *bad = json_array();
-    struct results_line *lines = NULL;
-    size_t n = 0, cap = 0, line_no = 0;
-    const char *whole = !keyed                         ? "not a raw object's key"
-                        : strncmp(hex, sha12, 12) != 0 ? "its content's SHA-256 does not match "
-                                                         "its key (the object was changed)"
-                                                       : NULL;
-    for (size_t pos = 0; !whole && pos < len; line_no++) {
-        const char *nl = memchr(text + pos, '\n', len - pos);
-        size_t end = nl ? (size_t)(nl - text) : len;
-        if (end > pos) {
-            char why[256];
-            struct results_line l;
-            if (results_line_parse(text + pos, end - pos, &l, why, sizeof why) == 0) {
-                if (strcmp(l.m.bench_id, bench_id) || strcmp(l.m.profile, profile)) {
-                    bench__fmt(why, sizeof why, "its bench_id or profile is not its object's");
-                    results_line_free(&l);
-                } else {
-                    lines = bench__grow(lines, &cap, n + 1, sizeof *lines);
-                    lines[n++] = l;
-                    why[0] = '\0';
-                }
-            }
-            if (why[0]) {
-                json_t *e = json_object();
-                json_object_set_new(e, "line", json_integer((json_int_t)line_no + 1));
-                json_object_set_new(e, "reason", tool_json_text(why));
-                json_object_set_new(e, "text", line_text(text + pos, end - pos));
-                json_array_append_new(bad, e);
-            }
-        }
-        pos = end + 1;
-    }
-    free(text);
-    rc = 0;
-    if (whole || json_array_size(bad) > 0) {
-        json_t *doc = json_object();
-        json_object_set_new(doc, "kind", json_string("raw-object"));
-        json_object_set_new(doc, "object", tool_json_text(key));
-        json_object_set_new(doc, "reason", json_string(whole ? whole : "lines refused"));
-        json_object_set_new(doc, "lines", json_incref(bad));
-        char *where = NULL;
-        rc = results_store_put_error(dir, keyed ? profile : NULL, date, bench_id, doc, &where, err,
-                                     size);
-        json_decref(doc);
-        free(where);
-        *rejected += whole ? 1 : json_array_size(bad);
-    }
-    if (rc == 0 && !whole) {
-        struct results_upload u = {.object_key = key,
-                                   .bench_id = bench_id,
-                                   .profile = profile,
-                                   .timestamp_utc = n ? lines[0].timestamp_utc : "",
-                                   .sha256 = hex,
-                                   .source_revision = n ? lines[0].source_revision : NULL,
-                                   .row_count = n,
-                                   .rejected_count = json_array_size(bad)};
-        rc = results_index_add_upload(ix, &u, lines, n, err, size);
-        if (rc == 0 && n)
-            rc = refresh_aggregates(ix, bench_id, err, size);
-    }
-    for (size_t i = 0; i < n; i++)
-        results_line_free(&lines[i]);
-    free(lines);
-    json_decref(bad);
-    return rc;
-}
-
-int results_store_ingest(const char *dir, struct results_index *ix, const char *key,
-                         size_t *rejected, char *err, size_t err_size)
-{
-    if (results_index_begin(ix, err, err_size) != 0)
-        return -1;
-    if (ingest_object(dir, ix, key, rejected, err, err_size) != 0 ||
-        refresh_comparisons(ix, err, err_size) != 0) {
-        results_index_rollback(ix);
-        return -1;
-    }
-    return results_index_commit(ix, err, err_size);
-}
-
-/* ---- rebuild ---- */
-
-static int name_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Every file under dir/rel, in byte order of their paths, skipping names that start with '.'
- * (a record's temporary file). */
-static int list_files(const char *dir, const char *rel, char ***keys, size_t *n, size_t *cap,
-                      char *err, size_t size)
-{
-    char *path = bench__xasprintf("%s/%s", dir, rel);
-    DIR *d = opendir(path);
+    int own = dup(dfd);
+    DIR *d = own >= 0 ? fdopendir(own) : NULL;
     if (!d) {
-        int e = errno;
-        free(path);
-        if (e == ENOENT)
-            return 0;
-        return tool_json_error(err, size, "cannot read %s/%s: %s", dir, rel, strerror(e));
+        if (own >= 0)
+            close(own);
+        return tool_json_error(err, size, "cannot read %s: %s", rel, strerror(errno));
     }
-    char **names = NULL;
-    size_t nn = 0, nc = 0;
+    int rc = 0;
     struct dirent *de;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.')
+    while (rc == 0 && (de = readdir(d))) {
+        if (de->d_name[0] == '.') { /* ".", "..", and temporaries (skipped by every reader) */
+            if (stale_temporary(de->d_name))
+                unlinkat(dfd, de->d_name, 0);
             continue;
-        names = bench__grow(names, &nc, nn + 1, sizeof *names);
-        names[nn++] = bench__xstrdup(de->d_name);
+        }
+        char *child = bench__xasprintf("%s/%s", rel, de->d_name);
+        unsigned type = de->d_type;
+        struct stat sb;
+        if (type == DT_UNKNOWN && fstatat(dfd, de->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+            type = S_ISDIR(sb.st_mode)   ? DT_DIR
+                   : S_ISREG(sb.st_mode) ? DT_REG
+                   : S_ISLNK(sb.st_mode) ? DT_LNK
+                                         : DT_FIFO;
+        if (type == DT_DIR && depth < LIST_DEPTH_MAX) {
+            int sub = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub >= 0) {
+                rc = list_dir(sub, child, depth + 1, list, n, cap, err, size);
+                close(sub);
+                free(child);
+                continue;
+            }
+            add_entry(list, n, cap, child, "a directory that cannot be read");
+        } else if (type == DT_DIR) {
+            add_entry(list, n, cap, child, "a directory deeper than any raw object's");
+        } else if (type == DT_REG) {
+            add_entry(list, n, cap, child, NULL);
+        } else if (type == DT_LNK) {
+            add_entry(list, n, cap, child, "a symbolic link, not followed");
+        } else {
+            add_entry(list, n, cap, child,
+                      type == DT_FIFO ? "a FIFO, not a regular file" : "not a regular file");
+        }
     }
     closedir(d);
-    if (nn)
-        qsort(names, nn, sizeof *names, name_cmp);
-    int rc = 0;
-    for (size_t i = 0; i < nn; i++) {
-        char *child = bench__xasprintf("%s/%s", rel, names[i]);
-        char *full = bench__xasprintf("%s/%s", path, names[i]);
-        struct stat sb;
-        if (rc == 0 && stat(full, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-            rc = list_files(dir, child, keys, n, cap, err, size);
-            free(child);
-        } else if (rc == 0) {
-            *keys = bench__grow(*keys, cap, *n + 1, sizeof **keys);
-            (*keys)[(*n)++] = child;
-        } else {
-            free(child);
-        }
-        free(full);
-        free(names[i]);
-    }
-    free(names);
-    free(path);
     return rc;
 }
 
-int results_store_rebuild(const char *dir, size_t *objects, size_t *rejected, char *err,
-                          size_t err_size)
+int results_store_list(const struct results_store *st, struct results_entry **list, size_t *n,
+                       char *err, size_t err_size)
 {
-    struct results_index *ix;
-    *objects = *rejected = 0;
-    char **keys = NULL;
-    size_t n = 0, cap = 0;
-    if (results_store_open_index(dir, &ix, err, err_size) != 0)
-        return -1;
-    int rc = results_index_begin(ix, err, err_size);
-    if (rc == 0)
-        rc = results_index_reset(ix, err, err_size);
-    if (rc == 0)
-        rc = list_files(dir, "raw", &keys, &n, &cap, err, err_size);
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        rc = ingest_object(dir, ix, keys[i], rejected, err, err_size);
-        *objects += 1;
-    }
-    if (rc == 0)
-        rc = refresh_comparisons(ix, err, err_size);
-    if (rc == 0)
-        rc = results_index_commit(ix, err, err_size);
-    else
-        results_index_rollback(ix);
-    for (size_t i = 0; i < n; i++)
-        free(keys[i]);
-    free(keys);
-    results_index_close(ix);
+    size_t cap = 0;
+    *list = NULL;
+    *n = 0;
+    int dfd = open_dirs(st, "raw", 3, false, err, err_size);
+    if (dfd < 0)
+        return errno == ENOENT ? 0 : -1;
+    int rc = list_dir(dfd, "raw", 1, list, n, &cap, err, err_size);
+    close(dfd);
+    if (*n)
+        qsort(*list, *n, sizeof **list, entry_cmp);
     return rc;
+}
+
+void results_entries_free(struct results_entry *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(list[i].key);
+    free(list);
+}
+
+/* ---- the index file's place ---- */
+
+int results_store_index_check(const struct results_store *st, bool *exists, char *err,
+                              size_t err_size)
+{
+    struct stat sb;
+    *exists = false;
+    if (fstatat(st->fd, RESULTS_INDEX_FILE, &sb, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (errno == ENOENT)
+            return 0;
+        return tool_json_error(err, err_size, "cannot read %s/%s: %s", st->dir, RESULTS_INDEX_FILE,
+                               strerror(errno));
+    }
+    *exists = true;
+    const char *kind = tool_file_kind(sb.st_mode);
+    if (!kind)
+        return 0;
+    return tool_json_error(err, err_size,
+                           "%s/%s is %s, not an index (not followed): libbench results rebuild "
+                           "--results %s replaces it and keeps it aside",
+                           st->dir, RESULTS_INDEX_FILE, kind, st->dir);
+}
+
+char *results_store_index_path(const struct results_store *st, const char *name)
+{
+    return bench__xasprintf("%s/%s", st->real, name);
+}
+
+/* Whether a ".index-rebuild.<pid>..." file belongs to a process that is gone. */
+static bool stale_rebuild(const char *name)
+{
+    const char *prefix = "." RESULTS_INDEX_FILE ".rebuild.";
+    if (strncmp(name, prefix, strlen(prefix)) != 0)
+        return false;
+    char *end;
+    long pid = strtol(name + strlen(prefix), &end, 10);
+    return pid > 0 && (*end == '\0' || *end == '-') && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+void results_store_remove_index(const struct results_store *st, const char *name)
+{
+    char *journal = bench__xasprintf("%s-journal", name);
+    unlinkat(st->fd, name, 0);
+    unlinkat(st->fd, journal, 0);
+    free(journal);
+}
+
+char *results_store_rebuild_name(const struct results_store *st)
+{
+    int own = dup(st->fd);
+    DIR *d = own >= 0 ? fdopendir(own) : NULL;
+    struct dirent *de;
+    while (d && (de = readdir(d)))
+        if (stale_rebuild(de->d_name))
+            unlinkat(st->fd, de->d_name, 0);
+    if (d)
+        closedir(d);
+    else if (own >= 0)
+        close(own);
+    char *name = bench__xasprintf("." RESULTS_INDEX_FILE ".rebuild.%ld", (long)getpid());
+    results_store_remove_index(st, name); /* an earlier process of the same pid's */
+    return name;
+}
+
+/* Renames `from` to `to` in the store's directory, never over an existing file. */
+static int rename_new(const struct results_store *st, const char *from, const char *to)
+{
+#ifdef RENAME_NOREPLACE
+    if (renameat2(st->fd, from, st->fd, to, RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS)
+        return -1;
+#endif
+    if (faccessat(st->fd, to, F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
+        errno = EEXIST;
+        return -1;
+    }
+    return renameat(st->fd, from, st->fd, to);
+}
+
+int results_store_swap_index(const struct results_store *st, const char *fresh, bool damaged,
+                             const char *stamp, char **aside, char *err, size_t err_size)
+{
+    *aside = NULL;
+    if (!damaged) { /* no index there: the new one takes its place, never over one made since */
+        if (rename_new(st, fresh, RESULTS_INDEX_FILE) != 0)
+            return errno == EEXIST ? 1
+                                   : tool_json_error(err, err_size, "cannot rename %s/%s: %s",
+                                                     st->dir, fresh, strerror(errno));
+        fsync(st->fd);
+        return 0;
+    }
+    char *name = NULL;
+    for (int k = 0; k < 100 && !name; k++) {
+        name = k ? bench__xasprintf("%s.damaged-%s-%d", RESULTS_INDEX_FILE, stamp, k)
+                 : bench__xasprintf("%s.damaged-%s", RESULTS_INDEX_FILE, stamp);
+        if (faccessat(st->fd, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT) {
+            free(name);
+            name = NULL;
+        }
+    }
+    if (!name)
+        return tool_json_error(err, err_size, "no free name to keep the damaged index aside");
+    /* its journal first: a hot journal left there would be played into the new index */
+    char *journal = bench__xasprintf("%s-journal", RESULTS_INDEX_FILE);
+    char *journal_aside = bench__xasprintf("%s-journal", name);
+    int rc = 0;
+    if (renameat(st->fd, journal, st->fd, journal_aside) != 0 && errno != ENOENT)
+        rc = tool_json_error(err, err_size, "cannot keep %s/%s aside: %s", st->dir, journal,
+                             strerror(errno));
+    bool swapped = false;
+#ifdef RENAME_EXCHANGE
+    if (rc == 0 && renameat2(st->fd, fresh, st->fd, RESULTS_INDEX_FILE, RENAME_EXCHANGE) == 0) {
+        swapped = true; /* in one step; the damaged one now has the fresh one's name */
+        if (renameat(st->fd, fresh, st->fd, name) != 0)
+            rc = tool_json_error(err, err_size, "cannot rename %s/%s: %s", st->dir, fresh,
+                                 strerror(errno));
+    }
+#endif
+    if (rc == 0 && !swapped &&
+        (renameat(st->fd, RESULTS_INDEX_FILE, st->fd, name) != 0 ||
+         renameat(st->fd, fresh, st->fd, RESULTS_INDEX_FILE) != 0))
+        rc = tool_json_error(err, err_size, "cannot replace %s/%s: %s", st->dir, RESULTS_INDEX_FILE,
+                             strerror(errno));
+    fsync(st->fd);
+    free(journal);
+    free(journal_aside);
+    if (rc != 0) {
+        free(name);
+        return -1;
+    }
+    *aside = name;
+    return 0;
 }

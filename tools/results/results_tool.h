@@ -14,13 +14,17 @@
 #include <jansson.h>
 
 #include "stats/results.h"
+#include "common/file.h"
 #include "util/atomic_file.h"
 
 #define RESULTS_DEFAULT_DIR "results"
 #define RESULTS_DEFAULT_PROFILE "default"
-#define RESULTS_DOC_MAX_BYTES (64u << 20) /* a recorded document over 64 MiB is refused */
+/* One limit for what the store reads and writes (tools/common/file.h, 256 MiB): a document
+ * larger is refused, and so is a document whose lines would make the raw object larger, before
+ * anything is written: the store never writes an object its own reader refuses. */
+#define RESULTS_DOC_MAX_BYTES TOOL_FILE_MAX_BYTES
+#define RESULTS_OBJECT_MAX_BYTES TOOL_FILE_MAX_BYTES
 #define RESULTS_RUNS_MAX 1000000u /* a run document's meta.runs: 10 x libbench run's limit */
-#define RESULTS_OBJECT_MAX_BYTES (256u << 20) /* a raw object over 256 MiB is refused */
 #define RESULTS_DEFAULT_SUBJECT "local"
 #define RESULTS_SCHEMA_VERSION 1
 
@@ -47,11 +51,20 @@ void results_sha256_hex(const void *data, size_t len, char hex[65]);
 /* Appends the raw lines of one document (--bench-json schema 2, or `libbench run --json` schema
  * 1) to out. *run_base is the run index of the document's first repetition; it is advanced past
  * the document's repetitions. A row the reader cannot accept is appended to `rejected` (a JSON
- * array) as {"row": index, "reason": text} and written nowhere else. Returns the number of lines
- * written, or -1 with the reason in err when the whole document is refused. */
+ * array) as {"row": index, "reason": text, "value": the row} and written nowhere else. Returns
+ * the number of lines written, or -1 with the reason in err when the whole document is refused:
+ * then nothing of it is in out or rejected. A document whose lines would take out over
+ * RESULTS_OBJECT_MAX_BYTES is refused whole, before those lines are written where their count
+ * tells it (meta.runs of a failed command, a --bench-json document's rows). */
 long results_doc_lines(const json_t *doc, size_t doc_index, const struct results_record_info *info,
                        size_t *run_base, struct bench__text *out, json_t *rejected, char *err,
                        size_t err_size);
+/* The same from the document's text (len bytes), read a few rows at a time
+ * (common/json_rows.h): what `libbench record` calls. A text that is not JSON is refused whole
+ * ("not JSON: ..."), wherever the fault is. */
+long results_doc_text_lines(const char *text, size_t len, size_t doc_index,
+                            const struct results_record_info *info, size_t *run_base,
+                            struct bench__text *out, json_t *rejected, char *err, size_t err_size);
 
 /* One raw line read back. Every string is owned by root, except metrics_json (malloc'd). */
 struct results_line {
@@ -76,28 +89,116 @@ char *results_object_key(const char *profile, const char *date, const char *benc
 bool results_object_key_parse(const char *key, char profile[65], char date[11], char bench_id[17],
                               char sha12[13]);
 
-/* The store on disk (results_store.c). */
-struct results_index;
-/* Writes text as the object `key` under dir, atomically, never over an existing object: 0 written,
- * 1 the same object was already there (same key: same bytes), -1 with the reason in err. */
-int results_store_put_object(const char *dir, const char *key, const char *text, size_t len,
-                             char *err, size_t err_size);
-/* Writes one ingest error document under dir/ingest-errors/v1/... (never over an existing one);
- * *path_out (malloc'd) is its path relative to dir. 0, or -1 with the reason in err. */
-int results_store_put_error(const char *dir, const char *profile, const char *date,
+/* The store on disk (results_store.c): its directory, opened once; every file under it is
+ * reached from that descriptor, one directory at a time, never through a symbolic link. */
+#define RESULTS_INDEX_FILE "index.sqlite"
+struct results_store {
+    const char *dir;     /* as given: what messages name */
+    const char *command; /* "record", "report", "results": the prefix of what it says on stderr */
+    char *real;          /* its real path: the index file's is made from it */
+    int fd;              /* the directory */
+};
+/* Opens dir, creating it when `create`: 0; 1 when it does not exist (without `create`); -1 with
+ * the reason in err. */
+int results_store_open(const char *dir, bool create, struct results_store *st, char *err,
+                       size_t err_size);
+void results_store_close(struct results_store *st);
+/* The file at rel under the store (a raw object), never through a symbolic link, at most
+ * RESULTS_OBJECT_MAX_BYTES: 0, or -1 with "cannot read: ..." or the part refused in err. */
+int results_store_read(const struct results_store *st, const char *rel, char **text, size_t *len,
+                       char *err, size_t err_size);
+/* Writes text as the object `key`, atomically (an unnamed file linked to its name), never over
+ * an existing object: 0 written, 1 the same bytes were already there, -1 with the reason in err
+ * (also when the file at the key holds other bytes, or is a symbolic link or not a file). */
+int results_store_put_object(const struct results_store *st, const char *key, const char *text,
+                             size_t len, char *err, size_t err_size);
+/* Writes one ingest error document under ingest-errors/v1/... (never over an existing one);
+ * *path_out (malloc'd) is its path relative to the store. 0, or -1 with the reason in err. */
+int results_store_put_error(const struct results_store *st, const char *profile, const char *date,
                             const char *bench_id, json_t *error_doc, char **path_out, char *err,
                             size_t err_size);
-/* Opens (creating when needed) dir/index.sqlite. */
-int results_store_open_index(const char *dir, struct results_index **ix, char *err,
-                             size_t err_size);
-/* Ingests the raw object at key into the index in one transaction, then recomputes the
- * aggregates of its bench_id and every comparison. Lines it cannot accept are written under
- * ingest-errors/ (their count in *rejected). 0, or -1 with the reason in err. */
-int results_store_ingest(const char *dir, struct results_index *ix, const char *key,
+/* One entry under raw/: a regular file (refused NULL) or what it is instead. */
+struct results_entry {
+    char *key;           /* its path under the store: "raw/v1/..." */
+    const char *refused; /* why it is no object ("a symbolic link, not followed"), or NULL */
+};
+/* Every entry under raw/ (none without raw/), in byte order of the keys; names starting with '.'
+ * are skipped (a temporary file of a record that was killed is removed once its process is
+ * gone). 0, or -1 with the reason. */
+int results_store_list(const struct results_store *st, struct results_entry **list, size_t *n,
+                       char *err, size_t err_size);
+void results_entries_free(struct results_entry *list, size_t n);
+/* Whether index.sqlite is there (*exists): 0 when it is absent or a regular file; -1 with the
+ * reason and the fix when it is a symbolic link, a directory or another kind of file. */
+int results_store_index_check(const struct results_store *st, bool *exists, char *err,
+                              size_t err_size);
+/* The path of `name` in the store's real directory (malloc'd): what SQLite opens. */
+char *results_store_index_path(const struct results_store *st, const char *name);
+/* The name a rebuild builds its index under (".index.sqlite.rebuild.<pid>", malloc'd); the
+ * files of rebuilds whose process is gone are removed first. */
+char *results_store_rebuild_name(const struct results_store *st);
+/* Removes the index file `name` of the store and its journal (a rebuild's, once used). */
+void results_store_remove_index(const struct results_store *st, const char *name);
+/* Puts the index `fresh` (a name in the store) in place of index.sqlite. Not `damaged`: only
+ * where there is none (1 when one was made meanwhile, and nothing is done). `damaged`: the
+ * damaged one and its journal are swapped out in one step and kept as
+ * index.sqlite.damaged-<stamp>, its name in *aside (malloc'd). 0, or -1 with the reason. */
+int results_store_swap_index(const struct results_store *st, const char *fresh, bool damaged,
+                             const char *stamp, char **aside, char *err, size_t err_size);
+
+/* Reading objects into the index (results_ingest.c). */
+struct results_index;
+/* Opens the store's index after checking its file (not a link, a regular file): 0; 1 when
+ * there is none and not `create`; -1, or RESULTS_INDEX_DAMAGED with the fix in err. */
+int results_store_open_index(const struct results_store *st, bool create, struct results_index **ix,
+                             char *err, size_t err_size);
+/* Adds to err, when the index was found damaged, how to replace it. */
+void results_store_damaged_fix(const struct results_store *st, char *err, size_t err_size);
+/* What reconciling found: raw objects indexed, and objects or lines refused (each said on
+ * stderr and kept in ingest-errors/). */
+struct results_reconciled {
+    size_t indexed, refused;
+};
+/* The raw objects under raw/ the index does not hold, counted (none are read). */
+int results_store_pending(const struct results_store *st, struct results_index *ix, size_t *pending,
+                          char *err, size_t err_size);
+/* Indexes every raw object the index does not hold, in one transaction with the comparisons
+ * recomputed: what `report` runs first. */
+int results_store_reconcile(const struct results_store *st, struct results_index *ix,
+                            struct results_reconciled *r, char *err, size_t err_size);
+/* What `report` opens: the store and its index (never created: "no run recorded yet", or the
+ * rebuild that recreates a missing index), with the raw objects the index lacks indexed first,
+ * or, where the store cannot be written, their count said on stderr. 0, or -1 with the reason
+ * (the fix of a damaged index) in err. */
+int results_store_open_for_report(const char *dir, struct results_store *st,
+                                  struct results_index **ix, char *err, size_t err_size);
+/* One `record`: in one transaction of the index, the objects it lacks indexed, then `text` as
+ * the object `key` (its aggregates and every comparison recomputed), then the object written,
+ * then the commit: an index that fails leaves no object, and an object written is indexed now
+ * or by the next reconcile. *already: the same object was there. *rejected: its lines refused.
+ * 0, or -1 (RESULTS_INDEX_DAMAGED) with the reason. */
+int results_store_record(const struct results_store *st, struct results_index *ix, const char *key,
+                         const char *text, size_t len, struct results_reconciled *r, bool *already,
                          size_t *rejected, char *err, size_t err_size);
-/* Recreates the index from raw/ alone. *objects and *rejected count what was read. */
-int results_store_rebuild(const char *dir, size_t *objects, size_t *rejected, char *err,
-                          size_t err_size);
+/* What a rebuild did. */
+struct results_rebuilt {
+    size_t objects, rejected;
+    char *aside;   /* the damaged index kept aside (its name in the store), or NULL */
+    char why[256]; /* why it was damaged */
+    size_t late;   /* objects recorded while it ran, indexed after */
+};
+/* Builds a new index from raw/ alone in a file of its own, then puts it in place: over a
+ * healthy index in one transaction (results_index_replace), in place of a damaged one in one
+ * rename (the damaged one kept aside). 0, or -1 with the reason (the old index as it was). */
+int results_store_rebuild(const char *dir, struct results_rebuilt *out, char *err, size_t err_size);
+
+/* What a --results value names (results_location.c). */
+enum results_location_kind {
+    RESULTS_LOCATION_DIRECTORY, /* a local store: the value (NULL: RESULTS_DEFAULT_DIR) */
+};
+/* 0 with *kind; or 2, the exit status of a usage error, after its one line on stderr ("libbench
+ * <command>": an empty value, a URL of a store this build does not have). */
+int results_location(const char *command, const char *value, enum results_location_kind *kind);
 
 /* The commands. */
 void record_usage(FILE *out);

@@ -15,6 +15,7 @@
 #include "run.h"
 #include "common/interrupt.h"
 #include "common/args.h"
+#include "common/output.h"
 #include "common/words.h"
 #include "util/alloc.h"
 #include "util/atomic_file.h"
@@ -559,11 +560,12 @@ int run_main(int argc, char **argv)
     }
     run_all(&st);
     run_report_text(stdout, &st);
-    fflush(stdout);
     status = 0;
     for (size_t i = 0; i < st.n_cmds; i++)
         if (st.cmds[i].failure)
             status = 1;
+    if (tool_stdout_finish() != 0)
+        status = 2; /* the tables were not received: as a --json that cannot be written */
     char err[RUN_ERROR_MAX + 300];
     if (st.json_path && run_report_json(&st, st.json_path, err, sizeof err) != 0) {
         fprintf(stderr, "error: --json: %s\n", err);

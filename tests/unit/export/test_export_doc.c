@@ -109,12 +109,47 @@ static void refuses(void **state)
     }
 }
 
+/* More distinct label keys than EXPORT_LABEL_COLUMNS_MAX: one "labels" column (key=value in key
+ * order), not rows x keys cells; at the limit, a column per key. */
+static void many_label_keys(void **state)
+{
+    (void)state;
+    /* rows with a key each, and "a": EXPORT_LABEL_COLUMNS_MAX keys, then one more */
+    for (size_t keys = EXPORT_LABEL_COLUMNS_MAX - 1; keys <= EXPORT_LABEL_COLUMNS_MAX; keys++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        assert_non_null(f);
+        fputs("{\"schema\":2,\"columns\":[],\"rows\":[", f);
+        for (size_t i = 0; i < keys; i++)
+            fprintf(f,
+                    "%s{\"name\":\"r\",\"labels\":{\"k%02zu\":\"v\",\"a\":\"1\"},\"error\":\"\"}",
+                    i ? "," : "", i);
+        fputs("]}", f);
+        fclose(f);
+        struct export_doc doc;
+        char err[256] = "";
+        assert_int_equal(export_doc_parse(text, len, &doc, err, sizeof err), 0);
+        if (keys + 1 <= EXPORT_LABEL_COLUMNS_MAX) {
+            assert_int_equal(doc.n_label_keys, keys + 1);
+            assert_string_equal(doc.label_keys[0], "k00");
+        } else {
+            assert_int_equal(doc.n_label_keys, 1);
+            assert_string_equal(doc.label_keys[0], "labels");
+            assert_string_equal(doc.rows[3].labels[0], "a=1,k03=v");
+        }
+        export_doc_free(&doc);
+        free(text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reads_bench_json),
         cmocka_unit_test(reads_run_json),
         cmocka_unit_test(refuses),
+        cmocka_unit_test(many_label_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

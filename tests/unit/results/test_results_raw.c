@@ -320,6 +320,182 @@ static void text_never_dropped(void **state)
     json_decref(o);
 }
 
+/* Reads text with both readers (the tree's and record's, a few rows at a time): the same lines,
+ * the same refused rows and the same count, which is returned. */
+static long both_readers(const char *text, size_t *base, struct bench__text *out, json_t *rejected,
+                         char *err, size_t err_size)
+{
+    struct results_record_info info = info_of();
+    size_t base_tree = *base;
+    struct bench__text tree_out = {0};
+    json_t *tree_rejected = json_array();
+    char tree_err[256] = "";
+    json_t *doc = json_loads(text, JSON_REJECT_DUPLICATES, NULL);
+    size_t start = out->len, first = json_array_size(rejected);
+    long n =
+        results_doc_text_lines(text, strlen(text), 0, &info, base, out, rejected, err, err_size);
+    if (doc) {
+        long tree = results_doc_lines(doc, 0, &info, &base_tree, &tree_out, tree_rejected, tree_err,
+                                      sizeof tree_err);
+        assert_int_equal(tree, n);
+        assert_int_equal(base_tree, *base);
+        assert_int_equal(tree_out.len, out->len - start);
+        assert_true(tree_out.len == 0 ||
+                    memcmp(tree_out.data, out->data + start, tree_out.len) == 0);
+        assert_int_equal(json_array_size(tree_rejected), json_array_size(rejected) - first);
+        for (size_t k = 0; k < json_array_size(tree_rejected); k++)
+            assert_true(
+                json_equal(json_array_get(tree_rejected, k), json_array_get(rejected, first + k)));
+        if (n < 0)
+            assert_string_equal(tree_err, err);
+    }
+    json_decref(doc);
+    json_decref(tree_rejected);
+    free(tree_out.data);
+    return n;
+}
+
+/* A document or a row without a field the reader needs: one reason each, never a crash (the
+ * missing value once reached the JSON type-name helper as NULL). */
+static void missing_fields(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *doc, *reason;
+        long rows_refused;
+    } cases[] = {
+        {"{\"schema\":2}", "\"meta\" is missing, not an object", -1},
+        {"{\"schema\":2,\"meta\":{}}", "\"rows\" is missing, not an array", -1},
+        {"{\"schema\":2,\"rows\":[]}", "\"meta\" is missing, not an object", -1},
+        {"{\"schema\":2,\"meta\":{},\"rows\":[{\"error\":\"\"}]}", "\"name\" is missing", 1},
+        {"{\"schema\":2,\"meta\":{},\"rows\":[{\"name\":\"a\"}]}", "\"error\" is missing", 1},
+        {"{\"tool\":\"libbench run\",\"schema\":1,\"meta\":{\"runs\":1},\"rows\":[{\"command\":"
+         "\"c\",\"runs\":[]}]}",
+         "\"name\" is missing", 1},
+        {"{\"tool\":\"libbench run\",\"schema\":1,\"meta\":{\"runs\":1},\"rows\":[{\"name\":"
+         "\"c\",\"runs\":[]}]}",
+         "\"command\" is missing", 1},
+        {"{\"tool\":\"libbench run\",\"schema\":1,\"meta\":{\"runs\":1},\"rows\":[{\"name\":"
+         "\"c\",\"command\":\"c\"}]}",
+         "\"runs\" is missing", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        json_t *rejected = json_array();
+        struct bench__text out = {0};
+        size_t base = 0;
+        char err[256] = "";
+        long n = both_readers(cases[i].doc, &base, &out, rejected, err, sizeof err);
+        const char *said = err;
+        if (cases[i].rows_refused < 0) {
+            assert_int_equal(n, -1);
+        } else {
+            assert_int_equal(n, 0);
+            assert_int_equal(json_array_size(rejected), (size_t)cases[i].rows_refused);
+            said = json_string_value(json_object_get(json_array_get(rejected, 0), "reason"));
+            assert_non_null(json_object_get(json_array_get(rejected, 0), "value"));
+        }
+        if (!strstr(said, cases[i].reason))
+            fail_msg("case %zu: <%s>, want <%s>", i, said, cases[i].reason);
+        free(out.data);
+        json_decref(rejected);
+    }
+}
+
+/* A writer never writes what its reader refuses: lines that would take the object over the limit
+ * refuse the document before they are written; a run over meta.runs is refused, not numbered into
+ * an overflow. */
+static void limits(void **state)
+{
+    (void)state;
+    json_t *rejected = json_array();
+    struct bench__text out = {0};
+    size_t base = 0;
+    char err[256] = "";
+    /* two failed commands of meta.runs 1000000: 2 million skip lines, over 256 MiB */
+    static const char big[] =
+        "{\"tool\":\"libbench run\",\"schema\":1,\"meta\":{\"runs\":1000000},\"rows\":["
+        "{\"name\":\"a\",\"command\":\"a\",\"runs\":[],\"failure\":{\"run\":1}},"
+        "{\"name\":\"b\",\"command\":\"b\",\"runs\":[],\"failure\":{\"run\":1}}]}";
+    bench__text_append("x\n", 2, &out); /* an earlier document's line: kept */
+    assert_int_equal(both_readers(big, &base, &out, rejected, err, sizeof err), -1);
+    assert_non_null(strstr(err, "larger than 256 MiB"));
+    assert_int_equal(out.len, 2);
+    assert_int_equal(base, 0);
+    /* run numbers: from 1 to meta.runs; a failure past them (a warm-up's) after them */
+    static const char runs[] =
+        "{\"tool\":\"libbench run\",\"schema\":1,\"meta\":{\"runs\":2},\"rows\":["
+        "{\"name\":\"a\",\"command\":\"a\",\"runs\":[{\"run\":9223372036854775807,"
+        "\"wallNs\":1},{\"run\":3,\"wallNs\":1},{\"run\":2,\"wallNs\":1}]},"
+        "{\"name\":\"w\",\"command\":\"w\",\"runs\":[],\"failure\":{\"run\":"
+        "9223372036854775807,\"warmup\":true}}]}";
+    out.len = 0;
+    base = 5;
+    long n = both_readers(runs, &base, &out, rejected, err, sizeof err);
+    assert_int_equal(n, 4); /* a's run 2; w's failure, then a skip for each of its 2 runs */
+    assert_int_equal(json_array_size(rejected), 2);
+    assert_non_null(
+        strstr(json_string_value(json_object_get(json_array_get(rejected, 0), "reason")),
+               "from 1 to meta.runs (2)"));
+    struct results_line l[4];
+    assert_int_equal(read_lines(out.data, l, 4), 4);
+    assert_int_equal(l[0].m.run, 6); /* base 5 + run 2 - 1 */
+    assert_int_equal(l[1].m.run, 7); /* the failure after the 2 runs */
+    assert_int_equal(l[1].m.returncode, 1);
+    assert_int_equal(l[2].m.run, 5); /* its runs that never ran: skips */
+    for (int i = 0; i < 4; i++)
+        results_line_free(&l[i]);
+    assert_int_equal(base, 7);
+    free(out.data);
+    json_decref(rejected);
+}
+
+/* Record's reader refuses a text that is not JSON whole, wherever the fault is, and reads the
+ * members in any order (rows before meta). */
+static void text_reader(void **state)
+{
+    (void)state;
+    static const char *const not_json[] = {
+        "{\"schema\":2,\"meta\":{},\"rows\":[{\"name\":\"a\",\"error\":\"\"},{\"name\":}]}",
+        "{\"schema\":2,\"meta\":{},\"rows\":[],\"rows\":[]}",
+        "{\"rows\":[{\"name\":\"a\\u0000\"}]}", /* refused as not JSON, not for a missing meta */
+        "{\"schema\":2,\"meta\":{},\"rows\":[1 2]}",
+        "{\"schema\":2,\"meta\":{},\"rows\":[]} x",
+        "\"a string\"",
+    };
+    struct results_record_info info = info_of();
+    for (size_t i = 0; i < sizeof not_json / sizeof *not_json; i++) {
+        json_t *rejected = json_array();
+        struct bench__text out = {0};
+        size_t base = 0;
+        char err[256] = "";
+        assert_int_equal(results_doc_text_lines(not_json[i], strlen(not_json[i]), 0, &info, &base,
+                                                &out, rejected, err, sizeof err),
+                         -1);
+        if (strncmp(err, "not JSON: ", 10) != 0)
+            fail_msg("case %zu: <%s>", i, err);
+        assert_int_equal(out.len, 0);
+        assert_int_equal(json_array_size(rejected), 0);
+        free(out.data);
+        json_decref(rejected);
+    }
+    json_t *rejected = json_array();
+    struct bench__text out = {0};
+    size_t base = 0;
+    char err[256] = "";
+    static const char late_meta[] = "{\"rows\":[{\"name\":\"a\",\"medianNs\":1,\"error\":\"\"}],"
+                                    "\"meta\":{\"hostname\":\"h\"},\"schema\":2}";
+    assert_int_equal(both_readers(late_meta, &base, &out, rejected, err, sizeof err), 1);
+    assert_non_null(strstr(out.data, "\"host\":\"h\""));
+    free(out.data);
+    json_decref(rejected);
+    out = (struct bench__text){0};
+    rejected = json_array();
+    assert_int_equal(both_readers(BENCH_DOC, &base, &out, rejected, err, sizeof err), 3);
+    assert_int_equal(both_readers(RUN_DOC, &base, &out, rejected, err, sizeof err), 6);
+    free(out.data);
+    json_decref(rejected);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -327,6 +503,8 @@ int main(void)
         cmocka_unit_test(sha256_and_keys),      cmocka_unit_test(bench_document),
         cmocka_unit_test(run_document),         cmocka_unit_test(refused_documents),
         cmocka_unit_test(refused_lines),        cmocka_unit_test(text_never_dropped),
+        cmocka_unit_test(missing_fields),       cmocka_unit_test(limits),
+        cmocka_unit_test(text_reader),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
