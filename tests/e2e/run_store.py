@@ -97,8 +97,19 @@ def temporaries(store):
     found = []
     for root, dirs, files in os.walk(store):
         found += [os.path.join(root, f) for f in files if f.startswith(".")]
-    found += glob.glob(os.path.join(store, "*-journal"))
+    found += [j for j in glob.glob(os.path.join(store, "*-journal")) if hot_journal(j)]
     return found
+
+
+def hot_journal(path):
+    """A rollback journal SQLite would replay: its header's magic is written. A record killed
+    while SQLite was creating the journal leaves an empty or headerless one, which SQLite ignores
+    and the next write transaction reuses; a reader (report) has no reason to touch it."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(8) == bytes.fromhex("d9d505f920a163d7")
+    except FileNotFoundError:
+        return False
 
 
 # ---- point 1: documents a reader must refuse, not crash on ----------------------------------
