@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -133,7 +134,8 @@ int results_store_put_error(const char *dir, const char *profile, const char *da
     return 0;
 }
 
-int results_store_open_index(const char *dir, struct results_index **ix, char *err, size_t err_size)
+/* The index at dir/index.sqlite, opened as it is (stale or not). */
+static int open_index(const char *dir, struct results_index **ix, char *err, size_t err_size)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return tool_json_error(err, err_size, "cannot create %s: %s", dir, strerror(errno));
@@ -188,22 +190,41 @@ static int refresh_comparisons(struct results_index *ix, char *err, size_t size)
     if (results_index_runs(ix, &runs, err, size) != 0 ||
         results_index_aggregates(ix, &aggs, err, size) != 0)
         goto out;
-    struct report_options opt = {0};
-    bench__result_thresholds_default(&opt.thresholds);
+    struct report_options opt;
+    report_options_default(&opt);
+    opt.mode = REPORT_MODE_LATEST_VS_PREVIOUS;
+    opt.without_history = true;
     for (size_t i = 0; i < runs.n_runs; i++) {
         struct report_selection sel;
-        struct bench__result_row *rows;
-        size_t n;
-        if (report_select(&runs, &aggs, &opt, i, &sel, &rows, &n, err, size) != 0)
+        struct report_rows rows;
+        if (report_select(&runs, &aggs, &opt, i, &sel, &rows, err, size) != 0)
             goto out;
-        all = bench__grow(all, &cap, n_all + n + 1, sizeof *all);
-        memcpy(all + n_all, rows, n * sizeof *rows);
-        n_all += n;
-        free(rows);
+        all = bench__grow(all, &cap, n_all + rows.n + 1, sizeof *all);
+        memcpy(all + n_all, rows.rows, rows.n * sizeof *rows.rows);
+        n_all += rows.n;
+        report_rows_free(&rows);
     }
     rc = results_index_set_comparisons(ix, all, n_all, err, size);
 out:
     free(all);
+    results_list_free(&runs);
+    results_list_free(&aggs);
+    return rc;
+}
+
+/* Recomputes the change points of every series (the table `changes`), with the engine's
+ * defaults, over every run of each: a step after the aggregates, so a rebuild recreates them. */
+static int refresh_changes(struct results_index *ix, char *err, size_t size)
+{
+    struct results_list runs = {0}, aggs = {0};
+    struct results_change *c = NULL;
+    size_t n = 0;
+    int rc = -1;
+    if (results_index_runs(ix, &runs, err, size) == 0 &&
+        results_index_aggregates(ix, &aggs, err, size) == 0 &&
+        report_series_changes(&runs, &aggs, &c, &n, err, size) == 0)
+        rc = results_index_set_changes(ix, c, n, err, size);
+    free(c);
     results_list_free(&runs);
     results_list_free(&aggs);
     return rc;
@@ -306,7 +327,7 @@ int results_store_ingest(const char *dir, struct results_index *ix, const char *
     if (results_index_begin(ix, err, err_size) != 0)
         return -1;
     if (ingest_object(dir, ix, key, rejected, err, err_size) != 0 ||
-        refresh_comparisons(ix, err, err_size) != 0) {
+        refresh_comparisons(ix, err, err_size) != 0 || refresh_changes(ix, err, err_size) != 0) {
         results_index_rollback(ix);
         return -1;
     }
@@ -367,18 +388,16 @@ static int list_files(const char *dir, const char *rel, char ***keys, size_t *n,
     return rc;
 }
 
-int results_store_rebuild(const char *dir, size_t *objects, size_t *rejected, char *err,
-                          size_t err_size)
+/* Recreates the index ix from raw/ alone, in one transaction. */
+static int rebuild_into(const char *dir, struct results_index *ix, size_t *objects,
+                        size_t *rejected, char *err, size_t err_size)
 {
-    struct results_index *ix;
-    *objects = *rejected = 0;
     char **keys = NULL;
     size_t n = 0, cap = 0;
-    if (results_store_open_index(dir, &ix, err, err_size) != 0)
-        return -1;
     int rc = results_index_begin(ix, err, err_size);
-    if (rc == 0)
-        rc = results_index_reset(ix, err, err_size);
+    if (rc != 0)
+        return -1;
+    rc = results_index_reset(ix, err, err_size);
     if (rc == 0)
         rc = list_files(dir, "raw", &keys, &n, &cap, err, err_size);
     for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -388,12 +407,48 @@ int results_store_rebuild(const char *dir, size_t *objects, size_t *rejected, ch
     if (rc == 0)
         rc = refresh_comparisons(ix, err, err_size);
     if (rc == 0)
+        rc = refresh_changes(ix, err, err_size);
+    if (rc == 0)
         rc = results_index_commit(ix, err, err_size);
     else
         results_index_rollback(ix);
     for (size_t i = 0; i < n; i++)
         free(keys[i]);
     free(keys);
+    return rc;
+}
+
+int results_store_rebuild(const char *dir, size_t *objects, size_t *rejected, char *err,
+                          size_t err_size)
+{
+    struct results_index *ix;
+    *objects = *rejected = 0;
+    if (open_index(dir, &ix, err, err_size) != 0)
+        return -1;
+    int rc = rebuild_into(dir, ix, objects, rejected, err, err_size);
     results_index_close(ix);
     return rc;
+}
+
+int results_store_open_index(const char *dir, struct results_index **ix, char *err, size_t err_size)
+{
+    if (open_index(dir, ix, err, err_size) != 0)
+        return -1;
+    if (!results_index_stale(*ix))
+        return 0;
+    /* made by an older libbench (other tables): the index is a cache, so it is made again
+     * from raw/ before anything is read from or written to it */
+    size_t objects = 0, rejected = 0;
+    char shown[256];
+    bench__sanitize_copy(dir, shown, sizeof shown);
+    fprintf(stderr,
+            "libbench: %s/index.sqlite was made by another version of libbench: rebuilding it "
+            "from raw/\n",
+            shown);
+    if (rebuild_into(dir, *ix, &objects, &rejected, err, err_size) != 0) {
+        results_index_close(*ix);
+        *ix = NULL;
+        return -1;
+    }
+    return 0;
 }
