@@ -538,6 +538,8 @@ void bench__results_sort_values(double *values, size_t n)
 
 double bench__results_median(double *values, size_t n)
 {
+    if (n == 0)
+        return NAN;
     bench__sort_doubles(values, n);
     return bench__median_sorted(values, n);
 }

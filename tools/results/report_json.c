@@ -345,7 +345,7 @@ static json_t *metrics(const struct results_value *v, size_t n)
         for (size_t i = 0; i < c; i++)
             vals[i] = json_number_value(json_array_get(list, i));
         json_t *o = json_object();
-        json_object_set_new(o, "median", num(bench__results_median(vals, c)));
+        json_object_set_new(o, "median", num(c ? bench__results_median(vals, c) : NAN));
         json_object_set_new(o, "n", count(c));
         json_object_set_new(o, "estimated", json_boolean(json_object_get(est, k) != NULL));
         json_object_set_new(out, k, o);

@@ -201,8 +201,9 @@ static void judge_history(const struct report_options *opt, const struct report_
                                                   .n_changes = h->n_cps};
     if (!strcmp(sel->mode, "segments") || by_run) {
         const struct bench__hist_verdict *v = &h->verdict;
-        size_t point = v->ref_end > v->ref_start ? v->ref_end - 1 : h->n >= 2 ? h->n - 2 : h->n;
-        r->baseline = point < h->n && h->n >= 2 ? &s->aggs->aggs[h->series[point]] : NULL;
+        /* the last run of the reference before the target (a steady segment holds it too) */
+        size_t end = v->ref_end > v->ref_start && v->ref_end < h->n ? v->ref_end : h->n - 1;
+        r->baseline = h->n >= 2 && end >= 1 ? &s->aggs->aggs[h->series[end - 1]] : NULL;
         h->judged = true;
     }
 }

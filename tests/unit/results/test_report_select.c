@@ -252,6 +252,8 @@ static void regressed_since_the_step(void **state)
     assert_true(step->slower_p50_pct > 45 && step->slower_p50_pct < 55);
     const struct bench__result_row *flat = row_of(rows, n, "flat");
     assert_int_equal(flat->state, BENCH__RESULT_OK);
+    /* a steady segment holds the target too: its point of comparison is the run before */
+    assert_ptr_equal(flat->baseline, &SAGGS[2 * (SERIES - 2)]);
     assert_int_equal(((const struct report_history *)flat->ctx)->n_cps, 0);
     /* the change point as the index keeps it */
     struct results_change c;
