@@ -188,6 +188,35 @@ def case_record(tmp):
     # the same bench_id with other bytes keeps both
     rc, _, err = record(store, [a], "2026-11-01T10:00:00Z", "--profile", "smoke", cwd=repo)
     check(rc == 0 and len(objects(store)) == 2, f"same bench_id, other bytes: {rc} {err}")
+    # an estimate keeps its mark: the raw line, the index, the report's metrics, the terminal
+    est = os.path.join(tmp, "est.json")
+    json.dump({"schema": 2, "meta": {"hostname": "h"}, "columns": [], "rows": [
+        {"name": "counted", "labels": {}, "samples": 32, "medianNs": 50.0, "deviationNs": 0.5,
+         "contention": 0.125, "metrics": {"cycles": 150.0, "instr": 400.0},
+         "estimatedMetrics": ["cycles"], "error": ""}]}, open(est, "w"))
+    estore = os.path.join(tmp, "estore")
+    rc, _, err = record(estore, [est], "2026-11-02T10:00:00Z", "--source", "lz4=abc123",
+                        "--subject-role", "candidate")
+    check(rc == 0, f"record of an estimate: {err}")
+    ln = json.loads(open(objects(estore)[0]).read().splitlines()[0])
+    check(ln["estimated_metrics"] == ["cycles"] and ln["sample_count"] == 32
+          and ln["mad_ns"] == 0.5 and ln["contention"] == 0.125
+          and ln["sources"] == {"lz4": "abc123"} and ln["subject_role"] == "candidate",
+          f"the line of an estimate: {ln}")
+    con = sqlite3.connect(os.path.join(estore, "index.sqlite"))
+    row = con.execute("SELECT estimated_metrics, row_sample_count, row_mad_ns, contention"
+                      " FROM measurements").fetchone()
+    check(row == ('["cycles"]', 32, 0.5, 0.125), f"the index's measurement {row}")
+    srcs = con.execute("SELECT sources FROM runs").fetchone()
+    check(srcs == ('{"lz4":"abc123"}',), f"the run's sources {srcs}")
+    con.close()
+    erep = os.path.join(tmp, "est-report.json")
+    rc, out, err = run([LIBBENCH, "report", "--results", estore, "--metrics", "--json", erep])
+    m = json.load(open(erep))["rows"][0]["metrics"]
+    check(rc == 0 and m["cycles"] == {"median": 150.0, "n": 1, "estimated": True}
+          and m["instr"]["estimated"] is False, f"the report's metrics {m}")
+    check(re.search(r"cycles +│ +≈150", out) and not re.search(r"≈400", out),
+          f"--metrics: {out}")
     # a report of a real store draws its table, unmeasured as an em dash, never 0
     rc, out, err = run([LIBBENCH, "report", "--results", store])
     check(rc == 0, f"report exited {rc}: {err}")
@@ -287,6 +316,17 @@ def case_rebuild(tmp):
     check(open(rep2, "rb").read() == before, "the report after a rebuild differs")
     check(table_after == table_before, "the table after a rebuild differs")
     check(db_dump(store) == dump_before, "the index's tables after a rebuild differ")
+    # an index made by another version of libbench is rebuilt from raw/ before it is read
+    con = sqlite3.connect(os.path.join(store, "index.sqlite"))
+    con.execute("PRAGMA user_version = 1")
+    con.commit()
+    con.close()
+    rc, table_stale, err = run([LIBBENCH, "report", "--results", store])
+    check(rc == 0 and "made by another version of libbench" in err
+          and table_stale == table_before, f"a stale index: {rc} {err}")
+    con = sqlite3.connect(os.path.join(store, "index.sqlite"))
+    check(con.execute("PRAGMA user_version").fetchone() == (2,), "the index's version")
+    con.close()
     # rebuilt in place, over the index, the same again
     rc, out, err = run([LIBBENCH, "results", "rebuild", "--results", store])
     check(rc == 0 and db_dump(store) == dump_before, "a rebuild over the index differs")
