@@ -14,6 +14,7 @@
 
 #include "model/summary.h"
 #include "util/alloc.h"
+#include "changepoint.h"
 #include "results.h"
 
 /* ---- aggregation ----------------------------------------------------------------------- */
@@ -79,11 +80,18 @@ static void aggregate_group(const struct bench__result_measurement *const *g, si
         .total_count = len,
     };
     size_t n = 0;
+    const struct bench__result_measurement *only = NULL;
+    a->contention = NAN;
     for (size_t i = 0; i < len; i++) {
-        if (g[i]->returncode == 0 && isfinite(g[i]->value_ns))
+        if (g[i]->returncode == 0 && isfinite(g[i]->value_ns)) {
             scratch[n++] = g[i]->value_ns;
-        else if (g[i]->returncode == BENCH__RESULT_SKIP)
+            only = g[i];
+            double c = g[i]->contention;
+            if (g[i]->contention_known && isfinite(c) && !(c <= a->contention))
+                a->contention = c; /* the largest; the first known one replaces NaN */
+        } else if (g[i]->returncode == BENCH__RESULT_SKIP) {
             a->skip_count++;
+        }
     }
     a->sample_count = n;
     /* a skip counts as a failure too (docs/reference/results.md, "Aggregates"); skip_count says
@@ -92,7 +100,7 @@ static void aggregate_group(const struct bench__result_measurement *const *g, si
     a->failure_rate = (double)a->failure_count / (double)len;
     if (n == 0) {
         /* no success: every latency figure is unmeasured, the failure rate carries the signal */
-        a->p50 = a->p90 = a->p99 = a->min = a->max = NAN;
+        a->p50 = a->p90 = a->p99 = a->min = a->max = a->mad = NAN;
         return;
     }
     bench__sort_doubles(scratch, n); /* finite values only: no NaN to order */
@@ -101,6 +109,15 @@ static void aggregate_group(const struct bench__result_measurement *const *g, si
     a->p99 = scratch[nearest_rank(99, n) - 1];
     a->min = scratch[0];
     a->max = scratch[n - 1];
+    if (n >= 2) {
+        a->mad = bench__summarize(scratch, n).mad; /* sorted already: the same values */
+        a->mad_n = n;
+    } else if (only->row_samples > 0 && isfinite(only->row_mad_ns) && only->row_mad_ns >= 0) {
+        a->mad = only->row_mad_ns; /* one repetition: the dispersion of its own samples */
+        a->mad_n = only->row_samples;
+    } else {
+        a->mad = NAN;
+    }
 }
 
 int bench__results_aggregate(const struct bench__result_measurement *m, size_t n,
@@ -232,10 +249,10 @@ static bool enough(const struct bench__result_aggregate *t, const struct bench__
 static bool judge_against(struct bench__result_row *row, const struct bench__result_aggregate *o,
                           const char *name, const struct bench__result_threshold *th,
                           const struct bench__result_threshold *tail,
-                          const struct bench__result_thresholds *all, bool record)
+                          const struct bench__result_thresholds *all, bool record, bool with_p50)
 {
     const struct bench__result_aggregate *t = row->target;
-    bool hit50 = over(t->p50, o->p50, th);
+    bool hit50 = with_p50 && over(t->p50, o->p50, th);
     bool hit90 = enough(t, o, all->min_n_p90) && over(t->p90, o->p90, th);
     bool hit99 = enough(t, o, all->min_n_p99) && over(t->p99, o->p99, tail);
     if (record) {
@@ -297,15 +314,13 @@ static void fill_derived(struct bench__result_row *row, const struct bench__resu
     row->severity = isnan(r99) ? r90 : isnan(r90) ? r99 : r90 > r99 ? r90 : r99;
 }
 
-void bench__result_row_judge(struct bench__result_row *row,
-                             const struct bench__result_thresholds *t)
+/* The states no comparison decides: every line a skip, no successful sample, a failure rate
+ * that rose against b. Returns whether one of them decided the row. */
+static bool failed_or_skipped(struct bench__result_row *row,
+                              const struct bench__result_aggregate *b,
+                              const struct bench__result_thresholds *t)
 {
-    const struct bench__result_aggregate *tg = row->target, *b = row->baseline, *r = row->reference;
-    int k = tg->whole_process ? 1 : 0;
-    row->why[0] = '\0';
-    row->decided_by = measured(b) ? "baseline" : NULL;
-    const struct bench__result_aggregate *decider = measured(b) ? b : NULL;
-
+    const struct bench__result_aggregate *tg = row->target;
     if (tg->sample_count == 0 && tg->total_count > 0 && tg->skip_count == tg->total_count) {
         /* every line a skip: nothing ran and failed, nothing was measured either */
         row->state = BENCH__RESULT_UNMEASURED;
@@ -316,16 +331,34 @@ void bench__result_row_judge(struct bench__result_row *row,
     } else if (failure_rule(tg, b, t->fail_pp)) {
         row->state = BENCH__RESULT_FAIL;
         why_add(row, "failure_rate_increase");
+    } else {
+        return false;
+    }
+    return true;
+}
+
+void bench__result_row_judge(struct bench__result_row *row,
+                             const struct bench__result_thresholds *t)
+{
+    const struct bench__result_aggregate *tg = row->target, *b = row->baseline, *r = row->reference;
+    int k = tg->whole_process ? 1 : 0;
+    row->why[0] = '\0';
+    row->decided_by = measured(b) ? "baseline" : NULL;
+    const struct bench__result_aggregate *decider = measured(b) ? b : NULL;
+    row->history_ref_p50 = NAN;
+
+    if (failed_or_skipped(row, b, t)) {
+        /* decided by the target alone, or its failure rate */
     } else if (!b) {
         row->state = BENCH__RESULT_UNMEASURED;
         why_add(row, "no_baseline");
     } else if (!measured(b)) {
         row->state = BENCH__RESULT_UNMEASURED;
         why_add(row, "baseline_has_no_samples");
-    } else if (judge_against(row, b, "baseline", &t->baseline[k], &t->tail[k], t, true)) {
+    } else if (judge_against(row, b, "baseline", &t->baseline[k], &t->tail[k], t, true, true)) {
         row->state = BENCH__RESULT_REGRESSION;
     } else if (measured(r) &&
-               judge_against(row, r, "reference", &t->reference[k], &t->tail[k], t, true)) {
+               judge_against(row, r, "reference", &t->reference[k], &t->tail[k], t, true, true)) {
         row->state = BENCH__RESULT_GUARDRAIL;
         row->decided_by = "reference";
         decider = r;
@@ -336,6 +369,62 @@ void bench__result_row_judge(struct bench__result_row *row,
         row->state = BENCH__RESULT_OK;
     }
     fill_derived(row, decider, t);
+}
+
+void bench__result_row_judge_history(struct bench__result_row *row,
+                                     const struct bench__hist_verdict *v,
+                                     const struct bench__result_thresholds *t)
+{
+    const struct bench__result_aggregate *tg = row->target, *b = row->baseline, *r = row->reference;
+    int k = tg->whole_process ? 1 : 0;
+    row->why[0] = '\0';
+    row->history_ref_p50 = NAN;
+    row->decided_by = measured(b) ? "baseline" : NULL;
+    const struct bench__result_aggregate *decider = measured(b) ? b : NULL;
+    bool history = false;
+    if (failed_or_skipped(row, b, t)) {
+        /* decided without the history */
+    } else if (v->state == BENCH__RESULT_UNMEASURED) {
+        row->state = BENCH__RESULT_UNMEASURED;
+        why_add(row, v->why ? v->why : "no_history");
+        row->decided_by = NULL;
+        decider = NULL;
+    } else {
+        bool tails = decider && judge_against(row, b, "baseline", &t->baseline[k], &t->tail[k], t,
+                                              false, false);
+        history = true;
+        if (v->state == BENCH__RESULT_REGRESSION || tails) {
+            row->state = BENCH__RESULT_REGRESSION;
+            if (v->state == BENCH__RESULT_REGRESSION)
+                why_add(row, v->why);
+            else
+                history = false; /* a tail decided, point by point */
+            if (tails)
+                judge_against(row, b, "baseline", &t->baseline[k], &t->tail[k], t, true, false);
+        } else if (measured(r) && judge_against(row, r, "reference", &t->reference[k], &t->tail[k],
+                                                t, true, true)) {
+            row->state = BENCH__RESULT_GUARDRAIL;
+            row->decided_by = "reference";
+            decider = r;
+            history = false;
+        } else if (v->state == BENCH__RESULT_WATCH) {
+            row->state = BENCH__RESULT_WATCH;
+            why_add(row, v->why);
+        } else if (decider && enough(tg, b, t->min_n_p90) && tg->p90 > b->p90) {
+            row->state = BENCH__RESULT_WATCH;
+            why_add(row, "slower_p90_below_threshold");
+        } else {
+            row->state = BENCH__RESULT_OK;
+            why_add(row, v->why);
+        }
+    }
+    fill_derived(row, decider, t);
+    if (history) {
+        row->decided_by = "history";
+        row->history_ref_p50 = v->ref_median;
+        row->delta_p50_ns = tg->p50 - v->ref_median; /* NaN stays NaN */
+        row->slower_p50_pct = slower_pct(tg->p50, v->ref_median);
+    }
 }
 
 /* ---- the dashboard's order ------------------------------------------------------------- */
@@ -445,4 +534,12 @@ void bench__result_rows_sort(struct bench__result_row *rows, size_t n,
 void bench__results_sort_values(double *values, size_t n)
 {
     bench__sort_doubles(values, n);
+}
+
+double bench__results_median(double *values, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    bench__sort_doubles(values, n);
+    return bench__median_sorted(values, n);
 }

@@ -27,6 +27,13 @@ struct bench__result_measurement {
     int returncode;        /* 0 measured; 77 skipped; anything else a failure */
     double value_ns;       /* NaN when returncode != 0 or the value was not measured */
     bool whole_process;    /* from `libbench run --json`: the ms-scale thresholds apply */
+    /* What the document said of the row behind the value (docs/reference/results.md, "The raw
+     * line"): its sample count (0: not known, and then row_mad_ns is not read either) and their
+     * MAD in ns (NaN: not known); its contention, read only when contention_known. */
+    size_t row_samples;
+    double row_mad_ns;
+    bool contention_known;
+    double contention;
 };
 
 #define BENCH__RESULT_SKIP 77
@@ -44,11 +51,23 @@ struct bench__result_aggregate {
     /* ns; NaN when sample_count == 0. p50 is the median (even n: the mean of the middle two);
      * p90 and p99 are nearest rank, rank (P·n + 99) / 100 in integers, clamped to [1, n]. */
     double p50, p90, p99, min, max;
+    /* The dispersion the p50 comes with, what the history's "unmistakable" rule reads
+     * (lib/stats/changepoint.h): with two successful values or more, their MAD (no scale
+     * factor) over mad_n = sample_count of them; with one, the MAD its row's document gave over
+     * that row's samples (mad_n = row_samples), when the line carries them; otherwise NaN and
+     * 0. */
+    double mad;
+    size_t mad_n;
+    /* The largest contention of the successful lines that carry one (0 to 1); NaN when none. */
+    double contention;
 };
 
 /* Sorts n finite values ascending, the order the aggregates take their percentiles in
  * (bench__sort_doubles of lib/model/summary.h, for the tool, which may not include model/). */
 BENCH__HIDDEN void bench__results_sort_values(double *values, size_t n);
+/* The median of n finite values (sorts them); NaN for none: what the report shows of a metric
+ * over a run's repetitions. */
+BENCH__HIDDEN double bench__results_median(double *values, size_t n);
 /* Groups m[0..n) and aggregates each group into a malloc'd array (*out, *n_out), in the byte
  * order of (bench_id, subject, profile, scenario, operation). Returns 0, or BENCH_EINVAL for a
  * NULL argument; out of memory aborts with one line (lib/util/alloc.h). */
@@ -111,10 +130,27 @@ struct bench__result_row {
     /* why the state: reason tokens as docs/reference/results.md lists them, comma-separated, static
      */
     char why[160];
+    /* Judged on the row's history (bench__result_row_judge_history): the level the p50 was judged
+     * against (its delta is the target's p50 less this), else NaN. */
+    double history_ref_p50;
+    const void *ctx; /* the caller's, untouched: it travels with the row through the sort */
 };
 /* Fills row->state and every derived field from row->target/baseline/reference. */
 BENCH__HIDDEN void bench__result_row_judge(struct bench__result_row *row,
                                            const struct bench__result_thresholds *t);
+
+struct bench__hist_verdict;
+/* The same row judged on its history (docs/explanation/results-history.md, "States that last"):
+ * the p50's state is the verdict's (bench__history_judge of the row's series, whose last run is
+ * row->target), the p50 delta is against the verdict's reference level; the failure rule, the
+ * tails (p90 and p99, with their samples) against row->baseline (the run the caller compares
+ * point by point: the last run of the reference segment, or the run before) and the guardrail
+ * against row->reference keep bench__result_row_judge's rules. decided_by is "history" (or
+ * "baseline" when a tail decided, "reference" for a guardrail); why starts with the verdict's
+ * token. */
+BENCH__HIDDEN void bench__result_row_judge_history(struct bench__result_row *row,
+                                                   const struct bench__hist_verdict *v,
+                                                   const struct bench__result_thresholds *t);
 
 /* Priority lists for the sort (each may be NULL/0: bytewise order only). */
 struct bench__result_priorities {

@@ -3,9 +3,12 @@
 # browser_check.py: opens one HTML page from disk in headless Chromium and reports what a reader
 # would see: the console errors (and uncaught exceptions, CSP violations, failed loads), every
 # request that left the file, the dashboard table's rows in order (the state and each cell's
-# text), and for every <canvas> whether Chart.js drew it (the page marks it data-drawn="1") and
-# how many of its pixels are painted; optionally a PNG screenshot of the whole page. It judges
-# nothing about a particular report: the tests do (run_report_html.py).
+# text), for every <canvas> whether Chart.js drew it (the page marks it data-drawn="1"), how many
+# of its pixels are painted and how many change-point markers it drew (data-markers), the
+# listed change points and the top's items, and how wide the page and the table are against the
+# window, with the table's details folded and open; optionally a PNG screenshot of the whole
+# page. It judges nothing about a particular report but that the page is clean: the tests do
+# (run_report_html.py, run_results.py).
 #
 # Python's standard library only: the DevTools protocol over --remote-debugging-pipe (fd 3 is
 # Chromium's input, fd 4 its output, one JSON message per NUL-terminated chunk), so no websocket
@@ -13,7 +16,7 @@
 #
 # usage: browser_check.py PAGE.html [--json OUT.json] [--screenshot OUT.png] [--width N]
 # exit: 0 the page is clean (no console error, no request off the file, every canvas drawn and
-#       painted); 1 it is not (each problem on stderr); 2 usage, or the browser failed;
+#       painted, nothing scrolls sideways); 1 it is not (each problem on stderr); 2 usage, or the browser failed;
 #       77 Chromium is not installed (the reason on stdout).
 import argparse
 import base64
@@ -44,14 +47,34 @@ COLLECT = r"""(() => {
       for (let i = 3; i < d.length; i += 4) if (d[i] !== 0) painted++;
     } catch (e) { painted = -1; }
     return {id: c.id, drawn: c.getAttribute('data-drawn') === '1', width: c.width,
-            height: c.height, painted: painted};
+            height: c.height, painted: painted,
+            markers: c.hasAttribute('data-markers') ? Number(c.getAttribute('data-markers'))
+                                                    : null};
   });
   const tags = {};
   for (const e of document.body.querySelectorAll('*')) {
     const n = e.tagName.toLowerCase(); tags[n] = (tags[n] || 0) + 1; }
   return JSON.stringify({title: document.title, rows: rows, charts: charts, tags: tags,
-                         text: document.body.innerText});
+                         text: document.body.innerText, layout: LAYOUT(),
+                         change_points: document.querySelectorAll('li.cp').length,
+                         open_regressions: document.querySelectorAll('li.open-regression').length,
+                         watch_items: document.querySelectorAll('li.watch-item').length});
 })()"""
+
+# How wide the page and the dashboard table are against the window: a table that fits has
+# nothing to scroll sideways.
+LAYOUT_JS = r"""(() => {
+  const t = document.getElementById('dashboard');
+  const wrap = t ? t.parentElement : null;
+  return {window: window.innerWidth, doc_scroll: document.documentElement.scrollWidth,
+          doc_client: document.documentElement.clientWidth,
+          table_scroll: t ? t.scrollWidth : null, table_width: t ? t.offsetWidth : null,
+          wrap_client: wrap ? wrap.clientWidth : null, wrap_scroll: wrap ? wrap.scrollWidth : null};
+})"""
+COLLECT = COLLECT.replace('LAYOUT()', '(' + LAYOUT_JS + ')()')
+# The same with every <details> of the table folded out.
+OPEN_LAYOUT = ("(() => { document.querySelectorAll('details').forEach(d => d.open = true);"
+               " return JSON.stringify((" + LAYOUT_JS + ")()); })()")
 
 ALL_DRAWN = ("[...document.querySelectorAll('canvas')]"
              ".every(c => c.getAttribute('data-drawn') === '1')")
@@ -248,6 +271,10 @@ def check(page, width, screenshot):
                 time.sleep(0.5)  # let a resized chart draw again
                 shot = browser.call('Page.captureScreenshot', {'format': 'png'}, session)
                 pathlib.Path(screenshot).write_bytes(base64.b64decode(shot['data']))
+                browser.call('Emulation.setDeviceMetricsOverride',
+                             {'width': width, 'height': 900, 'deviceScaleFactor': 1,
+                              'mobile': False}, session)
+            report['layout_details_open'] = json.loads(evaluate(browser, session, OPEN_LAYOUT))
             time.sleep(0.2)  # messages logged by the last draws
             while browser._pump(time.monotonic() + 0.05) is not None:
                 pass
@@ -288,6 +315,12 @@ def main():
         pathlib.Path(args.json).write_text(json.dumps(report, indent=2) + '\n')
     problems = list(report['console'])
     problems += ['request off the file: %s' % url for url in report['requests']]
+    for what, layout in (('', report['layout']),
+                         (' with its details open', report['layout_details_open'])):
+        if layout['doc_scroll'] > layout['doc_client'] or (
+                layout['wrap_scroll'] is not None and layout['wrap_scroll'] > layout['wrap_client']):
+            problems.append('the page scrolls sideways at %d px%s: %r'
+                            % (layout['window'], what, layout))
     for chart in report['charts']:
         if not chart['drawn']:
             problems.append('chart %s: not drawn' % chart['id'])

@@ -204,13 +204,14 @@ def check_export(doc, path, what):
         keys += [k for k in r.get("labels", {}) if k not in keys]
     metrics = [c["name"] for c in doc["columns"]]
     header = (["name"] + keys + ["iterations", "samples", "median_ns", "deviation_ns", "min_ns",
-                                 "max_ns"] + metrics + ["error"])
+                                 "max_ns"] + metrics + ["error", "estimated"])
     check(table and table[0] == header, f"{what}: csv header {table[:1]}")
     check(len(table) == 1 + len(doc["rows"]), f"{what}: csv has {len(table)} lines")
     fields = ["iterations", "samples", "medianNs", "deviationNs", "minNs", "maxNs"]
     for r, line in zip(doc["rows"], table[1:]):
         want = ([r["name"]] + [r.get("labels", {}).get(k, "") for k in keys] +
-                [r.get(f) for f in fields] + [r["metrics"].get(m) for m in metrics] + [r["error"]])
+                [r.get(f) for f in fields] + [r["metrics"].get(m) for m in metrics] + [r["error"]] +
+                [" ".join(m for m in metrics if m in r.get("estimatedMetrics", []))])
         check(len(line) == len(want), f"{what}: csv line {line}")
         for got, w in zip(line, want):
             if w is None:  # null: an empty field, never 0
@@ -267,7 +268,8 @@ def case_export():
              "source": "client"}],
             "rows": [{"name": "a,b \"c\"|d\ne\\", "labels": {"k|1": "v,1"}, "iterations": 1,
                       "samples": 3, "medianNs": 1.5, "deviationNs": 0, "minNs": 1,
-                      "maxNs": 2.25, "metrics": {"x,\"y\"": None}, "error": ""}]}
+                      "maxNs": 2.25, "metrics": {"x,\"y\"": 7}, "estimatedMetrics": ["x,\"y\""],
+                      "error": ""}]}
         hpath = os.path.join(d, "hostile.json")
         with open(hpath, "w", encoding="utf-8") as f:
             json.dump(hostile, f)
@@ -275,14 +277,15 @@ def case_export():
         table = list(csv.reader(io.StringIO(out)))
         check(rc == 0 and table == [
             ["name", "k|1", "iterations", "samples", "median_ns", "deviation_ns", "min_ns",
-             "max_ns", "x,\"y\"", "error"],
-            ["a,b \"c\"|d\ne\\", "v,1", "1", "3", "1.5", "0", "1", "2.25", "", ""]],
+             "max_ns", "x,\"y\"", "error", "estimated"],
+            ["a,b \"c\"|d\ne\\", "v,1", "1", "3", "1.5", "0", "1", "2.25", "7", "",
+             "x,\"y\""]],
             f"export: hostile csv {table} {err}")
         rc, out, err = export("markdown", hpath)
         lines = out.splitlines()
         check(rc == 0 and len(lines) == 3 and
               md_cells(lines[2]) == ["a,b \"c\"|d e\\", "v,1", "3", "1.50ns", "±0.00ns",
-                                     "1.00ns", "2.25ns", "—", ""] and
+                                     "1.00ns", "2.25ns", "≈7", ""] and
               md_cells(lines[0])[1] == "k|1", f"export: hostile markdown {out!r}")
         # what export refuses, and how
         for argv, code, words in (

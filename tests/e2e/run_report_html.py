@@ -29,10 +29,9 @@ DATA = pathlib.Path(os.environ['REPORT_HTML_DATA'])
 CHARTJS = os.environ.get('REPORT_HTML_CHARTJS', '')
 STAND_IN = None
 
-# Cell indexes of a dashboard row (the table's columns, tools/results/results_html.c).
-STATE, BENCH, SUBJECT = 0, 1, 2
-P50_T, P50_B, P50_D, P90_T, P90_B, P90_D, P99_T, P99_B, P99_D = range(3, 12)
-FAIL_T, FAIL_B, SAMPLES_T, SAMPLES_B, WHY = range(12, 17)
+# Cell indexes of a dashboard row (the table's columns, tools/results/results_html_table.c).
+STATE, BENCH, N, P50, P90, P99, FAILURES, SINCE, WHY = range(9)
+N_CELLS = 9
 
 
 class Failure(Exception):
@@ -68,8 +67,9 @@ def browse(page, screenshot=None):
     """browser_check.py's report of the page; None when Chromium is missing (the reason said)."""
     report_path = page.with_suffix('.check.json')
     args = [sys.executable, BROWSER_CHECK, str(page), '--json', str(report_path)]
+    args += ['--width', '1400']
     if screenshot:
-        args += ['--screenshot', str(screenshot), '--width', '1920']
+        args += ['--screenshot', str(screenshot)]
     r = subprocess.run(args, capture_output=True, text=True, timeout=100)
     if r.returncode == SKIP:
         print(r.stdout.strip())
@@ -81,6 +81,11 @@ def browse(page, screenshot=None):
     expect(report['requests'] == [], 'requests off the file: %r' % report['requests'])
     for chart in report['charts']:
         expect(chart['drawn'] and chart['painted'] > 0, 'chart not drawn: %r' % chart)
+    # at 1400 px nothing scrolls sideways, the details folded or open
+    for layout in (report['layout'], report['layout_details_open']):
+        expect(layout['window'] == 1400 and layout['doc_scroll'] <= layout['doc_client']
+               and layout['table_scroll'] <= layout['wrap_client'],
+               'the table does not fit 1400 px: %r' % layout)
     return report
 
 
@@ -92,30 +97,40 @@ def identity(row):
 def check_rows_match_document(report, document):
     """The table holds the document's rows in the document's order, with their states."""
     rows = json.loads(document.read_text())['rows']
-    got = [(r['state'], r['state_cell'], r['cells'][BENCH], r['cells'][SUBJECT])
-           for r in report['rows']]
-    want = [(r['state'], r['state'], identity(r) + ('(whole process)' if r['whole_process']
-                                                    else ''), r['subject']) for r in rows]
+    got = [(r['state'], r['state_cell'], r['cells'][BENCH]) for r in report['rows']]
+    want = [(r['state'], r['state'], '%s (%s%s)' % (identity(r), r['subject'],
+                                                   ', whole process' if r['whole_process']
+                                                   else '')) for r in rows]
     expect(got == want, 'rows:\n got  %r\n want %r' % (got, want))
     for row in report['rows']:
-        expect(len(row['cells']) == 17, 'a row has %d cells: %r' % (len(row['cells']),
-                                                                     row['cells']))
+        expect(len(row['cells']) == N_CELLS, 'a row has %d cells: %r' % (len(row['cells']),
+                                                                          row['cells']))
 
 
 def check_charts(report, document):
-    """One history chart per benchmark with recorded runs, one distribution chart per benchmark
-    whose latest run has successful samples, in the history's order."""
+    """One history chart per row with recorded runs, one distribution chart per row whose
+    latest run has 10 successful samples or more, in the rows' order; a history chart marks
+    each change point, and the run an open state holds since when no change point opened it."""
     doc = json.loads(document.read_text())
-    want = []
-    for i, h in enumerate(doc['history']):
+    want, markers = [], {}
+    for i, r in enumerate(doc['rows']):
+        h = r['history']
         if h['points']:
             want.append('history-%d' % i)
-        key = [h[k] for k in ('profile', 'scenario', 'operation', 'subject')]
-        if any([l[k] for k in ('profile', 'scenario', 'operation', 'subject')] == key
-               and l['values_ns'] for l in doc['latest']):
+            opened = any(c['open'] for c in h['changes'])
+            markers['history-%d' % i] = len(h['changes']) + (1 if r['since'] and not opened
+                                                             else 0)
+        if len(r['values_ns']) >= 10:
             want.append('dist-%d' % i)
     got = [c['id'] for c in report['charts']]
     expect(got == want, 'charts: got %r, want %r' % (got, want))
+    for c in report['charts']:
+        if c['id'] in markers:
+            expect(c['markers'] == markers[c['id']],
+                   '%s: %r markers, %d wanted' % (c['id'], c['markers'], markers[c['id']]))
+    changes = sum(len(r['history']['changes']) for r in doc['rows'])
+    expect(report['change_points'] == changes, 'listed change points: %r of %d'
+           % (report['change_points'], changes))
 
 
 def case_normal(tmp):
@@ -128,8 +143,8 @@ def case_normal(tmp):
     expect([r['state'] for r in report['rows']] == ['watch', 'ok', 'ok'], 'states')
     watch = report['rows'][0]['cells']
     # absolute and relative together: 1180 ns against 1100 ns
-    expect(watch[P50_D] == '+80.00ns (+7.3%)', 'p50 delta cell %r' % watch[P50_D])
-    expect(watch[P50_T] == '1.2\u00b5s' and watch[P50_B] == '1.1\u00b5s', 'p50 cells %r' % watch)
+    expect(watch[P50] == '1.2\u00b5s+80.00ns (+7.3%)', 'p50 cell %r' % watch[P50])
+    expect(report['watch_items'] == 1 and report['open_regressions'] == 0, 'the top')
     return 0
 
 
@@ -145,31 +160,47 @@ def case_states(tmp):
     expect(states == ['fail', 'unmeasured', 'regression', 'guardrail', 'watch', 'ok'],
            'states %r' % states)
     rows = {r['state']: r['cells'] for r in report['rows']}
-    # fail: no successful sample, so no percentile and no delta; its failure rate says it
+    # fail: no successful sample, so no percentile and no delta; its failures say it
     fail = rows['fail']
-    for i in (P50_T, P90_T, P99_T, P50_D, P90_D, P99_D):
+    for i in (P50, P90, P99):
         expect(fail[i] == EM_DASH, 'fail row cell %d is %r, not an em dash' % (i, fail[i]))
-    expect(fail[FAIL_T] == '100.0% (4 of 4)' and fail[SAMPLES_T] == '0', 'fail row %r' % fail)
-    # unmeasured: said as such, its baseline and deltas an em dash, never 0 or a pass
+    expect(fail[FAILURES].startswith('4/4') and fail[N] == '0', 'fail row %r' % fail)
+    # unmeasured: said as such, no delta, never 0 or a pass
     unmeasured = rows['unmeasured']
     expect(unmeasured[STATE] == 'unmeasured', 'state cell %r' % unmeasured[STATE])
-    for i in (P50_B, P90_B, P99_B, P50_D, P90_D, P99_D, FAIL_B, SAMPLES_B):
-        expect(unmeasured[i] == EM_DASH, 'unmeasured row cell %d is %r' % (i, unmeasured[i]))
-    # every delta shown is absolute and relative together, never a percentage alone
+    for i in (P50, P90, P99):
+        expect(unmeasured[i].endswith(EM_DASH), 'unmeasured row cell %d is %r' % (i,
+                                                                               unmeasured[i]))
+    # every delta shown is absolute and relative together, never a percentage alone; a tail
+    # not judged for its samples says the n it needs
     for cells in report['rows']:
-        for i in (P50_D, P90_D, P99_D):
+        for i in (P50, P90, P99):
             cell = cells['cells'][i]
-            expect(cell == EM_DASH or ('s (' in cell and cell.count('%') == 1),
+            expect(cell.endswith(EM_DASH) or 's (' in cell and cell.count('%') == 1
+                   or cell.endswith(EM_DASH + ' n < 100') or cell.endswith(EM_DASH + ' n < 10'),
                    'delta cell %r' % cell)
-    expect('vs guardrail' in rows['guardrail'][P90_D], 'guardrail delta %r' % rows['guardrail'])
-    expect(rows['regression'][P50_D] == '+400.0ms (+20.0%)', 'regression %r' % rows['regression'])
+    expect(rows['regression'][P90].endswith(EM_DASH + ' n < 10')
+           and rows['regression'][P99].endswith(EM_DASH + ' n < 100'),
+           'the tails of 5 samples %r' % rows['regression'])
+    expect('decided by reference (the guardrail)' in rows['guardrail'][WHY],
+           'guardrail %r' % rows['guardrail'])
+    expect('+400.0ms (+20.0%)' in rows['regression'][P50], 'regression %r' % rows['regression'])
+    # the open regression at the top, since the run of its change point, which the chart marks
+    expect(report['open_regressions'] == 1 and report['watch_items'] == 1, 'the top')
+    expect('regressed since' in report['text'] and 'commit 9f3c2e1d0b4a' in report['text'],
+           'the open regression says since when and which commit')
+    expect(rows['regression'][SINCE] != EM_DASH and rows['ok'][SINCE] == EM_DASH, 'since')
+    # an estimate keeps its mark in the details
+    expect('cycles \u22483.10G' in rows['regression'][WHY], 'metrics %r' % rows['regression'])
     expect('No successful measurement in the latest run' in report['text'],
            'the fail row says why it has no distribution')
-    # the screenshot: a PNG of the whole page, 1920 px wide
+    expect('5 successful samples in the latest run' in report['text']
+           and '(no histogram under 10)' in report['text'], 'no histogram of 5 samples')
+    # the screenshot: a PNG of the whole page, 1400 px wide
     png = shot.read_bytes()
     expect(png[:8] == b'\x89PNG\r\n\x1a\n', 'screenshot is not a PNG')
     width, height = struct.unpack('>II', png[16:24])
-    expect(width == 1920 and height > 900, 'screenshot %dx%d' % (width, height))
+    expect(width == 1400 and height > 900, 'screenshot %dx%d' % (width, height))
     return 0
 
 
@@ -203,21 +234,19 @@ def case_errors(tmp):
     out = tmp / 'out.html'
     good = DATA / 'report-normal.json'
     bad_json = tmp / 'bad.json'
-    bad_json.write_text('{"schema": "libbench-report/1", "rows": [}')
+    bad_json.write_text('{"schema": "libbench-report/2", "rows": [}')
     wrong_schema = tmp / 'schema.json'
-    wrong_schema.write_text('{"schema": "libbench-report/2", "rows": [], "history": [], '
+    wrong_schema.write_text('{"schema": "libbench-report/1", "rows": [], "history": [], '
                             '"latest": []}')
     rows_not_array = tmp / 'rows.json'
-    rows_not_array.write_text('{"schema": "libbench-report/1", "rows": {}, "history": [], '
-                              '"latest": []}')
+    rows_not_array.write_text('{"schema": "libbench-report/2", "rows": {}}')
     row_not_object = tmp / 'row.json'
-    row_not_object.write_text('{"schema": "libbench-report/1", "rows": [1], "history": [], '
-                              '"latest": []}')
+    row_not_object.write_text('{"schema": "libbench-report/2", "rows": [1]}')
     closer = tmp / 'closer.js'
     closer.write_text('var s = "</SCRIPT>";\n')
     cases = [
         (bad_json, out, None, 'report document: line 1:'),
-        (wrong_schema, out, None, '"schema" is not "libbench-report/1"'),
+        (wrong_schema, out, None, '"schema" is not "libbench-report/2"'),
         (rows_not_array, out, None, '"rows" is not an array'),
         (row_not_object, out, None, 'rows[0] is not an object'),
         (good, out, tmp / 'missing' / 'chart.min.js', "install Debian's libjs-chart.js package"),

@@ -32,8 +32,14 @@ LINE_FIELDS = ["schema_version", "bench_id", "timestamp_utc", "profile", "scenar
                "run", "subject", "value_ns", "whole_process", "returncode", "skip_reason",
                "failure", "metrics", "source", "document", "host_id", "host", "platform",
                "machine", "cpu_model", "compiler", "library_version", "source_revision",
-               "recorder_version", "provenance"]
-TABLES = ["uploads", "hosts", "runs", "subjects", "measurements", "aggregates", "comparisons"]
+               "recorder_version", "provenance", "sample_count", "mad_ns", "contention",
+               "estimated_metrics", "subject_role", "cache_mode_requested", "page_cache_state",
+               "page_cache_reason", "cpu_user_us", "cpu_sys_us", "peak_rss_kib",
+               "io_read_blocks", "io_write_blocks", "major_page_faults", "minor_page_faults",
+               "vol_cs", "invol_cs", "rusage_source", "timing_contract_version",
+               "binary_sha256", "sources"]
+TABLES = ["uploads", "hosts", "runs", "subjects", "measurements", "aggregates", "comparisons",
+          "changes"]
 
 
 def check(cond, what):
@@ -182,6 +188,35 @@ def case_record(tmp):
     # the same bench_id with other bytes keeps both
     rc, _, err = record(store, [a], "2026-11-01T10:00:00Z", "--profile", "smoke", cwd=repo)
     check(rc == 0 and len(objects(store)) == 2, f"same bench_id, other bytes: {rc} {err}")
+    # an estimate keeps its mark: the raw line, the index, the report's metrics, the terminal
+    est = os.path.join(tmp, "est.json")
+    json.dump({"schema": 2, "meta": {"hostname": "h"}, "columns": [], "rows": [
+        {"name": "counted", "labels": {}, "samples": 32, "medianNs": 50.0, "deviationNs": 0.5,
+         "contention": 0.125, "metrics": {"cycles": 150.0, "instr": 400.0},
+         "estimatedMetrics": ["cycles"], "error": ""}]}, open(est, "w"))
+    estore = os.path.join(tmp, "estore")
+    rc, _, err = record(estore, [est], "2026-11-02T10:00:00Z", "--source", "lz4=abc123",
+                        "--subject-role", "candidate")
+    check(rc == 0, f"record of an estimate: {err}")
+    ln = json.loads(open(objects(estore)[0]).read().splitlines()[0])
+    check(ln["estimated_metrics"] == ["cycles"] and ln["sample_count"] == 32
+          and ln["mad_ns"] == 0.5 and ln["contention"] == 0.125
+          and ln["sources"] == {"lz4": "abc123"} and ln["subject_role"] == "candidate",
+          f"the line of an estimate: {ln}")
+    con = sqlite3.connect(os.path.join(estore, "index.sqlite"))
+    row = con.execute("SELECT estimated_metrics, row_sample_count, row_mad_ns, contention"
+                      " FROM measurements").fetchone()
+    check(row == ('["cycles"]', 32, 0.5, 0.125), f"the index's measurement {row}")
+    srcs = con.execute("SELECT sources FROM runs").fetchone()
+    check(srcs == ('{"lz4":"abc123"}',), f"the run's sources {srcs}")
+    con.close()
+    erep = os.path.join(tmp, "est-report.json")
+    rc, out, err = run([LIBBENCH, "report", "--results", estore, "--metrics", "--json", erep])
+    m = json.load(open(erep))["rows"][0]["metrics"]
+    check(rc == 0 and m["cycles"] == {"median": 150.0, "n": 1, "estimated": True}
+          and m["instr"]["estimated"] is False, f"the report's metrics {m}")
+    check(re.search(r"cycles +│ +≈150", out) and not re.search(r"≈400", out),
+          f"--metrics: {out}")
     # a report of a real store draws its table, unmeasured as an em dash, never 0
     rc, out, err = run([LIBBENCH, "report", "--results", store])
     check(rc == 0, f"report exited {rc}: {err}")
@@ -261,7 +296,7 @@ def week(tmp, store, slow_day=None, fail_day=None):
                 ("flaky", None if day == fail_day else 50.0,
                  "boom" if day == fail_day else "")]
         doc = bench_doc(os.path.join(tmp, f"day{day}.json"), rows)
-        rc, _, err = record(store, [doc, doc], f"2026-11-{10 + day:02d}T08:00:00Z",
+        rc, _, err = record(store, [doc, doc, doc], f"2026-11-{10 + day:02d}T08:00:00Z",
                             "--profile", "nightly")
         check(rc == 0, f"record day {day}: {rc} {err}")
 
@@ -281,6 +316,17 @@ def case_rebuild(tmp):
     check(open(rep2, "rb").read() == before, "the report after a rebuild differs")
     check(table_after == table_before, "the table after a rebuild differs")
     check(db_dump(store) == dump_before, "the index's tables after a rebuild differ")
+    # an index made by another version of libbench is rebuilt from raw/ before it is read
+    con = sqlite3.connect(os.path.join(store, "index.sqlite"))
+    con.execute("PRAGMA user_version = 1")
+    con.commit()
+    con.close()
+    rc, table_stale, err = run([LIBBENCH, "report", "--results", store])
+    check(rc == 0 and "made by another version of libbench" in err
+          and table_stale == table_before, f"a stale index: {rc} {err}")
+    con = sqlite3.connect(os.path.join(store, "index.sqlite"))
+    check(con.execute("PRAGMA user_version").fetchone() == (2,), "the index's version")
+    con.close()
     # rebuilt in place, over the index, the same again
     rc, out, err = run([LIBBENCH, "results", "rebuild", "--results", store])
     check(rc == 0 and db_dump(store) == dump_before, "a rebuild over the index differs")
@@ -290,20 +336,38 @@ def case_rebuild(tmp):
           f"selection {d['selection']}")
     states = [(r["scenario"], r["state"]) for r in d["rows"]]
     check(states[0] == ("encode", "regression"), f"states {states}")
-    hist = {h["scenario"]: h for h in d["history"]}
+    hist = {r["scenario"]: r["history"] for r in d["rows"]}
     check([p["bench_id"][6:8] for p in hist["parse"]["points"]] ==
           ["10", "11", "12", "13", "14", "15", "16"], "history oldest first")
-    # the comparisons table: every run against the one before it, the same states as report
+    # the comparisons table: every run against the one before it, the states of the
+    # previous-run rule (--mode=latest-vs-previous)
+    prev = os.path.join(tmp, "previous.json")
+    rc, _, err = run([LIBBENCH, "report", "--results", store, "--mode=latest-vs-previous",
+                      "--json", prev])
+    dp = json.load(open(prev))
+    check(rc == 0 and dp["selection"]["mode"] == "latest_vs_previous", f"previous: {rc} {err}")
     con = sqlite3.connect(os.path.join(store, "index.sqlite"))
     comp = dict(con.execute("SELECT scenario, state FROM comparisons WHERE bench_id ="
                             " '20261116T080000Z'").fetchall())
-    check(comp == {r["scenario"]: r["state"] for r in d["rows"]}, f"comparisons {comp}")
+    check(comp == {r["scenario"]: r["state"] for r in dp["rows"]}, f"comparisons {comp}")
+    # the changes table: every series' change points, the same as the report's (the report
+    # judged every row of the latest run over its whole history on this host)
+    table = sorted(con.execute("SELECT scenario, bench_id, previous_bench_id, runs_before,"
+                               " runs_after, size_rel, p FROM changes").fetchall())
+    listed = sorted((r["scenario"], c["bench_id"], c["previous_bench_id"], c["runs_before"],
+                     c["runs_after"], c["size_rel"], c["p"])
+                    for r in d["rows"] for c in r["history"]["changes"])
+    check(table == listed, f"changes table {table} vs the report's {listed}")
+    # the same data gives the same document, byte for byte
+    again = os.path.join(tmp, "again.json")
+    run([LIBBENCH, "report", "--results", store, "--json", again])
+    check(open(again, "rb").read() == before, "two reports of one store differ")
     first = con.execute("SELECT DISTINCT state, baseline_bench_id FROM comparisons WHERE"
                         " bench_id = '20261110T080000Z'").fetchall()
     check(first == [("unmeasured", None)], f"the first run's comparisons {first}")
     con.close()
-    latest = {x["scenario"]: x["values_ns"] for x in d["latest"]}
-    check(latest["parse"] == [1006.0, 1006.0], f"latest values {latest['parse']}")
+    latest = {x["scenario"]: x["values_ns"] for x in d["rows"]}
+    check(latest["parse"] == [1006.0, 1006.0, 1006.0], f"latest values {latest['parse']}")
     print(table_before)
 
 
@@ -348,6 +412,7 @@ def case_gate(tmp):
     ok = bench_doc(os.path.join(tmp, "ok.json"), [("same", 1000.0, ""), ("slow", 1001.0, ""),
                                                   ("breaks", 990.0, "")])
     rc, _, err = record(store, [ok, ok, ok], "2026-11-22T00:00:00Z")
+    rc, _, err = record(store, [base, base, base], "2026-11-22T12:00:00Z")
     rc, out, err = run([LIBBENCH, "report", "--results", store, "--fail-on-regression"])
     check(rc == 0, f"no regression: exit {rc} {out} {err}")
     bad = bench_doc(os.path.join(tmp, "bad.json"), [("same", 1000.0, ""), ("slow", 1500.0, ""),
@@ -365,12 +430,54 @@ def case_gate(tmp):
     check(brk["target"]["p50_ns"] is None and brk["target"]["failure_rate"] == 1.0
           and brk["delta_ns"]["p50"] is None, f"a failed row's numbers: {brk}")
     slow = d["rows"][1]
-    check(slow["delta_ns"]["p50"] == 499.0 and abs(slow["slower_pct"]["p50"] - 49.85) < 0.01,
-          f"slow's deltas {slow['delta_ns']} {slow['slower_pct']}")
-    # a higher threshold: the slowdown is a watch, the failure still fails
+    # one run, its three repetitions moved together, over a history without noise: unmistakable,
+    # judged against the level of the runs before it
+    check(slow["why"] == ["unmistakable_run"] and slow["since"]["bench_id"] == "20261123T000000Z"
+          and slow["reference_level_ns"] == 1000.0 and slow["delta_ns"]["p50"] == 500.0
+          and abs(slow["slower_pct"]["p50"] - 50) < 1e-9, f"slow: {slow}")
+    # tails with 3 samples are not judged, and the reason says so
+    check(slow["delta_ns"]["p90"] is None and slow["tails"]["p90"]["reason"] == "p90_few_samples"
+          and slow["not_judged"] == ["p90_few_samples", "p99_few_samples"], f"tails {slow}")
+    # the rule before change points, on demand
+    rc, out, err = run([LIBBENCH, "report", "--results", store, "--mode=latest-vs-previous",
+                        "--json", rep])
+    d = json.load(open(rep))
+    slow = [r for r in d["rows"] if r["scenario"] == "slow"][0]
+    check(rc == 0 and slow["state"] == "regression" and slow["why"] == ["baseline_p50_ms"]
+          and slow["delta_ns"]["p50"] == 500.0, f"latest-vs-previous: {slow}")
+    # a higher threshold, the minimum a reportable change: one run 50% slower is not one (the
+    # previous-run rule reads it watch), the failure still fails
     rc, out, err = run([LIBBENCH, "report", "--results", store, "--baseline-pct", "60",
                         "--tail-pct", "60", "--fail-on-regression"])
-    check(rc == 1 and re.search(r"watch .* slow ", out), f"--baseline-pct 60: {rc} {out}")
+    check(rc == 1 and re.search(r"ok .* slow .* steady", out), f"--baseline-pct 60: {rc} {out}")
+    rc, out, err = run([LIBBENCH, "report", "--results", store, "--baseline-pct", "60",
+                        "--tail-pct", "60", "--mode=latest-vs-previous"])
+    check(rc == 0 and re.search(r"watch .* slow ", out), f"--baseline-pct 60, previous: {out}")
+    # the next run is as slow: still regressed since the 23rd, which the previous-run rule
+    # forgets; --fail-on-regression follows the lasting state
+    rc, _, err = record(store, [bad, bad, bad], "2026-11-23T12:00:00Z")
+    rc, out, err = run([LIBBENCH, "report", "--results", store, "--fail-on-regression",
+                        "--json", rep])
+    d = json.load(open(rep))
+    slow = [r for r in d["rows"] if r["scenario"] == "slow"][0]
+    check(rc == 1 and slow["state"] == "regression"
+          and slow["since"]["bench_id"] == "20261123T000000Z"
+          and re.search(r"regression .* slow .* 20261123T000000Z", out), f"lasting: {rc} {slow}")
+    rc, out, err = run([LIBBENCH, "report", "--results", store, "--mode", "latest-vs-previous",
+                        "--json", rep])
+    d = json.load(open(rep))
+    check([r["state"] for r in d["rows"] if r["scenario"] == "slow"] == ["ok"],
+          f"the previous-run rule forgets it: {d['rows']}")
+    # against the run where it began, nothing changed; --since after it, no slower history
+    for extra in (["--baseline-run", "20261123T000000Z"], ["--since", "2026-11-23"]):
+        rc, out, err = run([LIBBENCH, "report", "--results", store, "--json", rep] + extra)
+        d = json.load(open(rep))
+        slow = [r for r in d["rows"] if r["scenario"] == "slow"][0]
+        check(rc == 0 and slow["state"] != "regression", f"{extra}: {rc} {err} {slow['state']}")
+    check(d["selection"]["since"] == "2026-11-23", f"since {d['selection']}")
+    rc, out, err = run([LIBBENCH, "report", "--results", store, "--baseline-run",
+                        "20261101T000000Z"])
+    check(rc == 2 and "--baseline-run" in err, f"an unknown baseline run: {rc} {err}")
     # subjects: another subject's latest run as the baseline
     rc, _, err = record(store, [base], "2026-11-24T00:00:00Z", "--subject", "other")
     rc, out, err = run([LIBBENCH, "report", "--results", store, "--target", "local",
@@ -378,7 +485,7 @@ def case_gate(tmp):
     d = json.load(open(rep))
     check(rc == 0 and d["selection"]["mode"] == "subjects"
           and d["selection"]["baseline"]["bench_id"] == "20261124T000000Z"
-          and d["selection"]["target"]["bench_id"] == "20261123T000000Z", f"subjects {d['selection']}")
+          and d["selection"]["target"]["bench_id"] == "20261123T120000Z", f"subjects {d['selection']}")
     # another host: not a baseline unless --cross-host
     far = bench_doc(os.path.join(tmp, "far.json"), [("same", 1000.0, "")], host="elsewhere")
     rc, _, err = record(store, [far], "2026-11-25T00:00:00Z")
@@ -395,6 +502,11 @@ def case_cli(tmp):
     for argv in (["record"], ["record", "--profile", "a/b", "x.json"],
                  ["record", "--timestamp", "yesterday", "x.json"], ["report", "--bogus"],
                  ["report", "--baseline", "x"], ["report", "--baseline-pct", "ten"],
+                 ["report", "--mode", "weekly"], ["report", "--since", "yesterday"],
+                 ["report", "--baseline-run", "x"],
+                 ["report", "--baseline-run", "20261101T000000Z", "--mode=latest-vs-previous"],
+                 ["record", "--source", "lz4", "x.json"],
+                 ["record", "--subject-role", "boss", "x.json"],
                  ["results"], ["results", "drop"]):
         rc, out, err = run([LIBBENCH] + argv)
         check(rc == 2 and err.startswith("error: "), f"{argv}: {rc} {err}")
@@ -415,38 +527,42 @@ STATE_ORDER = ["fail", "unmeasured", "regression", "guardrail", "watch", "ok"]
 
 
 def case_html(tmp):
-    """Three real runs of the history suite, three repetitions each (the third run with `sort`
-    slowed twentyfold and `parse` failing its check) recorded on three days, `report --html`
-    opened in headless Chromium: no console error, no request off the file, the rows in state
-    order with the expected states, every chart drawn and painted."""
+    """Six real runs of the history suite, three repetitions each, recorded on six days: `sort`
+    slowed twentyfold from day 4 on, `parse` failing its check once on day 6. `report --html`
+    opened in headless Chromium at 1400 px: no console error, no request off the file, the rows
+    in state order with the expected states, the open regression at the top since day 4, every
+    chart drawn and painted, the change point of `sort` marked and listed, and nothing that
+    scrolls sideways."""
     if CHARTJS_MISSING:
         raise Skip(CHARTJS_MISSING)
     store = os.path.join(tmp, "store")
-    days = [("2026-11-01T06:00:00Z", {}), ("2026-11-02T06:00:00Z", {}),
-            ("2026-11-03T06:00:00Z", {"HISTORY_SLOW": "sort", "HISTORY_SLOW_FACTOR": "20",
-                                      "HISTORY_FAIL": "parse"})]
-    for n, (ts, env) in enumerate(days):
+    for day in range(1, 7):
         docs = []
         for rep in "abc":  # three repetitions: each row's p50 is the median of three medians
-            doc = os.path.join(tmp, f"day{n + 1}{rep}.json")
+            env = {}
+            if day >= 4:
+                env = {"HISTORY_SLOW": "sort", "HISTORY_SLOW_FACTOR": "20"}
+            if day == 6 and rep == "c":
+                env["HISTORY_FAIL"] = "parse"
+            doc = os.path.join(tmp, f"day{day}{rep}.json")
             docs.append(doc)
             rc, _, err = run([HISTORY, "--bench", "--bench-min-time=2", "--bench-json=" + doc],
                              env=env)
-            want = 1 if env else 0
-            check(rc == want,
-                  f"day {n + 1}: the history suite exited {rc} ({want} expected): {err}")
+            want = 1 if "HISTORY_FAIL" in env else 0
+            check(rc == want, f"day {day}: the history suite exited {rc} ({want} expected): {err}")
             rows = {r["name"]: r for r in json.load(open(doc, encoding="utf-8"))["rows"]}
             check(sorted(rows) == ["history.checksum", "history.histogram", "history.parse",
-                                   "history.sort"], f"day {n + 1}: rows {sorted(rows)}")
-            if env:
+                                   "history.sort"], f"day {day}: rows {sorted(rows)}")
+            if want:
                 check(rows["history.parse"]["error"] and rows["history.parse"]["medianNs"] is None,
                       f"the failing row is not an error row: {rows['history.parse']}")
-        rc, _, err = record(store, docs, ts, "--profile", "nightly", "--subject", "main")
-        check(rc == 0, f"record day {n + 1} exited {rc}: {err}")
+        rc, _, err = record(store, docs, f"2026-11-0{day}T06:00:00Z", "--profile", "nightly",
+                            "--subject", "main", "--source", f"history=build{min(day, 4)}")
+        check(rc == 0, f"record day {day} exited {rc}: {err}")
     page = os.path.join(tmp, "report.html")
     doc = os.path.join(tmp, "report.json")
-    # A twentyfold slowdown against a 300% threshold (the tail's at 1000%): load on a shared
-    # machine can make an untouched row slower, not four times as slow in the median of three.
+    # A twentyfold slowdown against a 300% minimum: load on a shared machine can make an
+    # untouched row slower, not four times as slow in the median of three.
     rc, out, err = run([LIBBENCH, "report", "--results", store, "--baseline-pct", "300",
                         "--tail-pct", "1000", "--json", doc, "--html", page])
     check(rc == 0, f"report --html exited {rc}: {err}")
@@ -459,6 +575,7 @@ def case_html(tmp):
     check(rc == 0 and out2 == out, f"report --html alone: {rc} {err}")
     check(os.path.exists(alone) and open(alone, "rb").read() == open(page, "rb").read(),
           "--html without --json made another page")
+    # the page made from the document by itself is the same page
     rc, _, err = run([LIBBENCH, "report", "--results", store, "--html",
                       os.path.join(tmp, "no", "such", "dir", "p.html")])
     check(rc == 2 and err.startswith("libbench report: ") and len(err.splitlines()) == 1,
@@ -469,15 +586,22 @@ def case_html(tmp):
     states = [(r["scenario"], r["state"]) for r in report["rows"]]
     why = [(r["scenario"], r["why"], r["slower_pct"]) for r in report["rows"]]
     check(states[:2] == [("history.parse", "fail"), ("history.sort", "regression")],
-          f"the failing row, then the slowed one, expected first: {states}")
+          f"the failing row, then the slowed one, expected first: {states} {why}")
     check(all(st in ("watch", "ok") for _, st in states[2:]), f"untouched rows: {why}")
-    check(all(len(h["points"]) == 3 for h in report["history"]), "a history without 3 points")
+    sort = report["rows"][1]
+    check(sort["since"] and sort["since"]["bench_id"] == "20261104T060000Z"
+          and sort["since"]["sources"] == {"history": "build4"}, f"sort since {sort['since']}")
+    cps = sort["history"]["changes"]
+    check(len(cps) == 1 and cps[0]["bench_id"] == "20261104T060000Z" and cps[0]["open"]
+          and cps[0]["size_rel"] > 5, f"sort's change point {cps}")
+    check(all(len(r["history"]["points"]) == 6 for r in report["rows"]),
+          "a history without 6 points")
     text = open(page, encoding="utf-8").read()
     check("http://" not in text.replace("http://www.w3.org", "") and "https://" not in
           text.split("<script")[0], "the page names a URL outside its scripts")
     out_json = os.path.join(tmp, "check.json")
-    p = subprocess.run([sys.executable, BROWSER_CHECK, page, "--json", out_json],
-                       capture_output=True, text=True, timeout=150)
+    p = subprocess.run([sys.executable, BROWSER_CHECK, page, "--json", out_json, "--width",
+                        "1400"], capture_output=True, text=True, timeout=150)
     if p.returncode == SKIP:
         raise Skip(p.stdout.strip())
     check(p.returncode == 0, f"browser_check exited {p.returncode}: {p.stderr}")
@@ -493,20 +617,31 @@ def case_html(tmp):
           f"page rows {got} not in the report's order {states}")
     ranks = [STATE_ORDER.index(st) for _, st in got]
     check(ranks == sorted(ranks), f"the page's rows are not in state order: {got}")
-    check(got[:2] and got[0][1] == "fail" and "parse" in got[0][0] and got[1][1] == "regression"
-          and "sort" in got[1][0], f"fail (parse), then regression (sort), expected: {got}")
-    check(seen["rows"] and seen["rows"][0]["cells"][3] == EM_DASH,
-          f"the failing row's p50 is not an em dash: {seen['rows'][:1]}")
-    # a history chart per row, a distribution chart per row with a successful value in the
-    # target run: not for the failing row, which says so instead
-    with_values = sum(1 for x in report["latest"] if x["values_ns"])
-    check(with_values == len(states) - 1,
-          f"{with_values} rows with values, {len(states) - 1} expected")
+    # the failing row: its two successful samples still measured, n 2, one failure of three
+    check(seen["rows"] and seen["rows"][0]["cells"][2] == "2"
+          and seen["rows"][0]["cells"][6].startswith("1/3"),
+          f"the failing row's n and failures: {seen['rows'][:1]}")
+    # at 1400 px the table does not scroll sideways, its details folded or open
+    for layout in (seen["layout"], seen["layout_details_open"]):
+        check(layout["window"] == 1400 and layout["doc_scroll"] <= layout["doc_client"]
+              and layout["table_scroll"] <= layout["wrap_client"],
+              f"the table does not fit 1400 px: {layout}")
+    # the top: the open regression first
+    check(seen["open_regressions"] == 1 and "regressed since 2026-11-04" in seen["text"],
+          f"the top: {seen['open_regressions']} open regressions")
+    # the change point of sort: marked on its chart, listed under it
+    hist = [c for c in seen["charts"] if c["id"] == "history-1"]
+    check(hist and hist[0]["markers"] == 1, f"sort's chart markers: {hist}")
+    check(seen["change_points"] == sum(len(r["history"]["changes"]) for r in report["rows"]),
+          f"listed change points {seen['change_points']}")
+    # a history chart per row; no distribution chart under 10 samples (3 here), the values
+    # said instead, and the failing row's missing distribution said
     charts = seen["charts"]
-    check(len(charts) == len(states) + with_values,
-          f"{len(charts)} charts for {len(states)} rows, {with_values} with values")
-    check("No successful measurement in the latest run" in seen["text"],
-          "the failing row's missing distribution is not said")
+    check(len(charts) == len(states) and all(c["id"].startswith("history-") for c in charts),
+          f"{len(charts)} charts for {len(states)} rows: {[c['id'] for c in charts]}")
+    check("(no histogram under 10)" in seen["text"], "the few values are not said")
+    check("No successful measurement in the latest run" not in seen["text"]
+          or "parse" in seen["text"], "a missing distribution")
     for c in charts:
         check(c["drawn"] and c["painted"] > 0, f"chart not drawn or blank: {c}")
 

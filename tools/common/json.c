@@ -122,6 +122,11 @@ void tool_json_dump_line(const json_t *doc, struct bench__text *out)
     dump(doc, out, JSON_COMPACT | JSON_PRESERVE_ORDER);
 }
 
+void tool_json_dump_sorted_line(const json_t *doc, struct bench__text *out)
+{
+    dump(doc, out, JSON_COMPACT | JSON_SORT_KEYS);
+}
+
 int tool_json_write(const json_t *doc, const char *path, char *err, size_t err_size)
 {
     struct bench__text b = {0};

@@ -16,6 +16,8 @@ void tool_json_dump(const json_t *doc, struct bench__text *out);
 void tool_json_dump_sorted(const json_t *doc, struct bench__text *out);
 /* One line: compact (no space, no indentation), keys in insertion order, then a newline. */
 void tool_json_dump_line(const json_t *doc, struct bench__text *out);
+/* One line, compact, every object's keys sorted, then a newline. */
+void tool_json_dump_sorted_line(const json_t *doc, struct bench__text *out);
 
 /* The document's text (tool_json_dump) written atomically at path (util/atomic_file.h); 0, or -1
  * with "cannot write 'PATH': reason" in err. doc stays the caller's. */

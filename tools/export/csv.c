@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* csv.c: owns the CSV of `libbench export --format=csv` (RFC 4180: a header line, one line
  * per row, quoted fields where needed, CRLF-free): every number as the document holds it, in ns
- * and the metrics' own units, and an empty field where the document holds null. */
+ * and the metrics' own units, an empty field where the document holds null, and the names of
+ * the metrics that are estimates (the tables' ≈) in the last column. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "export.h"
 #include "common/json.h"
+#include "util/alloc.h"
 
 static void field(FILE *out, const char *s)
 {
@@ -41,6 +43,27 @@ static void number(FILE *out, double v)
     fputs(text, out);
 }
 
+/* The names of the row's metrics that are estimates scaled for counter multiplexing (the `≈` of
+ * the tables), separated by spaces; empty when none. */
+static void estimated(FILE *out, const struct export_doc *doc, const struct export_row *r)
+{
+    size_t len = 0;
+    for (size_t c = 0; c < doc->n_columns; c++)
+        if (r->estimate[c])
+            len += strlen(doc->columns[c].name) + 1;
+    if (len == 0)
+        return;
+    char *names = bench__xcalloc(len + 1, 1);
+    for (size_t c = 0; c < doc->n_columns; c++)
+        if (r->estimate[c]) {
+            if (names[0])
+                strcat(names, " ");
+            strcat(names, doc->columns[c].name);
+        }
+    field(out, names);
+    free(names);
+}
+
 void export_csv(const struct export_doc *doc, FILE *out)
 {
     static const char *const fixed[] = {"iterations",   "samples", "median_ns",
@@ -56,7 +79,7 @@ void export_csv(const struct export_doc *doc, FILE *out)
         fputc(',', out);
         field(out, doc->columns[c].name);
     }
-    fputs(",error\n", out);
+    fputs(",error,estimated\n", out);
     for (size_t i = 0; i < doc->n_rows; i++) {
         const struct export_row *r = &doc->rows[i];
         field(out, r->name);
@@ -76,6 +99,8 @@ void export_csv(const struct export_doc *doc, FILE *out)
         }
         fputc(',', out);
         field(out, r->error);
+        fputc(',', out);
+        estimated(out, doc, r);
         fputc('\n', out);
     }
 }

@@ -26,7 +26,9 @@
 void record_usage(FILE *out)
 {
     fputs("usage: libbench record [--results DIR] [--profile NAME] [--subject NAME]\n"
-          "                       [--timestamp TIME] [--source-revision REV] DOC.json...\n"
+          "                       [--timestamp TIME] [--source-revision REV]\n"
+          "                       [--source NAME=HASH]... [--subject-role ROLE] [--binary FILE]\n"
+          "                       DOC.json...\n"
           "\n"
           "Record one run into the results store: the documents (what --bench-json or\n"
           "`libbench run --json` wrote) are that run's repetitions. They become one immutable\n"
@@ -42,6 +44,11 @@ void record_usage(FILE *out)
           "                         bench_id is made from it\n"
           "  --source-revision REV  the source revision (default: `git rev-parse HEAD` of the\n"
           "                         working directory, null when it is not a git checkout)\n"
+          "  --source NAME=HASH     a source the run was built from and its hash or commit\n"
+          "                         (repeatable; also read from a document's provenance fact\n"
+          "                         \"source NAME=HASH\"); a change point names them\n"
+          "  --subject-role ROLE    baseline, candidate, aa_control or reference (default: null)\n"
+          "  --binary FILE          the binary that ran: its SHA-256 goes on every line\n"
           "  -h, --help             print this help and exit\n"
           "\n"
           "exit status: 0 recorded, 1 something went to ingest-errors/ or the store could not\n"
@@ -67,6 +74,20 @@ static char *git_revision(void)
         if (!strchr("0123456789abcdef", buf[i]))
             return NULL;
     return bench__xstrdup(buf);
+}
+
+/* The options of record beyond the single-valued ones: --source (repeatable). */
+static bool take_source(json_t *sources, const char *value)
+{
+    if (results_source_add(sources, value))
+        return true;
+    char shown[160];
+    bench__sanitize_copy(value, shown, sizeof shown);
+    tool_usage_error("record",
+                     "--source '%s': NAME=HASH, NAME 1 to 64 of A-Z a-z 0-9 . _ -, HASH 1 to 128 "
+                     "printable characters without a space",
+                     shown);
+    return false;
 }
 
 struct record_state {
@@ -105,6 +126,9 @@ static json_t *text_or_null(const char *s, size_t n)
 int record_main(int argc, char **argv)
 {
     const char *dir = NULL, *profile = NULL, *subject = NULL, *stamp = NULL, *revision = NULL;
+    const char *role = NULL, *binary = NULL;
+    json_t *sources = json_object();
+    char binary_hex[65];
     const char **docs = bench__xcalloc((size_t)argc, sizeof *docs);
     size_t n_docs = 0;
     int ret = 2;
@@ -116,6 +140,7 @@ int record_main(int argc, char **argv)
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
             record_usage(stdout);
             free(docs);
+            json_decref(sources);
             return 0;
         }
         if (tool_option_is(arg, "--results", &value))
@@ -128,6 +153,19 @@ int record_main(int argc, char **argv)
             slot = &stamp, name = "--timestamp";
         else if (tool_option_is(arg, "--source-revision", &value))
             slot = &revision, name = "--source-revision";
+        else if (tool_option_is(arg, "--subject-role", &value))
+            slot = &role, name = "--subject-role";
+        else if (tool_option_is(arg, "--binary", &value))
+            slot = &binary, name = "--binary";
+        else if (tool_option_is(arg, "--source", &value)) {
+            if (!tool_take_value(argc, argv, &i, &value)) {
+                tool_usage_error("record", "--source needs a value%s", "");
+                goto out;
+            }
+            if (!take_source(sources, value))
+                goto out;
+            continue;
+        }
         if (slot) {
             if (!tool_take_value(argc, argv, &i, &value)) {
                 tool_usage_error("record", "%s needs a value", name);
@@ -166,6 +204,25 @@ int record_main(int argc, char **argv)
     if (!info.subject[0]) {
         tool_usage_error("record", "--subject needs a non-empty name%s", "");
         goto out;
+    }
+    if (role && !results_subject_role_ok(role)) {
+        tool_usage_error("record",
+                         "--subject-role '%s': baseline, candidate, aa_control or "
+                         "reference",
+                         role);
+        goto out;
+    }
+    info.subject_role = role;
+    info.sources = json_object_size(sources) ? sources : NULL;
+    if (binary) {
+        char why[256];
+        if (results_sha256_file(binary, binary_hex, why, sizeof why) != 0) {
+            char shown[256];
+            bench__sanitize_copy(binary, shown, sizeof shown);
+            fprintf(stderr, "error: --binary %s: %s\n", shown, why);
+            goto out;
+        }
+        info.binary_sha256 = binary_hex;
     }
     int64_t epoch = (int64_t)time(NULL);
     if (stamp && !results_time_parse(stamp, &epoch)) {
@@ -283,5 +340,6 @@ int record_main(int argc, char **argv)
 out:
     free(git);
     free(docs);
+    json_decref(sources);
     return ret;
 }

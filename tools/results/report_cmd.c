@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* report_cmd.c: owns `libbench report`: its command line (subjects, thresholds, priorities), the
- * index read (results_index.h), the sorted table on stdout (lib/report/table.h), the report
- * document (report_json.c) written atomically and handed to the HTML dashboard
- * (results_html.c) for --html, and the exit status (0, 1 with
- * --fail-on-regression when a row is fail or regression, 2 usage or store errors). It computes
- * no statistic (lib/stats/results.h does). */
+/* report_cmd.c: owns `libbench report`: its command line (subjects, runs, modes, thresholds,
+ * priorities), the index read (results_index.h), the tables on stdout (report_table.c), the
+ * report document (report_json.c) written atomically, the HTML dashboard (results_html.c) fed
+ * the same rows for --html, and the exit status (0, 1 with --fail-on-regression when a row is
+ * fail or regression, 2 usage or store errors). It computes no statistic (lib/stats does). */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -12,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/table.h"
 #include "report_tool.h"
 #include "results_html.h"
 #include "results_tool.h"
@@ -21,30 +19,40 @@
 #include "common/output.h"
 #include "util/alloc.h"
 #include "util/atomic_file.h"
-#include "util/format.h"
 #include "util/text.h"
 
-#define EM_DASH "\xe2\x80\x94"
 #define MAX_PRIORITIES 64
 
 void report_usage(FILE *out)
 {
     fputs("usage: libbench report [--results DIR] [--target SUBJECT] [--baseline SUBJECT]\n"
+          "                       [--baseline-run ID] [--since DATE] [--mode MODE]\n"
           "                       [--guardrail SUBJECT] [--cross-host] [THRESHOLDS] [PRIORITIES]\n"
-          "                       [--fail-on-regression] [--json FILE] [--html FILE]\n"
+          "                       [--fail-on-regression] [--changes] [--metrics] [--json FILE]\n"
+          "                       [--html FILE]\n"
           "\n"
-          "Compare the recorded runs of the store and print every row with its state (fail,\n"
-          "unmeasured, regression, guardrail, watch, ok), sorted worst first: raw p50, p90, p99,\n"
-          "failures, samples, and the deltas in time and in percent. By default the latest run is\n"
-          "the target and the run recorded before it on the same host the baseline.\n"
+          "Judge the latest recorded run of the store and print every row with its state (fail,\n"
+          "unmeasured, regression, guardrail, watch, ok), sorted worst first: raw p50, p90, p99\n"
+          "and their n, failures, and the deltas in time and in percent. By default each row's\n"
+          "latest run is judged against its history on the same host: the last stable segment\n"
+          "between change points; a regression reads \"since\" the run where it began until a\n"
+          "later change point restores it, and one run out of line is a watch until the next\n"
+          "runs confirm it.\n"
           "\n"
           "options:\n"
           "  --results DIR            the store (default: results)\n"
           "  --target SUBJECT         the latest run of SUBJECT is the target\n"
-          "  --baseline SUBJECT       ... compared with the latest run of SUBJECT (default: the\n"
-          "                           target subject's run before)\n"
+          "  --baseline SUBJECT       ... compared with the latest run of SUBJECT instead of\n"
+          "                           its history (needs --target)\n"
+          "  --baseline-run ID        judge against the segment holding run ID (a bench_id)\n"
+          "  --since DATE             the history starts at DATE (YYYY-MM-DD or a UTC time)\n"
+          "  --mode MODE              segments (the default) or latest-vs-previous: the latest\n"
+          "                           run against the run before it, the rule before change\n"
+          "                           points\n"
           "  --guardrail SUBJECT      also compare with the latest run of SUBJECT (the reference)\n"
           "  --cross-host             compare runs of different hosts too\n"
+          "  --changes                also list the change points of the rows' histories\n"
+          "  --metrics                also list the target run's metrics (≈: an estimate)\n"
           "  --json FILE              also write the report document (what --html reads)\n"
           "  --html FILE              also write the dashboard: one static HTML page, no network\n"
           "  --fail-on-regression     exit 1 when a row is fail or regression\n"
@@ -71,93 +79,6 @@ static size_t split_list(char *text, const char **list)
          tok = strtok_r(NULL, ",", &save))
         list[n++] = tok;
     return n;
-}
-
-static char *dup_ns(double ns)
-{
-    char buf[BENCH__NUMBER_MAX];
-    bench__format_ns(ns, buf, sizeof buf);
-    return bench__xstrdup(buf);
-}
-
-/* "+1.2µs (+12.3%)": the absolute and relative delta together, never a percentage alone. */
-static char *dup_delta(double delta, double pct)
-{
-    if (!isfinite(delta))
-        return bench__xstrdup(EM_DASH);
-    char buf[BENCH__NUMBER_MAX];
-    bench__format_ns(fabs(delta), buf, sizeof buf);
-    const char *sign = delta > 0 ? "+" : delta < 0 ? "-" : "±";
-    if (!isfinite(pct))
-        return bench__xasprintf("%s%s", sign, buf);
-    return bench__xasprintf("%s%s (%+.1f%%)", sign, buf, pct);
-}
-
-static char *dup_failures(const struct bench__result_aggregate *a)
-{
-    if (!a)
-        return bench__xstrdup(EM_DASH);
-    return bench__xasprintf("%zu/%zu (%.0f%%)", a->failure_count, a->total_count,
-                            a->failure_rate * 100.0);
-}
-
-static void print_run(const char *what, const struct results_run *r, const char *subject)
-{
-    if (!r) {
-        printf("%-9s none recorded\n", what);
-        return;
-    }
-    printf("%-9s %s (%s)%s%s, host %s\n", what, r->bench_id, r->timestamp_utc,
-           subject ? ", subject " : "", subject ? subject : "", r->host_id);
-}
-
-static void print_table(const struct bench__result_row *rows, size_t n)
-{
-    static const struct bench__column cols[] = {
-        {"state", BENCH__LEFT},     {"profile", BENCH__LEFT}, {"scenario", BENCH__LEFT},
-        {"operation", BENCH__LEFT}, {"subject", BENCH__LEFT}, {"p50", BENCH__DECIMAL},
-        {"p90", BENCH__DECIMAL},    {"p99", BENCH__DECIMAL},  {"base p50", BENCH__DECIMAL},
-        {"Δ p50", BENCH__LEFT},     {"Δ p90", BENCH__LEFT},   {"Δ p99", BENCH__LEFT},
-        {"failures", BENCH__RIGHT}, {"n", BENCH__RIGHT},      {"why", BENCH__LEFT},
-    };
-    enum { N_COLS = sizeof cols / sizeof cols[0] };
-    char **cells = bench__xcalloc(n * N_COLS + 1, sizeof *cells);
-    for (size_t i = 0; i < n; i++) {
-        const struct bench__result_row *r = &rows[i];
-        const struct bench__result_aggregate *a = r->target;
-        char **c = cells + i * N_COLS;
-        c[0] = bench__xstrdup(bench__result_state_name(r->state));
-        c[1] = bench__xstrdup(a->profile);
-        c[2] = bench__xstrdup(a->scenario);
-        c[3] = bench__xstrdup(a->operation[0] ? a->operation : EM_DASH);
-        c[4] = bench__xstrdup(a->subject);
-        c[5] = dup_ns(a->p50);
-        c[6] = dup_ns(a->p90);
-        c[7] = dup_ns(a->p99);
-        const struct bench__result_aggregate *d =
-            r->decided_by && !strcmp(r->decided_by, "reference") ? r->reference : r->baseline;
-        c[8] = dup_ns(d ? d->p50 : NAN);
-        c[9] = dup_delta(r->delta_p50_ns, r->slower_p50_pct);
-        c[10] = dup_delta(r->delta_p90_ns, r->slower_p90_pct);
-        c[11] = dup_delta(r->delta_p99_ns, r->slower_p99_pct);
-        c[12] = dup_failures(a);
-        c[13] = bench__xasprintf("%zu", a->sample_count);
-        c[14] = bench__xstrdup(r->why[0] ? r->why : EM_DASH);
-        for (size_t k = 0; k < N_COLS; k++) {
-            size_t len = strlen(c[k]) + 1;
-            char *clean = bench__xmalloc(len);
-            bench__sanitize_copy(c[k], clean, len);
-            free(c[k]);
-            c[k] = clean;
-        }
-    }
-    struct bench__table t = {NULL, cols, N_COLS, cells, n, NULL};
-    struct bench__table_memory memory = {0};
-    bench__table_render(stdout, &t, &memory);
-    bench__table_memory_free(&memory);
-    for (size_t i = 0; i < n * N_COLS; i++)
-        free(cells[i]);
-    free(cells);
 }
 
 /* The threshold options: name, which threshold, which field. */
@@ -193,12 +114,107 @@ static void set_threshold(struct bench__result_thresholds *t, const struct thres
     }
 }
 
+/* --mode, --since and --baseline-run, and what goes with what. 0, or -1 (said). */
+static int check_history_options(struct report_options *opt, const char *mode)
+{
+    if (mode && !strcmp(mode, "latest-vs-previous"))
+        opt->mode = REPORT_MODE_LATEST_VS_PREVIOUS;
+    else if (mode && strcmp(mode, "segments") != 0)
+        return tool_usage_error("report", "--mode '%s': segments or latest-vs-previous", mode);
+    if (opt->baseline_run && opt->baseline_subject)
+        return tool_usage_error("report", "--baseline-run and --baseline: one baseline%s", "");
+    if (opt->baseline_run && opt->mode == REPORT_MODE_LATEST_VS_PREVIOUS)
+        return tool_usage_error("report",
+                                "--baseline-run judges against a segment: not with "
+                                "--mode=latest-vs-previous%s",
+                                "");
+    if (opt->baseline_run && strlen(opt->baseline_run) != 16)
+        return tool_usage_error("report", "--baseline-run '%s': a bench_id, YYYYMMDDTHHMMSSZ",
+                                opt->baseline_run);
+    int64_t epoch;
+    if (opt->since) {
+        size_t n = strlen(opt->since);
+        char full[32];
+        bench__fmt(full, sizeof full, "%sT00:00:00Z", opt->since);
+        if (!(n == 10 ? results_time_parse(full, &epoch) : results_time_parse(opt->since, &epoch)))
+            return tool_usage_error("report",
+                                    "--since '%s': a date YYYY-MM-DD or a UTC time "
+                                    "YYYY-MM-DDTHH:MM:SSZ",
+                                    opt->since);
+    }
+    return 0;
+}
+
+/* The rows one at a time, for the document's text and the page. */
+struct row_feed {
+    const struct report_rows *rows;
+    const struct results_list *values;
+    struct results_html *html;
+};
+
+static json_t *feed_row(void *ctx, size_t i)
+{
+    struct row_feed *f = ctx;
+    return report_json_row(f->rows, i, f->values);
+}
+
+static void feed_page(void *ctx, json_t *row)
+{
+    struct row_feed *f = ctx;
+    if (f->html)
+        results_html_row(f->html, row);
+}
+
+/* --json and --html: the document and the page from the same rows. 0, or 2 (said). */
+static int write_outputs(const char *dir, const struct report_options *opt,
+                         const struct report_selection *sel, const struct report_rows *rows,
+                         const struct results_list *values, const char *json_path,
+                         const char *html_path)
+{
+    int ret = 0;
+    json_t *head = report_json_head(dir, opt, sel, rows);
+    struct row_feed f = {rows, values, html_path ? results_html_begin(head) : NULL};
+    if (json_path) {
+        struct bench__text text = {0};
+        report_json_text(head, rows->n, feed_row, feed_page, &f, &text);
+        int e = bench__write_file(json_path, text.data, text.len);
+        free(text.data);
+        if (e != 0) {
+            char shown[256];
+            bench__sanitize_copy(json_path, shown, sizeof shown);
+            fprintf(stderr, "error: cannot write %s: %s\n", shown, bench__write_file_strerror(e));
+            ret = 2;
+        }
+    } else {
+        for (size_t i = 0; f.html && i < rows->n; i++) {
+            json_t *row = feed_row(&f, i);
+            feed_page(&f, row);
+            json_decref(row);
+        }
+    }
+    json_decref(head);
+    char *html_error = NULL;
+    struct bench__text page = {0};
+    if (f.html && (results_html_end(f.html, &page, &html_error) != 0 ||
+                   results_html_save(&page, html_path, &html_error) != 0)) {
+        size_t len = strlen(html_error) + 1;
+        char *shown = bench__xmalloc(len);
+        bench__sanitize_copy(html_error, shown, len);
+        fprintf(stderr, "libbench report: %s\n", shown);
+        free(shown);
+        free(html_error);
+        ret = 2;
+    }
+    free(page.data);
+    return ret;
+}
+
 int report_main(int argc, char **argv)
 {
-    struct report_options opt = {0};
-    bench__result_thresholds_default(&opt.thresholds);
-    const char *dir = NULL, *json_path = NULL, *html_path = NULL;
-    bool gate = false;
+    struct report_options opt;
+    report_options_default(&opt);
+    const char *dir = NULL, *json_path = NULL, *html_path = NULL, *mode = NULL;
+    bool gate = false, changes = false, metrics = false;
     static const char *profiles[MAX_PRIORITIES], *scenarios[MAX_PRIORITIES],
         *operations[MAX_PRIORITIES];
     char *lists[3] = {NULL, NULL, NULL};
@@ -218,6 +234,14 @@ int report_main(int argc, char **argv)
             gate = true;
             continue;
         }
+        if (!strcmp(arg, "--changes")) {
+            changes = true;
+            continue;
+        }
+        if (!strcmp(arg, "--metrics")) {
+            metrics = true;
+            continue;
+        }
         const char **slot = NULL, *name = NULL;
         int list = -1;
         const struct threshold_option *th = NULL;
@@ -229,6 +253,12 @@ int report_main(int argc, char **argv)
             slot = &opt.baseline_subject, name = "--baseline";
         else if (tool_option_is(arg, "--guardrail", &value))
             slot = &opt.guardrail_subject, name = "--guardrail";
+        else if (tool_option_is(arg, "--baseline-run", &value))
+            slot = &opt.baseline_run, name = "--baseline-run";
+        else if (tool_option_is(arg, "--since", &value))
+            slot = &opt.since, name = "--since";
+        else if (tool_option_is(arg, "--mode", &value))
+            slot = &mode, name = "--mode";
         else if (tool_option_is(arg, "--json", &value))
             slot = &json_path, name = "--json";
         else if (tool_option_is(arg, "--html", &value))
@@ -292,6 +322,8 @@ int report_main(int argc, char **argv)
         tool_usage_error("report", "--baseline needs --target%s", "");
         goto out;
     }
+    if (check_history_options(&opt, mode) != 0)
+        goto out;
     if (lists[0])
         opt.priorities.profiles = profiles,
         opt.priorities.n_profiles = split_list(lists[0], profiles);
@@ -311,8 +343,7 @@ int report_main(int argc, char **argv)
     struct results_store store = {.fd = -1};
     struct results_index *ix = NULL;
     struct results_list runs = {0}, aggs = {0}, values = {0};
-    struct bench__result_row *rows = NULL;
-    size_t n_rows = 0;
+    struct report_rows rows = {0};
     struct report_selection sel;
     /* a report creates no store; it indexes what a stopped record left (or says so) */
     if (results_store_open_for_report(dir, &store, &ix, err, sizeof err) != 0) {
@@ -321,48 +352,28 @@ int report_main(int argc, char **argv)
     }
     if (results_index_runs(ix, &runs, err, sizeof err) != 0 ||
         results_index_aggregates(ix, &aggs, err, sizeof err) != 0 ||
-        report_select(&runs, &aggs, &opt, (size_t)-1, &sel, &rows, &n_rows, err, sizeof err) != 0 ||
+        report_select(&runs, &aggs, &opt, (size_t)-1, &sel, &rows, err, sizeof err) != 0 ||
         results_index_measurements(ix, sel.target->bench_id, &values, err, sizeof err) != 0) {
         char shown[256];
         bench__sanitize_copy(dir, shown, sizeof shown);
         fprintf(stderr, "error: %s: %s\n", shown, err);
         goto done;
     }
-    print_run("target:", sel.target, sel.target_subject);
-    print_run("baseline:", sel.baseline, sel.baseline_subject);
-    if (opt.guardrail_subject)
-        print_run("guardrail:", sel.reference, sel.reference_subject);
-    print_table(rows, n_rows);
+    if (report_print(&opt, &sel, &rows, &values, changes, metrics) != 0) {
+        fprintf(stderr, "error: cannot write the report on stdout\n");
+        goto done;
+    }
     size_t bad = 0;
-    for (size_t i = 0; i < n_rows; i++)
-        bad += rows[i].state == BENCH__RESULT_FAIL || rows[i].state == BENCH__RESULT_REGRESSION;
+    for (size_t i = 0; i < rows.n; i++)
+        bad += rows.rows[i].state == BENCH__RESULT_FAIL ||
+               rows.rows[i].state == BENCH__RESULT_REGRESSION;
     ret = gate && bad ? 1 : 0;
     if (json_path || html_path) {
-        json_t *doc = report_json(dir, &opt, &sel, rows, n_rows, &runs, &aggs, &values);
-        struct bench__text text = {0};
-        tool_json_dump_sorted(doc, &text);
-        json_decref(doc);
-        int e = json_path ? bench__write_file(json_path, text.data, text.len) : 0;
-        if (e != 0) {
-            char shown[256];
-            bench__sanitize_copy(json_path, shown, sizeof shown);
-            fprintf(stderr, "error: cannot write %s: %s\n", shown, bench__write_file_strerror(e));
-            ret = 2;
-        }
-        char *html_error = NULL;
-        if (html_path && results_html_write(text.data, html_path, &html_error) != 0) {
-            size_t len = strlen(html_error) + 1;
-            char *shown = bench__xmalloc(len);
-            bench__sanitize_copy(html_error, shown, len);
-            fprintf(stderr, "libbench report: %s\n", shown);
-            free(shown);
-            free(html_error);
-            ret = 2;
-        }
-        free(text.data);
+        int w = write_outputs(dir, &opt, &sel, &rows, &values, json_path, html_path);
+        ret = w ? w : ret;
     }
 done:
-    free(rows);
+    report_rows_free(&rows);
     results_list_free(&runs);
     results_list_free(&aggs);
     results_list_free(&values);

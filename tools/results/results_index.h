@@ -45,6 +45,9 @@ int results_index_commit(struct results_index *ix, char *err, size_t err_size);
 void results_index_rollback(struct results_index *ix);
 /* Drops every table and creates them empty (for a rebuild, inside its transaction). */
 int results_index_reset(struct results_index *ix, char *err, size_t err_size);
+/* Whether the index was made by another version of its tables (an older libbench): nothing
+ * but a reset may then write to it; the store rebuilds it from raw/ (results_store.c). */
+bool results_index_stale(const struct results_index *ix);
 
 /* One raw object. */
 struct results_upload {
@@ -68,10 +71,29 @@ int results_index_add_upload(struct results_index *ix, const struct results_uplo
  * results_list_free. */
 struct results_run {
     const char *bench_id, *timestamp_utc, *host_id, *profile;
+    const char *source_revision; /* NULL when the run carries none */
+    const char *sources;         /* its sources, a JSON object's text; NULL when none */
 };
 struct results_value {
     struct bench__result_measurement m; /* strings owned by the list */
+    const char *metrics_json;           /* the line's metrics object (JSON text) */
+    const char *estimated_json;         /* the names of its estimated metrics (a JSON array) */
 };
+/* One change point of one series (docs/reference/results.md, "The index", table `changes`):
+ * the series, the run where the new segment starts with its commit and sources, the runs
+ * around it, and what lib/stats/changepoint.h found (cp.index etc. are of the series). */
+struct results_change {
+    const char *profile, *scenario, *operation, *subject, *host_id;
+    const char *bench_id, *timestamp_utc;       /* the run where the new segment starts */
+    const char *source_revision, *sources;      /* that run's; NULL when none */
+    const char *previous_bench_id;              /* the last run with a value before it */
+    const char *first_bench_id, *last_bench_id; /* the runs the test compared, both included */
+    size_t runs_before, runs_after;
+    double median_before_ns, median_after_ns;
+    double size_rel, ci_low_rel, ci_high_rel, ci_level; /* NaN when not computed */
+    double p, t;
+};
+struct results_intern; /* the list's strings, each kept once (results_sqlite.c) */
 struct results_list {
     struct results_run *runs;
     size_t n_runs;
@@ -79,8 +101,11 @@ struct results_list {
     size_t n_values;
     struct bench__result_aggregate *aggs;
     size_t n_aggs;
+    struct results_change *changes;
+    size_t n_changes;
     char **strings; /* every string above */
     size_t n_strings, cap_strings;
+    struct results_intern *intern;
 };
 void results_list_free(struct results_list *list);
 
@@ -103,5 +128,13 @@ int results_index_set_comparisons(struct results_index *ix, const struct bench__
 /* Every object key the index holds, in byte order (malloc'd, each and the array). */
 int results_index_upload_keys(struct results_index *ix, char ***keys, size_t *n, char *err,
                               size_t err_size);
+/* Replaces every change point (the store's step after the aggregates: report_series.c finds
+ * them in every series of the index). */
+int results_index_set_changes(struct results_index *ix, const struct results_change *c, size_t n,
+                              char *err, size_t err_size);
+/* Every change point, in (profile, scenario, operation, subject, host_id, timestamp_utc,
+ * bench_id) order. */
+int results_index_changes(struct results_index *ix, struct results_list *out, char *err,
+                          size_t err_size);
 
 #endif /* LIBBENCH_RESULTS_INDEX_H */

@@ -21,6 +21,9 @@
 
 #define LINES_PER_BATCH 1024 /* lines parsed and held at once */
 
+static int fill(const struct results_store *st, struct results_index *ix, bool reset,
+                struct results_rebuilt *o, char *err, size_t size);
+
 int results_store_open_index(const struct results_store *st, bool create, struct results_index **ix,
                              char *err, size_t err_size)
 {
@@ -33,6 +36,22 @@ int results_store_open_index(const struct results_store *st, bool create, struct
     char *path = results_store_index_path(st, RESULTS_INDEX_FILE);
     int rc = results_index_open(path, ix, err, err_size);
     free(path);
+    if (rc == 0 && results_index_stale(*ix)) {
+        /* made by an older libbench (other tables): the index is a cache, so it is made again
+         * from raw/ before anything is read from or written to it */
+        char shown[256];
+        bench__sanitize_copy(st->dir, shown, sizeof shown);
+        fprintf(stderr,
+                "libbench: %s/%s was made by another version of libbench: rebuilding it from "
+                "raw/\n",
+                shown, RESULTS_INDEX_FILE);
+        struct results_rebuilt o = {0};
+        rc = fill(st, *ix, true, &o, err, err_size);
+        if (rc != 0) {
+            results_index_close(*ix);
+            *ix = NULL;
+        }
+    }
     if (rc == RESULTS_INDEX_DAMAGED)
         results_store_damaged_fix(st, err, err_size);
     return rc;
@@ -88,19 +107,20 @@ static int refresh_comparisons(struct results_index *ix, char *err, size_t size)
         rc = results_index_aggregates(ix, &aggs, err, size);
     if (rc != 0)
         goto out;
-    struct report_options opt = {0};
-    bench__result_thresholds_default(&opt.thresholds);
+    struct report_options opt;
+    report_options_default(&opt);
+    opt.mode = REPORT_MODE_LATEST_VS_PREVIOUS;
+    opt.without_history = true;
     for (size_t i = 0; i < runs.n_runs; i++) {
         struct report_selection sel;
-        struct bench__result_row *rows;
-        size_t n;
-        rc = report_select(&runs, &aggs, &opt, i, &sel, &rows, &n, err, size);
+        struct report_rows rows;
+        rc = report_select(&runs, &aggs, &opt, i, &sel, &rows, err, size);
         if (rc != 0)
             goto out;
-        all = bench__grow(all, &cap, n_all + n + 1, sizeof *all);
-        memcpy(all + n_all, rows, n * sizeof *rows);
-        n_all += n;
-        free(rows);
+        all = bench__grow(all, &cap, n_all + rows.n + 1, sizeof *all);
+        memcpy(all + n_all, rows.rows, rows.n * sizeof *rows.rows);
+        n_all += rows.n;
+        report_rows_free(&rows);
     }
     rc = results_index_set_comparisons(ix, all, n_all, err, size);
 out:
@@ -108,6 +128,33 @@ out:
     results_list_free(&runs);
     results_list_free(&aggs);
     return rc;
+}
+
+/* Recomputes the change points of every series (the table `changes`), with the engine's
+ * defaults, over every run of each: a step after the aggregates, so a rebuild recreates them. */
+static int refresh_changes(struct results_index *ix, char *err, size_t size)
+{
+    struct results_list runs = {0}, aggs = {0};
+    struct results_change *c = NULL;
+    size_t n = 0;
+    int rc = results_index_runs(ix, &runs, err, size);
+    if (rc == 0)
+        rc = results_index_aggregates(ix, &aggs, err, size);
+    if (rc == 0)
+        rc = report_series_changes(&runs, &aggs, &c, &n, err, size) == 0
+                 ? results_index_set_changes(ix, c, n, err, size)
+                 : -1;
+    free(c);
+    results_list_free(&runs);
+    results_list_free(&aggs);
+    return rc;
+}
+
+/* What follows the aggregates: the comparisons, then the change points. */
+static int refresh_history(struct results_index *ix, char *err, size_t size)
+{
+    int rc = refresh_comparisons(ix, err, size);
+    return rc == 0 ? refresh_changes(ix, err, size) : rc;
 }
 
 /* ---- an object into the index ---- */
@@ -352,7 +399,7 @@ int results_store_reconcile(const struct results_store *st, struct results_index
         return rc;
     rc = reconcile_in(st, ix, r, err, err_size);
     if (rc == 0 && r->indexed)
-        rc = refresh_comparisons(ix, err, err_size);
+        rc = refresh_history(ix, err, err_size);
     if (rc != 0) {
         results_index_rollback(ix);
         return rc;
@@ -375,7 +422,7 @@ int results_store_record(const struct results_store *st, struct results_index *i
     if (rc == 0)
         rc = ingest_text(st, ix, key, text, len, rejected, &added, err, err_size);
     if (rc == 0)
-        rc = refresh_comparisons(ix, err, err_size);
+        rc = refresh_history(ix, err, err_size);
     if (rc == 0) { /* the index took it: now the object, then the commit */
         int put = results_store_put_object(st, key, text, len, err, err_size);
         *already = put == 1;
@@ -440,18 +487,18 @@ int results_store_open_for_report(const char *dir, struct results_store *st,
 
 /* ---- rebuild ---- */
 
-/* A new index at `name` in the store, from every entry under raw/. */
-static int build(const struct results_store *st, const char *name, struct results_rebuilt *o,
-                 char *err, size_t size)
+/* The index ix made from every entry under raw/ in one transaction (emptied first when `reset`:
+ * a stale index rebuilt in place). */
+static int fill(const struct results_store *st, struct results_index *ix, bool reset,
+                struct results_rebuilt *o, char *err, size_t size)
 {
-    struct results_index *ix = NULL;
     struct results_entry *list = NULL;
     size_t n = 0;
-    char *path = results_store_index_path(st, name);
-    int rc = results_index_open(path, &ix, err, size);
-    free(path);
-    if (rc == 0)
-        rc = results_index_begin(ix, err, size);
+    int rc = results_index_begin(ix, err, size);
+    if (rc != 0)
+        return rc;
+    if (reset)
+        rc = results_index_reset(ix, err, size);
     if (rc == 0)
         rc = results_store_list(st, &list, &n, err, size);
     for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -460,12 +507,25 @@ static int build(const struct results_store *st, const char *name, struct result
         o->objects += 1;
     }
     if (rc == 0)
-        rc = refresh_comparisons(ix, err, size);
+        rc = refresh_history(ix, err, size);
     if (rc == 0)
         rc = results_index_commit(ix, err, size);
-    else if (ix)
+    else
         results_index_rollback(ix);
     results_entries_free(list, n);
+    return rc;
+}
+
+/* A new index at `name` in the store, from every entry under raw/. */
+static int build(const struct results_store *st, const char *name, struct results_rebuilt *o,
+                 char *err, size_t size)
+{
+    struct results_index *ix = NULL;
+    char *path = results_store_index_path(st, name);
+    int rc = results_index_open(path, &ix, err, size);
+    free(path);
+    if (rc == 0)
+        rc = fill(st, ix, false, o, err, size);
     results_index_close(ix);
     return rc;
 }

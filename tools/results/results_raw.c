@@ -1,133 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* results_raw.c: owns the raw line of the results history (docs/reference/results.md, "The raw
- * line"): a document's rows turned into lines, a line read back, the object's key, the record
- * time and SHA-256 (nettle). Pure: it reads and writes no file, and opens no index. A value that
- * was not measured stays null; nothing here turns it into 0. */
+ * line"): a document's rows turned into lines and a line read back. Pure: it reads and writes no
+ * file, and opens no index. A value that was not measured stays null; nothing here turns it into
+ * 0. The store's names (keys, record times, profiles, sources) are results_key.c's. Over 600
+ * lines: the two directions of one format, kept in one file so that they change together. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-#include <nettle/sha2.h>
 
 #include "results_tool.h"
 #include "common/json.h"
 #include "common/json_rows.h"
 #include "util/alloc.h"
 #include "util/text.h"
-
-void results_sha256_hex(const void *data, size_t len, char hex[65])
-{
-    struct sha256_ctx ctx;
-    uint8_t digest[SHA256_DIGEST_SIZE];
-    sha256_init(&ctx);
-    sha256_update(&ctx, len, data);
-    sha256_digest(&ctx, sizeof digest, digest);
-    for (size_t i = 0; i < sizeof digest; i++)
-        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
-}
-
-static bool digits(const char *s, int n, int *out)
-{
-    int v = 0;
-    for (int i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return false;
-        v = v * 10 + (s[i] - '0');
-    }
-    *out = v;
-    return true;
-}
-
-bool results_time_parse(const char *text, int64_t *epoch)
-{
-    int y, mo, d, h, mi, s;
-    if (!text || strlen(text) < 20 || !digits(text, 4, &y) || text[4] != '-' ||
-        !digits(text + 5, 2, &mo) || text[7] != '-' || !digits(text + 8, 2, &d) ||
-        text[10] != 'T' || !digits(text + 11, 2, &h) || text[13] != ':' ||
-        !digits(text + 14, 2, &mi) || text[16] != ':' || !digits(text + 17, 2, &s))
-        return false;
-    if (strcmp(text + 19, "Z") != 0 && strcmp(text + 19, "+00:00") != 0)
-        return false;
-    if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59)
-        return false;
-    struct tm tm = {.tm_year = y - 1900,
-                    .tm_mon = mo - 1,
-                    .tm_mday = d,
-                    .tm_hour = h,
-                    .tm_min = mi,
-                    .tm_sec = s};
-    time_t t = timegm(&tm);
-    struct tm back;
-    if (t == (time_t)-1 || !gmtime_r(&t, &back) || back.tm_mday != d || back.tm_mon != mo - 1)
-        return false; /* 2026-02-30 */
-    *epoch = (int64_t)t;
-    return true;
-}
-
-bool results_time_stamp(int64_t epoch, struct results_record_info *info)
-{
-    time_t t = (time_t)epoch;
-    struct tm tm;
-    if (epoch < 0 || !gmtime_r(&t, &tm) || tm.tm_year + 1900 > 9999)
-        return false;
-    strftime(info->bench_id, sizeof info->bench_id, "%Y%m%dT%H%M%SZ", &tm);
-    strftime(info->timestamp_utc, sizeof info->timestamp_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    strftime(info->date, sizeof info->date, "%Y-%m-%d", &tm);
-    return true;
-}
-
-bool results_profile_ok(const char *profile)
-{
-    size_t n = strlen(profile);
-    if (n == 0 || n > 64 || profile[0] == '.')
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        char c = profile[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '.' || c == '_' || c == '-'))
-            return false;
-    }
-    return true;
-}
-
-char *results_object_key(const char *profile, const char *date, const char *bench_id,
-                         const char *sha256_hex)
-{
-    return bench__xasprintf("raw/v1/profile=%s/date=%s/bench_id=%s/sha256=%.12s/results.jsonl",
-                            profile, date, bench_id, sha256_hex);
-}
-
-/* Copies the text after `prefix` up to the next '/' into buf; the position after the '/'. */
-static const char *key_part(const char *s, const char *prefix, char *buf, size_t size)
-{
-    size_t pl = strlen(prefix);
-    if (strncmp(s, prefix, pl) != 0)
-        return NULL;
-    s += pl;
-    const char *slash = strchr(s, '/');
-    if (!slash || slash == s || (size_t)(slash - s) >= size)
-        return NULL;
-    memcpy(buf, s, (size_t)(slash - s));
-    buf[slash - s] = '\0';
-    return slash + 1;
-}
-
-bool results_object_key_parse(const char *key, char profile[65], char date[11], char bench_id[17],
-                              char sha12[13])
-{
-    const char *s = key;
-    if (strncmp(s, "raw/v1/", 7) != 0)
-        return false;
-    s += 7;
-    if (!(s = key_part(s, "profile=", profile, 65)) || !(s = key_part(s, "date=", date, 11)) ||
-        !(s = key_part(s, "bench_id=", bench_id, 17)) || !(s = key_part(s, "sha256=", sha12, 13)))
-        return false;
-    return strcmp(s, "results.jsonl") == 0 && results_profile_ok(profile) && strlen(date) == 10 &&
-           strlen(bench_id) == 16 && strlen(sha12) == 12;
-}
 
 /* ---- a document into lines ---- */
 
@@ -162,6 +49,7 @@ struct doc_ctx {
     const char *source; /* "bench-json" or "run-json" */
     const char *host, *platform, *machine, *cpu, *compiler, *version;
     const json_t *provenance; /* meta.provenance of a --bench-json document, or NULL */
+    json_t *sources;          /* the document's "source NAME=HASH" facts, then --source's */
     char host_id[13];
     struct bench__text *out;
     long lines;
@@ -173,10 +61,79 @@ struct doc_ctx {
     bool over;         /* its lines would make the object larger than the store reads */
 };
 
+/* The timing contracts a line's value was measured under (docs/reference/results.md). */
+#define CONTRACT_IN_PROCESS "libbench-median-per-iteration/1"
+#define CONTRACT_PROCESS "libbench-process-wall/1"
+#define RUSAGE_SOURCE "os_wait4_child_rusage"
+
+/* What a line says beyond its value (docs/reference/results.md, "The raw line"); a field left
+ * zero is null (or empty) in the line. */
+struct line_facts {
+    const json_t *samples, *mad, *contention; /* the row's, as the document has them */
+    const json_t *estimated;                  /* its estimatedMetrics, or NULL */
+    const json_t *rusage;                     /* a run's rusage object, or NULL */
+    const char *cache_requested;              /* cold or warm, or NULL */
+    const char *cache_state, *cache_reason;   /* warm, purged or unknown (and why), or NULL */
+};
+
+static json_t *copy_or_null(const json_t *v)
+{
+    return v && !json_is_null(v) ? json_deep_copy(v) : json_null();
+}
+
+/* A whole rusage value of the run's object, scaled down by `div` (ns to µs, bytes to KiB);
+ * null when absent, null or not a whole number. */
+static json_t *rusage_field(const json_t *ru, const char *key, json_int_t div)
+{
+    const json_t *v = ru ? json_object_get(ru, key) : NULL;
+    if (json_is_integer(v))
+        return json_integer(json_integer_value(v) / div);
+    if (json_is_real(v) && json_real_value(v) == floor(json_real_value(v)) &&
+        fabs(json_real_value(v)) < 9e15)
+        return json_integer((json_int_t)json_real_value(v) / div);
+    return json_null();
+}
+
+/* The keys that follow "provenance" (issue 28 and the seed's raw line): the row's samples, MAD
+ * and contention, the estimate marks, the subject's role, the page cache, the run's rusage out
+ * of `metrics`, the timing contract, the binary and the sources. */
+static void put_facts(struct doc_ctx *c, json_t *o, bool whole_process, const struct line_facts *f)
+{
+    const struct results_record_info *info = c->info;
+    json_object_set_new(o, "sample_count", copy_or_null(f->samples));
+    json_object_set_new(o, "mad_ns", copy_or_null(f->mad));
+    json_object_set_new(o, "contention", copy_or_null(f->contention));
+    json_object_set_new(o, "estimated_metrics",
+                        json_is_array(f->estimated) ? json_deep_copy(f->estimated) : json_array());
+    json_object_set_new(o, "subject_role", str_or_null(info->subject_role));
+    json_object_set_new(o, "cache_mode_requested", str_or_null(f->cache_requested));
+    json_object_set_new(o, "page_cache_state", str_or_null(f->cache_state));
+    json_object_set_new(o, "page_cache_reason", str_or_null(f->cache_reason));
+    static const struct {
+        const char *line, *doc;
+        json_int_t div;
+    } ru[] = {{"cpu_user_us", "user-ns", 1000},
+              {"cpu_sys_us", "sys-ns", 1000},
+              {"peak_rss_kib", "max-rss-bytes", 1024},
+              {"io_read_blocks", "inblock", 1},
+              {"io_write_blocks", "oublock", 1},
+              {"major_page_faults", "majflt", 1},
+              {"minor_page_faults", "minflt", 1},
+              {"vol_cs", "vol-cs", 1},
+              {"invol_cs", "invol-cs", 1}};
+    for (size_t i = 0; i < sizeof ru / sizeof ru[0]; i++)
+        json_object_set_new(o, ru[i].line, rusage_field(f->rusage, ru[i].doc, ru[i].div));
+    json_object_set_new(o, "rusage_source", f->rusage ? json_string(RUSAGE_SOURCE) : json_null());
+    json_object_set_new(o, "timing_contract_version",
+                        json_string(whole_process ? CONTRACT_PROCESS : CONTRACT_IN_PROCESS));
+    json_object_set_new(o, "binary_sha256", str_or_null(info->binary_sha256));
+    json_object_set_new(o, "sources", json_deep_copy(c->sources));
+}
+
 /* Appends one line; takes the references of metrics. */
 static void put_line(struct doc_ctx *c, const char *scenario, const char *operation, size_t run,
                      double value_ns, bool whole_process, int returncode, const char *skip_reason,
-                     const char *failure, json_t *metrics)
+                     const char *failure, json_t *metrics, const struct line_facts *facts)
 {
     json_t *o = json_object();
     json_object_set_new(o, "schema_version", json_integer(RESULTS_SCHEMA_VERSION));
@@ -206,6 +163,8 @@ static void put_line(struct doc_ctx *c, const char *scenario, const char *operat
     json_object_set_new(o, "recorder_version", str_or_null(c->info->recorder_version));
     json_object_set_new(o, "provenance",
                         c->provenance ? json_deep_copy(c->provenance) : json_null());
+    static const struct line_facts none = {0};
+    put_facts(c, o, whole_process, facts ? facts : &none);
     tool_json_dump_line(o, c->out);
     json_decref(o);
     c->lines++;
@@ -286,6 +245,51 @@ static bool num_or_null(const json_t *v, double *out)
     return true;
 }
 
+/* A row's number kept on its line only when it is what the field means; anything else is null
+ * there (the row's value is what a line is refused for, not these). */
+static const json_t *whole_number(const json_t *v)
+{
+    return json_is_integer(v) && json_integer_value(v) >= 0 ? v : NULL;
+}
+
+static const json_t *non_negative(const json_t *v)
+{
+    return json_is_number(v) && isfinite(json_number_value(v)) && json_number_value(v) >= 0 ? v
+                                                                                            : NULL;
+}
+
+static const json_t *strings(const json_t *v)
+{
+    size_t i;
+    const json_t *e;
+    if (!json_is_array(v))
+        return NULL;
+    json_array_foreach(v, i, e)
+    {
+        if (!json_is_string(e))
+            return NULL;
+    }
+    return v;
+}
+
+/* The sources of the document's lines: its provenance facts "source NAME=HASH" (a fact of
+ * another shape stays a fact only), then --source, which wins for the same NAME. */
+static json_t *doc_sources(const json_t *provenance, const json_t *given)
+{
+    json_t *sources = json_object();
+    size_t i;
+    const json_t *fact;
+    json_array_foreach(provenance, i, fact)
+    {
+        const char *f = json_string_value(fact);
+        if (f && !strncmp(f, "source ", 7))
+            (void)results_source_add(sources, f + 7);
+    }
+    if (given)
+        json_object_update(sources, (json_t *)given);
+    return sources;
+}
+
 static void bench_doc(struct doc_ctx *c, const json_t *rows, size_t run, json_t *rejected)
 {
     size_t i;
@@ -324,12 +328,19 @@ static void bench_doc(struct doc_ctx *c, const json_t *rows, size_t run, json_t 
                 /* no error and no value: not measured, which is no failure of the code under
                  * test; a skip with a reason (docs/reference/results.md, "The raw line") */
                 bool unmeasured = !failed && !isfinite(median);
+                struct line_facts f = {0};
+                if (!failed) {
+                    f.samples = whole_number(json_object_get(row, "samples"));
+                    f.mad = non_negative(json_object_get(row, "deviationNs"));
+                    f.contention = non_negative(json_object_get(row, "contention"));
+                    f.estimated = strings(json_object_get(row, "estimatedMetrics"));
+                }
                 put_line(c, json_string_value(name), op, run, failed ? NAN : median, false,
                          failed       ? 1
                          : unmeasured ? BENCH__RESULT_SKIP
                                       : 0,
                          unmeasured ? NOT_MEASURED : NULL, failed ? e : NULL,
-                         metrics && !failed ? json_deep_copy(metrics) : json_object());
+                         metrics && !failed ? json_deep_copy(metrics) : json_object(), &f);
                 free(op);
                 continue;
             }
@@ -346,6 +357,35 @@ static int failure_code(const json_t *failure)
         json_integer_value(st) > -256 && json_integer_value(st) < 256)
         return (int)json_integer_value(st);
     return 1;
+}
+
+/* The page cache of one run of a command (`regime` of its row and of the run): what was asked,
+ * and the state the seed names: purged (the run found the files evicted: effective cold), warm,
+ * or unknown (the regime was not reached: steadyState, never a cold label); the reason is the
+ * run's note, or how much of the files was resident before it. */
+static void page_cache(const json_t *row_regime, const json_t *run_regime, struct line_facts *f,
+                       char *reason, size_t size)
+{
+    const json_t *req = json_object_get(row_regime, "requested");
+    if (!json_is_string(req))
+        return;
+    f->cache_requested = json_string_value(req);
+    const char *eff = json_string_value(json_object_get(run_regime, "effective"));
+    const char *note = json_string_value(json_object_get(run_regime, "note"));
+    const json_t *before = json_object_get(run_regime, "residentBefore");
+    f->cache_state = !eff                   ? "unknown"
+                     : !strcmp(eff, "cold") ? "purged"
+                     : !strcmp(eff, "warm") ? "warm"
+                                            : "unknown";
+    if (note) {
+        f->cache_reason = note;
+    } else if (eff && json_is_number(before)) {
+        bench__fmt(reason, size, "%s: %.0f%% of the files' pages resident before the run", eff,
+                   json_number_value(before) * 100);
+        f->cache_reason = reason;
+    } else if (!eff) {
+        f->cache_reason = "the run has no regime stamp";
+    }
 }
 
 static void run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t runs,
@@ -407,9 +447,14 @@ static void run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t r
                 seen[n] = true;
             const json_t *ru = json_object_get(r, "rusage");
             bool unmeasured = !isfinite(wall); /* as in bench_doc */
+            struct line_facts f = {.rusage = json_is_object(ru) ? ru : NULL};
+            char reason[160];
+            page_cache(json_object_get(row, "regime"), json_object_get(r, "regime"), &f, reason,
+                       sizeof reason);
+            /* the rusage has its own fields now (rusage_source): `metrics` keeps the rest */
             put_line(c, json_string_value(name), json_string_value(command), base + n - 1, wall,
                      true, unmeasured ? BENCH__RESULT_SKIP : 0, unmeasured ? NOT_MEASURED : NULL,
-                     NULL, json_is_object(ru) ? json_deep_copy(ru) : json_object());
+                     NULL, json_object(), &f);
         }
         if (json_is_object(failure)) {
             const json_t *fr = json_object_get(failure, "run");
@@ -424,14 +469,14 @@ static void run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t r
             if (n < n_seen)
                 seen[n] = true;
             put_line(c, json_string_value(name), json_string_value(command), base + n - 1, NAN,
-                     true, failure_code(failure), NULL, e, json_object());
+                     true, failure_code(failure), NULL, e, json_object(), NULL);
             /* the runs after a failure were not run: a skip each, not fewer samples */
             char skip[96];
             bench__fmt(skip, sizeof skip, "aborted_after_failed_run:%zu", n);
             for (size_t m = 1; m <= runs && !c->over; m++)
                 if (!seen[m])
                     put_line(c, json_string_value(name), json_string_value(command), base + m - 1,
-                             NAN, true, BENCH__RESULT_SKIP, skip, NULL, json_object());
+                             NAN, true, BENCH__RESULT_SKIP, skip, NULL, json_object(), NULL);
         }
         free(seen);
     }
@@ -529,6 +574,7 @@ static int doc_start(struct doc_ctx *c, const json_t *doc, bool rows_array, size
                                    (long long)json_integer_value(r), RESULTS_RUNS_MAX);
         *runs = (size_t)json_integer_value(r);
     }
+    c->sources = doc_sources(c->provenance, c->info->sources); /* freed by the caller */
     c->line_floor = line_floor(c);
     c->start = c->out->len;
     if (!is_run && !room_for(c, n_rows)) /* a --bench-json row gives one line */
@@ -598,7 +644,9 @@ long results_doc_lines(const json_t *doc, size_t doc_index, const struct results
     if (doc_start(&c, doc, json_is_array(rows), json_array_size(rows), &runs, err, err_size) != 0)
         return -1;
     doc_rows(&c, rows, 0, *run_base, runs, rejected);
-    return doc_finish(&c, run_base, runs, rejected, first, err, err_size);
+    long lines = doc_finish(&c, run_base, runs, rejected, first, err, err_size);
+    json_decref(c.sources);
+    return lines;
 }
 
 #define ROWS_PER_BATCH 256 /* rows parsed and held at once by results_doc_text_lines */
@@ -646,7 +694,9 @@ long results_doc_text_lines(const char *text, size_t len, size_t doc_index,
         rc = -1;
     }
     tool_json_doc_free(&d);
-    return rc == 0 ? doc_finish(&c, run_base, runs, rejected, first, err, err_size) : -1;
+    long lines = rc == 0 ? doc_finish(&c, run_base, runs, rejected, first, err, err_size) : -1;
+    json_decref(c.sources);
+    return lines;
 }
 
 /* ---- a line read back ---- */
@@ -671,6 +721,52 @@ static bool req_str(const json_t *o, const char *key, const char **out)
         return false;
     *out = json_string_value(v);
     return true;
+}
+
+static char *dump_compact(const json_t *v)
+{
+    char *t = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+    if (!t)
+        bench__out_of_memory();
+    return t;
+}
+
+/* The fields a line written before issue 28 lacks (docs/reference/results.md, "The raw line"):
+ * absent or null is not known; a value of another type refuses the line. NULL, or the reason. */
+static const char *line_facts_read(const json_t *o, struct results_line *l)
+{
+    const json_t *samples = json_object_get(o, "sample_count");
+    const json_t *cont = json_object_get(o, "contention");
+    const json_t *est = json_object_get(o, "estimated_metrics");
+    const json_t *src = json_object_get(o, "sources");
+    l->m.row_mad_ns = NAN;
+    if (samples && !json_is_null(samples) &&
+        !(json_is_integer(samples) && json_integer_value(samples) >= 0))
+        return "\"sample_count\" is not a whole number or null";
+    if (!num_or_null(json_object_get(o, "mad_ns"), &l->m.row_mad_ns) || l->m.row_mad_ns < 0)
+        return "\"mad_ns\" is not a number of ns or null";
+    double c;
+    if (!num_or_null(cont, &c) || c < 0)
+        return "\"contention\" is not a share or null";
+    if (est && !strings(est))
+        return "\"estimated_metrics\" is not an array of strings";
+    if (src && !json_is_null(src)) {
+        const char *k;
+        const json_t *v;
+        if (!json_is_object(src))
+            return "\"sources\" is not an object";
+        json_object_foreach((json_t *)src, k, v)
+        {
+            if (!json_is_string(v))
+                return "\"sources\" holds a value that is not a string";
+        }
+    }
+    l->m.row_samples = json_is_integer(samples) ? (size_t)json_integer_value(samples) : 0;
+    l->m.contention_known = isfinite(c);
+    l->m.contention = c;
+    l->estimated_json = est ? dump_compact(est) : bench__xstrdup("[]");
+    l->sources_json = json_object_size(src) ? dump_compact(src) : NULL;
+    return NULL;
 }
 
 int results_line_parse(const char *text, size_t len, struct results_line *out, char *err,
@@ -727,8 +823,12 @@ int results_line_parse(const char *text, size_t len, struct results_line *out, c
              !opt_str(o, "library_version", &l->library_version) ||
              !opt_str(o, "source_revision", &l->source_revision))
         bad = "a provenance field is neither a string nor null";
+    if (!bad)
+        bad = line_facts_read(o, l);
     if (bad) {
         json_decref(o);
+        free(l->estimated_json);
+        free(l->sources_json);
         memset(out, 0, sizeof *out);
         return tool_json_error(err, err_size, "%s", bad);
     }
@@ -747,5 +847,7 @@ void results_line_free(struct results_line *line)
 {
     json_decref(line->root);
     free(line->metrics_json);
+    free(line->estimated_json);
+    free(line->sources_json);
     memset(line, 0, sizeof *line);
 }

@@ -3,9 +3,11 @@
  * schema, the statements, the transactions and the busy timeout that lets two `libbench record`
  * processes share one file. The only file with SQL. It computes nothing: aggregates and
  * comparisons arrive computed (lib/stats/results.h), and unmeasured values are stored as NULL,
- * never 0. */
+ * never 0. Over 600 lines: every statement of the index is in this one file, so that another
+ * database implements results_index.h by replacing it alone. */
 #define _GNU_SOURCE
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,15 +20,18 @@
 
 #define BUSY_TIMEOUT_MS 120000 /* a writer waits this long for another one */
 #define CACHE_KIB "-131072"    /* the page cache: 128 MiB at most, as a record needs it */
-/* PRAGMA user_version of the index this file writes: a change to SCHEMA changes it, and an index
- * of another number is refused as damaged (libbench results rebuild replaces it). 0 is an index
- * made before the number was kept. */
-#define SCHEMA_VERSION 1
+/* PRAGMA user_version of the index this file writes: a change to SCHEMA changes it. An index of
+ * an older number (0: before the number was kept; 1: before issue 28's columns and the changes
+ * table) is stale and rebuilt from raw/ before it is read; one of a newer number (a later
+ * libbench's) is refused as damaged, never overwritten (libbench results rebuild replaces it and
+ * keeps it aside). */
+#define SCHEMA_VERSION 2
 
 struct results_index {
     sqlite3 *db;
     int bind_rc;  /* the first failed sqlite3_bind_* since the last step, else SQLITE_OK */
     bool damaged; /* a call failed because the file is not an index (results_index_damaged) */
+    bool stale;   /* made by an older version of the tables: to be rebuilt */
 };
 
 static const char SCHEMA[] =
@@ -37,7 +42,7 @@ static const char SCHEMA[] =
     " machine TEXT, cpu_model TEXT);"
     "CREATE TABLE IF NOT EXISTS runs(bench_id TEXT PRIMARY KEY, timestamp_utc TEXT NOT NULL,"
     " profile TEXT NOT NULL, host_id TEXT NOT NULL, source_revision TEXT,"
-    " first_object TEXT NOT NULL);"
+    " first_object TEXT NOT NULL, sources TEXT);"
     "CREATE TABLE IF NOT EXISTS subjects(bench_id TEXT NOT NULL, subject TEXT NOT NULL,"
     " library_version TEXT, compiler TEXT, source_revision TEXT, first_object TEXT NOT NULL,"
     " PRIMARY KEY(bench_id, subject));"
@@ -46,7 +51,8 @@ static const char SCHEMA[] =
     " profile TEXT NOT NULL, scenario TEXT NOT NULL, operation TEXT NOT NULL,"
     " host_id TEXT NOT NULL, run INTEGER NOT NULL, returncode INTEGER NOT NULL, value_ns REAL,"
     " whole_process INTEGER NOT NULL, skip_reason TEXT, failure TEXT, metrics TEXT NOT NULL,"
-    " PRIMARY KEY(object_key, line));"
+    " row_sample_count INTEGER, row_mad_ns REAL, contention REAL,"
+    " estimated_metrics TEXT NOT NULL, PRIMARY KEY(object_key, line));"
     "CREATE INDEX IF NOT EXISTS measurements_cell ON measurements(bench_id, subject, profile,"
     " scenario, operation, run);"
     "CREATE TABLE IF NOT EXISTS aggregates(bench_id TEXT NOT NULL, subject TEXT NOT NULL,"
@@ -54,19 +60,28 @@ static const char SCHEMA[] =
     " host_id TEXT NOT NULL, whole_process INTEGER NOT NULL, total_count INTEGER NOT NULL,"
     " sample_count INTEGER NOT NULL, skip_count INTEGER NOT NULL,"
     " failure_count INTEGER NOT NULL, failure_rate REAL, p50_ns REAL, p90_ns REAL, p99_ns REAL,"
-    " min_ns REAL, max_ns REAL, PRIMARY KEY(bench_id, subject, profile, scenario, operation));"
+    " min_ns REAL, max_ns REAL, mad_ns REAL, mad_n INTEGER NOT NULL, contention REAL,"
+    " PRIMARY KEY(bench_id, subject, profile, scenario, operation));"
     "CREATE TABLE IF NOT EXISTS comparisons(bench_id TEXT NOT NULL, subject TEXT NOT NULL,"
     " profile TEXT NOT NULL, scenario TEXT NOT NULL, operation TEXT NOT NULL,"
     " baseline_bench_id TEXT, reference_bench_id TEXT, reference_subject TEXT,"
     " state TEXT NOT NULL, decided_by TEXT, why TEXT NOT NULL, delta_p50_ns REAL,"
     " delta_p90_ns REAL, delta_p99_ns REAL, slower_p50_pct REAL, slower_p90_pct REAL,"
     " slower_p99_pct REAL, severity REAL,"
-    " PRIMARY KEY(bench_id, subject, profile, scenario, operation));";
+    " PRIMARY KEY(bench_id, subject, profile, scenario, operation));"
+    "CREATE TABLE IF NOT EXISTS changes(profile TEXT NOT NULL, scenario TEXT NOT NULL,"
+    " operation TEXT NOT NULL, subject TEXT NOT NULL, host_id TEXT NOT NULL,"
+    " bench_id TEXT NOT NULL, timestamp_utc TEXT NOT NULL, source_revision TEXT, sources TEXT,"
+    " previous_bench_id TEXT NOT NULL, first_bench_id TEXT NOT NULL,"
+    " last_bench_id TEXT NOT NULL, runs_before INTEGER NOT NULL, runs_after INTEGER NOT NULL,"
+    " median_before_ns REAL, median_after_ns REAL, size_rel REAL, ci_low_rel REAL,"
+    " ci_high_rel REAL, ci_level REAL, p REAL, t REAL,"
+    " PRIMARY KEY(profile, scenario, operation, subject, host_id, bench_id));";
 
 static const char DROP[] = "DROP TABLE IF EXISTS uploads; DROP TABLE IF EXISTS hosts;"
                            "DROP TABLE IF EXISTS runs; DROP TABLE IF EXISTS subjects;"
                            "DROP TABLE IF EXISTS measurements; DROP TABLE IF EXISTS aggregates;"
-                           "DROP TABLE IF EXISTS comparisons;";
+                           "DROP TABLE IF EXISTS comparisons; DROP TABLE IF EXISTS changes;";
 
 /* -1 with what failed and SQLite's reason; RESULTS_INDEX_DAMAGED when the reason is that the
  * file is not a database or its pages are damaged. */
@@ -113,6 +128,10 @@ static int check_schema(struct results_index *ix, bool *fresh, char *err, size_t
     if (rc != 0)
         return rc;
     *fresh = tables == 0;
+    if (!*fresh && version >= 0 && version < SCHEMA_VERSION) {
+        ix->stale = true;
+        return 0;
+    }
     if (!*fresh && version != SCHEMA_VERSION) {
         tool_json_error(err, size, "an index of another schema (%lld; this libbench's is %d)",
                         (long long)version, SCHEMA_VERSION);
@@ -256,8 +275,16 @@ void results_index_rollback(struct results_index *ix)
 
 int results_index_reset(struct results_index *ix, char *err, size_t err_size)
 {
+    char version[64];
+    bench__fmt(version, sizeof version, "PRAGMA user_version = %d", SCHEMA_VERSION);
     int rc = exec(ix, DROP, err, err_size, "cannot drop the index's tables");
-    return rc != 0 ? rc : exec(ix, SCHEMA, err, err_size, "cannot create the index's tables");
+    if (rc == 0)
+        rc = exec(ix, SCHEMA, err, err_size, "cannot create the index's tables");
+    if (rc == 0)
+        rc = exec(ix, version, err, err_size, "cannot set the index's version");
+    if (rc == 0)
+        ix->stale = false;
+    return rc;
 }
 
 /* ---- statements ---- */
@@ -355,13 +382,14 @@ int results_index_add_upload(struct results_index *ix, const struct results_uplo
         prepare(ix, "INSERT OR IGNORE INTO hosts VALUES(?,?,?,?,?)", err, err_size);
     /* a bench_id given by two objects: the one whose key sorts first describes the run, so the
      * index does not depend on the order objects arrived in */
-    sqlite3_stmt *run = prepare(
-        ix,
-        "INSERT INTO runs VALUES(?,?,?,?,?,?) ON CONFLICT(bench_id) DO UPDATE SET"
-        " timestamp_utc = excluded.timestamp_utc, profile = excluded.profile,"
-        " host_id = excluded.host_id, source_revision = excluded.source_revision,"
-        " first_object = excluded.first_object WHERE excluded.first_object < runs.first_object",
-        err, err_size);
+    sqlite3_stmt *run =
+        prepare(ix,
+                "INSERT INTO runs VALUES(?,?,?,?,?,?,?) ON CONFLICT(bench_id) DO UPDATE SET"
+                " timestamp_utc = excluded.timestamp_utc, profile = excluded.profile,"
+                " host_id = excluded.host_id, source_revision = excluded.source_revision,"
+                " first_object = excluded.first_object, sources = excluded.sources"
+                " WHERE excluded.first_object < runs.first_object",
+                err, err_size);
     sqlite3_stmt *subj = prepare(
         ix,
         "INSERT INTO subjects VALUES(?,?,?,?,?,?) ON CONFLICT(bench_id, subject) DO UPDATE SET"
@@ -369,8 +397,9 @@ int results_index_add_upload(struct results_index *ix, const struct results_uplo
         " source_revision = excluded.source_revision, first_object = excluded.first_object"
         " WHERE excluded.first_object < subjects.first_object",
         err, err_size);
-    sqlite3_stmt *meas = prepare(
-        ix, "INSERT INTO measurements VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err, err_size);
+    sqlite3_stmt *meas =
+        prepare(ix, "INSERT INTO measurements VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err,
+                err_size);
     int rc = -1;
     if (!up || !host || !run || !subj || !meas)
         goto out;
@@ -399,6 +428,7 @@ int results_index_add_upload(struct results_index *ix, const struct results_uplo
         bind_text(ix, run, 4, l->m.host_id);
         bind_text(ix, run, 5, l->source_revision);
         bind_text(ix, run, 6, u->object_key);
+        bind_text(ix, run, 7, l->sources_json);
         if (step_done(ix, run, err, err_size, "cannot add a run") != 0)
             goto out;
         bind_text(ix, subj, 1, l->m.bench_id);
@@ -425,6 +455,10 @@ int results_index_add_upload(struct results_index *ix, const struct results_uplo
         bind_text(ix, meas, 14, l->skip_reason);
         bind_text(ix, meas, 15, l->failure);
         bind_text(ix, meas, 16, l->metrics_json);
+        bind_real(ix, meas, 17, l->m.row_samples > 0 ? (double)l->m.row_samples : NAN);
+        bind_real(ix, meas, 18, l->m.row_mad_ns);
+        bind_real(ix, meas, 19, l->m.contention_known ? l->m.contention : NAN);
+        bind_text(ix, meas, 20, l->estimated_json ? l->estimated_json : "[]");
         if (step_done(ix, meas, err, err_size, "cannot add a measurement") != 0)
             goto out;
     }
@@ -440,12 +474,56 @@ out:
 
 /* ---- reading back ---- */
 
+/* The strings of a list, each kept once: a run's bench_id, subject and host are on every one of
+ * its rows, and a report of 250 000 rows reads them for each. Open addressing, FNV-1a. */
+struct results_intern {
+    const char **slots;
+    size_t cap, n;
+};
+
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 1469598103934665603u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+static void intern_grow(struct results_intern *in)
+{
+    size_t cap = in->cap ? in->cap * 2 : 1024;
+    const char **slots = bench__xcalloc(cap, sizeof *slots);
+    for (size_t i = 0; i < in->cap; i++) {
+        if (!in->slots[i])
+            continue;
+        size_t j = fnv1a(in->slots[i]) & (cap - 1);
+        while (slots[j])
+            j = (j + 1) & (cap - 1);
+        slots[j] = in->slots[i];
+    }
+    free(in->slots);
+    in->slots = slots;
+    in->cap = cap;
+}
+
 static const char *keep(struct results_list *l, const unsigned char *text)
 {
     if (!text)
         return NULL;
+    if (!l->intern)
+        l->intern = bench__xcalloc(1, sizeof *l->intern);
+    struct results_intern *in = l->intern;
+    if (2 * (in->n + 1) > in->cap)
+        intern_grow(in);
+    const char *s = (const char *)text;
+    size_t j = fnv1a(s) & (in->cap - 1);
+    for (; in->slots[j]; j = (j + 1) & (in->cap - 1))
+        if (!strcmp(in->slots[j], s))
+            return in->slots[j];
     l->strings = bench__grow(l->strings, &l->cap_strings, l->n_strings + 1, sizeof *l->strings);
-    l->strings[l->n_strings] = bench__xstrdup((const char *)text);
+    l->strings[l->n_strings] = bench__xstrdup(s);
+    in->slots[j] = l->strings[l->n_strings];
+    in->n++;
     return l->strings[l->n_strings++];
 }
 
@@ -462,6 +540,10 @@ void results_list_free(struct results_list *list)
     free(list->runs);
     free(list->values);
     free(list->aggs);
+    free(list->changes);
+    if (list->intern)
+        free(list->intern->slots);
+    free(list->intern);
     memset(list, 0, sizeof *list);
 }
 
@@ -477,7 +559,8 @@ int results_index_runs(struct results_index *ix, struct results_list *out, char 
                        size_t err_size)
 {
     sqlite3_stmt *st = prepare(ix,
-                               "SELECT bench_id, timestamp_utc, host_id, profile FROM runs"
+                               "SELECT bench_id, timestamp_utc, host_id, profile,"
+                               " source_revision, sources FROM runs"
                                " ORDER BY timestamp_utc, bench_id",
                                err, err_size);
     if (!st)
@@ -491,6 +574,8 @@ int results_index_runs(struct results_index *ix, struct results_list *out, char 
         r->timestamp_utc = keep(out, sqlite3_column_text(st, 1));
         r->host_id = keep(out, sqlite3_column_text(st, 2));
         r->profile = keep(out, sqlite3_column_text(st, 3));
+        r->source_revision = keep(out, sqlite3_column_text(st, 4));
+        r->sources = keep(out, sqlite3_column_text(st, 5));
     }
     return finish_read(ix, st, rc, err, err_size);
 }
@@ -500,7 +585,9 @@ int results_index_measurements(struct results_index *ix, const char *bench_id,
 {
     sqlite3_stmt *st = prepare(ix,
                                "SELECT bench_id, subject, profile, scenario, operation, host_id,"
-                               " run, returncode, value_ns, whole_process FROM measurements"
+                               " run, returncode, value_ns, whole_process, row_sample_count,"
+                               " row_mad_ns, contention, metrics, estimated_metrics"
+                               " FROM measurements"
                                " WHERE bench_id = ? ORDER BY subject, profile, scenario,"
                                " operation, run, object_key, line",
                                err, err_size);
@@ -526,6 +613,14 @@ int results_index_measurements(struct results_index *ix, const char *bench_id,
         m->returncode = sqlite3_column_int(st, 7);
         m->value_ns = col_real(st, 8);
         m->whole_process = sqlite3_column_int(st, 9) != 0;
+        double samples = col_real(st, 10);
+        m->row_samples = isfinite(samples) && samples > 0 ? (size_t)samples : 0;
+        m->row_mad_ns = col_real(st, 11);
+        m->contention = col_real(st, 12);
+        m->contention_known = !isnan(m->contention);
+        struct results_value *v = &out->values[out->n_values - 1];
+        v->metrics_json = keep(out, sqlite3_column_text(st, 13));
+        v->estimated_json = keep(out, sqlite3_column_text(st, 14));
     }
     return finish_read(ix, st, rc, err, err_size);
 }
@@ -535,8 +630,9 @@ int results_index_set_aggregates(struct results_index *ix, const char *bench_id,
                                  size_t err_size)
 {
     sqlite3_stmt *del = prepare(ix, "DELETE FROM aggregates WHERE bench_id = ?", err, err_size);
-    sqlite3_stmt *ins = prepare(
-        ix, "INSERT INTO aggregates VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err, err_size);
+    sqlite3_stmt *ins =
+        prepare(ix, "INSERT INTO aggregates VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err,
+                err_size);
     int rc = -1;
     if (!del || !ins)
         goto out;
@@ -561,6 +657,9 @@ int results_index_set_aggregates(struct results_index *ix, const char *bench_id,
         bind_real(ix, ins, 15, a[i].p99);
         bind_real(ix, ins, 16, a[i].min);
         bind_real(ix, ins, 17, a[i].max);
+        bind_real(ix, ins, 18, a[i].mad);
+        bind_int64(ix, ins, 19, (sqlite3_int64)a[i].mad_n);
+        bind_real(ix, ins, 20, a[i].contention);
         if (step_done(ix, ins, err, err_size, "cannot add an aggregate") != 0)
             goto out;
     }
@@ -578,7 +677,7 @@ int results_index_aggregates(struct results_index *ix, struct results_list *out,
         ix,
         "SELECT bench_id, subject, profile, scenario, operation, host_id, whole_process,"
         " total_count, sample_count, skip_count, failure_count, failure_rate, p50_ns, p90_ns,"
-        " p99_ns, min_ns, max_ns FROM aggregates"
+        " p99_ns, min_ns, max_ns, mad_ns, mad_n, contention FROM aggregates"
         " ORDER BY bench_id, subject, profile, scenario, operation",
         err, err_size);
     if (!st)
@@ -605,6 +704,9 @@ int results_index_aggregates(struct results_index *ix, struct results_list *out,
         a->p99 = col_real(st, 14);
         a->min = col_real(st, 15);
         a->max = col_real(st, 16);
+        a->mad = col_real(st, 17);
+        a->mad_n = (size_t)sqlite3_column_int64(st, 18);
+        a->contention = col_real(st, 19);
     }
     return finish_read(ix, st, rc, err, err_size);
 }
@@ -655,6 +757,11 @@ bool results_index_damaged(const struct results_index *ix)
     return ix && ix->damaged;
 }
 
+bool results_index_stale(const struct results_index *ix)
+{
+    return ix->stale;
+}
+
 int results_index_upload_keys(struct results_index *ix, char ***keys, size_t *n, char *err,
                               size_t err_size)
 {
@@ -670,6 +777,87 @@ int results_index_upload_keys(struct results_index *ix, char ***keys, size_t *n,
         const unsigned char *key = sqlite3_column_text(st, 0);
         *keys = bench__grow(*keys, &cap, *n + 1, sizeof **keys);
         (*keys)[(*n)++] = bench__xstrdup(key ? (const char *)key : "");
+    }
+    return finish_read(ix, st, rc, err, err_size);
+}
+
+/* ---- change points ---- */
+
+int results_index_set_changes(struct results_index *ix, const struct results_change *c, size_t n,
+                              char *err, size_t err_size)
+{
+    if (exec(ix, "DELETE FROM changes", err, err_size, "cannot replace the change points") != 0)
+        return -1;
+    sqlite3_stmt *ins =
+        prepare(ix, "INSERT INTO changes VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err,
+                err_size);
+    if (!ins)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const struct results_change *x = &c[i];
+        bind_text(ix, ins, 1, x->profile);
+        bind_text(ix, ins, 2, x->scenario);
+        bind_text(ix, ins, 3, x->operation);
+        bind_text(ix, ins, 4, x->subject);
+        bind_text(ix, ins, 5, x->host_id);
+        bind_text(ix, ins, 6, x->bench_id);
+        bind_text(ix, ins, 7, x->timestamp_utc);
+        bind_text(ix, ins, 8, x->source_revision);
+        bind_text(ix, ins, 9, x->sources);
+        bind_text(ix, ins, 10, x->previous_bench_id);
+        bind_text(ix, ins, 11, x->first_bench_id);
+        bind_text(ix, ins, 12, x->last_bench_id);
+        bind_int64(ix, ins, 13, (sqlite3_int64)x->runs_before);
+        bind_int64(ix, ins, 14, (sqlite3_int64)x->runs_after);
+        bind_real(ix, ins, 15, x->median_before_ns);
+        bind_real(ix, ins, 16, x->median_after_ns);
+        bind_real(ix, ins, 17, x->size_rel);
+        bind_real(ix, ins, 18, x->ci_low_rel);
+        bind_real(ix, ins, 19, x->ci_high_rel);
+        bind_real(ix, ins, 20, x->ci_level);
+        bind_real(ix, ins, 21, x->p);
+        bind_real(ix, ins, 22, x->t);
+        rc = step_done(ix, ins, err, err_size, "cannot add a change point");
+    }
+    sqlite3_finalize(ins);
+    return rc;
+}
+
+int results_index_changes(struct results_index *ix, struct results_list *out, char *err,
+                          size_t err_size)
+{
+    sqlite3_stmt *st =
+        prepare(ix,
+                "SELECT profile, scenario, operation, subject, host_id, bench_id, timestamp_utc,"
+                " source_revision, sources, previous_bench_id, first_bench_id, last_bench_id,"
+                " runs_before, runs_after, median_before_ns, median_after_ns, size_rel, ci_low_rel,"
+                " ci_high_rel, ci_level, p, t FROM changes ORDER BY profile, scenario, operation,"
+                " subject, host_id, timestamp_utc, bench_id",
+                err, err_size);
+    if (!st)
+        return -1;
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        out->changes = bench__grow(out->changes, &cap, out->n_changes + 1, sizeof *out->changes);
+        struct results_change *x = &out->changes[out->n_changes++];
+        const char **text[] = {&x->profile,           &x->scenario,        &x->operation,
+                               &x->subject,           &x->host_id,         &x->bench_id,
+                               &x->timestamp_utc,     &x->source_revision, &x->sources,
+                               &x->previous_bench_id, &x->first_bench_id,  &x->last_bench_id};
+        for (int k = 0; k < 12; k++)
+            *text[k] = keep(out, sqlite3_column_text(st, k));
+        x->runs_before = (size_t)sqlite3_column_int64(st, 12);
+        x->runs_after = (size_t)sqlite3_column_int64(st, 13);
+        x->median_before_ns = col_real(st, 14);
+        x->median_after_ns = col_real(st, 15);
+        x->size_rel = col_real(st, 16);
+        x->ci_low_rel = col_real(st, 17);
+        x->ci_high_rel = col_real(st, 18);
+        x->ci_level = col_real(st, 19);
+        x->p = col_real(st, 20);
+        x->t = col_real(st, 21);
     }
     return finish_read(ix, st, rc, err, err_size);
 }

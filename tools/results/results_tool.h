@@ -36,6 +36,10 @@ struct results_record_info {
     const char *profile, *subject;
     const char *source_revision; /* NULL when the working directory is not a git checkout */
     const char *recorder_version;
+    const char *subject_role;  /* --subject-role: baseline, candidate, aa_control, reference;
+                                  NULL when not said */
+    const char *binary_sha256; /* of --binary FILE; NULL without it */
+    const json_t *sources;     /* --source NAME=HASH, as an object; NULL without any */
 };
 
 /* "YYYY-MM-DDTHH:MM:SSZ" (or with a "+00:00" offset) into seconds since the epoch. */
@@ -44,9 +48,18 @@ bool results_time_parse(const char *text, int64_t *epoch);
 bool results_time_stamp(int64_t epoch, struct results_record_info *info);
 /* A profile name is a path part: 1 to 64 of [A-Za-z0-9._-], not starting with '.'. */
 bool results_profile_ok(const char *profile);
+/* "NAME=HASH" (a source and its hash or commit, `record --source`, or a document's provenance
+ * fact "source NAME=HASH") into obj; false when it is not one: NAME 1 to 64 of
+ * [A-Za-z0-9._-], HASH 1 to 128 printable ASCII characters without a space. */
+bool results_source_add(json_t *obj, const char *text);
+/* Whether a --subject-role is one of the roles of the results contract. */
+bool results_subject_role_ok(const char *role);
 
 /* SHA-256 of data as 64 lowercase hex digits (nettle). */
 void results_sha256_hex(const void *data, size_t len, char hex[65]);
+/* SHA-256 of a regular file, read in pieces (never opened if it is not one: a FIFO would
+ * block); 0, or -1 with the reason in why. */
+int results_sha256_file(const char *path, char hex[65], char *why, size_t size);
 
 /* Appends the raw lines of one document (--bench-json schema 2, or `libbench run --json` schema
  * 1) to out. *run_base is the run index of the document's first repetition; it is advanced past
@@ -66,15 +79,18 @@ long results_doc_text_lines(const char *text, size_t len, size_t doc_index,
                             const struct results_record_info *info, size_t *run_base,
                             struct bench__text *out, json_t *rejected, char *err, size_t err_size);
 
-/* One raw line read back. Every string is owned by root, except metrics_json (malloc'd). */
+/* One raw line read back. Every string is owned by root, except the *_json texts (malloc'd).
+ * A field a line written before it existed lacks reads as not known (NULL, 0, NaN). */
 struct results_line {
     json_t *root;
-    struct bench__result_measurement m;
+    struct bench__result_measurement m; /* with the row's samples, MAD and contention */
     const char *timestamp_utc;
     const char *skip_reason, *failure; /* NULL when null */
     const char *host, *platform, *machine, *cpu_model;
     const char *compiler, *library_version, *source_revision; /* NULL when null */
-    char *metrics_json;                                       /* the metrics object, compact */
+    char *metrics_json;   /* the metrics object, compact, keys sorted */
+    char *estimated_json; /* estimated_metrics, a compact array ("[]" when none) */
+    char *sources_json;   /* sources, a compact object, keys sorted; NULL when none */
 };
 /* Reads one line (without its newline): 0, or -1 with the reason in err (nothing to free). */
 int results_line_parse(const char *text, size_t len, struct results_line *out, char *err,

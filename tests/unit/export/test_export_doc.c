@@ -58,9 +58,9 @@ static void reads_bench_json(void **state)
     export_csv(&doc, out);
     fclose(out);
     assert_string_equal(text, "name,impl,size,iterations,samples,median_ns,deviation_ns,min_ns,"
-                              "max_ns,items/s,error\n"
-                              "a,fast,,8,4,12.5,,12,13,2000000,\n"
-                              "\"b, quoted\",slow,big,,,,,,,,it failed\n");
+                              "max_ns,items/s,error,estimated\n"
+                              "a,fast,,8,4,12.5,,12,13,2000000,,items/s\n"
+                              "\"b, quoted\",slow,big,,,,,,,,it failed,\n");
     free(text);
     export_doc_free(&doc);
 }

@@ -194,7 +194,16 @@ static void run_document(void **state)
     assert_int_equal(l[2].m.returncode, 77);
     assert_string_equal(l[2].skip_reason, "not_measured");
     assert_true(isnan(l[2].m.value_ns));
-    assert_string_equal(l[0].metrics_json, "{\"minflt\":null,\"user-ns\":0}");
+    /* the rusage has its own fields (the seed's names), no longer in metrics */
+    assert_string_equal(l[0].metrics_json, "{}");
+    const json_t *r0 = l[0].root;
+    assert_int_equal(json_integer_value(json_object_get(r0, "cpu_user_us")), 0);
+    assert_true(json_is_null(json_object_get(r0, "minor_page_faults")));
+    assert_string_equal(json_string_value(json_object_get(r0, "rusage_source")),
+                        "os_wait4_child_rusage");
+    assert_string_equal(json_string_value(json_object_get(r0, "timing_contract_version")),
+                        "libbench-process-wall/1");
+    assert_true(json_is_null(json_object_get(r0, "cache_mode_requested")));
     assert_string_equal(l[0].library_version, "0.2.0");
     assert_int_equal(l[3].m.returncode, 0); /* bad's first run was measured */
     assert_int_equal(l[4].m.returncode, 3); /* its failure, with its exit status */
@@ -208,6 +217,78 @@ static void run_document(void **state)
     free(out.data);
     json_decref(rejected);
     json_decref(doc);
+}
+
+/* Issue 28 and the seed's raw line: the row's samples, MAD and contention, the estimate marks,
+ * the sources (a document's "source NAME=HASH" facts, then --source), the role, the binary,
+ * the timing contract; and a line written before these fields still reads. */
+static const char FACTS_DOC[] =
+    "{\"schema\": 2, \"meta\": {\"hostname\": \"h\", \"provenance\": [\"source lz4=abc\","
+    " \"source zstd=old\", \"source bad\"]}, \"rows\": [{\"name\": \"x\", \"labels\": {},"
+    " \"samples\": 32, \"medianNs\": 10, \"deviationNs\": 0.5, \"contention\": 0.25,"
+    " \"metrics\": {\"cycles\": 30, \"instr\": 90}, \"estimatedMetrics\": [\"cycles\"],"
+    " \"error\": \"\"}]}";
+
+static void line_facts(void **state)
+{
+    (void)state;
+    struct results_record_info info = info_of();
+    json_t *given = json_object();
+    assert_true(results_source_add(given, "zstd=new"));
+    assert_false(results_source_add(given, "no hash"));
+    assert_false(results_source_add(given, "a=b c"));
+    assert_false(results_source_add(given, "=x"));
+    info.sources = given;
+    info.subject_role = "candidate";
+    info.binary_sha256 = "ab12";
+    assert_true(results_subject_role_ok("aa_control"));
+    assert_false(results_subject_role_ok("target"));
+    json_t *doc = json_loads(FACTS_DOC, 0, NULL);
+    json_t *rejected = json_array();
+    struct bench__text out = {0};
+    size_t base = 0;
+    char err[256];
+    assert_int_equal(results_doc_lines(doc, 0, &info, &base, &out, rejected, err, sizeof err), 1);
+    struct results_line l;
+    assert_int_equal(read_lines(out.data, &l, 1), 1);
+    assert_int_equal(l.m.row_samples, 32);
+    assert_true(l.m.row_mad_ns == 0.5);
+    assert_true(l.m.contention_known && l.m.contention == 0.25);
+    assert_string_equal(l.estimated_json, "[\"cycles\"]");
+    assert_string_equal(l.sources_json, "{\"lz4\":\"abc\",\"zstd\":\"new\"}");
+    assert_string_equal(json_string_value(json_object_get(l.root, "subject_role")), "candidate");
+    assert_string_equal(json_string_value(json_object_get(l.root, "binary_sha256")), "ab12");
+    assert_string_equal(json_string_value(json_object_get(l.root, "timing_contract_version")),
+                        "libbench-median-per-iteration/1");
+    assert_true(json_is_null(json_object_get(l.root, "rusage_source")));
+    results_line_free(&l);
+    free(out.data);
+
+    /* a line of a store written before these fields: every one of them not known */
+    static const char OLD[] =
+        "{\"schema_version\":1,\"bench_id\":\"20261101T102030Z\",\"timestamp_utc\":"
+        "\"2026-11-01T10:20:30Z\",\"profile\":\"p\",\"scenario\":\"s\",\"operation\":\"\","
+        "\"run\":0,\"subject\":\"main\",\"value_ns\":5.0,\"whole_process\":false,"
+        "\"returncode\":0,\"skip_reason\":null,\"failure\":null,\"metrics\":{},\"host_id\":"
+        "\"abc\"}";
+    assert_int_equal(results_line_parse(OLD, strlen(OLD), &l, err, sizeof err), 0);
+    assert_int_equal(l.m.row_samples, 0);
+    assert_true(isnan(l.m.row_mad_ns));
+    assert_false(l.m.contention_known);
+    assert_string_equal(l.estimated_json, "[]");
+    assert_null(l.sources_json);
+    results_line_free(&l);
+    /* a new field of the wrong type refuses the line, with its name */
+    char bad[sizeof OLD + 64];
+    snprintf(bad, sizeof bad, "%.*s,\"estimated_metrics\":[1]}", (int)strlen(OLD) - 1, OLD);
+    assert_int_equal(results_line_parse(bad, strlen(bad), &l, err, sizeof err), -1);
+    assert_non_null(strstr(err, "estimated_metrics"));
+    snprintf(bad, sizeof bad, "%.*s,\"contention\":\"high\"}", (int)strlen(OLD) - 1, OLD);
+    assert_int_equal(results_line_parse(bad, strlen(bad), &l, err, sizeof err), -1);
+    assert_non_null(strstr(err, "contention"));
+    json_decref(rejected);
+    json_decref(doc);
+    json_decref(given);
 }
 
 static void refused_documents(void **state)
@@ -501,10 +582,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(time_stamp_and_parse), cmocka_unit_test(profile_names),
         cmocka_unit_test(sha256_and_keys),      cmocka_unit_test(bench_document),
-        cmocka_unit_test(run_document),         cmocka_unit_test(refused_documents),
-        cmocka_unit_test(refused_lines),        cmocka_unit_test(text_never_dropped),
-        cmocka_unit_test(missing_fields),       cmocka_unit_test(limits),
-        cmocka_unit_test(text_reader),
+        cmocka_unit_test(run_document),         cmocka_unit_test(line_facts),
+        cmocka_unit_test(refused_documents),    cmocka_unit_test(refused_lines),
+        cmocka_unit_test(text_never_dropped),   cmocka_unit_test(missing_fields),
+        cmocka_unit_test(limits),               cmocka_unit_test(text_reader),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "stats/changepoint.h"
 #include "stats/results.h"
 
 #include <math.h>
@@ -748,6 +749,125 @@ static int free_vectors(void **state)
     return 0;
 }
 
+/* The dispersion a run's value comes with (what the history's unmistakable rule reads): the MAD
+ * of its values over their count from two of them; with one, its row's own MAD and samples;
+ * the largest known contention. */
+static void test_aggregate_dispersion(void **state)
+{
+    (void)state;
+    struct bench__result_measurement m[] = {
+        {.bench_id = "A",
+         .subject = "s",
+         .profile = "p",
+         .scenario = "x",
+         .operation = "",
+         .host_id = "h",
+         .value_ns = 100,
+         .row_samples = 32,
+         .row_mad_ns = 2,
+         .contention_known = true,
+         .contention = 0.1},
+        {.bench_id = "A",
+         .subject = "s",
+         .profile = "p",
+         .scenario = "x",
+         .operation = "",
+         .host_id = "h",
+         .value_ns = 110,
+         .contention_known = true,
+         .contention = 0.3},
+        {.bench_id = "A",
+         .subject = "s",
+         .profile = "p",
+         .scenario = "x",
+         .operation = "",
+         .host_id = "h",
+         .value_ns = 104},
+        {.bench_id = "B",
+         .subject = "s",
+         .profile = "p",
+         .scenario = "x",
+         .operation = "",
+         .host_id = "h",
+         .value_ns = 100,
+         .row_samples = 32,
+         .row_mad_ns = 2},
+        {.bench_id = "C",
+         .subject = "s",
+         .profile = "p",
+         .scenario = "x",
+         .operation = "",
+         .host_id = "h",
+         .value_ns = 100},
+    };
+    struct bench__result_aggregate *out = NULL;
+    size_t n = 0;
+    assert_int_equal(bench__results_aggregate(m, 5, &out, &n), 0);
+    assert_int_equal(n, 3);
+    assert_close(out[0].mad, 4); /* |100-104|, |110-104|, 0: median 4 */
+    assert_int_equal(out[0].mad_n, 3);
+    assert_close(out[0].contention, 0.3);
+    assert_close(out[1].mad, 2); /* one repetition: its row's own */
+    assert_int_equal(out[1].mad_n, 32);
+    assert_true(isnan(out[1].contention));
+    assert_true(isnan(out[2].mad)); /* one value, nothing said of its samples */
+    assert_int_equal(out[2].mad_n, 0);
+    free(out);
+}
+
+/* A row judged on its history: the verdict's state and token first, the p50 against the
+ * verdict's level, the tails and the failure rule point by point against the baseline. */
+static void test_row_judge_history(void **state)
+{
+    (void)state;
+    struct bench__result_thresholds th;
+    bench__result_thresholds_default(&th);
+    struct bench__result_aggregate b = agg_ns(100, 110, 120, 0, false);
+    struct bench__result_aggregate t = agg_ns(130, 140, 150, 0, false);
+    struct bench__hist_verdict v = {.state = BENCH__RESULT_REGRESSION,
+                                    .why = "regressed_since_change",
+                                    .ref_median = 104,
+                                    .p = 1e-5};
+    struct bench__result_row row = {.target = &t, .baseline = &b};
+    bench__result_row_judge_history(&row, &v, &th);
+    assert_int_equal(row.state, BENCH__RESULT_REGRESSION);
+    assert_string_equal(row.why, "regressed_since_change,baseline_p90_ms");
+    assert_string_equal(row.decided_by, "history");
+    assert_close(row.history_ref_p50, 104);
+    assert_close(row.delta_p50_ns, 26);
+    assert_close(row.slower_p50_pct, 25);
+    assert_close(row.delta_p90_ns, 30); /* against the baseline run, with its 10 samples */
+    /* a watch stays a watch; one out of line never fires the p50 point rule */
+    v.state = BENCH__RESULT_WATCH;
+    v.why = "out_of_line_unconfirmed";
+    t = agg_ns(130, 110, 120, 0, false);
+    bench__result_row_judge_history(&row, &v, &th);
+    assert_int_equal(row.state, BENCH__RESULT_WATCH);
+    assert_string_equal(row.why, "out_of_line_unconfirmed");
+    /* ok, its reason said */
+    v.state = BENCH__RESULT_OK;
+    v.why = "steady";
+    t = agg_ns(100, 105, 120, 0, false);
+    bench__result_row_judge_history(&row, &v, &th);
+    assert_int_equal(row.state, BENCH__RESULT_OK);
+    assert_string_equal(row.why, "steady");
+    /* a rising failure rate fails the row whatever the history says */
+    t.failure_rate = 0.1;
+    bench__result_row_judge_history(&row, &v, &th);
+    assert_int_equal(row.state, BENCH__RESULT_FAIL);
+    assert_string_equal(row.why, "failure_rate_increase");
+    /* no history: unmeasured with the verdict's reason, nothing compared */
+    t.failure_rate = 0;
+    v.state = BENCH__RESULT_UNMEASURED;
+    v.why = "no_history";
+    row.baseline = NULL;
+    bench__result_row_judge_history(&row, &v, &th);
+    assert_int_equal(row.state, BENCH__RESULT_UNMEASURED);
+    assert_string_equal(row.why, "no_history");
+    assert_null(row.decided_by);
+    assert_true(isnan(row.delta_p50_ns));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -767,6 +887,8 @@ int main(void)
         cmocka_unit_test(test_unmeasured_baseline),
         cmocka_unit_test(test_sorting_vector),
         cmocka_unit_test(test_sort_rules),
+        cmocka_unit_test(test_aggregate_dispersion),
+        cmocka_unit_test(test_row_judge_history),
     };
     return cmocka_run_group_tests(tests, load_vectors, free_vectors);
 }
