@@ -221,8 +221,8 @@ def case_kills(tmp):
     got = runs_of_index(store)
     check(got == objs, f"runs with a raw object but not reported: {sorted(objs - got)}; "
                        f"reported without an object: {sorted(got - objs)}")
-    history = json.load(open(rep))["history"]
-    shown = {p["bench_id"] for h in history for p in h["points"]}
+    rows = json.load(open(rep))["rows"]  # libbench-report/2: each row carries its history
+    shown = {p["bench_id"] for r in rows for p in r["history"]["points"]}
     check(shown == objs, f"the report's history misses {sorted(objs - shown)}")
     check(temporaries(store) == [], f"temporary files after the report: {temporaries(store)}")
 
