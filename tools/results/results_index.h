@@ -93,7 +93,7 @@ struct results_change {
     double size_rel, ci_low_rel, ci_high_rel, ci_level; /* NaN when not computed */
     double p, t;
 };
-struct results_intern; /* the list's strings, each kept once (results_sqlite.c) */
+struct results_intern; /* the list's strings, each kept once (results_list.c) */
 struct results_list {
     struct results_run *runs;
     size_t n_runs;
@@ -108,6 +108,9 @@ struct results_list {
     struct results_intern *intern;
 };
 void results_list_free(struct results_list *list);
+/* text kept in the list once (the same pointer for the same text), NULL for NULL (results_list.c)
+ */
+const char *results_list_keep(struct results_list *l, const unsigned char *text);
 
 /* Every run, oldest first (timestamp_utc, then bench_id). */
 int results_index_runs(struct results_index *ix, struct results_list *out, char *err,

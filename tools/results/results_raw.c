@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* results_raw.c: owns the raw line of the results history (docs/reference/results.md, "The raw
- * line"): a document's rows turned into lines and a line read back. Pure: it reads and writes no
- * file, and opens no index. A value that was not measured stays null; nothing here turns it into
- * 0. The store's names (keys, record times, profiles, sources) are results_key.c's. Over 600
- * lines: the two directions of one format, kept in one file so that they change together. */
+ * line"): a document's rows turned into lines (results_line.c reads a line back). Pure: it reads
+ * and writes no file, and opens no index. A value that was not measured stays null; nothing here
+ * turns it into 0. The store's names (keys, record times, profiles, sources) are results_key.c's.
+ * Over 600 lines because both kinds of document (--bench-json, libbench run) and their limits are
+ * one writer of one format. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -232,19 +233,6 @@ static char *labels_text(const json_t *labels, char *err, size_t size)
 /* The skip reason of a row without an error and without a value. */
 #define NOT_MEASURED "not_measured"
 
-/* A number or null; false when it is something else. */
-static bool num_or_null(const json_t *v, double *out)
-{
-    if (!v || json_is_null(v)) {
-        *out = NAN;
-        return true;
-    }
-    if (!json_is_number(v))
-        return false;
-    *out = json_number_value(v);
-    return true;
-}
-
 /* A row's number kept on its line only when it is what the field means; anything else is null
  * there (the row's value is what a line is refused for, not these). */
 static const json_t *whole_number(const json_t *v)
@@ -256,20 +244,6 @@ static const json_t *non_negative(const json_t *v)
 {
     return json_is_number(v) && isfinite(json_number_value(v)) && json_number_value(v) >= 0 ? v
                                                                                             : NULL;
-}
-
-static const json_t *strings(const json_t *v)
-{
-    size_t i;
-    const json_t *e;
-    if (!json_is_array(v))
-        return NULL;
-    json_array_foreach(v, i, e)
-    {
-        if (!json_is_string(e))
-            return NULL;
-    }
-    return v;
 }
 
 /* The sources of the document's lines: its provenance facts "source NAME=HASH" (a fact of
@@ -314,7 +288,7 @@ static void bench_doc(struct doc_ctx *c, const json_t *rows, size_t run, json_t 
         } else if (!json_is_string(error)) {
             tool_json_error(why, sizeof why, "\"error\" is %s, not a string",
                             tool_json_type_name(error));
-        } else if (!num_or_null(json_object_get(row, "medianNs"), &median) ||
+        } else if (!results_num_or_null(json_object_get(row, "medianNs"), &median) ||
                    (isfinite(median) && median < 0)) {
             tool_json_error(why, sizeof why, "\"medianNs\" is not a number of ns or null");
         } else if (metrics && !json_is_object(metrics)) {
@@ -333,7 +307,7 @@ static void bench_doc(struct doc_ctx *c, const json_t *rows, size_t run, json_t 
                     f.samples = whole_number(json_object_get(row, "samples"));
                     f.mad = non_negative(json_object_get(row, "deviationNs"));
                     f.contention = non_negative(json_object_get(row, "contention"));
-                    f.estimated = strings(json_object_get(row, "estimatedMetrics"));
+                    f.estimated = results_strings(json_object_get(row, "estimatedMetrics"));
                 }
                 put_line(c, json_string_value(name), op, run, failed ? NAN : median, false,
                          failed       ? 1
@@ -433,7 +407,8 @@ static void run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t r
             double wall;
             if (!json_is_integer(num) || json_integer_value(num) < 1 ||
                 json_integer_value(num) > (json_int_t)runs ||
-                !num_or_null(json_object_get(r, "wallNs"), &wall) || (isfinite(wall) && wall < 0)) {
+                !results_num_or_null(json_object_get(r, "wallNs"), &wall) ||
+                (isfinite(wall) && wall < 0)) {
                 char w[160];
                 bench__fmt(w, sizeof w,
                            "runs[%zu]: not a run with a \"run\" from 1 to meta.runs (%zu) and a "
@@ -697,157 +672,4 @@ long results_doc_text_lines(const char *text, size_t len, size_t doc_index,
     long lines = rc == 0 ? doc_finish(&c, run_base, runs, rejected, first, err, err_size) : -1;
     json_decref(c.sources);
     return lines;
-}
-
-/* ---- a line read back ---- */
-
-static bool opt_str(const json_t *o, const char *key, const char **out)
-{
-    const json_t *v = json_object_get(o, key);
-    if (!v || json_is_null(v)) {
-        *out = NULL;
-        return true;
-    }
-    if (!json_is_string(v))
-        return false;
-    *out = json_string_value(v);
-    return true;
-}
-
-static bool req_str(const json_t *o, const char *key, const char **out)
-{
-    const json_t *v = json_object_get(o, key);
-    if (!json_is_string(v))
-        return false;
-    *out = json_string_value(v);
-    return true;
-}
-
-static char *dump_compact(const json_t *v)
-{
-    char *t = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
-    if (!t)
-        bench__out_of_memory();
-    return t;
-}
-
-/* The fields a line written before issue 28 lacks (docs/reference/results.md, "The raw line"):
- * absent or null is not known; a value of another type refuses the line. NULL, or the reason. */
-static const char *line_facts_read(const json_t *o, struct results_line *l)
-{
-    const json_t *samples = json_object_get(o, "sample_count");
-    const json_t *cont = json_object_get(o, "contention");
-    const json_t *est = json_object_get(o, "estimated_metrics");
-    const json_t *src = json_object_get(o, "sources");
-    l->m.row_mad_ns = NAN;
-    if (samples && !json_is_null(samples) &&
-        !(json_is_integer(samples) && json_integer_value(samples) >= 0))
-        return "\"sample_count\" is not a whole number or null";
-    if (!num_or_null(json_object_get(o, "mad_ns"), &l->m.row_mad_ns) || l->m.row_mad_ns < 0)
-        return "\"mad_ns\" is not a number of ns or null";
-    double c;
-    if (!num_or_null(cont, &c) || c < 0)
-        return "\"contention\" is not a share or null";
-    if (est && !strings(est))
-        return "\"estimated_metrics\" is not an array of strings";
-    if (src && !json_is_null(src)) {
-        const char *k;
-        const json_t *v;
-        if (!json_is_object(src))
-            return "\"sources\" is not an object";
-        json_object_foreach((json_t *)src, k, v)
-        {
-            if (!json_is_string(v))
-                return "\"sources\" holds a value that is not a string";
-        }
-    }
-    l->m.row_samples = json_is_integer(samples) ? (size_t)json_integer_value(samples) : 0;
-    l->m.contention_known = isfinite(c);
-    l->m.contention = c;
-    l->estimated_json = est ? dump_compact(est) : bench__xstrdup("[]");
-    l->sources_json = json_object_size(src) ? dump_compact(src) : NULL;
-    return NULL;
-}
-
-int results_line_parse(const char *text, size_t len, struct results_line *out, char *err,
-                       size_t err_size)
-{
-    memset(out, 0, sizeof *out);
-    json_error_t je;
-    json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
-    if (!o)
-        return tool_json_error(err, err_size, "not JSON: %s (column %d)", je.text, je.column);
-    struct results_line *l = out;
-    l->root = o;
-    const char *bad = NULL;
-    const json_t *sv = json_object_get(o, "schema_version");
-    const json_t *run = json_object_get(o, "run");
-    const json_t *rc = json_object_get(o, "returncode");
-    const json_t *wp = json_object_get(o, "whole_process");
-    const json_t *metrics = json_object_get(o, "metrics");
-    int64_t epoch;
-    if (!json_is_object(o))
-        bad = "the line is not a JSON object";
-    else if (!json_is_integer(sv) || json_integer_value(sv) != RESULTS_SCHEMA_VERSION)
-        bad = "\"schema_version\" is not 1";
-    else if (!req_str(o, "bench_id", &l->m.bench_id) || strlen(l->m.bench_id) != 16)
-        bad = "\"bench_id\" is not a YYYYMMDDTHHMMSSZ string";
-    else if (!req_str(o, "timestamp_utc", &l->timestamp_utc) ||
-             !results_time_parse(l->timestamp_utc, &epoch))
-        bad = "\"timestamp_utc\" is not an RFC 3339 UTC time";
-    else if (!req_str(o, "profile", &l->m.profile) || !results_profile_ok(l->m.profile))
-        bad = "\"profile\" is not a profile name";
-    else if (!req_str(o, "scenario", &l->m.scenario) || !l->m.scenario[0])
-        bad = "\"scenario\" is not a non-empty string";
-    else if (!req_str(o, "operation", &l->m.operation))
-        bad = "\"operation\" is not a string";
-    else if (!req_str(o, "subject", &l->m.subject) || !l->m.subject[0])
-        bad = "\"subject\" is not a non-empty string";
-    else if (!json_is_integer(run) || json_integer_value(run) < 0)
-        bad = "\"run\" is not a whole number";
-    else if (!json_is_integer(rc) || json_integer_value(rc) < -255 || json_integer_value(rc) > 255)
-        bad = "\"returncode\" is not an exit code";
-    else if (!num_or_null(json_object_get(o, "value_ns"), &l->m.value_ns) ||
-             !json_object_get(o, "value_ns") || (isfinite(l->m.value_ns) && l->m.value_ns < 0))
-        bad = "\"value_ns\" is not a number of ns or null";
-    else if (!json_is_boolean(wp))
-        bad = "\"whole_process\" is not true or false";
-    else if (!json_is_object(metrics))
-        bad = "\"metrics\" is not an object";
-    else if (!req_str(o, "host_id", &l->m.host_id) || !l->m.host_id[0])
-        bad = "\"host_id\" is not a non-empty string";
-    else if (!opt_str(o, "skip_reason", &l->skip_reason) || !opt_str(o, "failure", &l->failure) ||
-             !opt_str(o, "host", &l->host) || !opt_str(o, "platform", &l->platform) ||
-             !opt_str(o, "machine", &l->machine) || !opt_str(o, "cpu_model", &l->cpu_model) ||
-             !opt_str(o, "compiler", &l->compiler) ||
-             !opt_str(o, "library_version", &l->library_version) ||
-             !opt_str(o, "source_revision", &l->source_revision))
-        bad = "a provenance field is neither a string nor null";
-    if (!bad)
-        bad = line_facts_read(o, l);
-    if (bad) {
-        json_decref(o);
-        free(l->estimated_json);
-        free(l->sources_json);
-        memset(out, 0, sizeof *out);
-        return tool_json_error(err, err_size, "%s", bad);
-    }
-    l->m.run = (int64_t)json_integer_value(run);
-    l->m.returncode = (int)json_integer_value(rc);
-    l->m.whole_process = json_is_true(wp);
-    if (l->m.returncode != 0)
-        l->m.value_ns = NAN; /* a failure or skip has no value, whatever the line says */
-    l->metrics_json = json_dumps(metrics, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
-    if (!l->metrics_json)
-        bench__out_of_memory();
-    return 0;
-}
-
-void results_line_free(struct results_line *line)
-{
-    json_decref(line->root);
-    free(line->metrics_json);
-    free(line->estimated_json);
-    free(line->sources_json);
-    memset(line, 0, sizeof *line);
 }

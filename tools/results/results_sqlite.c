@@ -474,77 +474,9 @@ out:
 
 /* ---- reading back ---- */
 
-/* The strings of a list, each kept once: a run's bench_id, subject and host are on every one of
- * its rows, and a report of 250 000 rows reads them for each. Open addressing, FNV-1a. */
-struct results_intern {
-    const char **slots;
-    size_t cap, n;
-};
-
-static uint64_t fnv1a(const char *s)
-{
-    uint64_t h = 1469598103934665603u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return h;
-}
-
-static void intern_grow(struct results_intern *in)
-{
-    size_t cap = in->cap ? in->cap * 2 : 1024;
-    const char **slots = bench__xcalloc(cap, sizeof *slots);
-    for (size_t i = 0; i < in->cap; i++) {
-        if (!in->slots[i])
-            continue;
-        size_t j = fnv1a(in->slots[i]) & (cap - 1);
-        while (slots[j])
-            j = (j + 1) & (cap - 1);
-        slots[j] = in->slots[i];
-    }
-    free(in->slots);
-    in->slots = slots;
-    in->cap = cap;
-}
-
-static const char *keep(struct results_list *l, const unsigned char *text)
-{
-    if (!text)
-        return NULL;
-    if (!l->intern)
-        l->intern = bench__xcalloc(1, sizeof *l->intern);
-    struct results_intern *in = l->intern;
-    if (2 * (in->n + 1) > in->cap)
-        intern_grow(in);
-    const char *s = (const char *)text;
-    size_t j = fnv1a(s) & (in->cap - 1);
-    for (; in->slots[j]; j = (j + 1) & (in->cap - 1))
-        if (!strcmp(in->slots[j], s))
-            return in->slots[j];
-    l->strings = bench__grow(l->strings, &l->cap_strings, l->n_strings + 1, sizeof *l->strings);
-    l->strings[l->n_strings] = bench__xstrdup(s);
-    in->slots[j] = l->strings[l->n_strings];
-    in->n++;
-    return l->strings[l->n_strings++];
-}
-
 static double col_real(sqlite3_stmt *st, int i)
 {
     return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
-}
-
-void results_list_free(struct results_list *list)
-{
-    for (size_t i = 0; i < list->n_strings; i++)
-        free(list->strings[i]);
-    free(list->strings);
-    free(list->runs);
-    free(list->values);
-    free(list->aggs);
-    free(list->changes);
-    if (list->intern)
-        free(list->intern->slots);
-    free(list->intern);
-    memset(list, 0, sizeof *list);
 }
 
 static int finish_read(struct results_index *ix, sqlite3_stmt *st, int rc, char *err, size_t size)
@@ -570,12 +502,12 @@ int results_index_runs(struct results_index *ix, struct results_list *out, char 
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         out->runs = bench__grow(out->runs, &cap, out->n_runs + 1, sizeof *out->runs);
         struct results_run *r = &out->runs[out->n_runs++];
-        r->bench_id = keep(out, sqlite3_column_text(st, 0));
-        r->timestamp_utc = keep(out, sqlite3_column_text(st, 1));
-        r->host_id = keep(out, sqlite3_column_text(st, 2));
-        r->profile = keep(out, sqlite3_column_text(st, 3));
-        r->source_revision = keep(out, sqlite3_column_text(st, 4));
-        r->sources = keep(out, sqlite3_column_text(st, 5));
+        r->bench_id = results_list_keep(out, sqlite3_column_text(st, 0));
+        r->timestamp_utc = results_list_keep(out, sqlite3_column_text(st, 1));
+        r->host_id = results_list_keep(out, sqlite3_column_text(st, 2));
+        r->profile = results_list_keep(out, sqlite3_column_text(st, 3));
+        r->source_revision = results_list_keep(out, sqlite3_column_text(st, 4));
+        r->sources = results_list_keep(out, sqlite3_column_text(st, 5));
     }
     return finish_read(ix, st, rc, err, err_size);
 }
@@ -603,12 +535,12 @@ int results_index_measurements(struct results_index *ix, const char *bench_id,
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         out->values = bench__grow(out->values, &cap, out->n_values + 1, sizeof *out->values);
         struct bench__result_measurement *m = &out->values[out->n_values++].m;
-        m->bench_id = keep(out, sqlite3_column_text(st, 0));
-        m->subject = keep(out, sqlite3_column_text(st, 1));
-        m->profile = keep(out, sqlite3_column_text(st, 2));
-        m->scenario = keep(out, sqlite3_column_text(st, 3));
-        m->operation = keep(out, sqlite3_column_text(st, 4));
-        m->host_id = keep(out, sqlite3_column_text(st, 5));
+        m->bench_id = results_list_keep(out, sqlite3_column_text(st, 0));
+        m->subject = results_list_keep(out, sqlite3_column_text(st, 1));
+        m->profile = results_list_keep(out, sqlite3_column_text(st, 2));
+        m->scenario = results_list_keep(out, sqlite3_column_text(st, 3));
+        m->operation = results_list_keep(out, sqlite3_column_text(st, 4));
+        m->host_id = results_list_keep(out, sqlite3_column_text(st, 5));
         m->run = sqlite3_column_int64(st, 6);
         m->returncode = sqlite3_column_int(st, 7);
         m->value_ns = col_real(st, 8);
@@ -619,8 +551,8 @@ int results_index_measurements(struct results_index *ix, const char *bench_id,
         m->contention = col_real(st, 12);
         m->contention_known = !isnan(m->contention);
         struct results_value *v = &out->values[out->n_values - 1];
-        v->metrics_json = keep(out, sqlite3_column_text(st, 13));
-        v->estimated_json = keep(out, sqlite3_column_text(st, 14));
+        v->metrics_json = results_list_keep(out, sqlite3_column_text(st, 13));
+        v->estimated_json = results_list_keep(out, sqlite3_column_text(st, 14));
     }
     return finish_read(ix, st, rc, err, err_size);
 }
@@ -687,12 +619,12 @@ int results_index_aggregates(struct results_index *ix, struct results_list *out,
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         out->aggs = bench__grow(out->aggs, &cap, out->n_aggs + 1, sizeof *out->aggs);
         struct bench__result_aggregate *a = &out->aggs[out->n_aggs++];
-        a->bench_id = keep(out, sqlite3_column_text(st, 0));
-        a->subject = keep(out, sqlite3_column_text(st, 1));
-        a->profile = keep(out, sqlite3_column_text(st, 2));
-        a->scenario = keep(out, sqlite3_column_text(st, 3));
-        a->operation = keep(out, sqlite3_column_text(st, 4));
-        a->host_id = keep(out, sqlite3_column_text(st, 5));
+        a->bench_id = results_list_keep(out, sqlite3_column_text(st, 0));
+        a->subject = results_list_keep(out, sqlite3_column_text(st, 1));
+        a->profile = results_list_keep(out, sqlite3_column_text(st, 2));
+        a->scenario = results_list_keep(out, sqlite3_column_text(st, 3));
+        a->operation = results_list_keep(out, sqlite3_column_text(st, 4));
+        a->host_id = results_list_keep(out, sqlite3_column_text(st, 5));
         a->whole_process = sqlite3_column_int(st, 6) != 0;
         a->total_count = (size_t)sqlite3_column_int64(st, 7);
         a->sample_count = (size_t)sqlite3_column_int64(st, 8);
@@ -847,7 +779,7 @@ int results_index_changes(struct results_index *ix, struct results_list *out, ch
                                &x->timestamp_utc,     &x->source_revision, &x->sources,
                                &x->previous_bench_id, &x->first_bench_id,  &x->last_bench_id};
         for (int k = 0; k < 12; k++)
-            *text[k] = keep(out, sqlite3_column_text(st, k));
+            *text[k] = results_list_keep(out, sqlite3_column_text(st, k));
         x->runs_before = (size_t)sqlite3_column_int64(st, 12);
         x->runs_after = (size_t)sqlite3_column_int64(st, 13);
         x->median_before_ns = col_real(st, 14);

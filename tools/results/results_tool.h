@@ -224,4 +224,9 @@ int report_main(int argc, char **argv);
 void results_usage(FILE *out);
 int results_main(int argc, char **argv);
 
+/* results_line.c's checks of a JSON value, shared with the writer (results_raw.c): a number or
+ * null (NaN), false when it is something else; an array of strings, else NULL. */
+bool results_num_or_null(const json_t *v, double *out);
+const json_t *results_strings(const json_t *v);
+
 #endif /* LIBBENCH_RESULTS_TOOL_H */
