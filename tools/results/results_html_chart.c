@@ -242,8 +242,7 @@ void html_chart_section(struct bench__text *t, json_t *data, const json_t *row, 
         const json_t *since = json_object_get(row, "since");
         if (json_is_object(since)) { /* the run a regression or watch holds since */
             json_t *m = json_object();
-            json_object_set_new(m, "timestamp_utc",
-                                json_string(html_str(since, "timestamp_utc")));
+            json_object_set_new(m, "timestamp_utc", json_string(html_str(since, "timestamp_utc")));
             json_object_set_new(m, "state", json_string(html_str(row, "state")));
             double rel = html_num(json_object_get(row, "slower_pct"), "p50") / 100;
             json_object_set_new(m, "size_rel", isfinite(rel) ? json_real(rel) : json_null());

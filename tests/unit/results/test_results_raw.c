@@ -580,12 +580,18 @@ static void text_reader(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(time_stamp_and_parse), cmocka_unit_test(profile_names),
-        cmocka_unit_test(sha256_and_keys),      cmocka_unit_test(bench_document),
-        cmocka_unit_test(run_document),         cmocka_unit_test(line_facts),
-        cmocka_unit_test(refused_documents),    cmocka_unit_test(refused_lines),
-        cmocka_unit_test(text_never_dropped),   cmocka_unit_test(missing_fields),
-        cmocka_unit_test(limits),               cmocka_unit_test(text_reader),
+        cmocka_unit_test(time_stamp_and_parse),
+        cmocka_unit_test(profile_names),
+        cmocka_unit_test(sha256_and_keys),
+        cmocka_unit_test(bench_document),
+        cmocka_unit_test(run_document),
+        cmocka_unit_test(line_facts),
+        cmocka_unit_test(refused_documents),
+        cmocka_unit_test(refused_lines),
+        cmocka_unit_test(text_never_dropped),
+        cmocka_unit_test(missing_fields),
+        cmocka_unit_test(limits),
+        cmocka_unit_test(text_reader),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
