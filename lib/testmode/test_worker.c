@@ -133,7 +133,7 @@ static void ring_out(const struct shared *sh, uint64_t pos, void *dst, size_t n)
 /* ---- the worker process ------------------------------------------------------------ */
 
 /* The batches the worker was handed and has not run yet. */
-static struct bench__handed todo;
+static struct bench__handed queued;
 static bool told = true;     /* the runner was rung since the last record */
 static int64_t untold_since; /* when the first record it was not told of was written */
 
@@ -162,7 +162,7 @@ static bool take_request(const struct bench__test_pool *pool, int sock, bool blo
         if (n < 0 && !block && (errno == EAGAIN || errno == EWOULDBLOCK))
             return false;
         if (n != (ssize_t)sizeof req ||
-            (req[0] == BENCH__REQ_BATCH && !bench__handed_put(&todo, req, pool->n_tests)))
+            (req[0] == BENCH__REQ_BATCH && !bench__handed_put(&queued, req, pool->n_tests)))
             _exit(0); /* the runner closed its end (or broke the protocol) */
         if (req[0] == REQ_ROOM && room)
             *room = true;
@@ -246,18 +246,18 @@ BENCH_NORETURN static void worker_main(struct bench__batch_queue *q, size_t self
     pid_t me = bench__thread_id(); /* its one thread: a fork leaves only the caller's */
     pid_t worker = getpid();       /* not the thread's id: off Linux the two differ */
     for (;;) {
-        if (todo.n == 0) {
+        if (queued.n == 0) {
             if (!told)
                 ring_bell(sock); /* no batch waits: the runner hears of every end first */
             take_request(pool, sock, true, NULL);
             continue;
         }
-        while (todo.n == 1 && take_request(pool, sock, false, NULL)) {
+        while (queued.n == 1 && take_request(pool, sock, false, NULL)) {
         } /* the next batch, sent while this one runs */
-        size_t index = bench__handed_next(&todo);
+        size_t index = bench__handed_next(&queued);
         if (index == SIZE_MAX)
             continue; /* empty batches only */
-        if (todo.n == 0 && !told)
+        if (queued.n == 0 && !told)
             ring_bell(sock); /* its last batch begins: the runner sends the next one */
         uint64_t out_start = output_at(STDOUT_FILENO);
         if (out_start >= TRUNCATE_AT &&

@@ -333,27 +333,27 @@ static int key_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The entries under raw/ the index does not hold (list and *n; *todo: the indices of those). */
+/* The entries under raw/ the index does not hold (list and *n; *unindexed: their indices). */
 static int missing(const struct results_store *st, struct results_index *ix,
-                   struct results_entry **list, size_t *n, size_t **todo, size_t *n_todo, char *err,
-                   size_t size)
+                   struct results_entry **list, size_t *n, size_t **unindexed, size_t *n_unindexed,
+                   char *err, size_t size)
 {
     char **keys = NULL;
     size_t n_keys = 0;
-    *todo = NULL;
-    *n_todo = 0;
+    *unindexed = NULL;
+    *n_unindexed = 0;
     int rc = results_store_list(st, list, n, err, size);
     if (rc == 0)
         rc = results_index_upload_keys(ix, &keys, &n_keys, err, size);
     if (rc == 0) {
         qsort(keys, n_keys, sizeof *keys, key_cmp);
-        *todo = bench__xcalloc(*n + 1, sizeof **todo);
+        *unindexed = bench__xcalloc(*n + 1, sizeof **unindexed);
         size_t k = 0;
         for (size_t i = 0; i < *n; i++) { /* both in byte order: one merge */
             while (k < n_keys && strcmp(keys[k], (*list)[i].key) < 0)
                 k++;
             if (k >= n_keys || strcmp(keys[k], (*list)[i].key) != 0)
-                (*todo)[(*n_todo)++] = i;
+                (*unindexed)[(*n_unindexed)++] = i;
         }
     }
     for (size_t i = 0; i < n_keys; i++)
@@ -366,9 +366,9 @@ int results_store_pending(const struct results_store *st, struct results_index *
                           char *err, size_t err_size)
 {
     struct results_entry *list = NULL;
-    size_t n = 0, *todo = NULL;
-    int rc = missing(st, ix, &list, &n, &todo, pending, err, err_size);
-    free(todo);
+    size_t n = 0, *unindexed = NULL;
+    int rc = missing(st, ix, &list, &n, &unindexed, pending, err, err_size);
+    free(unindexed);
     results_entries_free(list, n);
     return rc;
 }
@@ -378,14 +378,14 @@ static int reconcile_in(const struct results_store *st, struct results_index *ix
                         struct results_reconciled *r, char *err, size_t size)
 {
     struct results_entry *list = NULL;
-    size_t n = 0, *todo = NULL, n_todo = 0;
-    int rc = missing(st, ix, &list, &n, &todo, &n_todo, err, size);
-    for (size_t i = 0; rc == 0 && i < n_todo; i++) {
+    size_t n = 0, *unindexed = NULL, n_unindexed = 0;
+    int rc = missing(st, ix, &list, &n, &unindexed, &n_unindexed, err, size);
+    for (size_t i = 0; rc == 0 && i < n_unindexed; i++) {
         bool added;
-        rc = ingest_entry(st, ix, &list[todo[i]], &r->refused, &added, err, size);
+        rc = ingest_entry(st, ix, &list[unindexed[i]], &r->refused, &added, err, size);
         r->indexed += added;
     }
-    free(todo);
+    free(unindexed);
     results_entries_free(list, n);
     return rc;
 }
