@@ -38,6 +38,7 @@ LINE_FIELDS = ["schema_version", "bench_id", "timestamp_utc", "profile", "scenar
                "io_read_blocks", "io_write_blocks", "major_page_faults", "minor_page_faults",
                "vol_cs", "invol_cs", "rusage_source", "timing_contract_version",
                "binary_sha256", "sources"]
+LINE_ALWAYS = LINE_FIELDS[:17] + ["timing_contract_version"]
 TABLES = ["uploads", "hosts", "runs", "subjects", "measurements", "aggregates", "comparisons",
           "changes"]
 
@@ -133,7 +134,13 @@ def case_record(tmp):
     want_lines = 2 * len(bench["rows"]) + 3 + 3  # `ok`: 3 runs; `broken`: a failure, 2 skips
     check(len(lines) == want_lines, f"{len(lines)} lines, not {want_lines}")
     for ln in lines:
-        check(list(ln.keys()) == LINE_FIELDS, f"fields of a line: {list(ln.keys())}")
+        # the keys in the documented order; the identity always there; a key not known left
+        # out (an absent key reads as null), never written as null, [] or {}
+        keys = list(ln.keys())
+        check(keys == [k for k in LINE_FIELDS if k in ln] and
+              all(k in ln for k in LINE_ALWAYS), f"fields of a line: {keys}")
+        check(all(ln[k] not in (None, [], {}) for k in keys
+                  if k not in LINE_ALWAYS), f"a line writes what is not known: {ln}")
         check(ln["bench_id"] == "20261101T100000Z" and ln["subject"] == "main"
               and ln["profile"] == "smoke", f"identity of a line: {ln}")
         if ok:
@@ -527,22 +534,25 @@ STATE_ORDER = ["fail", "unmeasured", "regression", "guardrail", "watch", "ok"]
 
 
 def case_html(tmp):
-    """Six real runs of the history suite, three repetitions each, recorded on six days: `sort`
-    slowed twentyfold from day 4 on, `parse` failing its check once on day 6. `report --html`
-    opened in headless Chromium at 1400 px: no console error, no request off the file, the rows
-    in state order with the expected states, the open regression at the top since day 4, every
+    """Eight real runs of the history suite, three repetitions each, recorded on eight days:
+    `sort` slowed twentyfold from day 5 on, `parse` failing its check once on day 8. `report
+    --html` opened in headless Chromium at 1400 px: no console error, no request off the file, the
+    rows in state order with the expected states, the open regression at the top since day 5, every
     chart drawn and painted, the change point of `sort` marked and listed, and nothing that
     scrolls sideways."""
     if CHARTJS_MISSING:
         raise Skip(CHARTJS_MISSING)
     store = os.path.join(tmp, "store")
-    for day in range(1, 7):
+    # four runs on each side of the step: a shared machine's load can move an untouched run by
+    # half (one day's median of three against the next), and a side of three runs must hold
+    # without each of its runs in turn (the detector's rule for short sides)
+    for day in range(1, 9):
         docs = []
         for rep in "abc":  # three repetitions: each row's p50 is the median of three medians
             env = {}
-            if day >= 4:
+            if day >= 5:
                 env = {"HISTORY_SLOW": "sort", "HISTORY_SLOW_FACTOR": "20"}
-            if day == 6 and rep == "c":
+            if day == 8 and rep == "c":
                 env["HISTORY_FAIL"] = "parse"
             doc = os.path.join(tmp, f"day{day}{rep}.json")
             docs.append(doc)
@@ -557,7 +567,7 @@ def case_html(tmp):
                 check(rows["history.parse"]["error"] and rows["history.parse"]["medianNs"] is None,
                       f"the failing row is not an error row: {rows['history.parse']}")
         rc, _, err = record(store, docs, f"2026-11-0{day}T06:00:00Z", "--profile", "nightly",
-                            "--subject", "main", "--source", f"history=build{min(day, 4)}")
+                            "--subject", "main", "--source", f"history=build{min(day, 5)}")
         check(rc == 0, f"record day {day} exited {rc}: {err}")
     page = os.path.join(tmp, "report.html")
     doc = os.path.join(tmp, "report.json")
@@ -589,13 +599,13 @@ def case_html(tmp):
           f"the failing row, then the slowed one, expected first: {states} {why}")
     check(all(st in ("watch", "ok") for _, st in states[2:]), f"untouched rows: {why}")
     sort = report["rows"][1]
-    check(sort["since"] and sort["since"]["bench_id"] == "20261104T060000Z"
-          and sort["since"]["sources"] == {"history": "build4"}, f"sort since {sort['since']}")
+    check(sort["since"] and sort["since"]["bench_id"] == "20261105T060000Z"
+          and sort["since"]["sources"] == {"history": "build5"}, f"sort since {sort['since']}")
     cps = sort["history"]["changes"]
-    check(len(cps) == 1 and cps[0]["bench_id"] == "20261104T060000Z" and cps[0]["open"]
+    check(len(cps) == 1 and cps[0]["bench_id"] == "20261105T060000Z" and cps[0]["open"]
           and cps[0]["size_rel"] > 5, f"sort's change point {cps}")
-    check(all(len(r["history"]["points"]) == 6 for r in report["rows"]),
-          "a history without 6 points")
+    check(all(len(r["history"]["points"]) == 8 for r in report["rows"]),
+          "a history without 8 points")
     text = open(page, encoding="utf-8").read()
     check("http://" not in text.replace("http://www.w3.org", "") and "https://" not in
           text.split("<script")[0], "the page names a URL outside its scripts")
@@ -627,7 +637,7 @@ def case_html(tmp):
               and layout["table_scroll"] <= layout["wrap_client"],
               f"the table does not fit 1400 px: {layout}")
     # the top: the open regression first
-    check(seen["open_regressions"] == 1 and "regressed since 2026-11-04" in seen["text"],
+    check(seen["open_regressions"] == 1 and "regressed since 2026-11-05" in seen["text"],
           f"the top: {seen['open_regressions']} open regressions")
     # the change point of sort: marked on its chart, listed under it
     hist = [c for c in seen["charts"] if c["id"] == "history-1"]

@@ -83,8 +83,12 @@ static void shorten_reals(struct bench__text *b)
                 put(&o, out, strlen(out));
                 continue;
             }
-        } else {
-            i++;
+        } else { /* punctuation, keys' quotes aside, true/false/null: up to what may start a number
+                    or a string */
+            for (i++; i < b->len && b->data[i] != '"' && b->data[i] != '-' &&
+                      !(b->data[i] >= '0' && b->data[i] <= '9');
+                 i++)
+                ;
         }
         if (i > b->len)
             i = b->len;

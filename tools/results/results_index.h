@@ -125,8 +125,10 @@ int results_index_set_aggregates(struct results_index *ix, const char *bench_id,
 /* Every aggregate, in (bench_id, subject, profile, scenario, operation) order. */
 int results_index_aggregates(struct results_index *ix, struct results_list *out, char *err,
                              size_t err_size);
-/* Replaces every comparison: each row judged, its baseline's and reference's bench_id with it. */
-int results_index_set_comparisons(struct results_index *ix, const struct bench__result_row *rows,
+/* Removes every comparison (before results_index_add_comparisons writes them anew). */
+int results_index_clear_comparisons(struct results_index *ix, char *err, size_t err_size);
+/* Adds comparisons: each row judged, its baseline's and reference's bench_id with it. */
+int results_index_add_comparisons(struct results_index *ix, const struct bench__result_row *rows,
                                   size_t n, char *err, size_t err_size);
 /* Every object key the index holds, in byte order (malloc'd, each and the array). */
 int results_index_upload_keys(struct results_index *ix, char ***keys, size_t *n, char *err,

@@ -100,11 +100,11 @@ static int refresh_aggregates(struct results_index *ix, const char *bench_id, ch
 static int refresh_comparisons(struct results_index *ix, char *err, size_t size)
 {
     struct results_list runs = {0}, aggs = {0};
-    struct bench__result_row *all = NULL;
-    size_t n_all = 0, cap = 0;
     int rc = results_index_runs(ix, &runs, err, size);
     if (rc == 0)
         rc = results_index_aggregates(ix, &aggs, err, size);
+    if (rc == 0)
+        rc = results_index_clear_comparisons(ix, err, size);
     if (rc != 0)
         goto out;
     struct report_options opt;
@@ -117,14 +117,13 @@ static int refresh_comparisons(struct results_index *ix, char *err, size_t size)
         rc = report_select(&runs, &aggs, &opt, i, &sel, &rows, err, size);
         if (rc != 0)
             goto out;
-        all = bench__grow(all, &cap, n_all + rows.n + 1, sizeof *all);
-        memcpy(all + n_all, rows.rows, rows.n * sizeof *rows.rows);
-        n_all += rows.n;
+        /* each run's rows written as they are judged: memory follows one run, not the store */
+        rc = results_index_add_comparisons(ix, rows.rows, rows.n, err, size);
         report_rows_free(&rows);
+        if (rc != 0)
+            goto out;
     }
-    rc = results_index_set_comparisons(ix, all, n_all, err, size);
 out:
-    free(all);
     results_list_free(&runs);
     results_list_free(&aggs);
     return rc;
@@ -408,9 +407,11 @@ int results_store_reconcile(const struct results_store *st, struct results_index
 }
 
 int results_store_record(const struct results_store *st, struct results_index *ix, const char *key,
-                         const char *text, size_t len, struct results_reconciled *r, bool *already,
+                         struct bench__text *object, struct results_reconciled *r, bool *already,
                          size_t *rejected, char *err, size_t err_size)
 {
+    const char *text = object->data;
+    size_t len = object->len;
     memset(r, 0, sizeof *r);
     *already = false;
     *rejected = 0;
@@ -421,13 +422,15 @@ int results_store_record(const struct results_store *st, struct results_index *i
     bool added;
     if (rc == 0)
         rc = ingest_text(st, ix, key, text, len, rejected, &added, err, err_size);
-    if (rc == 0)
-        rc = refresh_history(ix, err, err_size);
-    if (rc == 0) { /* the index took it: now the object, then the commit */
+    if (rc == 0) { /* the index took it: now the object, then the history, then the commit */
         int put = results_store_put_object(st, key, text, len, err, err_size);
         *already = put == 1;
         rc = put < 0 ? -1 : 0;
     }
+    free(object->data);
+    *object = (struct bench__text){0};
+    if (rc == 0)
+        rc = refresh_history(ix, err, err_size);
     if (rc != 0) {
         results_index_rollback(ix);
         return rc;

@@ -77,6 +77,17 @@ struct line_facts {
     const char *cache_state, *cache_reason;   /* warm, purged or unknown (and why), or NULL */
 };
 
+/* Sets key to v unless v is null, an empty array or an empty object: a line leaves out what is
+ * not known (docs/reference/results.md, "The raw line": an absent key reads as null). Takes v. */
+static void put_known(json_t *o, const char *key, json_t *v)
+{
+    if (json_is_null(v) || (json_is_array(v) && json_array_size(v) == 0) ||
+        (json_is_object(v) && json_object_size(v) == 0))
+        json_decref(v);
+    else
+        json_object_set_new(o, key, v);
+}
+
 static json_t *copy_or_null(const json_t *v)
 {
     return v && !json_is_null(v) ? json_deep_copy(v) : json_null();
@@ -101,15 +112,15 @@ static json_t *rusage_field(const json_t *ru, const char *key, json_int_t div)
 static void put_facts(struct doc_ctx *c, json_t *o, bool whole_process, const struct line_facts *f)
 {
     const struct results_record_info *info = c->info;
-    json_object_set_new(o, "sample_count", copy_or_null(f->samples));
-    json_object_set_new(o, "mad_ns", copy_or_null(f->mad));
-    json_object_set_new(o, "contention", copy_or_null(f->contention));
-    json_object_set_new(o, "estimated_metrics",
-                        json_is_array(f->estimated) ? json_deep_copy(f->estimated) : json_array());
-    json_object_set_new(o, "subject_role", str_or_null(info->subject_role));
-    json_object_set_new(o, "cache_mode_requested", str_or_null(f->cache_requested));
-    json_object_set_new(o, "page_cache_state", str_or_null(f->cache_state));
-    json_object_set_new(o, "page_cache_reason", str_or_null(f->cache_reason));
+    put_known(o, "sample_count", copy_or_null(f->samples));
+    put_known(o, "mad_ns", copy_or_null(f->mad));
+    put_known(o, "contention", copy_or_null(f->contention));
+    put_known(o, "estimated_metrics",
+              json_is_array(f->estimated) ? json_deep_copy(f->estimated) : json_array());
+    put_known(o, "subject_role", str_or_null(info->subject_role));
+    put_known(o, "cache_mode_requested", str_or_null(f->cache_requested));
+    put_known(o, "page_cache_state", str_or_null(f->cache_state));
+    put_known(o, "page_cache_reason", str_or_null(f->cache_reason));
     static const struct {
         const char *line, *doc;
         json_int_t div;
@@ -123,12 +134,12 @@ static void put_facts(struct doc_ctx *c, json_t *o, bool whole_process, const st
               {"vol_cs", "vol-cs", 1},
               {"invol_cs", "invol-cs", 1}};
     for (size_t i = 0; i < sizeof ru / sizeof ru[0]; i++)
-        json_object_set_new(o, ru[i].line, rusage_field(f->rusage, ru[i].doc, ru[i].div));
-    json_object_set_new(o, "rusage_source", f->rusage ? json_string(RUSAGE_SOURCE) : json_null());
+        put_known(o, ru[i].line, rusage_field(f->rusage, ru[i].doc, ru[i].div));
+    put_known(o, "rusage_source", f->rusage ? json_string(RUSAGE_SOURCE) : json_null());
     json_object_set_new(o, "timing_contract_version",
                         json_string(whole_process ? CONTRACT_PROCESS : CONTRACT_IN_PROCESS));
-    json_object_set_new(o, "binary_sha256", str_or_null(info->binary_sha256));
-    json_object_set_new(o, "sources", json_deep_copy(c->sources));
+    put_known(o, "binary_sha256", str_or_null(info->binary_sha256));
+    put_known(o, "sources", json_deep_copy(c->sources));
 }
 
 /* Appends one line; takes the references of metrics. */
@@ -154,16 +165,15 @@ static void put_line(struct doc_ctx *c, const char *scenario, const char *operat
     json_object_set_new(o, "source", json_string(c->source));
     json_object_set_new(o, "document", json_integer((json_int_t)c->doc_index));
     json_object_set_new(o, "host_id", json_string(c->host_id));
-    json_object_set_new(o, "host", str_or_null(c->host));
-    json_object_set_new(o, "platform", str_or_null(c->platform));
-    json_object_set_new(o, "machine", str_or_null(c->machine));
-    json_object_set_new(o, "cpu_model", str_or_null(c->cpu));
-    json_object_set_new(o, "compiler", str_or_null(c->compiler));
-    json_object_set_new(o, "library_version", str_or_null(c->version));
-    json_object_set_new(o, "source_revision", str_or_null(c->info->source_revision));
-    json_object_set_new(o, "recorder_version", str_or_null(c->info->recorder_version));
-    json_object_set_new(o, "provenance",
-                        c->provenance ? json_deep_copy(c->provenance) : json_null());
+    put_known(o, "host", str_or_null(c->host));
+    put_known(o, "platform", str_or_null(c->platform));
+    put_known(o, "machine", str_or_null(c->machine));
+    put_known(o, "cpu_model", str_or_null(c->cpu));
+    put_known(o, "compiler", str_or_null(c->compiler));
+    put_known(o, "library_version", str_or_null(c->version));
+    put_known(o, "source_revision", str_or_null(c->info->source_revision));
+    put_known(o, "recorder_version", str_or_null(c->info->recorder_version));
+    put_known(o, "provenance", c->provenance ? json_deep_copy(c->provenance) : json_null());
     static const struct line_facts none = {0};
     put_facts(c, o, whole_process, facts ? facts : &none);
     tool_json_dump_line(o, c->out);
@@ -463,10 +473,10 @@ static void run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t r
 static size_t line_floor(const struct doc_ctx *c)
 {
     static const char *const keys[] = {
-        "schema_version", "bench_id",      "timestamp_utc", "profile",
-        "scenario",       "operation",     "run",           "subject",
-        "value_ns",       "whole_process", "returncode",    "metrics",
-        "source",         "document",      "host_id",       "provenance"};
+        "schema_version", "bench_id", "timestamp_utc", "profile",  "scenario",
+        "operation",      "run",      "subject",       "value_ns", "whole_process",
+        "returncode",     "metrics",  "source",        "document", "host_id",
+        "skip_reason",    "failure"};
     size_t n = 2 + sizeof keys / sizeof *keys - 1; /* the braces, the commas between */
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         n += strlen(keys[i]) + 3; /* "key": */
@@ -478,7 +488,7 @@ static size_t line_floor(const struct doc_ctx *c)
                              info->subject,  c->source,           c->host_id};
     for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
         n += strlen(strings[i]) + 2;
-    /* each "key":null at least (with its comma), or its string */
+    /* a key that is not known is left out; one that is: its string at least */
     const char *optional[] = {c->host,
                               c->platform,
                               c->machine,
@@ -491,14 +501,15 @@ static size_t line_floor(const struct doc_ctx *c)
         "host",     "platform",        "machine",         "cpu_model",
         "compiler", "library_version", "source_revision", "recorder_version"};
     for (size_t i = 0; i < sizeof optional / sizeof *optional; i++)
-        n += strlen(optional_keys[i]) + 4 + (optional[i] ? strlen(optional[i]) + 2 : 4);
-    n += strlen("skip_reason") + 4 + 4 + strlen("failure") + 4 + 4; /* null at least */
+        n += optional[i] ? strlen(optional_keys[i]) + 4 + strlen(optional[i]) + 2 : 0;
+    n += 4 + 4; /* skip_reason and failure: null at least */
     /* provenance: its text when it holds strings only (a number's text is made shorter) */
     size_t i;
     const json_t *v;
     bool strings_only = c->provenance != NULL;
     json_array_foreach(c->provenance, i, v) strings_only = strings_only && json_is_string(v);
-    n += strings_only ? json_dumpb(c->provenance, NULL, 0, JSON_COMPACT) : 2;
+    if (strings_only && json_array_size(c->provenance) > 0)
+        n += strlen("provenance") + 4 + json_dumpb(c->provenance, NULL, 0, JSON_COMPACT);
     return n;
 }
 

@@ -643,11 +643,14 @@ int results_index_aggregates(struct results_index *ix, struct results_list *out,
     return finish_read(ix, st, rc, err, err_size);
 }
 
-int results_index_set_comparisons(struct results_index *ix, const struct bench__result_row *rows,
+int results_index_clear_comparisons(struct results_index *ix, char *err, size_t err_size)
+{
+    return exec(ix, "DELETE FROM comparisons", err, err_size, "cannot replace the comparisons");
+}
+
+int results_index_add_comparisons(struct results_index *ix, const struct bench__result_row *rows,
                                   size_t n, char *err, size_t err_size)
 {
-    if (exec(ix, "DELETE FROM comparisons", err, err_size, "cannot replace the comparisons") != 0)
-        return -1;
     sqlite3_stmt *ins = prepare(
         ix, "INSERT OR REPLACE INTO comparisons VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err,
         err_size);

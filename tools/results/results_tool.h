@@ -188,13 +188,14 @@ int results_store_reconcile(const struct results_store *st, struct results_index
  * (the fix of a damaged index) in err. */
 int results_store_open_for_report(const char *dir, struct results_store *st,
                                   struct results_index **ix, char *err, size_t err_size);
-/* One `record`: in one transaction of the index, the objects it lacks indexed, then `text` as
- * the object `key` (its aggregates and every comparison recomputed), then the object written,
- * then the commit: an index that fails leaves no object, and an object written is indexed now
- * or by the next reconcile. *already: the same object was there. *rejected: its lines refused.
- * 0, or -1 (RESULTS_INDEX_DAMAGED) with the reason. */
+/* One `record`: in one transaction of the index, the objects it lacks indexed, then `object`'s
+ * text as the object `key` (its aggregates), the object written (and `object` freed: its
+ * memory is not held while the history is recomputed), every comparison and change point
+ * recomputed, then the commit: an index that fails leaves no object, and an object written is
+ * indexed now or by the next reconcile. *already: the same object was there. *rejected: its
+ * lines refused. 0, or -1 (RESULTS_INDEX_DAMAGED) with the reason. */
 int results_store_record(const struct results_store *st, struct results_index *ix, const char *key,
-                         const char *text, size_t len, struct results_reconciled *r, bool *already,
+                         struct bench__text *object, struct results_reconciled *r, bool *already,
                          size_t *rejected, char *err, size_t err_size);
 /* What a rebuild did. */
 struct results_rebuilt {
