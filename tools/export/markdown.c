@@ -57,11 +57,17 @@ static void metric(FILE *out, const struct export_column *c, double v, bool esti
 
 void export_markdown(const struct export_doc *doc, FILE *out)
 {
-    static const char *const fixed[] = {"n", "median/iter", "±", "min", "max"};
-    cell(out, "benchmark");
+    /* a `libbench run` row is a command's whole-process wall time per run, never per iteration
+     * (its own table says "median per run, from wait4") */
+    bool runs = !strcmp(doc->kind, "libbench run --json");
+    static const char *const in_process[] = {"n", "median/iter", "±", "min", "max"};
+    static const char *const whole_process[] = {"runs", "median wall/run", "±", "min", "max"};
+    const char *const *fixed = runs ? whole_process : in_process;
+    enum { N_FIXED = sizeof in_process / sizeof *in_process };
+    cell(out, runs ? "command" : "benchmark");
     for (size_t k = 0; k < doc->n_label_keys; k++)
         cell(out, doc->label_keys[k]);
-    for (size_t k = 0; k < sizeof fixed / sizeof *fixed; k++)
+    for (size_t k = 0; k < N_FIXED; k++)
         cell(out, fixed[k]);
     for (size_t c = 0; c < doc->n_columns; c++)
         cell(out, doc->columns[c].header);
@@ -71,7 +77,7 @@ void export_markdown(const struct export_doc *doc, FILE *out)
     fputs("|:---", out);
     for (size_t k = 0; k < doc->n_label_keys; k++)
         fputs("|:---", out);
-    for (size_t k = 0; k < sizeof fixed / sizeof *fixed + doc->n_columns; k++)
+    for (size_t k = 0; k < N_FIXED + doc->n_columns; k++)
         fputs("|---:", out);
     fputs("|:---|\n", out);
 
