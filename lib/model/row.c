@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* row.c: owns what belongs to a row as a value: the words of a metric column's class in JSON and
- * the catalog, a row's identity in a run, and the release of what a row owns (see row.h). */
+ * the catalog, a row's identity in a run, its name in the other tools' documents, and the
+ * release of what a row owns (see row.h). */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
 #include "../util/alloc.h"
+#include "../util/atomic_file.h"
 #include "row.h"
 
 const char *bench__class_name(enum bench__class cls)
@@ -52,4 +54,20 @@ void bench__row_release(struct bench__row *row)
     free(row->labels);
     bench__profile_free(row->profile);
     row->profile = NULL;
+}
+
+char *bench__doc_row_name(const struct bench__row *row)
+{
+    struct bench__text t = {0};
+    const char *name = row->name ? row->name : "";
+    bench__text_append(name, strlen(name), &t); /* never empty: t.data is set */
+    for (size_t i = 0; i < row->n_labels; i++) {
+        const char *k = row->labels[i].key ? row->labels[i].key : "";
+        const char *v = row->labels[i].value ? row->labels[i].value : "";
+        bench__text_append("/", 1, &t);
+        bench__text_append(k, strlen(k), &t);
+        bench__text_append(":", 1, &t);
+        bench__text_append(v, strlen(v), &t);
+    }
+    return t.data;
 }

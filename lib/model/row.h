@@ -77,4 +77,8 @@ BENCH__HIDDEN char *bench__case_identity(const char *body, const char *name,
  * caller's. */
 BENCH__HIDDEN void bench__row_release(struct bench__row *row);
 
+/* A row's name in the foreign formats: its name, then "/key:value" for each label in key order
+ * (Google Benchmark's way of naming arguments), malloc'd (row.c). */
+BENCH__HIDDEN char *bench__doc_row_name(const struct bench__row *row);
+
 #endif /* BENCH_MODEL_ROW_H */

@@ -33,22 +33,6 @@ const char *bench__doc_format_name(enum bench__doc_format format)
     return (size_t)format < sizeof names / sizeof *names ? names[format] : "?";
 }
 
-char *bench__doc_row_name(const struct bench__row *row)
-{
-    struct bench__text t = {0};
-    const char *name = row->name ? row->name : "";
-    bench__text_append(name, strlen(name), &t); /* never empty: t.data is set */
-    for (size_t i = 0; i < row->n_labels; i++) {
-        const char *k = row->labels[i].key ? row->labels[i].key : "";
-        const char *v = row->labels[i].value ? row->labels[i].value : "";
-        bench__text_append("/", 1, &t);
-        bench__text_append(k, strlen(k), &t);
-        bench__text_append(":", 1, &t);
-        bench__text_append(v, strlen(v), &t);
-    }
-    return t.data;
-}
-
 static int fail(const char *path, int e, char *err, size_t err_size)
 {
     if (err && err_size > 0) {

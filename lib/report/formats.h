@@ -13,10 +13,6 @@
 BENCH__HIDDEN int bench__doc_format_parse(const char *word, enum bench__doc_format *format);
 BENCH__HIDDEN const char *bench__doc_format_name(enum bench__doc_format format);
 
-/* A row's name in the foreign formats: its name, then "/key:value" for each label in key order
- * (Google Benchmark's way of naming arguments), malloc'd. */
-BENCH__HIDDEN char *bench__doc_row_name(const struct bench__row *row);
-
 /* The documents as text (malloc'd, ends with a newline); NULL when out of memory. */
 BENCH__HIDDEN char *bench__gbench_render(const struct bench__report *report);
 BENCH__HIDDEN char *bench__bmf_render(const struct bench__report *report);

@@ -302,6 +302,8 @@ BENCH__HIDDEN void bench__emit_done(struct bench__measure *m, int status);
 
 /* ---- run.c: the measuring side of a run (its entry, bench__measure_suite, is in run.h) ---- */
 
+/* Does this worker continue a run that earlier workers began (resume.c)? */
+BENCH__HIDDEN bool bench__measure_resumed(const struct bench__measure *m);
 /* Run a body and report it (its rows, its end); a body an earlier worker ran only registers its
  * cases again, and its cases that were measured (or crashed) are marked to skip. */
 BENCH__HIDDEN void bench__body_run_reported(struct bench__measure *m, const struct bench__entry *e);

@@ -18,44 +18,6 @@
 #include "measure.h"
 #include "run.h"
 
-static bool resumed(const struct bench__measure *m)
-{
-    return m->resume && m->resume->active;
-}
-
-static int compare_strings(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Was this case begun (measured, refused, or crashed on) by an earlier worker of this run? */
-static bool case_done_before(const struct bench__measure *m, const struct bench__pending *p)
-{
-    if (!resumed(m))
-        return false;
-    char *identity = bench__case_identity(p->entry->full_name, p->name, p->labels, p->n_labels);
-    bool found = bsearch(&identity, m->resume->skip_case, m->resume->n_skip_case,
-                         sizeof *m->resume->skip_case, compare_strings) != NULL;
-    free(identity);
-    return found;
-}
-
-void bench__body_run_reported(struct bench__measure *m, const struct bench__entry *e)
-{
-    size_t first_row = m->n_rows, first_pending = m->n_pending;
-    /* an earlier worker ran this body: run it again only to register its cases */
-    bool again = resumed(m) && m->resume->register_only[bench__entry_index(m, e)];
-    bool register_only = m->register_only;
-    m->register_only |= again;
-    bench__body_run(m, e);
-    m->register_only = register_only;
-    if (!again) /* a re-run's rows (its failure) were sent by the earlier worker: kept unsent */
-        bench__emit_rows(m, first_row);
-    for (size_t p = first_pending; p < m->n_pending; p++)
-        m->pending[p].skip = case_done_before(m, &m->pending[p]);
-    bench__emit(m, body_end, bench__entry_index(m, e));
-}
-
 /* Without --group-by: one table per BENCHMARK, streamed as soon as it is measured. */
 static void run_streamed(struct bench__measure *m, const size_t *order, size_t n_order)
 {
@@ -89,7 +51,8 @@ static size_t *tests_of_kind(const struct bench__measure *m, enum bench_kind kin
     size_t *order = bench__xcalloc(suite->count + 1, sizeof *order);
     *n = 0;
     for (size_t i = 0; i < suite->count; i++)
-        if (suite->entries[i].test->kind == kind && !(resumed(m) && m->resume->skip_entry[i]))
+        if (suite->entries[i].test->kind == kind &&
+            !(bench__measure_resumed(m) && m->resume->skip_entry[i]))
             order[(*n)++] = i;
     qsort_r(order, *n, sizeof *order, compare_entries_by_name, (void *)suite);
     return order;
@@ -184,7 +147,7 @@ static void open_quietly(struct bench__catalog *catalog, const struct bench__con
  * client columns made (in their order). */
 static void take_resume(struct bench__measure *m)
 {
-    if (!resumed(m))
+    if (!bench__measure_resumed(m))
         return;
     const struct bench__resume *r = m->resume;
     m->clock_overhead_ns = r->clock_overhead_ns;
@@ -252,7 +215,7 @@ void bench__measure_suite(const struct bench__config *cfg, const struct bench__s
     bench__sink_emit(m.sink, rounds, m.rounds);
     for (m.round = 0; bench__rounds_early(&m); m.round++)
         for (size_t i = 0; i < n_order; i++)
-            if (!(resumed(&m) && m.resume->register_only[order[i]]))
+            if (!(bench__measure_resumed(&m) && m.resume->register_only[order[i]]))
                 bench__body_run(&m, &suite->entries[order[i]]);
     if (cfg->n_group_by)
         bench__run_grouped(&m, order, n_order);
