@@ -39,6 +39,8 @@ enum option_id {
     O_ISOLATE,
     O_INCLUDE,
     O_EXCLUDE,
+    O_JUNIT,
+    O_TAP,
     O_BENCH,
     O_SOURCE_FLAG, /* a flag a counting source declares (--perf, --syscalls) */
     O_PERF_SCALED,
@@ -96,6 +98,10 @@ static const struct option_def options[] = {
            "run only tests whose <file-stem>.<name> matches (POSIX ERE)"),
     OPTION(O_EXCLUDE, 'e', "exclude", OPT_STRING, "REGEX", 0,
            "skip tests whose <file-stem>.<name> matches (POSIX ERE)"),
+    OPTION(O_JUNIT, 0, "junit", OPT_STRING, "FILE", 0,
+           "also write the results as JUnit XML (with --bench: one case per row)"),
+    OPTION(O_TAP, 0, "tap", OPT_FLAG, NULL, 0,
+           "write TAP 14 to stdout instead of the result lines (for meson test, prove)"),
     OPTION(O_BENCH, 0, "bench", OPT_FLAG, NULL, 0,
            "measure BENCHMARK and WORKLOAD tests instead of running tests"),
     /* here: the counting sources' flags, in source-list order */
@@ -352,6 +358,8 @@ static int apply(struct bench__config *cfg, struct parse_state *st, const struct
         return 0;
     case O_INCLUDE: cfg->include_src = value; break;
     case O_EXCLUDE: cfg->exclude_src = value; break;
+    case O_JUNIT: cfg->junit = value; break;
+    case O_TAP: cfg->tap = true; break;
     case O_BENCH: cfg->bench = true; break;
     case O_PERF_SCALED: cfg->perf_scaled = true; break;
     case O_PERF_ITERS: cfg->perf_iters = n; break;

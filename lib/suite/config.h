@@ -51,6 +51,8 @@ struct bench__config {
     enum bench__isolate isolate; /* --isolate */
     const char *include_src;     /* NULL when not given */
     const char *exclude_src;
+    const char *junit; /* --junit=FILE (tests, and --bench's rows); NULL when not given */
+    bool tap;          /* --tap: TAP 14 on stdout instead of the result lines */
     regex_t include_re;
     regex_t exclude_re;
     /* bench mode (validated here; the measurement layer reads them) */
