@@ -10,6 +10,7 @@
 #include "../util/atomic_file.h"
 #include "../util/junit.h"
 #include "../util/signal_name.h"
+#include "../util/text.h"
 #include "test_report.h"
 
 /* The most bytes of a test's output in its TAP diagnostics (the JUnit file keeps all the runner
@@ -47,15 +48,17 @@ void bench__tap_begin(FILE *out, size_t n_tests)
 }
 
 /* A test point's description: on one line, '#' and '\' escaped (TAP 14's rule), control
- * characters as '?'. */
-static void tap_description(FILE *out, const char *s)
+ * characters as '?', UTF-8 repaired (bench__utf8_repair). */
+static void tap_description(FILE *out, const char *text)
 {
-    for (; *s; s++) {
+    char *repaired = bench__utf8_repair(text);
+    for (const char *s = repaired; *s; s++) {
         unsigned char c = (unsigned char)*s;
         if (c == '#' || c == '\\')
             fputc('\\', out);
         fputc(c < 0x20 || c == 0x7f ? '?' : c, out);
     }
+    free(repaired);
 }
 
 /* A YAML double-quoted scalar, as TAP::Parser's YAMLish reads it back: \\, \", \n, \t and \xNN
