@@ -337,7 +337,7 @@ int bench__run_tests(const struct bench__config *cfg, const struct bench__suite 
     setvbuf(stdout, stdout_buffer, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, sizeof stdout_buffer);
     r.start_ns = bench__clock_deadline_ns();
     if (cfg->tap)
-        bench__tap_begin(stdout, r.n_tests);
+        bench__tap_begin(stdout, cfg->tap, r.n_tests);
     if (r.term.animate && r.n_tests)
         paint_progress(&r);
     bench__workers_begin(r.n_jobs);

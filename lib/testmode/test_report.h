@@ -37,8 +37,10 @@ struct bench__test_result {
     int64_t duration_ns; /* negative: not measured */
 };
 
-/* TAP 14: the header and the plan, before any result. */
-BENCH__HIDDEN void bench__tap_begin(FILE *out, size_t n_tests);
+/* TAP: the version line (13 or 14) and the plan, before any result. The stream uses only what
+ * TAP 13 has (a plan, test points, # SKIP, YAML diagnostics), so a TAP 13 harness (Debian 12's
+ * prove) reads it whole under --tap=13. */
+BENCH__HIDDEN void bench__tap_begin(FILE *out, unsigned version, size_t n_tests);
 /* One test point (number index + 1) for the test of suite entry e, with YAML diagnostics when
  * it failed (message, file:line, its signal, its output). */
 BENCH__HIDDEN void bench__tap_result(FILE *out, size_t index, const struct bench__entry *e,

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/* summary.h: what compare's and report's --summary share: a GitHub-flavoured Markdown table cell
+ * that cannot break its table or inject HTML, and the append to the summary file
+ * ($GITHUB_STEP_SUMMARY is appended to, never replaced). */
+#ifndef LIBBENCH_TOOLS_COMMON_SUMMARY_H
+#define LIBBENCH_TOOLS_COMMON_SUMMARY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* The most table lines a --summary holds; the rest is counted in one line under the table. */
+#define TOOL_SUMMARY_ROWS_MAX 30
+
+/* "| text " with '|', '\', '`', '*', '_', '[' and ']' backslash-escaped, '<', '>' and '&' as
+ * entities, a control character as a space and invalid UTF-8 as U+FFFD. */
+void tool_md_cell(FILE *out, const char *text);
+/* Append len bytes to path (created 0644 less the umask when missing), in one write where the
+ * system allows; 0, or -1 with the reason in err. */
+int tool_summary_append(const char *path, const char *text, size_t len, char *err, size_t err_size);
+
+#endif /* LIBBENCH_TOOLS_COMMON_SUMMARY_H */
