@@ -8,8 +8,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* The most table lines a --summary holds; the rest is counted in one line under the table. */
-#define TOOL_SUMMARY_ROWS_MAX 30
+/* A --summary's table is at most 30 lines, its header and separator included: at most this many
+ * rows; the rest are counted in one line under the table. */
+#define TOOL_SUMMARY_ROWS_MAX 28
 
 /* "| text " with '|', '\', '`', '*', '_', '[' and ']' backslash-escaped, '<', '>' and '&' as
  * entities, a control character as a space and invalid UTF-8 as U+FFFD. */
