@@ -415,8 +415,17 @@ def case_report():
             md = f.read()
         print(md)
         check(md.startswith("### libbench report:"), f"summary: {md}")
-        failed = [n for n, c in cases.items() if kind(c) == "Failure"]
-        check(rc != 0 if failed else True, f"a failed case never exits 0: {rc} {failed}")
+        check({n: kind(c) for n, c in cases.items()} ==
+              {"broken [local]": "Failure", "slower [local]": "Failure", "steady [local]": "Pass",
+               HOSTILE_CELL + " [local]": "Pass", "faster [local]": "Pass"},
+              f"rows as cases: {cases}")
+        if "slower [local]" in cases:
+            msg = cases["slower [local]"]["result"][0][1]
+            check(msg.startswith("regression: p50 +50.") and "regressed_since_change" in msg,
+                  f"the regression's change and why: {msg}")
+        # --junit and --summary gate as --fail-on-regression does: never exit 0 with a failure
+        check(rc == 1, f"report with failed rows and --junit: exit {rc}, want 1\n{err}")
+        check("Verdict **REGRESSION**: 2 rows failed or regressed." in md, f"summary: {md}")
 
 
 CASES = {
