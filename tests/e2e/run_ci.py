@@ -83,10 +83,10 @@ def check_schema(path, what):
 
 JUNITPARSER = r"""
 import json, sys
-from junitparser import JUnitXml, Failure, Error, Skipped
+from junitparser import JUnitXml, TestSuite
 xml = JUnitXml.fromfile(sys.argv[1])
 out = []
-for suite in xml:
+for suite in ([xml] if isinstance(xml, TestSuite) else xml):  # CTest's root is a <testsuite>
     for case in suite:
         kinds = [(type(r).__name__, r.message, r.type, r.text) for r in case.result]
         out.append({"suite": suite.name, "suite_tests": suite.tests,
@@ -287,6 +287,30 @@ def case_bench_junit():
               f"median and MAD as properties: {passed}")
 
 
+def case_ctest():
+    """examples/cmake/CMakeLists.txt: one CTest test per libbench test, and ctest --output-junit
+    read back by junitparser."""
+    cmake, ctest = shutil.which("cmake"), shutil.which("ctest")
+    if not cmake or not ctest:
+        skip("cmake or ctest is not installed: the CTest example cannot run")
+    rc, out, err = run([cmake, "--version"])
+    version = tuple(int(x) for x in out.split()[2].split(".")[:2]) if rc == 0 else (0, 0)
+    if version < (3, 21):
+        skip(f"cmake {out.split()[2] if rc == 0 else '?'} is older than 3.21 (no --output-junit)")
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "cmake")
+    with tempfile.TemporaryDirectory() as tmp:
+        rc, out, err = run([cmake, "-S", src, "-B", tmp, f"-DLIBBENCH_TEST_BINARY={SAMPLE}"])
+        check(rc == 0, f"cmake: {rc}\n{out}\n{err}")
+        rc, out, err = run([ctest, "--output-junit", "junit.xml"], cwd=tmp)
+        check(rc != 0, "ctest fails a run with failures")
+        cases = junitparser_cases(os.path.join(tmp, "junit.xml"))
+        kinds = {n: kind(c) for n, c in cases.items()}
+        check(kinds == {"sample.passes": "Pass", "sample.fails_check": "Failure",
+                        "sample.fails_with_message": "Failure", "sample.segfaults": "Failure",
+                        "sample.aborts": "Failure", "sample.skipped": "Skipped",
+                        "sample.exits_early": "Failure"}, f"a CTest case per test: {kinds}")
+
+
 # ---- compare and report ----------------------------------------------------------------------
 
 def document(rows):
@@ -435,6 +459,7 @@ CASES = {
     "prove": case_prove,
     "meson_tap": case_meson_tap,
     "bench_junit": case_bench_junit,
+    "ctest": case_ctest,
     "compare": case_compare,
     "report": case_report,
 }
