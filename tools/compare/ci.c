@@ -94,7 +94,7 @@ static void fill_cell(const struct compare_report *rep, size_t i, struct junit_c
     }
     k->props = jc->props;
     k->n_props = np;
-    if (is_regression(o)) {
+    if (is_regression(o) && o->state == BENCH__CMP_CLAIMED) {
         k->result = BENCH__JUNIT_FAILURE;
         k->type = jc->state;
         jc->message = bench__xasprintf("%s: %s%s%s", jc->state, jc->delta, *jc->reason ? "; " : "",
@@ -102,6 +102,12 @@ static void fill_cell(const struct compare_report *rep, size_t i, struct junit_c
         k->message = jc->message;
         k->body = jc->message;
         k->body_len = strlen(jc->message);
+    } else if (is_regression(o)) {
+        /* unconfirmed: not claimed, and the verdict it leads to is UNMEASURED (exit status 2) */
+        k->result = BENCH__JUNIT_SKIP;
+        jc->message = bench__xasprintf("%s: %s%s%s", jc->state, jc->delta, *jc->reason ? "; " : "",
+                                       jc->reason);
+        k->message = jc->message;
     } else if (o->state == BENCH__CMP_UNMEASURED) {
         k->result = BENCH__JUNIT_SKIP;
         jc->message = bench__xasprintf("UNMEASURED: %s", *jc->reason ? jc->reason : "no reason");

@@ -220,9 +220,10 @@ int compare_report_json(const struct compare_report *rep, const char *path, char
 
 /* ---- ci.c: the verdicts for CI: --junit and --summary ----------------------------------- */
 
-/* --junit: every cell a test case (a regression, claimed or unconfirmed, a failure with its
- * delta, CI and floor; UNMEASURED a skip with its reason; the rest a pass), and one case for the
- * verdict; written atomically. -1 with one line in err. */
+/* --junit: every cell a test case (a claimed regression a failure with its delta, CI and floor;
+ * UNMEASURED, or a regression not confirmed, a skip with its reason; the rest a pass), and one
+ * case for the verdict (REGRESSION a failure, UNMEASURED an error); written atomically. -1 with
+ * one line in err. */
 int compare_report_junit(const struct compare_report *rep, const char *path, char *err,
                          size_t err_size);
 /* --summary: the verdict, the counts and the cells that need a look first, as GitHub-flavoured
