@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "../util/alloc.h"
-#include "../util/atomic_file.h"
 #include "../util/junit.h"
 #include "bench_junit.h"
 #include "formats.h"
@@ -31,7 +30,6 @@ int bench__bench_junit_write(const char *path, const char *suite_name,
     struct bench__junit_property(*props)[6] = bench__xcalloc(n + 1, sizeof *props);
     char(*values)[6][40] = bench__xcalloc(n + 1, sizeof *values);
     char **names = bench__xcalloc(n + 1, sizeof *names);
-    struct bench__junit_counts counts = {0};
     for (size_t i = 0; i < n; i++) {
         const struct bench__row *row = &rows[i];
         struct bench__junit_case *k = &cases[i];
@@ -66,22 +64,13 @@ int bench__bench_junit_write(const char *path, const char *suite_name,
             k->props = props[i];
             k->n_props = np;
         }
-        bench__junit_count(&counts, k);
     }
-    struct bench__text t = {0};
-    bench__junit_begin(&t, suite_name, &counts);
-    bench__junit_suite_begin(&t, suite_name, &counts);
-    for (size_t i = 0; i < n; i++)
-        bench__junit_case(&t, &cases[i]);
-    bench__junit_suite_end(&t);
-    bench__junit_end(&t);
-    int rc = bench__write_file(path, t.data, t.len);
+    int rc = bench__junit_write(path, suite_name, cases, n, NAN);
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);
     free(values);
     free(props);
     free(cases);
-    free(t.data);
     return rc;
 }

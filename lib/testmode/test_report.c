@@ -204,26 +204,14 @@ int bench__junit_tests_write(const char *path, const char *suite_name,
     struct bench__junit_case *cases = bench__xcalloc(n + 1, sizeof *cases);
     char **bodies = bench__xcalloc(n + 1, sizeof *bodies);
     char(*types)[32] = bench__xcalloc(n + 1, sizeof *types);
-    struct bench__junit_counts counts = {0};
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         fill_case(&cases[i], &suite->entries[tests[i]], &results[i], types[i], sizeof types[i],
                   &bodies[i]);
-        bench__junit_count(&counts, &cases[i]);
-    }
-    counts.time_s = elapsed_s;
-    struct bench__text t = {0};
-    bench__junit_begin(&t, suite_name, &counts);
-    bench__junit_suite_begin(&t, suite_name, &counts);
-    for (size_t i = 0; i < n; i++)
-        bench__junit_case(&t, &cases[i]);
-    bench__junit_suite_end(&t);
-    bench__junit_end(&t);
-    int rc = bench__write_file(path, t.data, t.len);
+    int rc = bench__junit_write(path, suite_name, cases, n, elapsed_s);
     for (size_t i = 0; i < n; i++) {
         free((char *)cases[i].classname);
         free(bodies[i]);
     }
-    free(t.data);
     free(types);
     free(bodies);
     free(cases);

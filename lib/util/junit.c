@@ -1,14 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* junit.c: owns the JUnit XML text (a single <testsuites> root, the counts, every case's
- * element) and its escaping; it never decides what passed (its callers do) nor writes a file. */
+/* junit.c: owns the JUnit XML document (a single <testsuites> root, the counts, every case's
+ * element), its escaping and its atomic write; it never decides what passed (its callers do). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "junit.h"
 
 #define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
+
+/* The counts of the suite and of the root: the same, over every case. */
+struct counts_of {
+    size_t tests, failures, errors, skipped;
+    double time_s;
+};
 
 static void put(struct bench__text *t, const char *s)
 {
@@ -128,7 +135,7 @@ static void attr_time(struct bench__text *t, double seconds)
     attr(t, "time", buf);
 }
 
-static void counts(struct bench__text *t, const struct bench__junit_counts *c)
+static void counts(struct bench__text *t, const struct counts_of *c)
 {
     attr_count(t, "tests", c->tests);
     attr_count(t, "failures", c->failures);
@@ -137,7 +144,7 @@ static void counts(struct bench__text *t, const struct bench__junit_counts *c)
     attr_time(t, c->time_s);
 }
 
-void bench__junit_count(struct bench__junit_counts *c, const struct bench__junit_case *k)
+static void count(struct counts_of *c, const struct bench__junit_case *k)
 {
     c->tests++;
     c->failures += k->result == BENCH__JUNIT_FAILURE;
@@ -147,25 +154,7 @@ void bench__junit_count(struct bench__junit_counts *c, const struct bench__junit
         c->time_s += k->time_s;
 }
 
-void bench__junit_begin(struct bench__text *t, const char *name,
-                        const struct bench__junit_counts *all)
-{
-    put(t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites");
-    attr(t, "name", name);
-    counts(t, all);
-    put(t, ">\n");
-}
-
-void bench__junit_suite_begin(struct bench__text *t, const char *name,
-                              const struct bench__junit_counts *c)
-{
-    put(t, "  <testsuite");
-    attr(t, "name", name);
-    counts(t, c);
-    put(t, ">\n");
-}
-
-void bench__junit_case(struct bench__text *t, const struct bench__junit_case *k)
+static void testcase(struct bench__text *t, const struct bench__junit_case *k)
 {
     put(t, "    <testcase");
     attr(t, "name", k->name ? k->name : "");
@@ -218,12 +207,35 @@ void bench__junit_case(struct bench__text *t, const struct bench__junit_case *k)
     put(t, "    </testcase>\n");
 }
 
-void bench__junit_suite_end(struct bench__text *t)
+char *bench__junit_text(const char *name, const struct bench__junit_case *cases, size_t n,
+                        double time_s, size_t *len)
 {
-    put(t, "  </testsuite>\n");
+    struct counts_of c = {0};
+    for (size_t i = 0; i < n; i++)
+        count(&c, &cases[i]);
+    if (!isnan(time_s))
+        c.time_s = time_s;
+    struct bench__text t = {0};
+    put(&t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites");
+    attr(&t, "name", name);
+    counts(&t, &c);
+    put(&t, ">\n  <testsuite");
+    attr(&t, "name", name);
+    counts(&t, &c);
+    put(&t, ">\n");
+    for (size_t i = 0; i < n; i++)
+        testcase(&t, &cases[i]);
+    put(&t, "  </testsuite>\n</testsuites>\n");
+    *len = t.len;
+    return t.data;
 }
 
-void bench__junit_end(struct bench__text *t)
+int bench__junit_write(const char *path, const char *name, const struct bench__junit_case *cases,
+                       size_t n, double time_s)
 {
-    put(t, "</testsuites>\n");
+    size_t len;
+    char *text = bench__junit_text(name, cases, n, time_s, &len);
+    int rc = bench__write_file(path, text, len);
+    free(text);
+    return rc;
 }

@@ -50,24 +50,16 @@ struct bench__junit_case {
     size_t n_props;
 };
 
-/* The counts of a <testsuite> or the <testsuites> root: the schema wants them consistent with
- * the cases they hold. */
-struct bench__junit_counts {
-    size_t tests, failures, errors, skipped;
-    double time_s;
-};
-/* Count one case into c. */
-BENCH__HIDDEN void bench__junit_count(struct bench__junit_counts *c,
-                                      const struct bench__junit_case *k);
-
-/* The document: begin (the XML declaration and <testsuites>), then for each suite suite_begin,
- * its cases and suite_end, then end. One root element, always. */
-BENCH__HIDDEN void bench__junit_begin(struct bench__text *t, const char *name,
-                                      const struct bench__junit_counts *all);
-BENCH__HIDDEN void bench__junit_suite_begin(struct bench__text *t, const char *name,
-                                            const struct bench__junit_counts *c);
-BENCH__HIDDEN void bench__junit_case(struct bench__text *t, const struct bench__junit_case *k);
-BENCH__HIDDEN void bench__junit_suite_end(struct bench__text *t);
-BENCH__HIDDEN void bench__junit_end(struct bench__text *t);
+/* The document of n cases: the XML declaration, a single <testsuites> root named `name` holding
+ * one <testsuite> of the same name, with the counts (tests, failures, errors, skipped) the schema
+ * wants consistent with the cases, and time_s (NaN: the sum of the cases' times). Malloc'd text,
+ * its length in *len. */
+BENCH__HIDDEN char *bench__junit_text(const char *name, const struct bench__junit_case *cases,
+                                      size_t n, double time_s, size_t *len);
+/* The same written atomically to path (bench__write_file): 0, or its error
+ * (bench__write_file_strerror says it). */
+BENCH__HIDDEN int bench__junit_write(const char *path, const char *name,
+                                     const struct bench__junit_case *cases, size_t n,
+                                     double time_s);
 
 #endif /* BENCH_UTIL_JUNIT_H */

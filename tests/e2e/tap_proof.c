@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* tap_proof.c: the living proof of --tap: tests/e2e/meson.build registers this binary with
- * protocol: 'tap', so `meson test` counts and names each of its tests (docs/how-to/report-to-ci.md). */
+ * protocol: 'tap', so `meson test` counts and names each of its tests
+ * (docs/how-to/report-to-ci.md). */
 #include <string.h>
 
 #include <bench/shim.h>

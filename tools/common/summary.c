@@ -35,7 +35,23 @@ void tool_md_cell(FILE *out, const char *text)
     free(s);
 }
 
-int tool_summary_append(const char *path, const char *text, size_t len, char *err, size_t err_size)
+FILE *tool_summary_open(struct tool_summary *s)
+{
+    *s = (struct tool_summary){0};
+    s->out = open_memstream(&s->text, &s->len);
+    return s->out;
+}
+
+void tool_summary_rest(FILE *out, size_t shown, size_t n, const char *what)
+{
+    if (n > shown)
+        fprintf(
+            out,
+            "\n\xe2\x80\xa6" /* U+2026 */ "and %zu more %s%s (the full table is in the job log).\n",
+            n - shown, what, n - shown == 1 ? "" : "s");
+}
+
+static int append(const char *path, const char *text, size_t len, char *err, size_t err_size)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0) {
@@ -59,4 +75,15 @@ int tool_summary_append(const char *path, const char *text, size_t len, char *er
         return -1;
     }
     return 0;
+}
+
+int tool_summary_close(struct tool_summary *s, const char *path, char *err, size_t err_size)
+{
+    fputc('\n', s->out);
+    int rc = fclose(s->out) == 0 ? append(path, s->text, s->len, err, err_size) : -1;
+    if (rc && !*err)
+        bench__fmt(err, err_size, "out of memory");
+    free(s->text);
+    *s = (struct tool_summary){0};
+    return rc;
 }

@@ -15,8 +15,18 @@
 /* "| text " with '|', '\', '`', '*', '_', '[' and ']' backslash-escaped, '<', '>' and '&' as
  * entities, a control character as a space and invalid UTF-8 as U+FFFD. */
 void tool_md_cell(FILE *out, const char *text);
-/* Append len bytes to path (created 0644 less the umask when missing), in one write where the
- * system allows; 0, or -1 with the reason in err. */
-int tool_summary_append(const char *path, const char *text, size_t len, char *err, size_t err_size);
+/* A summary is written to memory, then appended to its file in one go (a job's earlier steps
+ * keep what they wrote). _open: the stream (NULL when out of memory). _rest: under a table of
+ * `shown` of n items, the line that counts the ones left out (`what`: "cell", "row"). _close:
+ * the blank line that ends the section, then the text appended to path (created 0644 less the
+ * umask when missing); 0, or -1 with the reason in err. */
+struct tool_summary {
+    FILE *out;
+    char *text;
+    size_t len;
+};
+FILE *tool_summary_open(struct tool_summary *s);
+void tool_summary_rest(FILE *out, size_t shown, size_t n, const char *what);
+int tool_summary_close(struct tool_summary *s, const char *path, char *err, size_t err_size);
 
 #endif /* LIBBENCH_TOOLS_COMMON_SUMMARY_H */

@@ -45,17 +45,31 @@ static char *cell_name(const struct compare_cell *c)
     return bench__xstrdup(c->row->name);
 }
 
-/* "+12.34% (95% CI [+10.00%, +14.00%], A/A floor ±3.00%)": a dash for what was not computed. */
+/* A cell's delta ("+12.34%"), 95% CI ("[+10.00%, +14.00%]") and A/A floor ("±3.00%") as the
+ * table shows them: an em dash for what was not computed. */
+struct cell_numbers {
+    char delta[32], ci[64], floor[32];
+};
+
+static void cell_numbers(const struct bench__cmp_cell_out *o, struct cell_numbers *n)
+{
+    bench__fmt(n->delta, sizeof n->delta, EM_DASH);
+    bench__fmt(n->ci, sizeof n->ci, EM_DASH);
+    bench__fmt(n->floor, sizeof n->floor, EM_DASH);
+    if (isfinite(o->rel_delta))
+        bench__fmt(n->delta, sizeof n->delta, "%+.2f%%", o->rel_delta * 100.0);
+    if (isfinite(o->ci_lo) && isfinite(o->ci_hi))
+        bench__fmt(n->ci, sizeof n->ci, "[%+.2f%%, %+.2f%%]", o->ci_lo * 100.0, o->ci_hi * 100.0);
+    if (isfinite(o->floor))
+        bench__fmt(n->floor, sizeof n->floor, "\xc2\xb1%.2f%%", o->floor * 100.0);
+}
+
+/* "+12.34% (95% CI [+10.00%, +14.00%], A/A floor ±3.00%)" */
 static char *delta_text(const struct bench__cmp_cell_out *o)
 {
-    char delta[32] = EM_DASH, ci[64] = EM_DASH, floor[32] = EM_DASH;
-    if (isfinite(o->rel_delta))
-        bench__fmt(delta, sizeof delta, "%+.2f%%", o->rel_delta * 100.0);
-    if (isfinite(o->ci_lo) && isfinite(o->ci_hi))
-        bench__fmt(ci, sizeof ci, "[%+.2f%%, %+.2f%%]", o->ci_lo * 100.0, o->ci_hi * 100.0);
-    if (isfinite(o->floor))
-        bench__fmt(floor, sizeof floor, "\xc2\xb1%.2f%%", o->floor * 100.0);
-    return bench__xasprintf("%s (95%% CI %s, A/A floor %s)", delta, ci, floor);
+    struct cell_numbers n;
+    cell_numbers(o, &n);
+    return bench__xasprintf("%s (95%% CI %s, A/A floor %s)", n.delta, n.ci, n.floor);
 }
 
 /* ---- --junit ---------------------------------------------------------------------------- */
@@ -121,11 +135,8 @@ int compare_report_junit(const struct compare_report *rep, const char *path, cha
     size_t n = rep->n_cells;
     struct junit_cell *jc = bench__xcalloc(n + 1, sizeof *jc);
     struct bench__junit_case *cases = bench__xcalloc(n + 2, sizeof *cases);
-    struct bench__junit_counts counts = {0};
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         fill_cell(rep, i, &jc[i], &cases[i]);
-        bench__junit_count(&counts, &cases[i]);
-    }
     /* the verdict as a case of its own: REGRESSION fails, UNMEASURED is an error (never a pass,
      * as the exit status says), PASS passes */
     const struct bench__cmp_result *res = rep->result;
@@ -141,15 +152,7 @@ int compare_report_junit(const struct compare_report *rep, const char *path, cha
         v->body = verdict;
         v->body_len = strlen(verdict);
     }
-    bench__junit_count(&counts, v);
-    struct bench__text t = {0};
-    bench__junit_begin(&t, "libbench compare", &counts);
-    bench__junit_suite_begin(&t, "libbench compare", &counts);
-    for (size_t i = 0; i <= n; i++)
-        bench__junit_case(&t, &cases[i]);
-    bench__junit_suite_end(&t);
-    bench__junit_end(&t);
-    int rc = bench__write_file(path, t.data, t.len);
+    int rc = bench__junit_write(path, "libbench compare", cases, n + 1, NAN);
     if (rc)
         bench__fmt(err, err_size, "cannot write '%s': %s", path, bench__write_file_strerror(rc));
     for (size_t i = 0; i < n; i++) {
@@ -164,7 +167,6 @@ int compare_report_junit(const struct compare_report *rep, const char *path, cha
     free(jc);
     free(cases);
     free(verdict);
-    free(t.data);
     return rc ? -1 : 0;
 }
 
@@ -192,9 +194,8 @@ static const char *mark(const struct bench__cmp_cell_out *o)
 int compare_report_summary(const struct compare_report *rep, const char *path, char *err,
                            size_t err_size)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
+    struct tool_summary summary;
+    FILE *out = tool_summary_open(&summary);
     if (!out) {
         bench__fmt(err, err_size, "out of memory");
         return -1;
@@ -233,18 +234,14 @@ int compare_report_summary(const struct compare_report *rep, const char *path, c
         const struct bench__cmp_cell_out *o = &rep->out[i];
         char *name = cell_name(&rep->cells[i]), *state = compare_cell_state(o),
              *reason = compare_cell_reason(rep, i);
-        char b[BENCH__NUMBER_MAX], c[BENCH__NUMBER_MAX], d[32] = EM_DASH, ci[64] = EM_DASH,
-                                                         fl[32] = EM_DASH;
+        char b[BENCH__NUMBER_MAX], c[BENCH__NUMBER_MAX];
+        struct cell_numbers n;
         bench__format_ns(o->median_baseline, b, sizeof b);
         bench__format_ns(o->median_candidate, c, sizeof c);
-        if (isfinite(o->rel_delta))
-            bench__fmt(d, sizeof d, "%+.2f%%", o->rel_delta * 100.0);
-        if (isfinite(o->ci_lo) && isfinite(o->ci_hi))
-            bench__fmt(ci, sizeof ci, "[%+.2f%%, %+.2f%%]", o->ci_lo * 100.0, o->ci_hi * 100.0);
-        if (isfinite(o->floor))
-            bench__fmt(fl, sizeof fl, "\xc2\xb1%.2f%%", o->floor * 100.0);
+        cell_numbers(o, &n);
         fprintf(out, "| %s ", mark(o));
-        const char *cols[] = {name, b, c, d, ci, fl, state, *reason ? reason : EM_DASH};
+        const char *cols[] = {name, b,       c,     n.delta,
+                              n.ci, n.floor, state, *reason ? reason : EM_DASH};
         for (size_t k = 0; k < sizeof cols / sizeof *cols; k++)
             tool_md_cell(out, cols[k]);
         fputs("|\n", out);
@@ -252,17 +249,8 @@ int compare_report_summary(const struct compare_report *rep, const char *path, c
         free(state);
         free(reason);
     }
-    if (rep->n_cells > shown)
-        fprintf(out, "\n…and %zu more cell%s (the full table is in the job log).\n",
-                rep->n_cells - shown, rep->n_cells - shown == 1 ? "" : "s");
-    fputc('\n', out);
+    tool_summary_rest(out, shown, rep->n_cells, "cell");
     free(order);
-    if (fclose(out) != 0) {
-        free(text);
-        bench__fmt(err, err_size, "out of memory");
-        return -1;
-    }
-    int rc = tool_summary_append(path, text, len, err, err_size);
-    free(text);
-    return rc;
+    err[0] = '\0';
+    return tool_summary_close(&summary, path, err, err_size);
 }

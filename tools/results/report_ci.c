@@ -48,7 +48,6 @@ int report_junit_write(const struct report_rows *rows, const char *path, char *e
     char **texts = bench__xcalloc(3 * n + 1, sizeof *texts);
     struct bench__junit_property(*props)[4] = bench__xcalloc(n + 1, sizeof *props);
     char(*values)[3][48] = bench__xcalloc(n + 1, sizeof *values);
-    struct bench__junit_counts counts = {0};
     for (size_t i = 0; i < n; i++) {
         const struct bench__result_row *r = &rows->rows[i];
         const struct bench__result_aggregate *a = r->target;
@@ -85,16 +84,8 @@ int report_junit_write(const struct report_rows *rows, const char *path, char *e
                 bench__xasprintf("unmeasured: %s", r->why[0] ? r->why : "no successful value");
             k->message = texts[3 * i + 2];
         }
-        bench__junit_count(&counts, k);
     }
-    struct bench__text t = {0};
-    bench__junit_begin(&t, "libbench report", &counts);
-    bench__junit_suite_begin(&t, "libbench report", &counts);
-    for (size_t i = 0; i < n; i++)
-        bench__junit_case(&t, &cases[i]);
-    bench__junit_suite_end(&t);
-    bench__junit_end(&t);
-    int rc = bench__write_file(path, t.data, t.len);
+    int rc = bench__junit_write(path, "libbench report", cases, n, NAN);
     if (rc)
         bench__fmt(err, err_size, "cannot write: %s", bench__write_file_strerror(rc));
     for (size_t i = 0; i < 3 * n; i++)
@@ -103,7 +94,6 @@ int report_junit_write(const struct report_rows *rows, const char *path, char *e
     free(values);
     free(props);
     free(cases);
-    free(t.data);
     return rc ? -1 : 0;
 }
 
@@ -123,9 +113,8 @@ static const char *mark(enum bench__result_state s)
 int report_summary_append(const struct report_rows *rows, const char *path, char *err,
                           size_t err_size)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
+    struct tool_summary summary;
+    FILE *out = tool_summary_open(&summary);
     if (!out) {
         bench__fmt(err, err_size, "out of memory");
         return -1;
@@ -163,18 +152,7 @@ int report_summary_append(const struct report_rows *rows, const char *path, char
         free(name);
         free(delta);
     }
-    if (rows->n > shown)
-        fprintf(out,
-                "\n\xe2\x80\xa6"
-                "and %zu more row%s (the full table is in the job log).\n",
-                rows->n - shown, rows->n - shown == 1 ? "" : "s");
-    fputc('\n', out);
-    if (fclose(out) != 0) {
-        free(text);
-        bench__fmt(err, err_size, "out of memory");
-        return -1;
-    }
-    int rc = tool_summary_append(path, text, len, err, err_size);
-    free(text);
-    return rc;
+    tool_summary_rest(out, shown, rows->n, "row");
+    err[0] = '\0';
+    return tool_summary_close(&summary, path, err, err_size);
 }
