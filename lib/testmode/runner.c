@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* runner.c: owns test mode's rendering: each test's end, from fork_server.c (a process per test,
  * --isolate=test) or test_worker.c (long-lived workers, --isolate=worker), turned into a result;
- * result lines streamed in suite order, the live progress line, the summary, the failure recap
- * and the exit status. It does not parse options, measure anything or start processes (those two
- * files do; platform/workers.c owns the process groups and signals). */
+ * result lines (or --tap's test points) streamed in suite order, the live progress line, the
+ * summary, the failure recap, when --junit's file is written, and the exit status. It does not
+ * parse options, measure anything or start processes (those two files do; platform/workers.c owns
+ * the process groups and signals), nor spell TAP or JUnit (test_report.c does). */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdlib.h>
