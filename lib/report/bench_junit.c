@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* bench_junit.c: owns --bench --junit's document: a test case per benchmark row, in measurement
- * order, named by the row's name (and labels, as the foreign formats name them). It judges no
- * row (the row's state does) and compares nothing with a baseline (libbench compare does). */
+ * order, named as the foreign formats name rows (model/row.h). It judges no row (the row's state
+ * does) and compares nothing with a baseline (libbench compare does). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,6 @@
 #include "../util/alloc.h"
 #include "../util/junit.h"
 #include "bench_junit.h"
-#include "formats.h"
 
 /* A value in ns with its unit in the name: unmeasured is no property (never 0). */
 static size_t add_ns(struct bench__junit_property *props, size_t n, char (*buf)[40],
