@@ -247,6 +247,14 @@ static void raise_alert(struct hsim_score *sc, const struct series *s, size_t t,
         sc->delay[delay < HSIM_DELAYS ? delay : HSIM_DELAYS - 1]++;
     } else {
         sc->false_alerts++;
+        if (s->step_at >= s->length || t < s->step_at)
+            sc->false_before++;
+        else if (step)
+            sc->false_repeat++;
+        else if (named + 2 < s->step_at)
+            sc->false_early++;
+        else
+            sc->false_late++;
     }
 }
 
