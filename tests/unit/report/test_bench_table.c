@@ -381,7 +381,7 @@ static void test_format_metric(void **state)
 /* ---- bench__per_call_continue ------------------------------------------------------------ */
 
 /* A fake clock: the ns the i-th timed call measures. */
-enum clock_kind { FIXED, STALLED, SLOW_FIRST, TICK_EVERY_16, ZERO_THEN_FIXED };
+enum clock_kind { FIXED, STALLED, SLOW_FIRST, TICK_EVERY_16, ZERO_THEN_FIXED, SLOW_TENTH };
 
 struct call_case {
     const char *what;
@@ -400,6 +400,7 @@ static int64_t fake_clock(const struct call_case *c, size_t i)
     case SLOW_FIRST: return i == 0 ? c->ns : 10;
     case TICK_EVERY_16: return i % 16 == 15 ? c->ns : 0;
     case ZERO_THEN_FIXED: return i < 40 ? 0 : c->ns;
+    case SLOW_TENTH: return i == 10 ? 4 * 1000000 : c->ns; /* one call preempted for 4 ms */
     }
     return 0;
 }
@@ -425,15 +426,17 @@ static const struct call_case call_cases[] = {
     {"pinned 100, fast calls below the budget", FIXED, 100, 5 * MS, 100, 100},
     {"pinned 50, stalled clock", STALLED, 0, 5 * MS, 50, 50},
     {"pinned 10, stalled clock (fewer than 32)", STALLED, 0, 5 * MS, 10, 10},
-    /* unpinned: at least 32 calls and at least the budget */
-    {"100 us calls: budget reached after 50", FIXED, 100000, 5 * MS, 0, 50},
-    {"1 ms calls: budget reached at 5, still 32", FIXED, MS, 5 * MS, 0, 32},
-    {"32 fast calls below the budget continue", FIXED, 100, 5 * MS, 0, 50000},
-    {"slow first call over budget still continues to 32", SLOW_FIRST, 1000 * MS, 5 * MS, 0, 32},
+    /* unpinned: at least 1000 calls and at least the budget */
+    {"100 us calls: budget reached after 50, still 1000", FIXED, 100000, 5 * MS, 0, 1000},
+    {"1 ms calls: budget reached at 5, still 1000", FIXED, MS, 5 * MS, 0, 1000},
+    {"fast calls below the budget continue", FIXED, 100, 5 * MS, 0, 50000},
+    {"4.7 us calls: the budget's 1064", FIXED, 4700, 5 * MS, 0, 1064},
+    {"4.7 us calls, one preempted for 4 ms: still 1000", SLOW_TENTH, 4700, 5 * MS, 0, 1000},
+    {"slow first call over budget still continues to 1000", SLOW_FIRST, 1000 * MS, 5 * MS, 0, 1000},
     {"stalled clock stops at 32", STALLED, 0, 5 * MS, 0, 32},
     {"zero for the first 40 calls: total still 0 at 32", ZERO_THEN_FIXED, MS, 5 * MS, 0, 32},
-    {"coarse clock ticking every 16th call is not a stall", TICK_EVERY_16, MS, 5 * MS, 0, 80},
-    {"zero budget: 32 calls", FIXED, 100, 0, 0, 32},
+    {"coarse clock ticking every 16th call is not a stall", TICK_EVERY_16, MS, 5 * MS, 0, 1000},
+    {"zero budget: 1000 calls", FIXED, 100, 0, 0, 1000},
 };
 
 static void test_per_call_stop_rule(void **state)
@@ -463,8 +466,11 @@ static void test_per_call_edges(void **state)
     assert_false(bench__per_call_continue(1000, 0, budget, 0));        /* stalled */
     assert_true(bench__per_call_continue(32, 1, budget, 0));           /* moving, below budget */
     assert_true(bench__per_call_continue(32, budget - 1, budget, 0));
-    assert_false(bench__per_call_continue(32, budget, budget, 0)); /* total >= budget */
-    assert_false(bench__per_call_continue(33, budget + 1, budget, 0));
+    assert_true(bench__per_call_continue(32, budget, budget, 0)); /* the budget, < 1000 calls */
+    assert_true(bench__per_call_continue(999, 10 * budget, budget, 0));
+    assert_true(bench__per_call_continue(1000, budget - 1, budget, 0));
+    assert_false(bench__per_call_continue(1000, budget, budget, 0)); /* both reached */
+    assert_false(bench__per_call_continue(1001, budget + 1, budget, 0));
     /* pinned */
     assert_true(bench__per_call_continue(0, 0, budget, 3));
     assert_true(bench__per_call_continue(2, 10 * budget, budget, 3));
