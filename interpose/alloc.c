@@ -54,7 +54,7 @@ static void note(uint64_t allocs, uint64_t frees, uint64_t bytes)
 /* The one branch a disabled entry point pays. */
 #define NOTE(a, f, n)                                                                              \
     do {                                                                                           \
-        if (LIKELY_OFF(atomic_load_explicit(&armed, memory_order_relaxed)))                       \
+        if (LIKELY_OFF(atomic_load_explicit(&armed, memory_order_relaxed)))                        \
             note((a), (f), (n));                                                                   \
     } while (0)
 
@@ -144,7 +144,8 @@ static struct {
     void *(*memalign)(size_t, size_t);
     void *(*valloc)(size_t);
     void *(*pvalloc)(size_t);
-} next = {first_malloc, first_calloc, first_realloc, NULL, first_free, NULL, NULL, NULL, NULL, NULL};
+} next = {first_malloc, first_calloc, first_realloc, NULL, first_free,
+          NULL,         NULL,         NULL,          NULL, NULL};
 
 static TLS bool resolving;
 static const char *why_broken;

@@ -150,8 +150,8 @@ static void *alloc_open(const struct bench__source_request *req, struct bench__c
             bench__alloc_interposer_fn get;
             memcpy(&get, &sym, sizeof get);
             ip = get();
-            p.version_ok = ip && ip->version == BENCH__ALLOC_INTERPOSER_VERSION &&
-                           ip->size >= sizeof *ip;
+            p.version_ok =
+                ip && ip->version == BENCH__ALLOC_INTERPOSER_VERSION && ip->size >= sizeof *ip;
         }
         if (p.version_ok) {
             p.broken = ip->broken();
@@ -274,8 +274,8 @@ const struct bench__source_ops bench__source_alloc = {
     .name = "alloc",
     .flag = "alloc",
     .flag_value = "SCOPE",
-    .flag_help = "with --bench: count allocator calls (=" SCOPE_ALL
-                 ": every thread's, not only the body's)",
+    .flag_help =
+        "with --bench: count allocator calls (=" SCOPE_ALL ": every thread's, not only the body's)",
     .flag_value_check = alloc_scope_check,
     .family = alloc_family,
     .n_family = A_N,

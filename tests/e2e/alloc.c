@@ -146,7 +146,8 @@ WORKLOAD(threads)
     helper_stop(&h);
 }
 
-/* ---- a body that dies in its counting pass ---------------------------------------------------- */
+/* ---- a body that dies in its counting pass ----------------------------------------------------
+ */
 
 static bool counting_now(void)
 {

@@ -112,8 +112,11 @@ static char *fake_dlerror(void)
  * absent for the one reason, whatever the build. */
 static void *fake_dlsym(void *handle, const char *name)
 {
-    static const char *const hidden[] = {"bench_alloc_interposer_v1", "__asan_init",
-                                         "__hwasan_init", "__tsan_init", "__msan_init",
+    static const char *const hidden[] = {"bench_alloc_interposer_v1",
+                                         "__asan_init",
+                                         "__hwasan_init",
+                                         "__tsan_init",
+                                         "__msan_init",
                                          "__lsan_init"};
     for (size_t i = 0; i < sizeof hidden / sizeof hidden[0]; i++)
         if (strcmp(name, hidden[i]) == 0)

@@ -49,9 +49,11 @@ static void test_each_probe_has_its_reason(void **state)
         {"static", {.static_binary = true}, "a static binary"},
         {"not loaded", {0}, "libbench-alloc.so is not loaded in this process"},
         {"other version", {.found = true}, "of another version"},
-        {"broken", {.found = true, .version_ok = true, .broken = "no next malloc"},
+        {"broken",
+         {.found = true, .version_ok = true, .broken = "no next malloc"},
          "cannot forward: no next malloc"},
-        {"own malloc", {.found = true, .version_ok = true},
+        {"own malloc",
+         {.found = true, .version_ok = true},
          "has an allocator of its own, which the interposer cannot see"},
     };
     char why[BENCH__REASON_MAX];
@@ -71,8 +73,8 @@ static void test_each_probe_has_its_reason(void **state)
 
 /* ---- the probe through the seam -------------------------------------------------------------- */
 
-static const char *hidden_name;   /* dlsym finds nothing by this name */
-static const char *planted_name;  /* ...and something by this one */
+static const char *hidden_name;  /* dlsym finds nothing by this name */
+static const char *planted_name; /* ...and something by this one */
 static void *fake_dlsym(void *handle, const char *name)
 {
     if (hidden_name && strcmp(name, hidden_name) == 0)
@@ -84,8 +86,8 @@ static void *fake_dlsym(void *handle, const char *name)
 
 static void *open_source(const char *const *values, size_t n, struct bench__caps *caps)
 {
-    struct bench__source_request req = {.flag = true, .flag_values = (char *const *)values,
-                                        .n_flag_values = n};
+    struct bench__source_request req = {
+        .flag = true, .flag_values = (char *const *)values, .n_flag_values = n};
     char status[128];
     memset(caps, 0, sizeof *caps);
     return ops->open(&req, caps, status, sizeof status);
@@ -157,7 +159,7 @@ static void pass_end(void *s, uint64_t iterations, uint64_t brackets)
 #define assert_counts(a, f, b)                                                                     \
     do {                                                                                           \
         if (values[0] != (a) || values[1] != (f) || values[2] != (b))                              \
-            fail_msg("counts %g %g %g, want %g %g %g", values[0], values[1], values[2],           \
+            fail_msg("counts %g %g %g, want %g %g %g", values[0], values[1], values[2],            \
                      (double)(a), (double)(f), (double)(b));                                       \
     } while (0)
 
@@ -210,8 +212,8 @@ static void test_each_allocator_counts_once(void **state)
     ops->bracket_begin(s);
     void *p = realloc(null_pointer, 40); /* an alloc of 40 */
     free(null_pointer);                  /* frees nothing */
-    p = realloc(p, 100);         /* a realloc counts once: an alloc of 100 */
-    void *c = calloc(3, 10);     /* 30 */
+    p = realloc(p, 100);                 /* a realloc counts once: an alloc of 100 */
+    void *c = calloc(3, 10);             /* 30 */
     void *m = NULL;
     int rc = posix_memalign(&m, 64, 64); /* 64 */
     void *a = aligned_alloc(64, 128);    /* 128 */
