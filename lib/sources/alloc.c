@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __linux__
+#if BENCH__LINUX
 #include <sys/auxv.h>
 #endif
 
@@ -98,7 +98,7 @@ static const char *sanitizer_present(void)
 /* No dynamic loader: a static binary (AT_BASE is the loader's address). */
 static bool static_binary(void)
 {
-#ifdef __linux__
+#if BENCH__LINUX
     return getauxval(AT_BASE) == 0;
 #else
     return false;
@@ -138,6 +138,11 @@ static void *alloc_open(const struct bench__source_request *req, struct bench__c
                         char *status, size_t status_size)
 {
     status[0] = '\0';
+    if (!BENCH__LINUX) { /* the interposer is built on Linux only (interpose/meson.build) */
+        bench__caps_off_platform(caps, BENCH__CAP_COUNTING,
+                                 "the interposer libbench-alloc.so is built on Linux only");
+        return NULL;
+    }
     struct bench__alloc_probe p = {.sanitizer = sanitizer_present(),
                                    .valgrind = under_valgrind(),
                                    .static_binary = static_binary()};
