@@ -38,8 +38,8 @@ for _ in range(rounds):
     runs["plain"].append(medians(plain, []))
 
 
-def col(kind, name):
-    return [r[name]["medianNs"] for r in runs[kind] if name in r]
+def col(kind, name, key="medianNs"):
+    return [r[name][key] for r in runs[kind] if name in r]
 
 
 def noise(xs):
@@ -57,3 +57,9 @@ for name in sorted(runs["without"][0]):
     n2 = max(noise(wo), noise(pl))
     print(f"{name:16} {m_wo:9.2f} {m_wi:9.2f} {m_wi - m_wo:+8.2f} {n1:8.2f}  {m_pl:9.2f} "
           f"{m_wo - m_pl:+12.2f} {n2:8.2f}  {allocs}")
+# The disabled wrapper's cost, from the fastest sample of all runs (the least disturbed by other
+# processes): linked but not counting, against not linked.
+print("\nfastest sample of all runs (ns per iteration): linked, plain, linked-plain")
+for name in sorted(runs["without"][0]):
+    lo_l, lo_p = min(col("without", name, "minNs")), min(col("plain", name, "minNs"))
+    print(f"{name:16} {lo_l:9.2f} {lo_p:9.2f} {lo_l - lo_p:+9.2f}")
