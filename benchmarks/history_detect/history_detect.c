@@ -36,6 +36,23 @@ static void ratio(size_t a, size_t b)
         printf(" %9.3f |", (double)a / (double)b);
 }
 
+/* What the false alerts of the step families are, per rule. */
+static void false_kinds(struct hsim_score sc[HSIM_RULES][HSIM_FAMILIES])
+{
+    printf("\nFalse alerts of the step families by kind (before the step: noise; early / late: "
+           "naming a run more than 2 before / after the step; repeat: a second alert for a step "
+           "already found):\n\n");
+    printf("| rule | series | false alerts | before the step | early | late | repeat |\n");
+    printf("|---|---|---:|---:|---:|---:|---:|\n");
+    for (int r = 0; r < HSIM_RULES; r++)
+        for (int f = HSIM_STEP2; f <= HSIM_STEP10; f++) {
+            const struct hsim_score *s = &sc[r][f];
+            printf("| %s | %s | %zu | %zu | %zu | %zu | %zu |\n", hsim_rule_name((enum hsim_rule)r),
+                   hsim_family_name((enum hsim_family)f), s->false_alerts, s->false_before,
+                   s->false_early, s->false_late, s->false_repeat);
+        }
+}
+
 static void table(const struct hsim_config *c)
 {
     static struct hsim_score sc[HSIM_RULES][HSIM_FAMILIES];
@@ -72,6 +89,8 @@ static void table(const struct hsim_config *c)
                                                                 (double)s->red_runs_possible
                                                           : 0.0);
         }
+    if (c->min_pct < 10)
+        false_kinds(sc);
 }
 
 int main(int argc, char **argv)

@@ -48,6 +48,20 @@ const char *hsim_rule_name(enum hsim_rule r)
 
 /* ---- drawing ---------------------------------------------------------------------------- */
 
+/* The stream of one series (or one row of one week): its start is the seed, then each key in
+ * turn, mixed through SplitMix64's output function. A start of seed ^ (k · γ) would not do: γ is
+ * SplitMix64's own increment, so with a seed whose set bits are all below those of 8γ (seed 7)
+ * series k + 8 was series k shifted by the 8 draws of one run, and a family of 500 series was 8
+ * series seen through sliding windows. */
+static struct bench__rng stream_of(uint64_t seed, uint64_t a, uint64_t b)
+{
+    struct bench__rng r = {seed};
+    r.state = bench__rng_next(&r) ^ a;
+    r.state = bench__rng_next(&r) ^ b;
+    r.state = bench__rng_next(&r);
+    return r;
+}
+
 static double uniform(struct bench__rng *rng)
 {
     return ((double)(bench__rng_next(rng) >> 11) + 0.5) / 9007199254740992.0; /* (0, 1) */
@@ -233,6 +247,14 @@ static void raise_alert(struct hsim_score *sc, const struct series *s, size_t t,
         sc->delay[delay < HSIM_DELAYS ? delay : HSIM_DELAYS - 1]++;
     } else {
         sc->false_alerts++;
+        if (s->step_at >= s->length || t < s->step_at)
+            sc->false_before++;
+        else if (step)
+            sc->false_repeat++;
+        else if (named + 2 < s->step_at)
+            sc->false_early++;
+        else
+            sc->false_late++;
     }
 }
 
@@ -311,8 +333,7 @@ void hsim_run(const struct hsim_config *c, struct hsim_score score[HSIM_RULES][H
         double step = f == HSIM_STEP2 ? 0.02 : f == HSIM_STEP5 ? 0.05 : f == HSIM_STEP10 ? 0.10 : 0;
         for (size_t k = 0; k < count; k++) {
             /* one stream per series: a family's series do not depend on another family's */
-            struct bench__rng rng = {c->seed ^ ((uint64_t)f << 56) ^
-                                     (k * UINT64_C(0x9E3779B97F4A7C15))};
+            struct bench__rng rng = stream_of(c->seed, (uint64_t)f, k);
             s.step_at = step > 0 ? 25 + (size_t)bench__rng_below(&rng, 11) : c->length;
             size_t out_at = f >= HSIM_OUTLIER_SPREAD
                                 ? 15 + (size_t)bench__rng_below(&rng, c->length - 20)
@@ -367,7 +388,7 @@ void hsim_run_week(uint64_t seed, size_t weeks, size_t reps, double cv, double m
     struct bench__cp_run runs[DAYS];
     for (size_t wk = 0; wk < weeks; wk++) {
         for (size_t row = 0; row < ROWS; row++) {
-            struct bench__rng rng = {seed ^ (wk * UINT64_C(0x9E3779B97F4A7C15)) ^ (row << 48)};
+            struct bench__rng rng = stream_of(seed, (uint64_t)HSIM_FAMILIES + wk, row);
             bool stepped = row < 4, noisy = row == 4 || row == 5, shifted = row == 6 || row == 7;
             double delta = row % 2 ? 0.20 : 0.12;
             for (size_t d = 0; d < DAYS; d++) {

@@ -43,9 +43,13 @@ struct hsim_score {
     size_t found, found_within3; /* step families: series whose step was alerted */
     size_t delay[HSIM_DELAYS];   /* found series by delay (runs at the new level, 1 = the
                                     step's own run); the last bucket holds the rest */
-    size_t red_runs_false;       /* judged runs read `regression` with nothing to find
-                                    (before a step, or in a series without one) */
-    size_t red_runs_possible;    /* the runs that could have been read so */
+    /* false alerts by kind: raised before the step (or in a series without one), naming a run
+       more than 2 before the step, naming one more than 2 after it, or a second alert for a
+       step already found (naming another run within 2 of it) */
+    size_t false_before, false_early, false_late, false_repeat;
+    size_t red_runs_false;    /* judged runs read `regression` with nothing to find
+                                 (before a step, or in a series without one) */
+    size_t red_runs_possible; /* the runs that could have been read so */
 };
 
 const char *hsim_family_name(enum hsim_family f);

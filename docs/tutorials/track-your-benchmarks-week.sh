@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 # track-your-benchmarks-week.sh: makes the simulated week of track-your-benchmarks.md again, with
 # real runs: seven days of three repetitions each of the history suite (tests/e2e/history.c)
-# recorded with the record times of seven mornings; on day 7 `sort` does twice the work
-# (HISTORY_SLOW, a real slowdown) and `parse` fails its check in one repetition (HISTORY_FAIL).
-# Then the report (terminal table, report.json, report.html), a malformed document, and a rebuild.
+# recorded with the record times of seven mornings; from day 5 on `sort` does twice the work
+# (HISTORY_SLOW, a real slowdown that stays), and on day 7 `parse` fails its check in one
+# repetition (HISTORY_FAIL). Then the report (terminal table, its change points, report.json,
+# report.html), a malformed document, and a rebuild.
 #
 # usage: docs/tutorials/track-your-benchmarks-week.sh [BUILD_DIR [OUT_DIR]]
 #   BUILD_DIR  a libbench build with its tests (default: build)
@@ -29,10 +30,8 @@ cd "$out"
 for day in 1 2 3 4 5 6 7; do
     for rep in a b c; do
         slow= fail=
-        if [ "$day" = 7 ]; then
-            slow=sort
-            [ "$rep" = c ] && fail=parse
-        fi
+        [ "$day" -ge 5 ] && slow=sort
+        [ "$day" = 7 ] && [ "$rep" = c ] && fail=parse
         # exit status 1 when a benchmark failed its check: expected on day 7
         HISTORY_SLOW=$slow HISTORY_SLOW_FACTOR=2 HISTORY_FAIL=$fail \
             "$suite" --bench --bench-rounds=4 --bench-json="day$day$rep.json" >/dev/null 2>&1 ||
@@ -44,6 +43,8 @@ done
 
 echo '$ libbench report'
 "$libbench" report | tee report.txt
+echo '$ libbench report --changes'
+"$libbench" report --changes | tee changes.txt
 "$libbench" report --json report.json --html report.html >/dev/null
 echo "wrote $(pwd)/report.json and $(pwd)/report.html"
 

@@ -121,6 +121,23 @@ static void load_families(struct bench__catalog *c, const struct bench__config *
     }
 }
 
+/* Remove the columns the open dropped (see bench__source_ops.column_dropped), keeping the
+ * family's order; a source left with none is closed. */
+static void drop_columns(struct bench__open_source *s)
+{
+    if (!s->state || !s->ops->column_dropped || s->family != s->configured.columns)
+        return;
+    size_t kept = 0;
+    for (size_t k = 0; k < s->n_family; k++)
+        if (!s->ops->column_dropped(s->state, k))
+            s->configured.columns[kept++] = s->configured.columns[k];
+    s->n_family = s->configured.n = kept;
+    if (kept == 0) {
+        s->ops->close(s->state);
+        s->state = NULL;
+    }
+}
+
 void bench__catalog_open(struct bench__catalog *c, const struct bench__config *cfg, bool probe_all)
 {
     load_families(c, cfg, probe_all);
@@ -145,6 +162,7 @@ void bench__catalog_open(struct bench__catalog *c, const struct bench__config *c
             continue;
         s->status[0] = '\0';
         s->state = s->ops->open(&s->request, &s->caps, s->status, sizeof s->status);
+        drop_columns(s);
     }
 }
 

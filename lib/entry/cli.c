@@ -39,6 +39,8 @@ enum option_id {
     O_ISOLATE,
     O_INCLUDE,
     O_EXCLUDE,
+    O_JUNIT,
+    O_TAP,
     O_BENCH,
     O_SOURCE_FLAG, /* a flag a counting source declares (--perf, --syscalls) */
     O_PERF_SCALED,
@@ -96,6 +98,10 @@ static const struct option_def options[] = {
            "run only tests whose <file-stem>.<name> matches (POSIX ERE)"),
     OPTION(O_EXCLUDE, 'e', "exclude", OPT_STRING, "REGEX", 0,
            "skip tests whose <file-stem>.<name> matches (POSIX ERE)"),
+    OPTION(O_JUNIT, 0, "junit", OPT_STRING, "FILE", 0,
+           "also write the results as JUnit XML (with --bench: one case per row)"),
+    OPTION(O_TAP, 0, "tap", OPT_OPTIONAL, "VERSION", 0,
+           "write TAP to stdout instead of the result lines (14, or =13 for older harnesses)"),
     OPTION(O_BENCH, 0, "bench", OPT_FLAG, NULL, 0,
            "measure BENCHMARK and WORKLOAD tests instead of running tests"),
     /* here: the counting sources' flags, in source-list order */
@@ -352,6 +358,12 @@ static int apply(struct bench__config *cfg, struct parse_state *st, const struct
         return 0;
     case O_INCLUDE: cfg->include_src = value; break;
     case O_EXCLUDE: cfg->exclude_src = value; break;
+    case O_JUNIT: cfg->junit = value; break;
+    case O_TAP:
+        if (value && strcmp(value, "13") && strcmp(value, "14"))
+            return fail(st, "option '%s': unknown TAP version '%s' (13 or 14)", shown, value);
+        cfg->tap = value && !strcmp(value, "13") ? 13 : 14;
+        return 0;
     case O_BENCH: cfg->bench = true; break;
     case O_PERF_SCALED: cfg->perf_scaled = true; break;
     case O_PERF_ITERS: cfg->perf_iters = n; break;

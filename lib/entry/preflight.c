@@ -37,6 +37,14 @@ int bench__preflight(const struct bench__config *cfg, const struct bench__suite 
             return 2;
         }
     }
+    bool runs_tests = !cfg->list && !bench_mode;
+    if ((runs_tests || measures(cfg)) && cfg->junit &&
+        bench__write_file_check(cfg->junit, why, sizeof why) != 0) {
+        char shown[1024];
+        bench__sanitize_copy(cfg->junit, shown, sizeof shown);
+        fprintf(err, "error: --junit: cannot write '%s': %s\n", shown, why);
+        return 2;
+    }
     if (!measures(cfg))
         return 0;
     if (bench__catalog_check_selectors(cfg, err) > 0)

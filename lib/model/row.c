@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* row.c: owns what belongs to a row as a value: the words of a metric column's class in JSON and
- * the catalog, a row's identity in a run, its name in the other tools' documents, and the
- * release of what a row owns (see row.h). */
+ * the catalog, a row's identity in a run, its name in the other tools' documents, whether it is
+ * at the clock's resolution, and the release of what a row owns (see row.h). */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +39,18 @@ char *bench__case_identity(const char *body, const char *name, const struct benc
     char *identity = bench__xasprintf("%s\x1e%s", body, row);
     free(row);
     return identity;
+}
+
+bool bench__row_at_clock_resolution(const struct bench__row *row, double clock_overhead_ns)
+{
+    return row->state == BENCH__ROW_OK && row->iterations == 1 && clock_overhead_ns > 0 &&
+           row->stats.median <= BENCH__CLOCK_RESOLUTION_FACTOR * clock_overhead_ns;
+}
+
+bool bench__column_is_rate(const struct bench__column_desc *column)
+{
+    size_t len = strlen(column->name);
+    return !strcmp(column->source, "client") && len > 2 && !strcmp(column->name + len - 2, "/s");
 }
 
 void bench__row_release(struct bench__row *row)

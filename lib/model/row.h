@@ -44,6 +44,11 @@ struct bench__kv {
 /* A row whose contention is at least this is marked in the table (a note under it says so). */
 #define BENCH__CONTENTION_MARK 0.25
 
+/* A row of one call per sample whose median is at most this many times the cost of one clock
+ * read (meta's clockOverheadNs) is at the clock's resolution: its figure is mostly the clock
+ * read, and so is every rate derived from it. The table, the JSON and the exports mark it. */
+#define BENCH__CLOCK_RESOLUTION_FACTOR 2.0
+
 enum bench__row_state { BENCH__ROW_OK, BENCH__ROW_ERROR, BENCH__ROW_SKIPPED };
 
 struct bench__row {
@@ -61,6 +66,7 @@ struct bench__row {
     /* the share of the machine's CPU time other processes used while the row was timed, in
      * [0, 1]; NaN = not measured (docs/explanation/contention.md) */
     double contention;
+    bool at_clock_resolution;       /* see BENCH__CLOCK_RESOLUTION_FACTOR */
     char *error;                    /* "" when ok; the reason for error and skip rows */
     struct bench__profile *profile; /* --profile: the row's sampling pass (owned), or NULL */
 };
@@ -73,6 +79,14 @@ BENCH__HIDDEN char *bench__row_identity(const char *name, const struct bench__kv
  * by 0x1E (malloc'd). */
 BENCH__HIDDEN char *bench__case_identity(const char *body, const char *name,
                                          const struct bench__kv *labels, size_t n_labels);
+/* Is this measured row of one call per sample (iterations 1) at the clock's resolution: its
+ * median at most BENCH__CLOCK_RESOLUTION_FACTOR clock reads of clock_overhead_ns (false when
+ * that cost is unknown, NaN)? */
+BENCH__HIDDEN bool bench__row_at_clock_resolution(const struct bench__row *row,
+                                                  double clock_overhead_ns);
+/* Is this column a rate derived from the row's median (a client rate metric: its name ends in
+ * "/s")? */
+BENCH__HIDDEN bool bench__column_is_rate(const struct bench__column_desc *column);
 /* Free what a row owns (name, source, labels, cells, error, profile); the row itself is the
  * caller's. */
 BENCH__HIDDEN void bench__row_release(struct bench__row *row);

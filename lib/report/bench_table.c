@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* bench_table.c: owns how benchmark rows become a console table: label columns, the
  * name or `implementation` column, n, median ±MAD (marked when the row's contention reached
- * BENCH__CONTENTION_MARK, with a one-line note under the table), min, max, metric columns and
- * notes. It neither orders rows (grouping.c) nor draws boxes (table.c). */
+ * BENCH__CONTENTION_MARK, and when the row is at the clock's resolution, which marks its rates
+ * too; a one-line note under the table for each), min, max, metric columns and notes. It neither
+ * orders rows (grouping.c) nor draws boxes (table.c). */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 #define EM_DASH "\xe2\x80\x94"
 #define CONTENTION_SIGN "\xe2\x80\xa0" /* U+2020 DAGGER, one cell wide */
+#define RESOLUTION_SIGN "\xe2\x80\xa1" /* U+2021 DOUBLE DAGGER, one cell wide */
 
 static int compare_strings(const void *a, const void *b)
 {
@@ -108,6 +110,28 @@ static void contention_note(FILE *out, const struct bench__row *const *rows, siz
             share, rows_word, BENCH__CONTENTION_MARK * 100);
 }
 
+static bool at_resolution(const struct bench__row *row)
+{
+    return row->state == BENCH__ROW_OK && row->at_clock_resolution;
+}
+
+/* The line under a table with rows at the clock's resolution. */
+static void resolution_note(FILE *out, const struct bench__row *const *rows, size_t n)
+{
+    size_t marked = 0;
+    for (size_t r = 0; r < n; r++)
+        marked += at_resolution(rows[r]);
+    if (marked == 0)
+        return;
+    fprintf(out,
+            RESOLUTION_SIGN " %s within %.0f\xc3\x97 of one clock read (meta.clockOverheadNs): "
+                            "the figure is mostly the clock, and so is every rate derived from it "
+                            "(marked too); time such a call in a BENCH_ITER loop "
+                            "(docs/explanation/design.md)\n",
+            marked == 1 ? "the marked row's median is" : "the marked rows' medians are",
+            BENCH__CLOCK_RESOLUTION_FACTOR);
+}
+
 void bench__bench_table_render(FILE *out, const struct bench__row *const *rows, size_t n,
                                const struct bench__column_desc *const *cols, size_t n_cols,
                                char *const *group_keys, size_t n_group_keys, const char *title,
@@ -157,10 +181,11 @@ void bench__bench_table_paint(FILE *out, const struct bench__row *const *measure
         if (used)
             metrics[n_metrics++] = cols[c];
     }
-    bool any_marked = false;
+    bool any_marked = false, any_resolution = false;
     for (size_t r = 0; r < n; r++) {
         notes |= rows[r]->state != BENCH__ROW_OK;
         any_marked |= contended(rows[r]);
+        any_resolution |= at_resolution(rows[r]);
         if (styles)
             styles[r] = rows[r] == &live                       ? SGR_DIM
                         : rows[r]->state == BENCH__ROW_ERROR   ? SGR_RED
@@ -221,7 +246,10 @@ void bench__bench_table_paint(FILE *out, const struct bench__row *const *measure
             bench__format_ns(row->stats.mad, mad, sizeof mad);
             /* a marked row's median carries the sign; the others keep its place blank */
             const char *sign = !any_marked ? "" : contended(row) ? " " CONTENTION_SIGN : "  ";
-            cell[k++] = bench__xasprintf("%s \xc2\xb1%s%s", med, mad, sign);
+            const char *res = !any_resolution      ? ""
+                              : at_resolution(row) ? " " RESOLUTION_SIGN
+                                                   : "  ";
+            cell[k++] = bench__xasprintf("%s \xc2\xb1%s%s%s", med, mad, sign, res);
             bench__format_ns(row->stats.min, buf, sizeof buf);
             cell[k++] = bench__xstrdup(buf);
             bench__format_ns(row->stats.max, buf, sizeof buf);
@@ -234,7 +262,12 @@ void bench__bench_table_paint(FILE *out, const struct bench__row *const *measure
             const struct bench__cell *m = ok ? cell_of(row, metrics[i]) : NULL;
             if (m)
                 bench__format_metric(m->value, metrics[i]->format, m->estimate, buf, sizeof buf);
-            cell[k++] = m ? bench__xstrdup(buf) : bench__xstrdup(EM_DASH);
+            /* a rate derived from a median at the clock's resolution carries its mark */
+            bool value = m && !isnan(m->value);
+            const char *res = !any_resolution || !bench__column_is_rate(metrics[i]) || !value ? ""
+                              : at_resolution(row) ? " " RESOLUTION_SIGN
+                                                   : "  ";
+            cell[k++] = bench__xasprintf("%s%s", m ? buf : EM_DASH, res);
         }
         if (notes)
             cell[k++] = ok ? bench__xstrdup("") : dup_or_dash(row->error);
@@ -250,6 +283,7 @@ void bench__bench_table_paint(FILE *out, const struct bench__row *const *measure
                                  .row_style = styles};
     bench__table_render(out, &table, memory);
     contention_note(out, rows, n);
+    resolution_note(out, rows, n);
     for (size_t i = 0; i < n * n_columns; i++)
         free(cells[i]);
     free(cells);

@@ -70,6 +70,8 @@ static json_t *context_json(const struct bench__meta *m)
     ok = ok && put(o, "library_version", bench__json_string(version)) &&
          put(o, "library_build_type", bench__json_string(build)) &&
          put(o, "json_schema_version", json_integer(1));
+    if (ok && m->clock_overhead_ns > 0)
+        ok = put(o, "libbench_clock_overhead_ns", json_real(m->clock_overhead_ns));
     if (!ok) {
         json_decref(o);
         return NULL;
@@ -154,6 +156,12 @@ static json_t *entry_json(const struct bench__row *row, size_t family, size_t in
               put(o, "run_type", json_string("iteration")) &&
               put(o, "repetitions", json_integer(1)) &&
               put(o, "repetition_index", json_integer(0)) && put_measured(o, row);
+    /* Google Benchmark's free-text label, which its readers show beside the row */
+    if (ok && row->at_clock_resolution)
+        ok = put(o, "label",
+                 json_string("at the clock's resolution: the median is within 2x of one clock "
+                             "read (context.libbench_clock_overhead_ns), and so are the rates "
+                             "derived from it"));
     free(name);
     if (!ok) {
         json_decref(o);

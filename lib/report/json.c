@@ -156,7 +156,8 @@ static json_t *meta_json(const struct bench__meta *m)
     if (ok && m->rounds > 1)
         ok = put(o, "rounds", count(m->rounds));
     if (ok && !isnan(m->clock_overhead_ns))
-        ok = put(o, "clockOverheadNs", number(m->clock_overhead_ns));
+        ok = put(o, "clockOverheadNs", number(m->clock_overhead_ns)) &&
+             put(o, "clockResolutionFactor", number(BENCH__CLOCK_RESOLUTION_FACTOR));
     if (ok && m->incomplete)
         ok = put(o, "incomplete", text(m->incomplete));
     if (ok && m->environment)
@@ -243,6 +244,8 @@ static json_t *row_json(const struct bench__row *row)
              put_metrics(o, row);
         if (ok && row->count_iterations > 0)
             ok = put(o, "countIterations", count(row->count_iterations));
+        if (ok && row->at_clock_resolution)
+            ok = put(o, "atClockResolution", json_true());
         if (ok && row->profile)
             ok = put(o, "profile", bench__profile_json(row->profile));
     } else {

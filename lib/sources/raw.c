@@ -106,11 +106,13 @@ static size_t raw_family_for(const struct bench__source_request *req, struct ben
 struct raw_state {
     struct bench__perf_group group;
     bool open; /* the group is open (some event was accepted) */
-    size_t n;  /* the family: every event of the plan */
+    size_t n;  /* the family as family_for made it: every event of the plan */
     char ids[RAW_MAX][ID_MAX];
-    /* the events that resolved, in plan order, and where each sits in the family */
+    /* the events that resolved, in plan order, and where each sits in the plan; the catalog
+     * drops the others' columns (raw_column_dropped), so event e fills column e */
     size_t n_events;
     size_t plan_of[RAW_MAX];
+    bool dropped[RAW_MAX]; /* per plan entry: a pfm: name that did not resolve */
     struct bench__perf_event resolved[RAW_MAX];
     uint8_t resolved_exclude[RAW_MAX]; /* BENCH__PERF_EXCLUDE_* from :u / :k */
     uint64_t resolved_config12[RAW_MAX][2];
@@ -123,7 +125,7 @@ struct raw_state {
 };
 
 /* Resolve the plan's events (pfm names through libpfm4); an unresolved name is said on stderr
- * with its reason and its column reads NaN. */
+ * with its reason, and its column is dropped. */
 static void resolve_plan(struct raw_state *st, const struct raw_plan *plan)
 {
     for (size_t i = 0; i < plan->n; i++) {
@@ -139,7 +141,9 @@ static void resolve_plan(struct raw_state *st, const struct raw_plan *plan)
             char reason[BENCH__REASON_MAX];
             if (bench__pfm_resolve(bench__selector_header(plan->ids[i]), &enc, reason,
                                    sizeof reason) < 0) {
-                fprintf(stderr, "--metrics: %s \xe2\x80\x94 %s\n", plan->ids[i], reason);
+                fprintf(stderr, "--metrics: %s \xe2\x80\x94 %s; its column is dropped\n",
+                        plan->ids[i], reason);
+                st->dropped[i] = true;
                 continue;
             }
             ev->type = enc.type;
@@ -250,9 +254,9 @@ static void *raw_open(const struct bench__source_request *req, struct bench__cap
     struct raw_state *st = bench__xcalloc(1, sizeof *st);
     st->n = plan.n;
     resolve_plan(st, &plan);
-    if (st->n_events == 0) { /* nothing resolved: each name was said with its reason */
-        free(st);
-        return probe_only(caps);
+    if (st->n_events == 0) { /* nothing resolved: each name was said, each column is dropped */
+        probe_only(caps);
+        return st;
     }
     char first_reason[BENCH__REASON_MAX];
     open_group(st, first_reason, sizeof first_reason);
@@ -312,20 +316,26 @@ static void raw_bracket_end(void *state)
         bench__perf_group_disable(&st->group);
 }
 
-/* The family from one reading; NULL when the group is not open (every column NaN). */
+static bool raw_column_dropped(const void *state, size_t k)
+{
+    const struct raw_state *st = state;
+    return k < st->n && st->dropped[k];
+}
+
+/* The family (its resolved events: the catalog dropped the others) from one reading; NULL when
+ * the group is not open (every column NaN). */
 static void raw_counts(const struct raw_state *st, const struct bench__perf_reading *r,
                        struct bench__counts *out)
 {
-    for (size_t i = 0; i < st->n; i++) {
-        out->values[i] = NAN;
-        out->estimate[i] = false;
+    for (size_t e = 0; e < st->n_events; e++) {
+        out->values[e] = NAN;
+        out->estimate[e] = false;
     }
     if (!r)
         return;
     for (size_t e = st->first; e < st->n_events; e++) {
-        size_t f = st->plan_of[e];
-        out->values[f] = r->values[e - st->first];
-        out->estimate[f] = r->estimate && !isnan(out->values[f]);
+        out->values[e] = r->values[e - st->first];
+        out->estimate[e] = r->estimate && !isnan(out->values[e]);
     }
     out->scale = r->scale;
     out->never_enabled = r->never_enabled;
@@ -395,6 +405,7 @@ const struct bench__source_ops bench__source_raw = {
     .claim = raw_claim,
     .open = raw_open,
     .close = raw_close,
+    .column_dropped = raw_column_dropped,
     .pass_begin = raw_pass_begin,
     .bracket_begin = raw_bracket_begin,
     .bracket_end = raw_bracket_end,

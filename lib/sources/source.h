@@ -175,6 +175,12 @@ struct bench__source_ops {
      * NULL op: every column of an open source is. The catalog lists such a metric unavailable
      * with this reason. */
     const char *(*column_absent)(const void *state, size_t k);
+    /* Whether column `k` of its family_for family was dropped by the open (a pfm: name libpfm4
+     * could not resolve, said on stderr with its reason): asked of an open source right after
+     * open. The catalog removes such columns from the family (no table, JSON or export has
+     * them), the source's counts fill the remaining columns in order, and a source left with no
+     * column is closed. NULL: none is dropped. */
+    bool (*column_dropped)(const void *state, size_t k);
     /* A counting pass: pass_begin once, then bracket_begin/bracket_end around each batch of
      * counted calls, then pass_end with the number of counted calls and brackets. */
     void (*pass_begin)(void *state);

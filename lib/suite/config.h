@@ -51,6 +51,9 @@ struct bench__config {
     enum bench__isolate isolate; /* --isolate */
     const char *include_src;     /* NULL when not given */
     const char *exclude_src;
+    const char *junit; /* --junit=FILE (tests, and --bench's rows); NULL when not given */
+    unsigned tap;      /* --tap[=13]: TAP on stdout instead of the result lines: 0 (none), 13,
+                          14 (the same stream; only the version line differs) */
     regex_t include_re;
     regex_t exclude_re;
     /* bench mode (validated here; the measurement layer reads them) */

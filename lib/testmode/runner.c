@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* runner.c: owns test mode's rendering: each test's end, from fork_server.c (a process per test,
  * --isolate=test) or test_worker.c (long-lived workers, --isolate=worker), turned into a result;
- * result lines streamed in suite order, the live progress line, the summary, the failure recap
- * and the exit status. It does not parse options, measure anything or start processes (those two
- * files do; platform/workers.c owns the process groups and signals). */
+ * result lines (or --tap's test points) streamed in suite order, the live progress line, the
+ * summary, the failure recap, when --junit's file is written, and the exit status. It does not
+ * parse options, measure anything or start processes (those two files do; platform/workers.c owns
+ * the process groups and signals), nor spell TAP or JUnit (test_report.c does). */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,10 +17,12 @@
 #include "../suite/context.h"
 #include "../util/clock.h"
 #include "../util/alloc.h"
+#include "../util/atomic_file.h"
 #include "../util/format.h"
 #include "../util/signal_name.h"
 #include "../util/text.h"
 #include "runner.h"
+#include "test_report.h"
 #include "fork_server.h"
 #include "test_worker.h"
 #include "../platform/fds.h"
@@ -36,28 +39,13 @@ static char stdout_buffer[BUFSIZ];
 #define SGR_YELLOW "\033[33m"
 #define SGR_RESET "\033[0m"
 
-struct buffer {
-    char *data;
-    size_t len;
-    bool truncated;
-};
-
-struct result {
-    bool done;
-    enum bench__outcome outcome;
-    char *detail;       /* check message, bench_fail text, skip reason or death; NULL: none */
-    bool detail_inline; /* show detail in parentheses on the result line */
-    struct buffer output;
-    int64_t duration_ns;
-};
-
 struct run {
     const struct bench__config *cfg;
     const struct bench__suite *suite;
     struct bench__term term;
     size_t *tests; /* suite indices of BENCH_TEST entries */
     size_t n_tests;
-    struct result *results;
+    struct bench__test_result *results;
     size_t n_jobs;
     size_t next_print, done;
     int64_t start_ns, last_paint_ns;
@@ -68,19 +56,21 @@ struct run {
 /* The results stay small (the detail on the heap, only when there is one): every page the
  * runner holds is copied into, and torn down with, every process it forks (a fork server, a
  * worker), and the fork servers' copies into every test's process. */
-static void set_detail(struct result *res, const char *text)
+static void set_detail(struct bench__test_result *res, const char *text)
 {
     free(res->detail);
     res->detail = text[0] ? bench__xstrdup(text) : NULL;
 }
 
-static void describe_death(struct result *res, int status)
+static void describe_death(struct bench__test_result *res, int status)
 {
     char detail[DETAIL_MAX];
     res->outcome = BENCH__FAILED;
     res->detail_inline = true;
+    res->how = BENCH__HOW_DIED;
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
+        res->signal = sig;
         const char *abbrev = bench__signal_abbrev(sig);
         const char *text = strsignal(sig);
         if (abbrev)
@@ -110,7 +100,7 @@ static void print_indented(FILE *out, const char *text, size_t len)
 
 static void print_result(const struct run *r, FILE *out, size_t index, bool with_output)
 {
-    const struct result *res = &r->results[index];
+    const struct bench__test_result *res = &r->results[index];
     const struct bench__entry *e = &r->suite->entries[r->tests[index]];
     bool color = r->term.color;
     static const char *const symbol[] = {"\xe2\x9c\x93", "\xe2\x9c\x97", "\xe2\x8a\x98"};
@@ -182,11 +172,18 @@ static void stream_results(struct run *r)
         fputs("\033[?2026h", stdout);
     erase_progress(r);
     while (r->next_print < r->n_tests && r->results[r->next_print].done) {
-        struct result *res = &r->results[r->next_print];
-        print_result(r, stdout, r->next_print, res->outcome == BENCH__FAILED || r->cfg->verbose);
-        /* shown (or not to be shown): the recap never shows output */
-        free(res->output.data);
-        res->output = (struct buffer){0};
+        struct bench__test_result *res = &r->results[r->next_print];
+        if (r->cfg->tap)
+            bench__tap_result(stdout, r->next_print, &r->suite->entries[r->tests[r->next_print]],
+                              res);
+        else
+            print_result(r, stdout, r->next_print,
+                         res->outcome == BENCH__FAILED || r->cfg->verbose);
+        /* shown (or not to be shown): the recap never shows output; --junit keeps a failure's */
+        if (!(r->cfg->junit && res->outcome == BENCH__FAILED)) {
+            free(res->output.data);
+            res->output = (struct bench__test_output){0};
+        }
         r->next_print++;
     }
     if (r->term.animate)
@@ -235,10 +232,10 @@ static void print_recap(struct run *r, size_t failed)
 static void pool_end(void *arg, struct bench__test_end *end)
 {
     struct run *r = arg;
-    struct result *res = &r->results[end->index];
+    struct bench__test_result *res = &r->results[end->index];
     char text[256];
     res->duration_ns = end->duration_ns;
-    res->output = (struct buffer){
+    res->output = (struct bench__test_output){
         .data = end->output, .len = end->output_len, .truncated = end->output_truncated};
     switch (end->kind) {
     case BENCH__END_REPORTED:
@@ -249,6 +246,7 @@ static void pool_end(void *arg, struct bench__test_end *end)
     case BENCH__END_DIED: describe_death(res, end->status); break;
     case BENCH__END_TIMED_OUT:
         res->outcome = BENCH__FAILED;
+        res->how = BENCH__HOW_TIMED_OUT;
         res->detail_inline = true;
         bench__fmt(text, sizeof text, "timed out after %u s%s", r->cfg->timeout,
                    end->unanswered ? " (its fork server did not answer)" : "");
@@ -256,6 +254,7 @@ static void pool_end(void *arg, struct bench__test_end *end)
         break;
     case BENCH__END_NO_WORKER:
         res->outcome = BENCH__FAILED;
+        res->how = BENCH__HOW_NOT_RUN;
         res->detail_inline = true;
         bench__fmt(text, sizeof text, "could not start a worker process: %s",
                    strerror(-end->error));
@@ -299,10 +298,11 @@ static void run_pool(struct run *r)
     else
         bench__fmt(text, sizeof text, "not run: its end never came back");
     for (size_t i = 0; i < r->n_tests; i++) {
-        struct result *res = &r->results[i];
+        struct bench__test_result *res = &r->results[i];
         if (res->done)
             continue;
         res->outcome = BENCH__FAILED;
+        res->how = BENCH__HOW_NOT_RUN;
         res->detail_inline = true;
         res->duration_ns = -1;
         set_detail(res, text);
@@ -316,6 +316,8 @@ int bench__run_tests(const struct bench__config *cfg, const struct bench__suite 
 {
     struct run r = {
         .cfg = cfg, .suite = suite, .term = bench__term_probe(STDOUT_FILENO, cfg->no_colors)};
+    if (cfg->tap) /* a TAP stream holds no colour and no progress line */
+        r.term.color = r.term.animate = false;
     size_t benchmarks = 0, workloads = 0;
     r.tests = bench__xcalloc(suite->count + 1, sizeof *r.tests);
     for (size_t i = 0; i < suite->count; i++) {
@@ -335,6 +337,8 @@ int bench__run_tests(const struct bench__config *cfg, const struct bench__suite 
     fflush(stdout);
     setvbuf(stdout, stdout_buffer, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, sizeof stdout_buffer);
     r.start_ns = bench__clock_deadline_ns();
+    if (cfg->tap)
+        bench__tap_begin(stdout, cfg->tap, r.n_tests);
     if (r.term.animate && r.n_tests)
         paint_progress(&r);
     bench__workers_begin(r.n_jobs);
@@ -356,7 +360,8 @@ int bench__run_tests(const struct bench__config *cfg, const struct bench__suite 
     }
     char dur[32];
     bench__format_ns((double)elapsed, dur, sizeof dur);
-    printf("\nSummary: %zu passed, %zu failed", passed, failed);
+    printf(cfg->tap ? "# Summary: %zu passed, %zu failed" : "\nSummary: %zu passed, %zu failed",
+           passed, failed);
     if (skipped)
         printf(", %zu skipped", skipped);
     if (benchmarks)
@@ -364,16 +369,29 @@ int bench__run_tests(const struct bench__config *cfg, const struct bench__suite 
     if (workloads)
         printf(", %zu workloads (run with --bench)", workloads);
     printf(" in %s\n", dur);
-    if (failed)
+    if (failed && !cfg->tap)
         print_recap(&r, failed);
     fflush(stdout);
+    int status = failed ? 1 : 0;
+    if (cfg->junit) {
+        const char *slash = strrchr(cfg->argv0, '/');
+        int rc = bench__junit_tests_write(cfg->junit, slash ? slash + 1 : cfg->argv0, suite,
+                                          r.tests, r.results, r.n_tests, (double)elapsed / 1e9);
+        if (rc) {
+            char shown[1024];
+            bench__sanitize_copy(cfg->junit, shown, sizeof shown);
+            fprintf(stderr, "error: --junit: cannot write '%s': %s\n", shown,
+                    bench__write_file_strerror(rc));
+            status = 1;
+        }
+    }
     for (size_t i = 0; i < r.n_tests; i++) {
         free(r.results[i].output.data);
         free(r.results[i].detail);
     }
     free(r.results);
     free(r.tests);
-    return failed ? 1 : 0;
+    return status;
 }
 
 int bench__list_tests(const struct bench__suite *suite, FILE *out)

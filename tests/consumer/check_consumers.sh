@@ -4,6 +4,8 @@
 # found with pkg-config (headers under include/bench/, the shim as <bench/shim.h>), and
 # as a Meson subproject through dependency('libbench'). Each builds and runs consumer.c. As a
 # subproject libbench builds nothing but its library (the targets are counted), unless asked.
+# The installed `libbench` tool carries its own libdir as its run path (install_rpath), so it
+# finds libbench.so.0 under any prefix: read from its dynamic section with readelf.
 # usage: check_consumers.sh SOURCE_DIR BUILD_DIR SANITIZE (b_sanitize, e.g. none) [CC [CROSS_FILE]]
 # CC is the build's C compiler command; a cross build also gives its cross file, which the
 # subproject's own build uses (docs/reference/platforms.md).
@@ -30,6 +32,36 @@ libdir=$(dirname "$(find "$work/root" -name 'libbench.so.0' | head -n 1)")
 LD_LIBRARY_PATH=$libdir "$work/by-pkgconfig" | tee "$work/out1"
 grep -q '^Summary: 1 passed, 0 failed' "$work/out1"
 unset PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
+
+echo "== the installed tool's run path is its libdir"
+# The prefix and libdir this build installs to; the tool, installed under the destdir, must name
+# that libdir (without the destdir) in its RUNPATH or RPATH, and libbench.so.0 must be there.
+# Once the destdir is the root, the loader finds the library through the tool alone, with no
+# LD_LIBRARY_PATH or ldconfig, whatever the prefix.
+want=$(meson introspect --buildoptions "$build" | python3 -c '
+import json, os, sys
+o = {b["name"]: b["value"] for b in json.load(sys.stdin)}
+print(os.path.join(o["prefix"], o["libdir"]))')
+tool=$(find "$work/root" -path '*/bin/libbench' -type f | head -n 1)
+if [ -z "$tool" ]; then
+    echo "skipped: this build installs no libbench tool (-Dtool=false)"
+elif ! command -v readelf >/dev/null; then
+    echo "skipped: readelf (binutils) is not installed, so the tool's run path cannot be read"
+else
+    paths=$(readelf -d "$tool" | sed -n 's/.*(R[UN]*PATH).*\[\(.*\)\]$/\1/p')
+    echo "installed tool: ${tool#"$work/root"}, run path: ${paths:-(none)}, libdir: $want"
+    case ":$paths:" in
+    *":$want:"*) ;;
+    *)
+        echo "error: the installed libbench tool does not name its libdir $want in its run path"
+        exit 1
+        ;;
+    esac
+    test -e "$work/root$want/libbench.so.0" || {
+        echo "error: libbench.so.0 is not installed in $want"
+        exit 1
+    }
+fi
 
 echo "== as a Meson subproject"
 mkdir -p "$work/proj/subprojects"

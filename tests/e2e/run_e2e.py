@@ -665,8 +665,11 @@ def case_cases():
         r = by_name["count"]
         check(r[header.index("depth")] == "4" and r[header.index("user.cycles")] == "1",
               f"cases: level metrics {r}")
-        check(re.fullmatch(r"\d+(\.\d+)?[kMG]?", r[header.index("items/s")]) is not None,
+        check(re.fullmatch(r"\d+(\.\d+)?[kMG]?( \u2021)?", r[header.index("items/s")]) is not None,
               f"cases: rate metric {r}")
+        # a rate derived from a median at the clock's resolution carries the median's mark
+        check(r[header.index("items/s")].endswith("\u2021") ==
+              r[header.index("median/iter")].endswith("\u2021"), f"cases: rate mark {r}")
     check("result mismatch at call 3 …" in out, "cases: after error note (first line only)")
     check("second line is not shown" not in out, "cases: second line of a message shown")
     check("registration: a label contains the 0x1F" in out, "cases: refused registration")
@@ -721,6 +724,21 @@ def case_json():
         check(doc["meta"]["minSampleTimeMs"] == 1 and doc["meta"]["sampleCount"] == 32, "json: meta")
         check(isinstance(doc["meta"].get("clockOverheadNs"), (int, float)),
               "json: the clock overhead of per-call rows is disclosed")
+        # a row of one call per sample whose median is within 2x the clock read is marked, in
+        # the JSON and the table, and only such a row (issue 32, point 1): an invariant of the
+        # document, whichever rows this host's timings mark
+        clock = doc["meta"].get("clockOverheadNs")
+        factor = doc["meta"].get("clockResolutionFactor")
+        check(factor == 2, f"json: clockResolutionFactor {factor}")
+        marked = 0
+        for r in doc["rows"]:
+            want = (r.get("iterations") == 1 and r.get("medianNs") is not None
+                    and r["medianNs"] <= factor * clock)
+            check(r.get("atClockResolution") is (True if want else None),
+                  f"json: {r['name']} atClockResolution {r.get('atClockResolution')}, want {want}")
+            marked += bool(want)
+        note = "\u2021 the marked row" in out
+        check(note == (marked > 0), f"json: {marked} rows at the clock's resolution, note {note}")
         names = [r["name"] for r in doc["rows"]]
         check(names == ["count", "fails", "skips", "refused", "pinned", "cases.two_loops",
                         "cases.two_loops#2"], f"json: rows in measurement order {names}")

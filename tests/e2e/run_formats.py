@@ -204,14 +204,16 @@ def check_export(doc, path, what):
         keys += [k for k in r.get("labels", {}) if k not in keys]
     metrics = [c["name"] for c in doc["columns"]]
     header = (["name"] + keys + ["iterations", "samples", "median_ns", "deviation_ns", "min_ns",
-                                 "max_ns"] + metrics + ["error", "estimated"])
+                                 "max_ns"] + metrics + ["error", "estimated",
+                                                        "at_clock_resolution"])
     check(table and table[0] == header, f"{what}: csv header {table[:1]}")
     check(len(table) == 1 + len(doc["rows"]), f"{what}: csv has {len(table)} lines")
     fields = ["iterations", "samples", "medianNs", "deviationNs", "minNs", "maxNs"]
     for r, line in zip(doc["rows"], table[1:]):
         want = ([r["name"]] + [r.get("labels", {}).get(k, "") for k in keys] +
                 [r.get(f) for f in fields] + [r["metrics"].get(m) for m in metrics] + [r["error"]] +
-                [" ".join(m for m in metrics if m in r.get("estimatedMetrics", []))])
+                [" ".join(m for m in metrics if m in r.get("estimatedMetrics", []))] +
+                ["true" if r.get("atClockResolution") else ""])
         check(len(line) == len(want), f"{what}: csv line {line}")
         for got, w in zip(line, want):
             if w is None:  # null: an empty field, never 0
@@ -224,6 +226,13 @@ def check_export(doc, path, what):
     rc, out, err = export("markdown", path)
     check(rc == 0 and err == "", f"{what}: markdown exit {rc}: {err}")
     lines = out.splitlines()
+    # rows at the clock's resolution: a blank line and one note under the table
+    marked = any(r.get("atClockResolution") for r in doc["rows"])
+    note = lines[2 + len(doc["rows"]):]
+    check(note == (["", "\u2021 median within 2\u00d7 of one clock read (meta.clockOverheadNs): "
+                    "the figure is mostly the clock, and so is every rate derived from it"]
+                   if marked else []), f"{what}: markdown note {note}")
+    lines = lines[:2 + len(doc["rows"])]
     check(len(lines) == 2 + len(doc["rows"]), f"{what}: markdown has {len(lines)} lines")
     width = 1 + len(keys) + 5 + len(metrics) + 1
     heads = md_cells(lines[0]) if lines else []
@@ -245,6 +254,9 @@ def check_export(doc, path, what):
         numbers = cells[1 + len(keys):-1]
         values = [r.get(f) for f in fields[2:]] + [r["metrics"].get(m) for m in metrics]
         # n, then median, ±, min, max and the metrics: an em dash exactly where null
+        # the median (and a rate derived from it) of a row at the clock's resolution is marked
+        numbers = [x[:-2] if r.get("atClockResolution") and x.endswith(" \u2021") else x
+                   for x in numbers]
         for got, w in zip(numbers[1:], values):
             check((got == "—") == (w is None), f"{what}: markdown {got!r} for {w!r}")
             check(w is None or got != "", f"{what}: markdown {got!r} for {w!r}")
@@ -282,9 +294,9 @@ def case_export():
         table = list(csv.reader(io.StringIO(out)))
         check(rc == 0 and table == [
             ["name", "k|1", "iterations", "samples", "median_ns", "deviation_ns", "min_ns",
-             "max_ns", "x,\"y\"", "error", "estimated"],
+             "max_ns", "x,\"y\"", "error", "estimated", "at_clock_resolution"],
             ["a,b \"c\"|d\ne\\", "v,1", "1", "3", "1.5", "0", "1", "2.25", "7", "",
-             "x,\"y\""]],
+             "x,\"y\"", ""]],
             f"export: hostile csv {table} {err}")
         rc, out, err = export("markdown", hpath)
         lines = out.splitlines()

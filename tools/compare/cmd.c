@@ -55,6 +55,10 @@ void compare_usage(FILE *out)
           "  --q X               false discovery rate of Benjamini-Hochberg (default 0.05)\n"
           "  --min-delta-ns X    smallest absolute median change that can be claimed (default 0)\n"
           "  --json FILE         also write the comparison as JSON (written atomically)\n"
+          "  --junit FILE        also write each cell as a JUnit test case (a regression\n"
+          "                      fails, UNMEASURED is skipped; written atomically)\n"
+          "  --summary FILE      append the verdict and the cells that need a look as\n"
+          "                      Markdown (for $GITHUB_STEP_SUMMARY or a merge request)\n"
           "  --baseline FILE...  file mode: the baseline's documents, in run order\n"
           "  --candidate FILE... file mode: the candidate's documents\n"
           "  --aa FILE...        file mode: the A/A control's documents\n"
@@ -96,7 +100,7 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
     o->runs = RUNS_DEFAULT;
     o->q = 0.05;
     o->detect = DETECT_DEFAULT / 100.0;
-    bool seen[7] = {false}; /* the valued options below, by index */
+    bool seen[9] = {false}; /* the valued options below, by index */
     bool seen_list[N_SUBJECTS] = {false, false, false};
     int list = LIST_NONE;
     size_t n_pos = 0;
@@ -172,6 +176,8 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
             {"--json", "a file name"},
             {"--detect", "a number (a percentage)"},
             {"--timeout", "a number of seconds"},
+            {"--junit", "a file name"},
+            {"--summary", "a file name"},
         };
         size_t k = 0;
         for (; k < sizeof valued / sizeof *valued; k++)
@@ -222,6 +228,8 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
                     e, "--min-delta-ns: '%s' is not a decimal number >= 0 (like 2.5)", value);
             break;
         case 4: o->json_path = value; break;
+        case 7: o->junit_path = value; break;
+        case 8: o->summary_path = value; break;
         case 6: {
             double secs;
             if (!tool_parse_decimal(value, &secs) || !(secs > 0) || secs > 1e6 ||
@@ -417,6 +425,17 @@ int compare_main(int argc, char **argv)
     status = result.exit_code;
     if (st.opts.json_path && compare_report_json(&rep, st.opts.json_path, err, sizeof err) != 0) {
         fprintf(stderr, "error: --json: %s\n", err);
+        status = 2;
+    }
+    /* a file for CI that could not be written: an error (2), and a REGRESSION stays non-zero */
+    if (st.opts.junit_path &&
+        compare_report_junit(&rep, st.opts.junit_path, err, sizeof err) != 0) {
+        fprintf(stderr, "error: --junit: %s\n", err);
+        status = 2;
+    }
+    if (st.opts.summary_path &&
+        compare_report_summary(&rep, st.opts.summary_path, err, sizeof err) != 0) {
+        fprintf(stderr, "error: --summary: %s\n", err);
         status = 2;
     }
 done:

@@ -99,22 +99,24 @@ struct compare_cell {
 };
 
 struct compare_options {
-    unsigned runs;           /* binary mode: runs per subject (with runs_auto: the first runs) */
-    bool runs_auto;          /* --runs=auto[:MAX]: more runs until every floor is under detect */
-    unsigned runs_max;       /* --runs=auto: the most runs per subject */
-    double detect;           /* --detect as a fraction (0.10) */
-    uint64_t seed;           /* the engine's global_seed */
-    double q;                /* BH false discovery rate */
-    double min_delta_ns;     /* absolute materiality */
-    const char *json_path;   /* NULL = no --json */
-    bool binary_mode;        /* the tool runs the subjects: binaries, or --commands */
-    bool commands_mode;      /* --commands: each run is one process of a command, its wall time */
-    const char *bin[2];      /* baseline, candidate (binary mode) */
-    const char *commands[2]; /* baseline, candidate (--commands), as given */
-    char **command_argv[2];  /* their words (--commands, once split) */
-    bool shell;              /* --commands: each through /bin/sh -c */
-    int64_t timeout_ns;      /* --commands: --timeout (0: none) */
-    char **args;             /* passed to every invocation (after --) */
+    unsigned runs;            /* binary mode: runs per subject (with runs_auto: the first runs) */
+    bool runs_auto;           /* --runs=auto[:MAX]: more runs until every floor is under detect */
+    unsigned runs_max;        /* --runs=auto: the most runs per subject */
+    double detect;            /* --detect as a fraction (0.10) */
+    uint64_t seed;            /* the engine's global_seed */
+    double q;                 /* BH false discovery rate */
+    double min_delta_ns;      /* absolute materiality */
+    const char *json_path;    /* NULL = no --json */
+    const char *junit_path;   /* NULL = no --junit */
+    const char *summary_path; /* NULL = no --summary */
+    bool binary_mode;         /* the tool runs the subjects: binaries, or --commands */
+    bool commands_mode;       /* --commands: each run is one process of a command, its wall time */
+    const char *bin[2];       /* baseline, candidate (binary mode) */
+    const char *commands[2];  /* baseline, candidate (--commands), as given */
+    char **command_argv[2];   /* their words (--commands, once split) */
+    bool shell;               /* --commands: each through /bin/sh -c */
+    int64_t timeout_ns;       /* --commands: --timeout (0: none) */
+    char **args;              /* passed to every invocation (after --) */
     size_t n_args;
     char **files[N_SUBJECTS]; /* file mode: the files given; once loaded, the file of each run */
     size_t n_files[N_SUBJECTS];
@@ -208,9 +210,26 @@ struct compare_report {
 };
 
 void compare_report_text(FILE *out, const struct compare_report *rep);
+/* A cell's state as the table shows it ("CLAIMED regression"), and its reason column (the
+ * engine's reason, the runs needed, the arms it is missing from, its skipped runs): malloc'd. */
+char *compare_cell_state(const struct bench__cmp_cell_out *o);
+char *compare_cell_reason(const struct compare_report *rep, size_t i);
 /* Write the --json document atomically; on failure -1 and one line in err. */
 int compare_report_json(const struct compare_report *rep, const char *path, char *err,
                         size_t err_size);
+
+/* ---- ci.c: the verdicts for CI: --junit and --summary ----------------------------------- */
+
+/* --junit: every cell a test case (a claimed regression a failure with its delta, CI and floor;
+ * UNMEASURED, or a regression not confirmed, a skip with its reason; the rest a pass), and one
+ * case for the verdict (REGRESSION a failure, UNMEASURED an error); written atomically. -1 with
+ * one line in err. */
+int compare_report_junit(const struct compare_report *rep, const char *path, char *err,
+                         size_t err_size);
+/* --summary: the verdict, the counts and the cells that need a look first, as GitHub-flavoured
+ * Markdown appended to path. -1 with one line in err. */
+int compare_report_summary(const struct compare_report *rep, const char *path, char *err,
+                           size_t err_size);
 
 /* ---- cmd.c: the command: options, the order of its steps, its exit status ---------------- */
 

@@ -50,7 +50,7 @@ static char *prob(double v)
     return isfinite(v) ? bench__xasprintf("%.3g", v) : bench__xstrdup(EM_DASH);
 }
 
-static char *state_text(const struct bench__cmp_cell_out *o)
+char *compare_cell_state(const struct bench__cmp_cell_out *o)
 {
     const char *name = bench__cmp_state_name(o->state);
     if (o->direction && (o->state == BENCH__CMP_CLAIMED || o->state == BENCH__CMP_UNCONFIRMED))
@@ -103,7 +103,7 @@ static void missing_text(const struct compare_report *rep, const struct compare_
         bench__fmt(buf, size, "in no arm");
 }
 
-static char *reason_text(const struct compare_report *rep, size_t i)
+char *compare_cell_reason(const struct compare_report *rep, size_t i)
 {
     const struct bench__cmp_cell_out *o = &rep->out[i];
     const char *reason = o->reason ? o->reason : "";
@@ -175,8 +175,8 @@ static void print_table(FILE *out, const struct compare_report *rep)
                                       : bench__xstrdup(EM_DASH);
         row[k++] = prob(o->p);
         row[k++] = prob(o->q_adjusted);
-        row[k++] = state_text(o);
-        row[k++] = reason_text(rep, i);
+        row[k++] = compare_cell_state(o);
+        row[k++] = compare_cell_reason(rep, i);
     }
     struct bench__table t = {NULL, cols, n_cols, cells, rep->n_cells, NULL};
     struct bench__table_memory memory = {0};

@@ -2,7 +2,9 @@
 /* csv.c: owns the CSV of `libbench export --format=csv` (RFC 4180: a header line, one line
  * per row, quoted fields where needed, CRLF-free): every number as the document holds it, in ns
  * and the metrics' own units, an empty field where the document holds null, and the names of
- * the metrics that are estimates (the tables' ≈) in the last column. */
+ * the metrics that are estimates (the tables' ≈), then `true` for a row at the clock's
+ * resolution (the tables' ‡; its median and the rates derived from it are mostly the clock
+ * read), in the last two columns. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,7 +81,7 @@ void export_csv(const struct export_doc *doc, FILE *out)
         fputc(',', out);
         field(out, doc->columns[c].name);
     }
-    fputs(",error,estimated\n", out);
+    fputs(",error,estimated,at_clock_resolution\n", out);
     for (size_t i = 0; i < doc->n_rows; i++) {
         const struct export_row *r = &doc->rows[i];
         field(out, r->name);
@@ -101,6 +103,6 @@ void export_csv(const struct export_doc *doc, FILE *out)
         field(out, r->error);
         fputc(',', out);
         estimated(out, doc, r);
-        fputc('\n', out);
+        fputs(r->at_clock_resolution ? ",true\n" : ",\n", out);
     }
 }

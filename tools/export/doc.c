@@ -127,6 +127,7 @@ static int read_row(struct export_doc *doc, const json_t *o, size_t i, char *err
     row->name = keep_string(doc, name);
     const json_t *error = json_object_get(o, "error");
     row->error = json_is_string(error) ? keep_string(doc, error) : "";
+    row->at_clock_resolution = json_is_true(json_object_get(o, "atClockResolution"));
     static const char *const keys[] = {"iterations",  "samples", "medianNs",
                                        "deviationNs", "minNs",   "maxNs"};
     double *slots[] = {&row->iterations,   &row->samples, &row->median_ns,

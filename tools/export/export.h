@@ -34,6 +34,7 @@ struct export_row {
     double *metrics;                  /* one per export_doc.columns */
     bool *estimate;                   /* the document lists the metric in estimatedMetrics */
     const char *error;                /* "" when measured */
+    bool at_clock_resolution;         /* the document's "atClockResolution": true */
     struct export_label *read_labels; /* while the document is read */
     size_t n_read_labels;
 };

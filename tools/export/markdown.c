@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* markdown.c: owns the Markdown table of `libbench export --format=markdown` (GitHub's
  * pipe tables, for a pull-request comment): the numbers as libbench's own tables show them, an em
- * dash where the document holds null, the reason of a row that measured nothing in "note". */
+ * dash where the document holds null, the reason of a row that measured nothing in "note", and
+ * the tables' ‡ on the median and the rates of a row at the clock's resolution, with its line
+ * under the table. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,7 +11,8 @@
 #include "export.h"
 #include "util/format.h"
 
-#define DASH "\xe2\x80\x94" /* U+2014: not measured */
+#define DASH "\xe2\x80\x94"        /* U+2014: not measured */
+#define RESOLUTION " \xe2\x80\xa1" /* U+2021: at the clock's resolution (bench_table.c) */
 
 /* A cell's text: a '|' escaped, a control character (a newline) as a space. */
 static void cell(FILE *out, const char *s)
@@ -24,18 +27,31 @@ static void cell(FILE *out, const char *s)
     fputc(' ', out);
 }
 
-static void duration(FILE *out, const char *prefix, double ns)
+static void duration_marked(FILE *out, const char *prefix, double ns, const char *mark)
 {
-    char buf[BENCH__NUMBER_MAX + 8] = DASH;
+    char buf[BENCH__NUMBER_MAX + 16] = DASH;
     if (isfinite(ns)) {
         char n[BENCH__NUMBER_MAX];
         bench__format_ns(ns, n, sizeof n);
-        snprintf(buf, sizeof buf, "%s%s", prefix, n);
+        snprintf(buf, sizeof buf, "%s%s%s", prefix, n, mark);
     }
     cell(out, buf);
 }
 
-static void metric(FILE *out, const struct export_column *c, double v, bool estimate)
+static void duration(FILE *out, const char *prefix, double ns)
+{
+    duration_marked(out, prefix, ns, "");
+}
+
+/* A rate derived from the median (a client rate metric: its name ends in "/s"). */
+static bool is_rate(const struct export_column *c)
+{
+    size_t len = strlen(c->name);
+    return len > 2 && !strcmp(c->name + len - 2, "/s");
+}
+
+static void metric(FILE *out, const struct export_column *c, double v, bool estimate,
+                   bool resolution)
 {
     char buf[BENCH__NUMBER_MAX];
     if (c->unit == EXPORT_NS) {
@@ -46,13 +62,10 @@ static void metric(FILE *out, const struct export_column *c, double v, bool esti
                            : c->unit == EXPORT_PERCENT ? BENCH__FORMAT_PERCENT
                                                        : BENCH__FORMAT_COUNT;
     bench__format_metric(v, f, estimate, buf, sizeof buf); /* NaN: the em dash */
-    if (c->unit == EXPORT_BYTES && isfinite(v)) {
-        char bytes[BENCH__NUMBER_MAX + 2];
-        snprintf(bytes, sizeof bytes, "%sB", buf);
-        cell(out, bytes);
-        return;
-    }
-    cell(out, buf);
+    char text[BENCH__NUMBER_MAX + 16];
+    snprintf(text, sizeof text, "%s%s%s", buf, c->unit == EXPORT_BYTES && isfinite(v) ? "B" : "",
+             resolution && isfinite(v) && is_rate(c) ? RESOLUTION : "");
+    cell(out, text);
 }
 
 void export_markdown(const struct export_doc *doc, FILE *out)
@@ -81,6 +94,7 @@ void export_markdown(const struct export_doc *doc, FILE *out)
         fputs("|---:", out);
     fputs("|:---|\n", out);
 
+    size_t marked = 0;
     for (size_t i = 0; i < doc->n_rows; i++) {
         const struct export_row *r = &doc->rows[i];
         cell(out, r->name);
@@ -92,13 +106,18 @@ void export_markdown(const struct export_doc *doc, FILE *out)
         else if (isfinite(r->samples) && isfinite(r->iterations))
             snprintf(n, sizeof n, "%.0f\xc3\x97%.0f", r->samples, r->iterations); /* × */
         cell(out, n);
-        duration(out, "", r->median_ns);
+        duration_marked(out, "", r->median_ns, r->at_clock_resolution ? RESOLUTION : "");
         duration(out, "\xc2\xb1", r->deviation_ns); /* ± */
         duration(out, "", r->min_ns);
         duration(out, "", r->max_ns);
         for (size_t c = 0; c < doc->n_columns; c++)
-            metric(out, &doc->columns[c], r->metrics[c], r->estimate[c]);
+            metric(out, &doc->columns[c], r->metrics[c], r->estimate[c], r->at_clock_resolution);
         cell(out, r->error);
         fputs("|\n", out);
+        marked += r->at_clock_resolution;
     }
+    if (marked)
+        fputs("\n\xe2\x80\xa1 median within 2\xc3\x97 of one clock read (meta.clockOverheadNs): "
+              "the figure is mostly the clock, and so is every rate derived from it\n",
+              out);
 }

@@ -29,7 +29,7 @@ void report_usage(FILE *out)
           "                       [--baseline-run ID] [--since DATE] [--mode MODE]\n"
           "                       [--guardrail SUBJECT] [--cross-host] [THRESHOLDS] [PRIORITIES]\n"
           "                       [--fail-on-regression] [--changes] [--metrics] [--json FILE]\n"
-          "                       [--html FILE]\n"
+          "                       [--html FILE] [--junit FILE] [--summary FILE]\n"
           "\n"
           "Judge the latest recorded run of the store and print every row with its state (fail,\n"
           "unmeasured, regression, guardrail, watch, ok), sorted worst first: raw p50, p90, p99\n"
@@ -55,6 +55,11 @@ void report_usage(FILE *out)
           "  --metrics                also list the target run's metrics (≈: an estimate)\n"
           "  --json FILE              also write the report document (what --html reads)\n"
           "  --html FILE              also write the dashboard: one static HTML page, no network\n"
+          "  --junit FILE             also write each row as a JUnit test case (fail and\n"
+          "                           regression fail, unmeasured is skipped)\n"
+          "  --summary FILE           append the states and the worst rows as Markdown (for\n"
+          "                           $GITHUB_STEP_SUMMARY); --junit and --summary gate as\n"
+          "                           --fail-on-regression does\n"
           "  --fail-on-regression     exit 1 when a row is fail or regression\n"
           "thresholds (a percentile is over one when it is both pct and min-ns slower):\n"
           "  --baseline-pct P, --baseline-min-ns NS, --baseline-min-ns-process NS\n"
@@ -214,6 +219,7 @@ int report_main(int argc, char **argv)
     struct report_options opt;
     report_options_default(&opt);
     const char *dir = NULL, *json_path = NULL, *html_path = NULL, *mode = NULL;
+    const char *junit_path = NULL, *summary_path = NULL;
     bool gate = false, changes = false, metrics = false;
     static const char *profiles[MAX_PRIORITIES], *scenarios[MAX_PRIORITIES],
         *operations[MAX_PRIORITIES];
@@ -263,6 +269,10 @@ int report_main(int argc, char **argv)
             slot = &json_path, name = "--json";
         else if (tool_option_is(arg, "--html", &value))
             slot = &html_path, name = "--html";
+        else if (tool_option_is(arg, "--junit", &value))
+            slot = &junit_path, name = "--junit";
+        else if (tool_option_is(arg, "--summary", &value))
+            slot = &summary_path, name = "--summary";
         else if (tool_option_is(arg, "--profile-priority", &value))
             list = 0, name = "--profile-priority";
         else if (tool_option_is(arg, "--scenario-priority", &value))
@@ -367,10 +377,26 @@ int report_main(int argc, char **argv)
     for (size_t i = 0; i < rows.n; i++)
         bad += rows.rows[i].state == BENCH__RESULT_FAIL ||
                rows.rows[i].state == BENCH__RESULT_REGRESSION;
+    /* --junit and --summary gate as --fail-on-regression does: a file for CI that shows a failed
+     * row (a REGRESSION) never comes with exit status 0 */
+    if (junit_path || summary_path)
+        gate = true;
     ret = gate && bad ? 1 : 0;
     if (json_path || html_path) {
         int w = write_outputs(dir, &opt, &sel, &rows, &values, json_path, html_path);
         ret = w ? w : ret;
+    }
+    if (junit_path && report_junit_write(&rows, junit_path, err, sizeof err) != 0) {
+        char shown[256];
+        bench__sanitize_copy(junit_path, shown, sizeof shown);
+        fprintf(stderr, "error: --junit: '%s': %s\n", shown, err);
+        ret = 2;
+    }
+    if (summary_path && report_summary_append(&rows, summary_path, err, sizeof err) != 0) {
+        char shown[256];
+        bench__sanitize_copy(summary_path, shown, sizeof shown);
+        fprintf(stderr, "error: --summary: '%s': %s\n", shown, err);
+        ret = 2;
     }
 done:
     report_rows_free(&rows);

@@ -146,4 +146,16 @@ json_t *report_json_metrics(const struct results_list *values,
 void report_json_text(const json_t *head, size_t n_rows, json_t *(*row)(void *ctx, size_t i),
                       void (*each)(void *ctx, json_t *row), void *ctx, struct bench__text *out);
 
+/* ---- for CI (report_ci.c) ---- */
+
+/* --junit: a test case per row (fail and regression, the rows --fail-on-regression counts, are
+ * failures with the p50's change and why; unmeasured a skip with why; the rest pass), written
+ * atomically. --summary: the verdict (REGRESSION when a row is fail or regression, else PASS:
+ * either option gates as --fail-on-regression does), the states' counts and the rows worst
+ * first, as Markdown appended to path. 0, or -1 with one line in err. */
+int report_junit_write(const struct report_rows *rows, const char *path, char *err,
+                       size_t err_size);
+int report_summary_append(const struct report_rows *rows, const char *path, char *err,
+                          size_t err_size);
+
 #endif /* LIBBENCH_REPORT_TOOL_H */

@@ -51,7 +51,7 @@ bool bench__per_call_continue(size_t n, int64_t total_ns, int64_t budget_ns, uin
         return n < pin;
     if (n >= BENCH__SAMPLE_COUNT && total_ns == 0)
         return false;
-    return n < BENCH__SAMPLE_COUNT || total_ns < budget_ns;
+    return n < BENCH__PER_CALL_MIN_CALLS || total_ns < budget_ns;
 }
 
 uint64_t bench__count_iterations(uint64_t pinned, uint64_t timing_count)

@@ -11,6 +11,9 @@
 #include "../../util/hidden.h"
 
 #define BENCH__SAMPLE_COUNT 32
+/* The fewest timed calls of an unpinned bench_case row, whatever the time they take: one
+ * preempted call cannot use up the budget and leave the row a few hundred calls. */
+#define BENCH__PER_CALL_MIN_CALLS 1000
 #define BENCH__DEFAULT_MIN_TIME_MS 5
 #define BENCH__MAX_SCALED_ITERATIONS (1ULL << 40)
 #define BENCH__MAX_COUNT_ITERATIONS 100000u /* a counting pass never runs more calls */
@@ -42,8 +45,9 @@ BENCH__HIDDEN void bench__sampler_start(struct bench__sampler *s, int64_t budget
 BENCH__HIDDEN bool bench__sampler_step(struct bench__sampler *s, int64_t elapsed_ns);
 
 /* The per-call stop rule of bench_case rows: after n timed calls totalling total_ns, take
- * another? Pinned: exactly `pin` calls. Otherwise at least 32 calls and at least the budget,
- * but stop once 32 calls measured no time at all (a stalled coarse clock). */
+ * another? Pinned: exactly `pin` calls. Otherwise at least BENCH__PER_CALL_MIN_CALLS calls and
+ * at least the budget, but stop once 32 calls measured no time at all (a stalled coarse clock
+ * measures nothing, however many calls it times). */
 BENCH__HIDDEN bool bench__per_call_continue(size_t n, int64_t total_ns, int64_t budget_ns,
                                             uint64_t pin);
 

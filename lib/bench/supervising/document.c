@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../../model/grouping.h"
+#include "../../report/bench_junit.h"
 #include "../../report/bench_table.h"
 #include "../../report/formats.h"
 #include "../../report/json.h"
@@ -216,6 +217,18 @@ static int write_folded(const struct bench__collector *c)
     return rc;
 }
 
+/* --junit: a test case per row (report/bench_junit.c), the suite named after the program. */
+static int write_junit(const struct bench__collector *c)
+{
+    const char *slash = strrchr(c->cfg->argv0, '/');
+    int rc = bench__bench_junit_write(c->cfg->junit, slash ? slash + 1 : c->cfg->argv0, c->rows,
+                                      c->n_rows);
+    if (rc)
+        fprintf(stderr, "--junit: cannot write '%s': %s\n", c->cfg->junit,
+                bench__write_file_strerror(rc));
+    return rc;
+}
+
 /* --group-by=list prints no table: a body that died while registering its cases is said here. */
 static int listing_status(const struct bench__collector *c)
 {
@@ -265,6 +278,8 @@ int bench__collector_finish(struct bench__collector *c)
     if (c->cfg->bench_json && write_json(c) != 0)
         errors++;
     if (c->cfg->profile_folded && write_folded(c) != 0)
+        errors++;
+    if (c->cfg->junit && write_junit(c) != 0)
         errors++;
     if (c->worker_status == 2)
         return 2; /* a usage error found at the end (an unknown --metrics name) beats a failure */

@@ -242,6 +242,7 @@ void bench__collect_row(void *ctx, const struct bench__event_row *e)
     r->labels = bench__store_copy_labels(row->labels, row->n_labels);
     r->cells = copy_cells(c, row->cells, row->n_cells, &r->n_cells);
     r->profile = row->profile ? bench__profile_copy(row->profile) : NULL;
+    r->at_clock_resolution = bench__row_at_clock_resolution(r, c->clock_overhead_ns);
     if (fresh)
         bench__store_admit_row(c);
 }

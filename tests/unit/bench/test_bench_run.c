@@ -227,6 +227,19 @@ BENCHMARK(per_call)
     bench_case(b, BENCH_CASE_DEF(.name = "per_call", .timed = advance_1000));
 }
 
+/* 4.7 us calls, the 11th timed call preempted for 4 ms (the 1063 calls fell to 353) */
+static void preempted_tenth(void *state)
+{
+    (void)state;
+    fake_now += calls == 11 ? 4000000 : 4700; /* call 0 is the untimed probe */
+    calls++;
+}
+
+BENCHMARK(per_call_preempted)
+{
+    bench_case(b, BENCH_CASE_DEF(.name = "per_call_preempted", .timed = preempted_tenth));
+}
+
 BENCHMARK(per_call_pinned)
 {
     bench_case(b,
@@ -636,6 +649,20 @@ static void test_per_call_probe_and_budget(void **state)
     assert_int_equal((int64_t)num(row, "iterations"), 1);
     assert_int_equal(calls, 5001);
     assert_true(num(row, "medianNs") == 1000.0);
+    json_decref(doc);
+}
+
+/* One preempted call cannot shrink n below the minimum of 1000 calls (docs/reference/cli.md,
+ * --bench-min-time): without it the row takes 1064 calls; with it the budget is reached after
+ * 214, and the row takes 1000. */
+static void test_per_call_preempted_keeps_the_minimum(void **state)
+{
+    (void)state;
+    json_t *doc, *row = run_one("per_call_preempted", &doc);
+    assert_int_equal((int64_t)num(row, "samples"), 1000);
+    assert_int_equal(calls, 1001);
+    assert_true(num(row, "medianNs") == 4700.0);
+    assert_true(num(row, "maxNs") == 4000000.0);
     json_decref(doc);
 }
 
@@ -1367,6 +1394,7 @@ int main(void)
         cmocka_unit_test(test_batched_pinned_never_scales),
         cmocka_unit_test(test_whole_body),
         cmocka_unit_test(test_per_call_probe_and_budget),
+        cmocka_unit_test(test_per_call_preempted_keeps_the_minimum),
         cmocka_unit_test(test_per_call_pinned_has_no_probe),
         cmocka_unit_test(test_per_call_stalled_clock_stops_at_32),
         cmocka_unit_test(test_probe_after_error_is_an_error_row),

@@ -21,7 +21,8 @@ static const char bench_doc[] =
     "\"rows\":["
     "{\"name\":\"a\",\"labels\":{\"impl\":\"fast\"},\"iterations\":8,\"samples\":4,"
     "\"medianNs\":12.5,\"deviationNs\":null,\"minNs\":12,\"maxNs\":13,"
-    "\"metrics\":{\"items/s\":2e6},\"estimatedMetrics\":[\"items/s\"],\"error\":\"\"},"
+    "\"metrics\":{\"items/s\":2e6},\"estimatedMetrics\":[\"items/s\"],\"atClockResolution\":true,"
+    "\"error\":\"\"},"
     "{\"name\":\"b, quoted\",\"labels\":{\"size\":\"big\",\"impl\":\"slow\"},\"iterations\":null,"
     "\"samples\":null,\"medianNs\":null,\"deviationNs\":null,\"minNs\":null,\"maxNs\":null,"
     "\"metrics\":{},\"error\":\"it failed\"}]}";
@@ -48,6 +49,7 @@ static void reads_bench_json(void **state)
     assert_null(doc.rows[0].labels[1]); /* row a has no size */
     assert_true(doc.rows[0].median_ns == 12.5 && isnan(doc.rows[0].deviation_ns));
     assert_true(doc.rows[0].metrics[0] == 2e6 && doc.rows[0].estimate[0]);
+    assert_true(doc.rows[0].at_clock_resolution && !doc.rows[1].at_clock_resolution);
     assert_string_equal(doc.rows[1].error, "it failed");
     assert_true(isnan(doc.rows[1].median_ns));
 
@@ -58,10 +60,27 @@ static void reads_bench_json(void **state)
     export_csv(&doc, out);
     fclose(out);
     assert_string_equal(text, "name,impl,size,iterations,samples,median_ns,deviation_ns,min_ns,"
-                              "max_ns,items/s,error,estimated\n"
-                              "a,fast,,8,4,12.5,,12,13,2000000,,items/s\n"
-                              "\"b, quoted\",slow,big,,,,,,,,it failed,\n");
+                              "max_ns,items/s,error,estimated,at_clock_resolution\n"
+                              "a,fast,,8,4,12.5,,12,13,2000000,,items/s,true\n"
+                              "\"b, quoted\",slow,big,,,,,,,,it failed,,\n");
     free(text);
+
+    /* Markdown: the mark on the median and the rate (the ≈ stays), and its line under the table */
+    text = NULL;
+    out = open_memstream(&text, &len);
+    assert_non_null(out);
+    export_markdown(&doc, out);
+    fclose(out);
+    bool marked = strstr(text, "| a | fast |  | 4\xc3\x97"
+                               "8 | 12.50ns \xe2\x80\xa1 | \xe2\x80\x94 | "
+                               "12.00ns | 13.00ns | \xe2\x89\x88"
+                               "2000000.00 \xe2\x80\xa1 |  |\n") &&
+                  strstr(text, "|\n\n\xe2\x80\xa1 median within 2\xc3\x97 of one clock read") &&
+                  !strstr(strstr(text, "| b, quoted"), "\xe2\x80\xa1 |");
+    if (!marked)
+        print_error("%s", text);
+    free(text);
+    assert_true(marked);
     export_doc_free(&doc);
 }
 

@@ -183,6 +183,72 @@ static void test_render_leaves_rows_alone(void **state)
     assert_true(row.cells == cells);
 }
 
+/* ---- rows at the clock's resolution ------------------------------------------------------- */
+
+/* The rule: one call per sample, a measured median at most 2 clock reads, a known clock cost. */
+static void test_at_clock_resolution_rule(void **state)
+{
+    (void)state;
+    struct bench__row r = ok_row("r", NULL, 0, 1, 1000, 60.0, 1.0, 20.0, 900.0);
+    assert_true(bench__row_at_clock_resolution(&r, 30.0)); /* exactly 2x */
+    assert_false(bench__row_at_clock_resolution(&r, 29.0));
+    assert_false(bench__row_at_clock_resolution(&r, NAN)); /* no per-call cost measured */
+    assert_false(bench__row_at_clock_resolution(&r, 0.0));
+    r.iterations = 2; /* batched: one clock read per many calls */
+    assert_false(bench__row_at_clock_resolution(&r, 30.0));
+    struct bench__row e = failed_row("e", NULL, 0, BENCH__ROW_ERROR, "boom");
+    assert_false(bench__row_at_clock_resolution(&e, 30.0));
+    assert_true(bench__column_is_rate(&col_bps));
+    assert_false(bench__column_is_rate(&col_cycles));
+}
+
+/* A marked row carries the double dagger on its median and on every rate derived from it (a
+ * client column ending in /s), never on another metric; an unmarked row keeps the place blank;
+ * one line under the table gives the reason. */
+static void test_clock_resolution_marks(void **state)
+{
+    (void)state;
+    struct bench__cell c_fast[] = {{&col_bps, 333.33e6, false}, {&col_cycles, 4.0, false}};
+    struct bench__cell c_slow[] = {{&col_bps, 1.0e6, false}, {&col_cycles, 40.0, false}};
+    struct bench__row fast = ok_row("fast", NULL, 0, 1, 1000, 30.0, 1.0, 20.0, 900.0);
+    fast.cells = c_fast;
+    fast.n_cells = 2;
+    fast.at_clock_resolution = true;
+    struct bench__row slow = ok_row("slow", NULL, 0, 1, 1000, 1000.0, 1.0, 990.0, 2000.0);
+    slow.cells = c_slow;
+    slow.n_cells = 2;
+    const struct bench__row *rows[] = {&fast, &slow};
+    const struct bench__column_desc *const cols[] = {&col_bps, &col_cycles};
+    char *got = render(rows, 2, cols, 2, NULL, 0, NULL);
+    char *fast_line = strstr(got, "\xe2\x94\x82 fast ");
+    char *slow_line = strstr(got, "\xe2\x94\x82 slow ");
+    char *note = strstr(got, "\xe2\x80\xa1 the marked row's median is within 2\xc3\x97 of one "
+                             "clock read (meta.clockOverheadNs)");
+    bool ok = fast_line && slow_line && note;
+    if (ok) {
+        *strchr(fast_line, '\n') = '\0';
+        *strchr(slow_line, '\n') = '\0';
+        ok = strstr(fast_line, "30.00ns \xc2\xb1"
+                               "1.00ns \xe2\x80\xa1 ") &&
+             strstr(fast_line, "333.33M \xe2\x80\xa1 ") && !strstr(fast_line, "4 \xe2\x80\xa1") &&
+             !strstr(slow_line, "\xe2\x80\xa1") && strstr(slow_line, "1.00M   ");
+    }
+    if (!ok)
+        print_error("got:\n%s\n", got);
+    free(got);
+    assert_true(ok);
+
+    /* no marked row: no sign, no padding, no note */
+    const struct bench__row *plain[] = {&slow};
+    got = render(plain, 1, cols, 2, NULL, 0, NULL);
+    ok = !strstr(got, "\xe2\x80\xa1") && strstr(got, "1.0\xc2\xb5s \xc2\xb1"
+                                                     "1.00ns \xe2\x94\x82");
+    if (!ok)
+        print_error("got:\n%s\n", got);
+    free(got);
+    assert_true(ok);
+}
+
 /* ---- grouped table ----------------------------------------------------------------------- */
 
 /* The inventory's quoted grouped table, plus a non-grouped label key (threads) as a column;
@@ -381,7 +447,7 @@ static void test_format_metric(void **state)
 /* ---- bench__per_call_continue ------------------------------------------------------------ */
 
 /* A fake clock: the ns the i-th timed call measures. */
-enum clock_kind { FIXED, STALLED, SLOW_FIRST, TICK_EVERY_16, ZERO_THEN_FIXED };
+enum clock_kind { FIXED, STALLED, SLOW_FIRST, TICK_EVERY_16, ZERO_THEN_FIXED, SLOW_TENTH };
 
 struct call_case {
     const char *what;
@@ -400,6 +466,7 @@ static int64_t fake_clock(const struct call_case *c, size_t i)
     case SLOW_FIRST: return i == 0 ? c->ns : 10;
     case TICK_EVERY_16: return i % 16 == 15 ? c->ns : 0;
     case ZERO_THEN_FIXED: return i < 40 ? 0 : c->ns;
+    case SLOW_TENTH: return i == 10 ? 4 * 1000000 : c->ns; /* one call preempted for 4 ms */
     }
     return 0;
 }
@@ -425,15 +492,17 @@ static const struct call_case call_cases[] = {
     {"pinned 100, fast calls below the budget", FIXED, 100, 5 * MS, 100, 100},
     {"pinned 50, stalled clock", STALLED, 0, 5 * MS, 50, 50},
     {"pinned 10, stalled clock (fewer than 32)", STALLED, 0, 5 * MS, 10, 10},
-    /* unpinned: at least 32 calls and at least the budget */
-    {"100 us calls: budget reached after 50", FIXED, 100000, 5 * MS, 0, 50},
-    {"1 ms calls: budget reached at 5, still 32", FIXED, MS, 5 * MS, 0, 32},
-    {"32 fast calls below the budget continue", FIXED, 100, 5 * MS, 0, 50000},
-    {"slow first call over budget still continues to 32", SLOW_FIRST, 1000 * MS, 5 * MS, 0, 32},
+    /* unpinned: at least 1000 calls and at least the budget */
+    {"100 us calls: budget reached after 50, still 1000", FIXED, 100000, 5 * MS, 0, 1000},
+    {"1 ms calls: budget reached at 5, still 1000", FIXED, MS, 5 * MS, 0, 1000},
+    {"fast calls below the budget continue", FIXED, 100, 5 * MS, 0, 50000},
+    {"4.7 us calls: the budget's 1064", FIXED, 4700, 5 * MS, 0, 1064},
+    {"4.7 us calls, one preempted for 4 ms: still 1000", SLOW_TENTH, 4700, 5 * MS, 0, 1000},
+    {"slow first call over budget still continues to 1000", SLOW_FIRST, 1000 * MS, 5 * MS, 0, 1000},
     {"stalled clock stops at 32", STALLED, 0, 5 * MS, 0, 32},
     {"zero for the first 40 calls: total still 0 at 32", ZERO_THEN_FIXED, MS, 5 * MS, 0, 32},
-    {"coarse clock ticking every 16th call is not a stall", TICK_EVERY_16, MS, 5 * MS, 0, 80},
-    {"zero budget: 32 calls", FIXED, 100, 0, 0, 32},
+    {"coarse clock ticking every 16th call is not a stall", TICK_EVERY_16, MS, 5 * MS, 0, 1000},
+    {"zero budget: 1000 calls", FIXED, 100, 0, 0, 1000},
 };
 
 static void test_per_call_stop_rule(void **state)
@@ -463,8 +532,11 @@ static void test_per_call_edges(void **state)
     assert_false(bench__per_call_continue(1000, 0, budget, 0));        /* stalled */
     assert_true(bench__per_call_continue(32, 1, budget, 0));           /* moving, below budget */
     assert_true(bench__per_call_continue(32, budget - 1, budget, 0));
-    assert_false(bench__per_call_continue(32, budget, budget, 0)); /* total >= budget */
-    assert_false(bench__per_call_continue(33, budget + 1, budget, 0));
+    assert_true(bench__per_call_continue(32, budget, budget, 0)); /* the budget, < 1000 calls */
+    assert_true(bench__per_call_continue(999, 10 * budget, budget, 0));
+    assert_true(bench__per_call_continue(1000, budget - 1, budget, 0));
+    assert_false(bench__per_call_continue(1000, budget, budget, 0)); /* both reached */
+    assert_false(bench__per_call_continue(1001, budget + 1, budget, 0));
     /* pinned */
     assert_true(bench__per_call_continue(0, 0, budget, 3));
     assert_true(bench__per_call_continue(2, 10 * budget, budget, 3));
@@ -478,6 +550,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_flat_table),
         cmocka_unit_test(test_render_leaves_rows_alone),
+        cmocka_unit_test(test_at_clock_resolution_rule),
+        cmocka_unit_test(test_clock_resolution_marks),
         cmocka_unit_test(test_grouped_table),
         cmocka_unit_test(test_grouped_inventory_example),
         cmocka_unit_test(test_columns_only_when_used),

@@ -909,9 +909,37 @@ static void test_clock_overhead_only_when_measured(void **state)
     r.meta.clock_overhead_ns = 21;
     text = bench__json_render(&r);
     assert_non_null(text);
-    assert_non_null(
-        strstr(text, "\"contentionThreshold\": 0.25,\n    \"clockOverheadNs\": 21\n  },"));
+    assert_non_null(strstr(text, "\"contentionThreshold\": 0.25,\n    \"clockOverheadNs\": 21,\n"
+                                 "    \"clockResolutionFactor\": 2\n  },"));
     free(text);
+}
+
+/* A row at the clock's resolution says so ("atClockResolution": true); the others leave the
+ * key out. */
+static void test_at_clock_resolution_key(void **state)
+{
+    (void)state;
+    struct bench__report r = make_report();
+    char *text = bench__json_render(&r);
+    assert_non_null(text);
+    assert_null(strstr(text, "atClockResolution"));
+    free(text);
+    rows[0].at_clock_resolution = true;
+    text = bench__json_render(&r);
+    rows[0].at_clock_resolution = false;
+    assert_non_null(text);
+    json_error_t jerr;
+    json_t *doc = json_loads(text, 0, &jerr);
+    free(text);
+    assert_non_null(doc);
+    json_t *list = json_object_get(doc, "rows");
+    bool first = json_is_true(json_object_get(json_array_get(list, 0), "atClockResolution"));
+    size_t marked = 0;
+    for (size_t i = 0; i < json_array_size(list); i++)
+        marked += json_object_get(json_array_get(list, i), "atClockResolution") != NULL;
+    json_decref(doc);
+    assert_true(first);
+    assert_int_equal(marked, 1);
 }
 
 int main(void)
@@ -920,6 +948,7 @@ int main(void)
     if (sample && *sample && write_sample(sample) != 0)
         return 1;
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_at_clock_resolution_key),
         cmocka_unit_test(test_clock_overhead_only_when_measured),
         cmocka_unit_test(test_top_level),
         cmocka_unit_test(test_meta),

@@ -346,9 +346,10 @@ static void test_absent_names_soname(void **state)
     assert_int_equal(fake.closes, 0);
 }
 
-/* A pfm name that does not resolve: one warning when the source opens, and its column kept,
- * never holding a number. */
-static void test_absent_keeps_column_with_one_warning(void **state)
+/* A pfm name that does not resolve: one warning when the source opens, naming the event and
+ * the reason, and its column dropped (the catalog removes what column_dropped names; the
+ * catalog's side is tested in test_raw.c). */
+static void test_absent_drops_column_with_one_warning(void **state)
 {
     (void)state;
     fake.present = false;
@@ -374,19 +375,22 @@ static void test_absent_keeps_column_with_one_warning(void **state)
     close(fd);
     unlink(path);
     assert_true(got > 0);
-    assert_string_equal(out, "--metrics: pfm:cycles \xe2\x80\x94 " NOT_LOADED "\n");
+    assert_string_equal(out, "--metrics: pfm:cycles \xe2\x80\x94 " NOT_LOADED
+                             "; its column is dropped\n");
     assert_int_equal(n, 2);
     assert_string_equal(family.columns[0].name, "raw:r00c0");
     assert_string_equal(family.columns[1].name, "pfm:cycles");
-    if (st) { /* raw:r00c0 opened (a kernel with a PMU): pfm:cycles still reads NaN */
-        double values[2] = {0, 0};
-        bool estimate[2];
-        struct bench__counts counts = {.values = values, .estimate = estimate, .scale = NAN};
-        bench__source_raw.pass_begin(st);
-        bench__source_raw.pass_end(st, 1, 0, &counts);
-        assert_true(isnan(values[1]));
-        bench__source_raw.close(st);
-    }
+    assert_non_null(st); /* the source says which columns it dropped */
+    assert_false(bench__source_raw.column_dropped(st, 0));
+    assert_true(bench__source_raw.column_dropped(st, 1));
+    /* the remaining column (raw:r00c0) is the first the counts fill, a number or NaN */
+    double values[2] = {0, 7};
+    bool estimate[2];
+    struct bench__counts counts = {.values = values, .estimate = estimate, .scale = NAN};
+    bench__source_raw.pass_begin(st);
+    bench__source_raw.pass_end(st, 1, 0, &counts);
+    assert_true(values[1] == 7); /* nothing written past the kept columns */
+    bench__source_raw.close(st);
     free(family.columns);
     free(family.strings);
 }
@@ -543,7 +547,7 @@ int main(void)
         cmocka_unit_test(test_duplicates),
         cmocka_unit_test(test_cpu_table),
         T(test_absent_names_soname),
-        T(test_absent_keeps_column_with_one_warning),
+        T(test_absent_drops_column_with_one_warning),
         T(test_missing_symbol),
         T(test_initialize_fails),
         T(test_loaded_once_encode_inactive_first),

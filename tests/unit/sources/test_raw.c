@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #define MS 1000000ull
+#define RAW_VALUES_MAX 20
 
 /* ---- a fake kernel ---------------------------------------------------------------------- */
 
@@ -355,6 +356,136 @@ static void test_catalog_warnings(void **state)
     assert_int_equal(open_fds(), 0);
 }
 
+/* ---- a pfm: name that does not resolve ------------------------------------------------ */
+
+static char *absent_dlerror(void)
+{
+    static char text[] = "libpfm.so.4: cannot open shared object file: No such file or directory";
+    return text;
+}
+
+static void *absent_dlopen(const char *file, int mode)
+{
+    (void)file, (void)mode;
+    return NULL;
+}
+
+/* The catalog of `cfg` opened with stderr captured: its table and document column names
+ * (space-separated), the raw source's values after one pass of 2 brackets over 2 calls, and
+ * what the end of the run says about unmatched selectors. */
+struct dropped_call {
+    const struct bench__config *cfg;
+    char table[256], document[256];
+    size_t n_family;
+    bool open;
+    double values[RAW_VALUES_MAX];
+};
+
+static void names_of(const struct bench__catalog *c, enum bench__column_set set, char *out,
+                     size_t size)
+{
+    size_t n = 0;
+    const struct bench__column_desc **cols = bench__catalog_column_list(c, NULL, 0, set, &n);
+    out[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(out);
+        snprintf(out + len, size - len, "%s%s", i ? " " : "", cols[i]->name);
+    }
+    free(cols);
+}
+
+static void call_dropped(void *arg)
+{
+    struct dropped_call *d = arg;
+    struct bench__catalog c;
+    bench__catalog_open(&c, d->cfg, false);
+    names_of(&c, BENCH__COLUMNS_TABLE, d->table, sizeof d->table);
+    names_of(&c, BENCH__COLUMNS_DOCUMENT, d->document, sizeof d->document);
+    for (size_t i = 0; i < c.n_sources; i++) {
+        const struct bench__open_source *s = &c.sources[i];
+        if (strcmp(s->ops->name, "raw"))
+            continue;
+        d->n_family = s->n_family;
+        d->open = s->state != NULL;
+        if (!s->state)
+            continue;
+        struct opened o = {.state = s->state, .n = s->n_family};
+        bool estimate[RAW_VALUES_MAX];
+        run_pass(&o, 2, 2, d->values, estimate);
+    }
+    bench__catalog_announce(&c, stderr);
+    bench__catalog_report_unmatched(&c, NULL, 0, stderr);
+    bench__catalog_close(&c);
+}
+
+/* libpfm4 absent (through the dlopen seam): a pfm: name cannot resolve, so its column is
+ * dropped with one line naming the event and the reason; the raw events around it keep their
+ * columns and values, in order (seed 001: a failed name resolution warns and drops the
+ * column). */
+static void test_unresolved_pfm_drops_its_column(void **state)
+{
+    (void)state;
+    bench__pfm_unload();
+    bench__os.dlopen = absent_dlopen;
+    bench__os.dlerror = absent_dlerror;
+    char *metrics[] = {"raw:r1", "pfm:cycles", "raw:r2"};
+    struct bench__config cfg = {.metrics = metrics, .n_metrics = 3};
+    struct dropped_call d = {.cfg = &cfg};
+    char err[1024];
+    capture_stderr(call_dropped, &d, err, sizeof err);
+    assert_string_equal(err, "--metrics: pfm:cycles \xe2\x80\x94 libpfm4 not loaded: "
+                             "dlopen(libpfm.so.4) failed: libpfm.so.4: cannot open shared object "
+                             "file: No such file or directory; its column is dropped\n");
+    assert_string_equal(d.table, "raw:r1 raw:r2");
+    assert_string_equal(d.document, "raw:r1 raw:r2");
+    assert_int_equal(d.n_family, 2);
+    assert_true(d.open);
+    assert_true(d.values[0] == 2.0); /* r1: config 1 + 1 per bracket, 2 brackets, 2 calls */
+    assert_true(d.values[1] == 3.0); /* r2 fills the second column */
+    assert_int_equal(open_fds(), 0);
+
+    /* only unresolved names: no column at all, the source closed, still one line each */
+    char *only[] = {"pfm:cycles", "pfm:instructions:u"};
+    cfg = (struct bench__config){.metrics = only, .n_metrics = 2};
+    d = (struct dropped_call){.cfg = &cfg};
+    capture_stderr(call_dropped, &d, err, sizeof err);
+    assert_non_null(strstr(err, "--metrics: pfm:cycles \xe2\x80\x94 libpfm4 not loaded: "));
+    assert_non_null(strstr(err, "--metrics: pfm:instructions:u \xe2\x80\x94 libpfm4 not "));
+    size_t lines = 0;
+    for (const char *p = err; *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 2);
+    assert_string_equal(d.table, "");
+    assert_string_equal(d.document, "");
+    assert_int_equal(d.n_family, 0);
+    assert_false(d.open);
+    assert_int_equal(open_fds(), 0);
+    bench__pfm_unload();
+}
+
+/* The same with the installed libpfm4, for a name no table has. */
+static void test_unknown_pfm_name_real_library(void **state)
+{
+    (void)state;
+    char reason[240];
+    if (!bench__pfm_load(reason, sizeof reason)) {
+        print_message("libpfm4 is not installed here: %s\n", reason);
+        skip();
+    }
+    char *metrics[] = {"pfm:NO_SUCH_EVENT_LIBBENCH", "raw:r1"};
+    struct bench__config cfg = {.metrics = metrics, .n_metrics = 2};
+    struct dropped_call d = {.cfg = &cfg};
+    char err[1024];
+    capture_stderr(call_dropped, &d, err, sizeof err);
+    assert_true(!strncmp(err, "--metrics: pfm:NO_SUCH_EVENT_LIBBENCH \xe2\x80\x94 libpfm4: ",
+                         strlen("--metrics: pfm:NO_SUCH_EVENT_LIBBENCH \xe2\x80\x94 libpfm4: ")));
+    assert_non_null(strstr(err, "; its column is dropped\n"));
+    assert_string_equal(d.table, "raw:r1");
+    assert_string_equal(d.document, "raw:r1");
+    assert_true(d.values[0] == 2.0);
+    bench__pfm_unload();
+}
+
 /* ---- the group on a fake kernel ---------------------------------------------------------- */
 
 static void test_group_exact(void **state)
@@ -574,11 +705,18 @@ int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup_fake, teardown_os)
     const struct CMUnitTest tests[] = {
-        T(test_family_for_and_cap),    T(test_catalog_warnings),
-        T(test_group_exact),           T(test_never_enabled_is_nan),
-        T(test_first_accepted_leads),  T(test_all_refused_keeps_nan_columns),
-        T(test_user_space_only),       T(test_probe_only),
-        T(test_pfm_modifiers_exclude), cmocka_unit_test_teardown(test_real_kernel, teardown_os),
+        T(test_family_for_and_cap),
+        T(test_catalog_warnings),
+        T(test_unresolved_pfm_drops_its_column),
+        T(test_unknown_pfm_name_real_library),
+        T(test_group_exact),
+        T(test_never_enabled_is_nan),
+        T(test_first_accepted_leads),
+        T(test_all_refused_keeps_nan_columns),
+        T(test_user_space_only),
+        T(test_probe_only),
+        T(test_pfm_modifiers_exclude),
+        cmocka_unit_test_teardown(test_real_kernel, teardown_os),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
