@@ -8,6 +8,7 @@ BENCH__SOURCE(perf_sw)
 BENCH__SOURCE(tier0)
 BENCH__SOURCE(syscalls)
 BENCH__SOURCE(raw)
+BENCH__SOURCE(alloc)
 /* A test build appends its own sources here, each one line of the same form. */
 #ifdef BENCH__SOURCE_LIST_EXTRA
 #include BENCH__SOURCE_LIST_EXTRA

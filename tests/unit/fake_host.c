@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <bench/bench.h>
@@ -107,8 +108,25 @@ static char *fake_dlerror(void)
     return (char *)dlerror_message;
 }
 
+/* No allocation interposer (libbench-alloc.so) and no sanitizer runtime: the "alloc" source is
+ * absent for the one reason, whatever the build. */
+static void *fake_dlsym(void *handle, const char *name)
+{
+    static const char *const hidden[] = {"bench_alloc_interposer_v1",
+                                         "__asan_init",
+                                         "__hwasan_init",
+                                         "__tsan_init",
+                                         "__msan_init",
+                                         "__lsan_init"};
+    for (size_t i = 0; i < sizeof hidden / sizeof hidden[0]; i++)
+        if (strcmp(name, hidden[i]) == 0)
+            return NULL;
+    return dlsym(handle, name);
+}
+
 void fake_host_refuse(const char *dlerror_text)
 {
+    bench__os.dlsym = fake_dlsym;
     dlerror_message = dlerror_text;
     bench__os.perf_event_open = refuse_perf_event_open;
     bench__os.dlopen = refuse_dlopen;

@@ -315,6 +315,11 @@ static const struct bench__column_desc *declared(const char *source, const char 
     return NULL;
 }
 
+/* The alloc source on the fake host: no interposer (fake_host.c hides it). */
+#define ALLOC_REASON                                                                               \
+    "the allocation interposer libbench-alloc.so is not loaded in this process: link the test "    \
+    "binary with it (pkg-config libbench-alloc) or run it with LD_PRELOAD=libbench-alloc.so"
+
 static void test_metrics_on_the_fake_host(void **state)
 {
     (void)state;
@@ -360,6 +365,9 @@ static void test_metrics_on_the_fake_host(void **state)
             sw++;
             assert_false(m.available);
             assert_string_equal(m.reason, sw_reason);
+        } else if (!strcmp(m.source, "alloc")) {
+            assert_false(m.available);
+            assert_string_equal(m.reason, ALLOC_REASON);
         } else if (!strcmp(m.source, "tier0")) {
             tier0++;
             assert_true(m.available);
@@ -407,6 +415,7 @@ static void test_capabilities_on_the_fake_host(void **state)
         {"raw", "countingRaw",
          "perf_event_open(raw:r0) failed: EACCES (Permission denied) — perf_event_paranoid=2 — "
          "lower it or grant CAP_PERFMON"},
+        {"alloc", "counting", ALLOC_REASON},
         {"wall", "counting", NULL},
         {"psi", "counting", PSI_REASON},
         {"pfm", "eventNaming",
@@ -536,6 +545,7 @@ static void test_listing_blocks_and_runqueue_line(void **state)
         "/sys/kernel/tracing)\n"
         "  raw     ✗ countingRaw — perf_event_open(raw:r0) failed: EACCES (Permission denied) — "
         "perf_event_paranoid=2 — lower it or grant CAP_PERFMON\n"
+        "  alloc   ✗ counting — " ALLOC_REASON "\n"
         "  wall    ✓ counting\n"
         "  psi     ✗ counting — " PSI_REASON "\n"
         "  pfm     ✗ eventNaming — libpfm4 not loaded: dlopen(libpfm.so.4) failed: libpfm.so.4: "
