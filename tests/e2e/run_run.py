@@ -298,13 +298,18 @@ def case_cold_warm():
         check(cru.get("inblock", {}).get("min", 0) >= (32 << 20) // 512,
               f"regime: cold block input {cru.get('inblock')} (want at least 32 MiB in 512-byte blocks)")
         check(cru.get("majflt", {}).get("min", 0) >= 1, f"regime: cold major faults {cru.get('majflt')}")
-        # Warm means the file is resident before each run. A busy host may still evict a few pages
-        # of the helper or its libraries during one run, so the invariant is the typical warm run
-        # reads nothing and no warm run reads more than a sixteenth of the file (cold reads all).
-        check(wru.get("inblock", {}).get("median") == 0 and
-              (wru.get("inblock", {}).get("max") or 0) < (4 << 20) // 512,
-              f"regime: warm block input {wru.get('inblock')} (want median 0, max under 4 MiB)")
-        check(wru.get("majflt", {}).get("median") == 0, f"regime: warm major faults {wru.get('majflt')}")
+        # Warm means the file is resident before each run. A host short of memory (a fresh
+        # machine running the suite beside sanitizer builds read 24 blocks and 1 major fault in
+        # the typical warm run) still evicts pages of the helper, its libraries or the file
+        # during a run, so the invariant is the file's scale: the typical warm run reads under a
+        # sixteenth of the 64 MiB file and faults in under 1% of its 16384 pages, and no warm
+        # run reads a quarter of it (every cold run read at least half, checked above).
+        wib, wmf = wru.get("inblock") or {}, wru.get("majflt") or {}
+        check((wib.get("median") if wib.get("median") is not None else 1 << 30) < (4 << 20) // 512
+              and (wib.get("max") or 0) < (16 << 20) // 512,
+              f"regime: warm block input {wib} (want median under 4 MiB, max under 16 MiB)")
+        check((wmf.get("median") if wmf.get("median") is not None else 1 << 30) < 164,
+              f"regime: warm major faults {wmf} (want median under 164)")
         check("│ regime │" in out and re.search(r"│ cold +│", out), f"regime: cold table {out}")
         check(re.search(r"│ warm +│", out2), f"regime: warm table {out2}")
     # cold is impossible on tmpfs: downgraded, with the reason, in the row and the table
