@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sources/alloc_interposer.h"
+#include "util/alloc_interposer.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define LIKELY_OFF(x) __builtin_expect((x) != 0, 0)

@@ -22,7 +22,7 @@
 #include "../util/alloc.h"
 #include "../util/text.h"
 #include "alloc.h"
-#include "alloc_interposer.h"
+#include "../util/alloc_interposer.h"
 #include "source.h"
 
 enum { A_ALLOCS, A_FREES, A_BYTES, A_N };

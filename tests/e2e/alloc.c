@@ -13,7 +13,7 @@
 
 #include <bench/shim.h>
 
-#include "sources/alloc_interposer.h"
+#include "util/alloc_interposer.h"
 
 BENCHMARK(three_mallocs)
 {

@@ -13,7 +13,7 @@
 
 #include "platform/os.h"
 #include "sources/alloc.h"
-#include "sources/alloc_interposer.h"
+#include "util/alloc_interposer.h"
 #include "sources/source.h"
 
 #include <dlfcn.h>

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* alloc_interposer.h: the contract between the "alloc" source (lib/sources/alloc.c) and the
  * allocation interposer libbench-alloc.so (interpose/alloc.c): the one symbol the source looks up
- * and the table of controls it returns. Data only; both sides of one build include it. */
-#ifndef BENCH_SOURCES_ALLOC_INTERPOSER_H
-#define BENCH_SOURCES_ALLOC_INTERPOSER_H
+ * and the table of controls it returns. Data only; both sides of one build include it, so it
+ * sits in util/, below both. */
+#ifndef BENCH_UTIL_ALLOC_INTERPOSER_H
+#define BENCH_UTIL_ALLOC_INTERPOSER_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -40,4 +41,4 @@ struct bench__alloc_interposer {
 
 typedef const struct bench__alloc_interposer *(*bench__alloc_interposer_fn)(void);
 
-#endif /* BENCH_SOURCES_ALLOC_INTERPOSER_H */
+#endif /* BENCH_UTIL_ALLOC_INTERPOSER_H */
