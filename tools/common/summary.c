@@ -35,10 +35,12 @@ void tool_md_cell(FILE *out, const char *text)
     free(s);
 }
 
-FILE *tool_summary_open(struct tool_summary *s)
+FILE *tool_summary_open(struct tool_summary *s, char *err, size_t err_size)
 {
     *s = (struct tool_summary){0};
     s->out = open_memstream(&s->text, &s->len);
+    if (!s->out)
+        bench__fmt(err, err_size, "out of memory");
     return s->out;
 }
 

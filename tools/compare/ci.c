@@ -184,10 +184,10 @@ static int by_rank(const void *pa, const void *pb)
 static const char *mark(const struct bench__cmp_cell_out *o)
 {
     switch (rank(o)) {
-    case 0: return "\xe2\x9d\x8c";             /* U+274C */
-    case 1: return "\xe2\x9a\xa0\xef\xb8\x8f"; /* U+26A0 */
-    case 2: return "\xe2\x9d\x94";             /* U+2754 */
-    default: return "\xe2\x9c\x85";            /* U+2705 */
+    case 0: return TOOL_MARK_BAD;
+    case 1: return TOOL_MARK_WARN;
+    case 2: return TOOL_MARK_UNKNOWN;
+    default: return TOOL_MARK_GOOD;
     }
 }
 
@@ -195,17 +195,15 @@ int compare_report_summary(const struct compare_report *rep, const char *path, c
                            size_t err_size)
 {
     struct tool_summary summary;
-    FILE *out = tool_summary_open(&summary);
-    if (!out) {
-        bench__fmt(err, err_size, "out of memory");
+    FILE *out = tool_summary_open(&summary, err, err_size);
+    if (!out)
         return -1;
-    }
     const struct bench__cmp_result *res = rep->result;
     size_t counts[5] = {0};
     for (size_t i = 0; i < rep->n_cells; i++)
         counts[rank(&rep->out[i])]++;
     fprintf(out, "### libbench compare: %s %s\n\n",
-            !strcmp(res->verdict, "PASS") ? "\xe2\x9c\x85" : "\xe2\x9d\x8c", res->verdict);
+            !strcmp(res->verdict, "PASS") ? TOOL_MARK_GOOD : TOOL_MARK_BAD, res->verdict);
     fprintf(out, "Verdict **%s** (`%s`)", res->verdict,
             res->reason ? res->reason : "no_claimed_regression");
     if (res->runs_needed)

@@ -101,30 +101,28 @@ static const char *mark(enum bench__result_state s)
 {
     switch (s) {
     case BENCH__RESULT_FAIL:
-    case BENCH__RESULT_REGRESSION: return "\xe2\x9d\x8c"; /* U+274C */
-    case BENCH__RESULT_UNMEASURED: return "\xe2\x9d\x94"; /* U+2754 */
+    case BENCH__RESULT_REGRESSION: return TOOL_MARK_BAD;
+    case BENCH__RESULT_UNMEASURED: return TOOL_MARK_UNKNOWN;
     case BENCH__RESULT_GUARDRAIL:
-    case BENCH__RESULT_WATCH: return "\xe2\x9a\xa0\xef\xb8\x8f"; /* U+26A0 */
+    case BENCH__RESULT_WATCH: return TOOL_MARK_WARN;
     case BENCH__RESULT_OK: break;
     }
-    return "\xe2\x9c\x85"; /* U+2705 */
+    return TOOL_MARK_GOOD;
 }
 
 int report_summary_append(const struct report_rows *rows, const char *path, char *err,
                           size_t err_size)
 {
     struct tool_summary summary;
-    FILE *out = tool_summary_open(&summary);
-    if (!out) {
-        bench__fmt(err, err_size, "out of memory");
+    FILE *out = tool_summary_open(&summary, err, err_size);
+    if (!out)
         return -1;
-    }
     size_t counts[BENCH__RESULT_OK + 1] = {0};
     for (size_t i = 0; i < rows->n; i++)
         counts[rows->rows[i].state]++;
     size_t bad = counts[BENCH__RESULT_FAIL] + counts[BENCH__RESULT_REGRESSION];
     /* the verdict the exit status follows (report_cmd.c gates with --summary) */
-    fprintf(out, "### libbench report: %s %s\n\n", bad ? "\xe2\x9d\x8c" : "\xe2\x9c\x85",
+    fprintf(out, "### libbench report: %s %s\n\n", bad ? TOOL_MARK_BAD : TOOL_MARK_GOOD,
             bad ? "REGRESSION" : "PASS");
     fprintf(out, "Verdict **%s**: %zu row%s failed or regressed. %zu row%s:",
             bad ? "REGRESSION" : "PASS", bad, bad == 1 ? "" : "s", rows->n,
