@@ -3,6 +3,7 @@
  * shortest round-trip form of every real, and that text written atomically (tool_json_write,
  * through util/atomic_file.h). It builds no document. */
 #define _GNU_SOURCE
+#include <float.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -13,20 +14,57 @@
 #include "util/alloc.h"
 #include "util/text.h"
 
+/* The significant digits of a "%g" text: from its first digit that is not 0 to its last that is
+ * not 0, the exponent left out. */
+static int significant_digits(const char *s)
+{
+    int n = 0, zeros = 0;
+    bool started = false;
+    for (; *s && *s != 'e'; s++) {
+        if (*s < '0' || *s > '9')
+            continue;
+        if (*s == '0' && !started)
+            continue;
+        started = true;
+        if (*s == '0') {
+            zeros++;
+        } else {
+            n += zeros + 1;
+            zeros = 0;
+        }
+    }
+    return n ? n : 1;
+}
+
 void tool_real_shortest(double v, char *buf, size_t size)
 {
-    /* a precision that reads back makes every larger one read back: the smallest is found by
-     * bisection (17 always does) */
-    int lo = 1, hi = 17;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        bench__fmt(buf, size, "%.*g", mid, v);
-        if (strtod(buf, NULL) == v)
-            hi = mid;
-        else
-            lo = mid + 1;
+    if (v != 0 && (v < 0 ? -v : v) < DBL_MIN) { /* subnormal: fewer digits than DBL_DIG read back */
+        int lo = 1, hi = 17;                    /* the smallest that does, by bisection */
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            bench__fmt(buf, size, "%.*g", mid, v);
+            if (strtod(buf, NULL) == v)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        bench__fmt(buf, size, "%.*g", lo, v);
+        return;
     }
-    bench__fmt(buf, size, "%.*g", lo, v);
+    /* Any decimal of at most 15 significant digits reads back as the double nearest to it and
+     * prints again as itself at 15 (DBL_DIG): when "%.15g" reads back as v, its digits without
+     * the trailing zeros are the shortest that do, and "%.Ng" with N their count writes them
+     * (its own choice of the exponent form). Otherwise 16, else 17 (which always reads back). */
+    bench__fmt(buf, size, "%.15g", v);
+    if (strtod(buf, NULL) == v) {
+        int n = significant_digits(buf);
+        if (n < 15)
+            bench__fmt(buf, size, "%.*g", n, v);
+        return;
+    }
+    bench__fmt(buf, size, "%.16g", v);
+    if (strtod(buf, NULL) != v)
+        bench__fmt(buf, size, "%.17g", v);
 }
 
 /* A real as the shortest "%.Ng" that reads back as the same double, with jansson's
@@ -109,6 +147,96 @@ static void dump(const json_t *doc, struct bench__text *out, size_t flags)
     put(out, t.data, t.len);
     put(out, "\n", 1);
     free(t.data);
+}
+
+/* ---- compact text written directly: the bytes of tool_json_dump_line for the same value ---- */
+
+void tool_json_put(struct bench__text *out, const char *s, size_t n)
+{
+    put(out, s, n);
+}
+
+void tool_json_put_string(struct bench__text *out, const char *s, size_t n)
+{
+    /* jansson's escapes: '"' and '\\' by a backslash, the control characters by their short
+     * escape or \u00XX (upper-case digits); every other byte (UTF-8 included) as it is */
+    static const char hex[] = "0123456789ABCDEF";
+    put(out, "\"", 1);
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        put(out, s + from, i - from);
+        char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+        size_t len = 2;
+        switch (c) {
+        case '"': esc[1] = '"'; break;
+        case '\\': esc[1] = '\\'; break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        default: len = 6; break;
+        }
+        put(out, esc, len);
+        from = i + 1;
+    }
+    put(out, s + from, n - from);
+    put(out, "\"", 1);
+}
+
+void tool_json_put_real(struct bench__text *out, double v)
+{
+    char text[64];
+    shortest_real(v, text, sizeof text);
+    put(out, text, strlen(text));
+}
+
+void tool_json_put_integer(struct bench__text *out, long long v)
+{
+    char text[32];
+    bench__fmt(text, sizeof text, "%lld", v);
+    put(out, text, strlen(text));
+}
+
+void tool_json_put_value(struct bench__text *out, const json_t *v)
+{
+    size_t i;
+    const char *key;
+    const json_t *e;
+    switch (json_typeof(v)) {
+    case JSON_OBJECT:
+        put(out, "{", 1);
+        i = 0;
+        json_object_foreach((json_t *)v, key, e)
+        {
+            if (i++)
+                put(out, ",", 1);
+            tool_json_put_string(out, key, strlen(key));
+            put(out, ":", 1);
+            tool_json_put_value(out, e);
+        }
+        put(out, "}", 1);
+        break;
+    case JSON_ARRAY:
+        put(out, "[", 1);
+        json_array_foreach(v, i, e)
+        {
+            if (i)
+                put(out, ",", 1);
+            tool_json_put_value(out, e);
+        }
+        put(out, "]", 1);
+        break;
+    case JSON_STRING: tool_json_put_string(out, json_string_value(v), json_string_length(v)); break;
+    case JSON_INTEGER: tool_json_put_integer(out, (long long)json_integer_value(v)); break;
+    case JSON_REAL: tool_json_put_real(out, json_real_value(v)); break;
+    case JSON_TRUE: put(out, "true", 4); break;
+    case JSON_FALSE: put(out, "false", 5); break;
+    case JSON_NULL: put(out, "null", 4); break;
+    }
 }
 
 void tool_json_dump(const json_t *doc, struct bench__text *out)
@@ -196,6 +324,17 @@ static size_t utf8_sequence(const unsigned char *s)
         (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
         return 0;
     return n;
+}
+
+bool tool_json_utf8(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t n = utf8_sequence(p);
+        if (!n)
+            return false;
+        p += n;
+    }
+    return true;
 }
 
 json_t *tool_json_text(const char *s)

@@ -5,6 +5,8 @@
 #ifndef LIBBENCH_TOOLS_COMMON_JSON_H
 #define LIBBENCH_TOOLS_COMMON_JSON_H
 
+#include <stdbool.h>
+
 #include <jansson.h>
 
 #include "util/atomic_file.h"
@@ -18,6 +20,16 @@ void tool_json_dump_sorted(const json_t *doc, struct bench__text *out);
 void tool_json_dump_line(const json_t *doc, struct bench__text *out);
 /* One line, compact, every object's keys sorted, then a newline. */
 void tool_json_dump_sorted_line(const json_t *doc, struct bench__text *out);
+
+/* Compact text written piece by piece, the same bytes tool_json_dump_line writes for the same
+ * value: what writes many lines of one shape without building them (the results store's raw
+ * lines). Raw bytes; a JSON string of s[0..n) (UTF-8); a real in its shortest form; an integer;
+ * any value (objects' keys in their order). */
+void tool_json_put(struct bench__text *out, const char *s, size_t n);
+void tool_json_put_string(struct bench__text *out, const char *s, size_t n);
+void tool_json_put_real(struct bench__text *out, double v);
+void tool_json_put_integer(struct bench__text *out, long long v);
+void tool_json_put_value(struct bench__text *out, const json_t *v);
 
 /* The document's text (tool_json_dump) written atomically at path (util/atomic_file.h); 0, or -1
  * with "cannot write 'PATH': reason" in err. doc stays the caller's. */
@@ -33,6 +45,8 @@ __attribute__((format(printf, 3, 4))) int tool_json_error(char *err, size_t size
  * byte that is not part of a valid UTF-8 sequence replaced by U+FFFD (a path or file name the
  * file system holds as bytes). */
 json_t *tool_json_text(const char *s);
+/* Whether s is UTF-8 (what json_string accepts). */
+bool tool_json_utf8(const char *s);
 /* A value's JSON type for an error message: "an object", "a string", "null", ...; "missing" for
  * NULL (json_object_get of a key the object does not have). */
 const char *tool_json_type_name(const json_t *v);

@@ -19,11 +19,6 @@
 
 /* ---- a document into lines ---- */
 
-static json_t *str_or_null(const char *s)
-{
-    return s ? json_string(s) : json_null();
-}
-
 static const char *meta_str(const json_t *meta, const char *key)
 {
     const json_t *v = json_object_get(meta, key);
@@ -77,50 +72,90 @@ struct line_facts {
     const char *cache_state, *cache_reason;   /* warm, purged or unknown (and why), or NULL */
 };
 
-/* Sets key to v unless v is null, an empty array or an empty object: a line leaves out what is
- * not known (docs/reference/results.md, "The raw line": an absent key reads as null). Takes v. */
-static void put_known(json_t *o, const char *key, json_t *v)
+/* ---- the line's text, written directly (tool_json_put_*: the bytes jansson's compact dump of
+ * the same object gave, every key in the same order) ---- */
+
+static void put_raw(struct bench__text *t, const char *s)
 {
-    if (json_is_null(v) || (json_is_array(v) && json_array_size(v) == 0) ||
+    tool_json_put(t, s, strlen(s));
+}
+
+/* ,"key": */
+static void put_key(struct bench__text *t, const char *key)
+{
+    tool_json_put(t, ",\"", 2);
+    put_raw(t, key);
+    tool_json_put(t, "\":", 2);
+}
+
+static void put_str(struct bench__text *t, const char *key, const char *s)
+{
+    put_key(t, key);
+    tool_json_put_string(t, s, strlen(s));
+}
+
+/* A string or null (a string that is not UTF-8 has no JSON text: its key is left out). */
+static void put_str_or_null(struct bench__text *t, const char *key, const char *s)
+{
+    if (!s) {
+        put_key(t, key);
+        put_raw(t, "null");
+    } else if (tool_json_utf8(s)) {
+        put_str(t, key, s);
+    }
+}
+
+/* A key whose value is not known is left out (docs/reference/results.md, "The raw line": an
+ * absent key reads as null); so is a string that is not UTF-8. */
+static void put_known_str(struct bench__text *t, const char *key, const char *s)
+{
+    if (s && tool_json_utf8(s))
+        put_str(t, key, s);
+}
+
+/* A value of the document, left out when null (or absent), an empty array or an empty object. */
+static void put_known_value(struct bench__text *t, const char *key, const json_t *v)
+{
+    if (!v || json_is_null(v) || (json_is_array(v) && json_array_size(v) == 0) ||
         (json_is_object(v) && json_object_size(v) == 0))
-        json_decref(v);
-    else
-        json_object_set_new(o, key, v);
+        return;
+    put_key(t, key);
+    tool_json_put_value(t, v);
 }
 
-static json_t *copy_or_null(const json_t *v)
+/* A whole rusage value of the run's object, scaled down by `div` (ns to µs, bytes to KiB); left
+ * out when absent, null or not a whole number. */
+static void put_rusage_field(struct bench__text *t, const char *key, const json_t *ru,
+                             const char *doc_key, json_int_t div)
 {
-    return v && !json_is_null(v) ? json_deep_copy(v) : json_null();
-}
-
-/* A whole rusage value of the run's object, scaled down by `div` (ns to µs, bytes to KiB);
- * null when absent, null or not a whole number. */
-static json_t *rusage_field(const json_t *ru, const char *key, json_int_t div)
-{
-    const json_t *v = ru ? json_object_get(ru, key) : NULL;
+    const json_t *v = ru ? json_object_get(ru, doc_key) : NULL;
+    json_int_t n;
     if (json_is_integer(v))
-        return json_integer(json_integer_value(v) / div);
-    if (json_is_real(v) && json_real_value(v) == floor(json_real_value(v)) &&
-        fabs(json_real_value(v)) < 9e15)
-        return json_integer((json_int_t)json_real_value(v) / div);
-    return json_null();
+        n = json_integer_value(v) / div;
+    else if (json_is_real(v) && json_real_value(v) == floor(json_real_value(v)) &&
+             fabs(json_real_value(v)) < 9e15)
+        n = (json_int_t)json_real_value(v) / div;
+    else
+        return;
+    put_key(t, key);
+    tool_json_put_integer(t, (long long)n);
 }
 
 /* The keys that follow "provenance" (issue 28 and the seed's raw line): the row's samples, MAD
  * and contention, the estimate marks, the subject's role, the page cache, the run's rusage out
  * of `metrics`, the timing contract, the binary and the sources. */
-static void put_facts(struct doc_ctx *c, json_t *o, bool whole_process, const struct line_facts *f)
+static void put_facts(struct doc_ctx *c, bool whole_process, const struct line_facts *f)
 {
     const struct results_record_info *info = c->info;
-    put_known(o, "sample_count", copy_or_null(f->samples));
-    put_known(o, "mad_ns", copy_or_null(f->mad));
-    put_known(o, "contention", copy_or_null(f->contention));
-    put_known(o, "estimated_metrics",
-              json_is_array(f->estimated) ? json_deep_copy(f->estimated) : json_array());
-    put_known(o, "subject_role", str_or_null(info->subject_role));
-    put_known(o, "cache_mode_requested", str_or_null(f->cache_requested));
-    put_known(o, "page_cache_state", str_or_null(f->cache_state));
-    put_known(o, "page_cache_reason", str_or_null(f->cache_reason));
+    struct bench__text *t = c->out;
+    put_known_value(t, "sample_count", f->samples);
+    put_known_value(t, "mad_ns", f->mad);
+    put_known_value(t, "contention", f->contention);
+    put_known_value(t, "estimated_metrics", json_is_array(f->estimated) ? f->estimated : NULL);
+    put_known_str(t, "subject_role", info->subject_role);
+    put_known_str(t, "cache_mode_requested", f->cache_requested);
+    put_known_str(t, "page_cache_state", f->cache_state);
+    put_known_str(t, "page_cache_reason", f->cache_reason);
     static const struct {
         const char *line, *doc;
         json_int_t div;
@@ -134,50 +169,64 @@ static void put_facts(struct doc_ctx *c, json_t *o, bool whole_process, const st
               {"vol_cs", "vol-cs", 1},
               {"invol_cs", "invol-cs", 1}};
     for (size_t i = 0; i < sizeof ru / sizeof ru[0]; i++)
-        put_known(o, ru[i].line, rusage_field(f->rusage, ru[i].doc, ru[i].div));
-    put_known(o, "rusage_source", f->rusage ? json_string(RUSAGE_SOURCE) : json_null());
-    json_object_set_new(o, "timing_contract_version",
-                        json_string(whole_process ? CONTRACT_PROCESS : CONTRACT_IN_PROCESS));
-    put_known(o, "binary_sha256", str_or_null(info->binary_sha256));
-    put_known(o, "sources", json_deep_copy(c->sources));
+        put_rusage_field(t, ru[i].line, f->rusage, ru[i].doc, ru[i].div);
+    if (f->rusage)
+        put_str(t, "rusage_source", RUSAGE_SOURCE);
+    put_str(t, "timing_contract_version", whole_process ? CONTRACT_PROCESS : CONTRACT_IN_PROCESS);
+    put_known_str(t, "binary_sha256", info->binary_sha256);
+    put_known_value(t, "sources", c->sources);
 }
 
-/* Appends one line; takes the references of metrics. */
+/* Appends one line; metrics is the row's object (NULL: {}). */
 static void put_line(struct doc_ctx *c, const char *scenario, const char *operation, size_t run,
                      double value_ns, bool whole_process, int returncode, const char *skip_reason,
-                     const char *failure, json_t *metrics, const struct line_facts *facts)
+                     const char *failure, const json_t *metrics, const struct line_facts *facts)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "schema_version", json_integer(RESULTS_SCHEMA_VERSION));
-    json_object_set_new(o, "bench_id", json_string(c->info->bench_id));
-    json_object_set_new(o, "timestamp_utc", json_string(c->info->timestamp_utc));
-    json_object_set_new(o, "profile", json_string(c->info->profile));
-    json_object_set_new(o, "scenario", json_string(scenario));
-    json_object_set_new(o, "operation", json_string(operation));
-    json_object_set_new(o, "run", json_integer((json_int_t)run));
-    json_object_set_new(o, "subject", json_string(c->info->subject));
-    json_object_set_new(o, "value_ns", isfinite(value_ns) ? json_real(value_ns) : json_null());
-    json_object_set_new(o, "whole_process", json_boolean(whole_process));
-    json_object_set_new(o, "returncode", json_integer(returncode));
-    json_object_set_new(o, "skip_reason", str_or_null(skip_reason));
-    json_object_set_new(o, "failure", str_or_null(failure));
-    json_object_set_new(o, "metrics", metrics ? metrics : json_object());
-    json_object_set_new(o, "source", json_string(c->source));
-    json_object_set_new(o, "document", json_integer((json_int_t)c->doc_index));
-    json_object_set_new(o, "host_id", json_string(c->host_id));
-    put_known(o, "host", str_or_null(c->host));
-    put_known(o, "platform", str_or_null(c->platform));
-    put_known(o, "machine", str_or_null(c->machine));
-    put_known(o, "cpu_model", str_or_null(c->cpu));
-    put_known(o, "compiler", str_or_null(c->compiler));
-    put_known(o, "library_version", str_or_null(c->version));
-    put_known(o, "source_revision", str_or_null(c->info->source_revision));
-    put_known(o, "recorder_version", str_or_null(c->info->recorder_version));
-    put_known(o, "provenance", c->provenance ? json_deep_copy(c->provenance) : json_null());
+    const struct results_record_info *info = c->info;
+    struct bench__text *t = c->out;
+    put_raw(t, "{\"schema_version\":");
+    tool_json_put_integer(t, RESULTS_SCHEMA_VERSION);
+    put_str(t, "bench_id", info->bench_id);
+    put_str(t, "timestamp_utc", info->timestamp_utc);
+    put_str(t, "profile", info->profile);
+    put_str(t, "scenario", scenario);
+    put_str(t, "operation", operation);
+    put_key(t, "run");
+    tool_json_put_integer(t, (long long)run);
+    if (tool_json_utf8(info->subject)) /* a key without a JSON string is left out */
+        put_str(t, "subject", info->subject);
+    put_key(t, "value_ns");
+    if (isfinite(value_ns))
+        tool_json_put_real(t, value_ns);
+    else
+        put_raw(t, "null");
+    put_key(t, "whole_process");
+    put_raw(t, whole_process ? "true" : "false");
+    put_key(t, "returncode");
+    tool_json_put_integer(t, returncode);
+    put_str_or_null(t, "skip_reason", skip_reason);
+    put_str_or_null(t, "failure", failure);
+    put_key(t, "metrics");
+    if (metrics)
+        tool_json_put_value(t, metrics);
+    else
+        put_raw(t, "{}");
+    put_str(t, "source", c->source);
+    put_key(t, "document");
+    tool_json_put_integer(t, (long long)c->doc_index);
+    put_str(t, "host_id", c->host_id);
+    put_known_str(t, "host", c->host);
+    put_known_str(t, "platform", c->platform);
+    put_known_str(t, "machine", c->machine);
+    put_known_str(t, "cpu_model", c->cpu);
+    put_known_str(t, "compiler", c->compiler);
+    put_known_str(t, "library_version", c->version);
+    put_known_str(t, "source_revision", info->source_revision);
+    put_known_str(t, "recorder_version", info->recorder_version);
+    put_known_value(t, "provenance", c->provenance);
     static const struct line_facts none = {0};
-    put_facts(c, o, whole_process, facts ? facts : &none);
-    tool_json_dump_line(o, c->out);
-    json_decref(o);
+    put_facts(c, whole_process, facts ? facts : &none);
+    tool_json_put(t, "}\n", 2);
     c->lines++;
     if (c->out->len > RESULTS_OBJECT_MAX_BYTES)
         c->over = true; /* the document is refused whole (doc_finish) */
@@ -324,7 +373,7 @@ static void bench_doc(struct doc_ctx *c, const json_t *rows, size_t run, json_t 
                          : unmeasured ? BENCH__RESULT_SKIP
                                       : 0,
                          unmeasured ? NOT_MEASURED : NULL, failed ? e : NULL,
-                         metrics && !failed ? json_deep_copy(metrics) : json_object(), &f);
+                         metrics && !failed ? metrics : NULL, &f);
                 free(op);
                 continue;
             }
@@ -439,7 +488,7 @@ static void run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t r
             /* the rusage has its own fields now (rusage_source): `metrics` keeps the rest */
             put_line(c, json_string_value(name), json_string_value(command), base + n - 1, wall,
                      true, unmeasured ? BENCH__RESULT_SKIP : 0, unmeasured ? NOT_MEASURED : NULL,
-                     NULL, json_object(), &f);
+                     NULL, NULL, &f);
         }
         if (json_is_object(failure)) {
             const json_t *fr = json_object_get(failure, "run");
@@ -454,14 +503,14 @@ static void run_doc(struct doc_ctx *c, const json_t *rows, size_t base, size_t r
             if (n < n_seen)
                 seen[n] = true;
             put_line(c, json_string_value(name), json_string_value(command), base + n - 1, NAN,
-                     true, failure_code(failure), NULL, e, json_object(), NULL);
+                     true, failure_code(failure), NULL, e, NULL, NULL);
             /* the runs after a failure were not run: a skip each, not fewer samples */
             char skip[96];
             bench__fmt(skip, sizeof skip, "aborted_after_failed_run:%zu", n);
             for (size_t m = 1; m <= runs && !c->over; m++)
                 if (!seen[m])
                     put_line(c, json_string_value(name), json_string_value(command), base + m - 1,
-                             NAN, true, BENCH__RESULT_SKIP, skip, NULL, json_object(), NULL);
+                             NAN, true, BENCH__RESULT_SKIP, skip, NULL, NULL, NULL);
         }
         free(seen);
     }
