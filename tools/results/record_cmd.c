@@ -308,8 +308,8 @@ int record_main(int argc, char **argv)
         size_t refused = 0;
         bool already = false;
         struct results_reconciled r;
-        int rc =
-            results_store_record(&store, ix, key, &out, &r, &already, &refused, err, sizeof err);
+        int rc = results_store_record(&store, ix, key, hex, &out, &r, &already, &refused, err,
+                                      sizeof err);
         if (rc != 0 && results_index_damaged(ix))
             results_store_damaged_fix(&store, err, sizeof err);
         if (rc == 0 && r.indexed)

@@ -230,8 +230,8 @@ static int flush(struct results_index *ix, struct batch *b, json_t *bad, char *e
  * reader refuses go to ingest-errors/ (their count added to *rejected); an object refused whole
  * counts 1. *added: the object is in the index now (it was not before). */
 static int ingest_text(const struct results_store *st, struct results_index *ix, const char *key,
-                       const char *text, size_t len, size_t *rejected, bool *added, char *err,
-                       size_t size)
+                       const char *text, size_t len, const char *known_hex, size_t *rejected,
+                       bool *added, char *err, size_t size)
 {
     *added = false;
     char profile[65] = "", date[11] = "", bench_id[17] = "", sha12[13] = "";
@@ -241,7 +241,10 @@ static int ingest_text(const struct results_store *st, struct results_index *ix,
     if (rc != 0 || has)
         return rc;
     char hex[65];
-    results_sha256_hex(text, len, hex);
+    if (known_hex) /* the record that made the text and its key hashed it */
+        memcpy(hex, known_hex, sizeof hex);
+    else
+        results_sha256_hex(text, len, hex);
     if (!keyed || strncmp(hex, sha12, 12) != 0) {
         *rejected += 1;
         return keep_refusal(st, key,
@@ -320,7 +323,7 @@ static int ingest_entry(const struct results_store *st, struct results_index *ix
         *rejected += 1;
         return keep_refusal(st, e->key, why, NULL, err, size);
     }
-    int rc = ingest_text(st, ix, e->key, text, len, rejected, added, err, size);
+    int rc = ingest_text(st, ix, e->key, text, len, NULL, rejected, added, err, size);
     free(text);
     return rc;
 }
@@ -407,8 +410,9 @@ int results_store_reconcile(const struct results_store *st, struct results_index
 }
 
 int results_store_record(const struct results_store *st, struct results_index *ix, const char *key,
-                         struct bench__text *object, struct results_reconciled *r, bool *already,
-                         size_t *rejected, char *err, size_t err_size)
+                         const char *sha256_hex, struct bench__text *object,
+                         struct results_reconciled *r, bool *already, size_t *rejected, char *err,
+                         size_t err_size)
 {
     const char *text = object->data;
     size_t len = object->len;
@@ -421,7 +425,7 @@ int results_store_record(const struct results_store *st, struct results_index *i
     rc = reconcile_in(st, ix, r, err, err_size);
     bool added;
     if (rc == 0)
-        rc = ingest_text(st, ix, key, text, len, rejected, &added, err, err_size);
+        rc = ingest_text(st, ix, key, text, len, sha256_hex, rejected, &added, err, err_size);
     if (rc == 0) { /* the index took it: now the object, then the history, then the commit */
         int put = results_store_put_object(st, key, text, len, err, err_size);
         *already = put == 1;

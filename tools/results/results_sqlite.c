@@ -307,10 +307,11 @@ static void bind_check(struct results_index *ix, int rc)
         ix->bind_rc = rc;
 }
 
+/* SQLITE_STATIC: every statement here is stepped and reset (its bindings cleared) while the
+ * strings it was given are alive, so SQLite need not copy them. */
 static void bind_text(struct results_index *ix, sqlite3_stmt *st, int i, const char *s)
 {
-    bind_check(ix,
-               s ? sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i));
+    bind_check(ix, s ? sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i));
 }
 
 /* NaN and infinities are stored as NULL: unmeasured, never 0. */
@@ -415,30 +416,42 @@ int results_index_add_upload(struct results_index *ix, const struct results_uplo
         goto out;
     for (size_t i = 0; i < n; i++) {
         const struct results_line *l = &lines[i];
-        bind_text(ix, host, 1, l->m.host_id);
-        bind_text(ix, host, 2, l->host);
-        bind_text(ix, host, 3, l->platform);
-        bind_text(ix, host, 4, l->machine);
-        bind_text(ix, host, 5, l->cpu_model);
-        if (step_done(ix, host, err, err_size, "cannot add a host") != 0)
-            goto out;
-        bind_text(ix, run, 1, l->m.bench_id);
-        bind_text(ix, run, 2, l->timestamp_utc);
-        bind_text(ix, run, 3, l->m.profile);
-        bind_text(ix, run, 4, l->m.host_id);
-        bind_text(ix, run, 5, l->source_revision);
-        bind_text(ix, run, 6, u->object_key);
-        bind_text(ix, run, 7, l->sources_json);
-        if (step_done(ix, run, err, err_size, "cannot add a run") != 0)
-            goto out;
-        bind_text(ix, subj, 1, l->m.bench_id);
-        bind_text(ix, subj, 2, l->m.subject);
-        bind_text(ix, subj, 3, l->library_version);
-        bind_text(ix, subj, 4, l->compiler);
-        bind_text(ix, subj, 5, l->source_revision);
-        bind_text(ix, subj, 6, u->object_key);
-        if (step_done(ix, subj, err, err_size, "cannot add a subject") != 0)
-            goto out;
+        /* the host, run and subject of the line before, added by it: adding them again changes
+         * nothing (a host is kept once, a run and a subject keep the first object's row) */
+        const struct results_line *prev = i ? &lines[i - 1] : NULL;
+        bool same_host = prev && !strcmp(prev->m.host_id, l->m.host_id);
+        bool same_run = prev && !strcmp(prev->m.bench_id, l->m.bench_id);
+        bool same_subject = same_run && !strcmp(prev->m.subject, l->m.subject);
+        if (!same_host) {
+            bind_text(ix, host, 1, l->m.host_id);
+            bind_text(ix, host, 2, l->host);
+            bind_text(ix, host, 3, l->platform);
+            bind_text(ix, host, 4, l->machine);
+            bind_text(ix, host, 5, l->cpu_model);
+            if (step_done(ix, host, err, err_size, "cannot add a host") != 0)
+                goto out;
+        }
+        if (!same_run) {
+            bind_text(ix, run, 1, l->m.bench_id);
+            bind_text(ix, run, 2, l->timestamp_utc);
+            bind_text(ix, run, 3, l->m.profile);
+            bind_text(ix, run, 4, l->m.host_id);
+            bind_text(ix, run, 5, l->source_revision);
+            bind_text(ix, run, 6, u->object_key);
+            bind_text(ix, run, 7, l->sources_json);
+            if (step_done(ix, run, err, err_size, "cannot add a run") != 0)
+                goto out;
+        }
+        if (!same_subject) {
+            bind_text(ix, subj, 1, l->m.bench_id);
+            bind_text(ix, subj, 2, l->m.subject);
+            bind_text(ix, subj, 3, l->library_version);
+            bind_text(ix, subj, 4, l->compiler);
+            bind_text(ix, subj, 5, l->source_revision);
+            bind_text(ix, subj, 6, u->object_key);
+            if (step_done(ix, subj, err, err_size, "cannot add a subject") != 0)
+                goto out;
+        }
         bind_text(ix, meas, 1, u->object_key);
         bind_int64(ix, meas, 2, (sqlite3_int64)(u->first_line + i));
         bind_text(ix, meas, 3, l->m.bench_id);

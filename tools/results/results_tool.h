@@ -192,11 +192,13 @@ int results_store_open_for_report(const char *dir, struct results_store *st,
  * text as the object `key` (its aggregates), the object written (and `object` freed: its
  * memory is not held while the history is recomputed), every comparison and change point
  * recomputed, then the commit: an index that fails leaves no object, and an object written is
- * indexed now or by the next reconcile. *already: the same object was there. *rejected: its
- * lines refused. 0, or -1 (RESULTS_INDEX_DAMAGED) with the reason. */
+ * indexed now or by the next reconcile. sha256_hex: the SHA-256 of `object` its key was made from
+ * (not computed again). *already: the same object was there. *rejected: its lines refused. 0,
+ * or -1 (RESULTS_INDEX_DAMAGED) with the reason. */
 int results_store_record(const struct results_store *st, struct results_index *ix, const char *key,
-                         struct bench__text *object, struct results_reconciled *r, bool *already,
-                         size_t *rejected, char *err, size_t err_size);
+                         const char *sha256_hex, struct bench__text *object,
+                         struct results_reconciled *r, bool *already, size_t *rejected, char *err,
+                         size_t err_size);
 /* What a rebuild did. */
 struct results_rebuilt {
     size_t objects, rejected;
