@@ -113,6 +113,14 @@ static const char *line_facts_read(const json_t *o, struct results_line *l)
 int results_line_parse(const char *text, size_t len, struct results_line *out, char *err,
                        size_t err_size)
 {
+    if (results_line_parse_fast(text, len, out))
+        return 0;
+    return results_line_parse_jansson(text, len, out, err, err_size);
+}
+
+int results_line_parse_jansson(const char *text, size_t len, struct results_line *out, char *err,
+                               size_t err_size)
+{
     memset(out, 0, sizeof *out);
     json_error_t je;
     json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
@@ -187,6 +195,7 @@ int results_line_parse(const char *text, size_t len, struct results_line *out, c
 void results_line_free(struct results_line *line)
 {
     json_decref(line->root);
+    free(line->text);
     free(line->metrics_json);
     free(line->estimated_json);
     free(line->sources_json);

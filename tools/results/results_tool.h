@@ -79,10 +79,12 @@ long results_doc_text_lines(const char *text, size_t len, size_t doc_index,
                             const struct results_record_info *info, size_t *run_base,
                             struct bench__text *out, json_t *rejected, char *err, size_t err_size);
 
-/* One raw line read back. Every string is owned by root, except the *_json texts (malloc'd).
+/* One raw line read back. Every string is owned by root (or text), except the *_json texts
+ * (malloc'd).
  * A field a line written before it existed lacks reads as not known (NULL, 0, NaN). */
 struct results_line {
     json_t *root;
+    char *text; /* the line's copy its strings point into, when results_line_parse_fast read it */
     struct bench__result_measurement m; /* with the row's samples, MAD and contention */
     const char *timestamp_utc;
     const char *skip_reason, *failure; /* NULL when null */
@@ -95,6 +97,14 @@ struct results_line {
 /* Reads one line (without its newline): 0, or -1 with the reason in err (nothing to free). */
 int results_line_parse(const char *text, size_t len, struct results_line *out, char *err,
                        size_t err_size);
+/* The same with jansson alone (what results_line_parse does with any line the fast reader leaves
+ * to it): the reference its tests compare the fast reader with. */
+int results_line_parse_jansson(const char *text, size_t len, struct results_line *out, char *err,
+                               size_t err_size);
+/* The line read without jansson when it has the shape the writer gives it (results_line_fast.c):
+ * 1 with *out filled as results_line_parse_jansson fills it; 0 (nothing to free) when it is left
+ * to that reader, every line it would refuse included. */
+int results_line_parse_fast(const char *text, size_t len, struct results_line *out);
 void results_line_free(struct results_line *line);
 
 /* "raw/v1/profile=<p>/date=<d>/bench_id=<id>/sha256=<first12>/results.jsonl" (malloc'd). */
