@@ -81,7 +81,7 @@ static struct results_record_info info_of(void)
     return info;
 }
 
-/* The lines of out, each read back; returns how many. */
+/* The lines of out, each read back by jansson's reader (its tree in .root); returns how many. */
 static size_t read_lines(const char *text, struct results_line *lines, size_t max)
 {
     size_t n = 0;
@@ -89,7 +89,7 @@ static size_t read_lines(const char *text, struct results_line *lines, size_t ma
         const char *nl = strchr(p, '\n');
         assert_non_null(nl);
         char err[256];
-        int rc = results_line_parse(p, (size_t)(nl - p), &lines[n], err, sizeof err);
+        int rc = results_line_parse_jansson(p, (size_t)(nl - p), &lines[n], err, sizeof err);
         if (rc != 0)
             fail_msg("line %zu refused: %s", n, err);
         n++;
