@@ -87,8 +87,15 @@ def db_dump(store):
     """Every table's rows, sorted, as text: the query results a rebuild must give again."""
     con = sqlite3.connect(os.path.join(store, "index.sqlite"))
     out = []
+    # an upload_id is the order objects were indexed in: the dump names each object by its key
+    keys = dict(con.execute("SELECT upload_id, object_key FROM uploads").fetchall())
     for t in TABLES:
-        rows = con.execute(f"SELECT * FROM {t}").fetchall()
+        cur = con.execute(f"SELECT * FROM {t}")
+        names = [d[0] for d in cur.description]
+        rows = cur.fetchall()
+        if "upload_id" in names:
+            i = names.index("upload_id")
+            rows = [tuple(keys.get(v, v) if j == i else v for j, v in enumerate(r)) for r in rows]
         out.append(t + "\n" + "\n".join(repr(r) for r in sorted(rows, key=repr)))
     con.close()
     return "\n".join(out)
@@ -332,8 +339,23 @@ def case_rebuild(tmp):
     check(rc == 0 and "made by another version of libbench" in err
           and table_stale == table_before, f"a stale index: {rc} {err}")
     con = sqlite3.connect(os.path.join(store, "index.sqlite"))
-    check(con.execute("PRAGMA user_version").fetchone() == (2,), "the index's version")
+    check(con.execute("PRAGMA user_version").fetchone() == (3,), "the index's version")
+    # an index of version 2 (measurements named their object by its key) opens the same way
+    con.execute("ALTER TABLE measurements RENAME COLUMN upload_id TO object_key")
+    con.execute("UPDATE measurements SET object_key = (SELECT u.object_key FROM uploads u"
+                " WHERE u.upload_id = measurements.object_key)")
+    con.execute("PRAGMA user_version = 2")
+    con.commit()
     con.close()
+    rc, table_v2, err = run([LIBBENCH, "report", "--results", store])
+    check(rc == 0 and "made by another version of libbench" in err
+          and table_v2 == table_before, f"an index of version 2: {rc} {err}")
+    con = sqlite3.connect(os.path.join(store, "index.sqlite"))
+    check(con.execute("PRAGMA user_version").fetchone() == (3,), "the index's version after 2")
+    check(con.execute("SELECT typeof(upload_id) FROM measurements LIMIT 1").fetchone()
+          == ("integer",), "measurements name their object by upload_id")
+    con.close()
+    check(db_dump(store) == dump_before, "the index's tables after version 2 differ")
     # rebuilt in place, over the index, the same again
     rc, out, err = run([LIBBENCH, "results", "rebuild", "--results", store])
     check(rc == 0 and db_dump(store) == dump_before, "a rebuild over the index differs")

@@ -22,10 +22,11 @@
 #define CACHE_KIB "-131072"    /* the page cache: 128 MiB at most, as a record needs it */
 /* PRAGMA user_version of the index this file writes: a change to SCHEMA changes it. An index of
  * an older number (0: before the number was kept; 1: before issue 28's columns and the changes
- * table) is stale and rebuilt from raw/ before it is read; one of a newer number (a later
+ * table; 2: measurements named their object by its key, not by upload_id) is stale and rebuilt
+ * from raw/ before it is read; one of a newer number (a later
  * libbench's) is refused as damaged, never overwritten (libbench results rebuild replaces it and
  * keeps it aside). */
-#define SCHEMA_VERSION 2
+#define SCHEMA_VERSION 3
 
 struct results_index {
     sqlite3 *db;
@@ -35,7 +36,8 @@ struct results_index {
 };
 
 static const char SCHEMA[] =
-    "CREATE TABLE IF NOT EXISTS uploads(object_key TEXT PRIMARY KEY, bench_id TEXT NOT NULL,"
+    "CREATE TABLE IF NOT EXISTS uploads(upload_id INTEGER PRIMARY KEY,"
+    " object_key TEXT NOT NULL UNIQUE, bench_id TEXT NOT NULL,"
     " profile TEXT NOT NULL, timestamp_utc TEXT NOT NULL, sha256 TEXT NOT NULL,"
     " source_revision TEXT, row_count INTEGER NOT NULL, rejected_count INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS hosts(host_id TEXT PRIMARY KEY, host TEXT, platform TEXT,"
@@ -46,13 +48,13 @@ static const char SCHEMA[] =
     "CREATE TABLE IF NOT EXISTS subjects(bench_id TEXT NOT NULL, subject TEXT NOT NULL,"
     " library_version TEXT, compiler TEXT, source_revision TEXT, first_object TEXT NOT NULL,"
     " PRIMARY KEY(bench_id, subject));"
-    "CREATE TABLE IF NOT EXISTS measurements(object_key TEXT NOT NULL, line INTEGER NOT NULL,"
+    "CREATE TABLE IF NOT EXISTS measurements(upload_id INTEGER NOT NULL, line INTEGER NOT NULL,"
     " bench_id TEXT NOT NULL, timestamp_utc TEXT NOT NULL, subject TEXT NOT NULL,"
     " profile TEXT NOT NULL, scenario TEXT NOT NULL, operation TEXT NOT NULL,"
     " host_id TEXT NOT NULL, run INTEGER NOT NULL, returncode INTEGER NOT NULL, value_ns REAL,"
     " whole_process INTEGER NOT NULL, skip_reason TEXT, failure TEXT, metrics TEXT NOT NULL,"
     " row_sample_count INTEGER, row_mad_ns REAL, contention REAL,"
-    " estimated_metrics TEXT NOT NULL, PRIMARY KEY(object_key, line));"
+    " estimated_metrics TEXT NOT NULL, PRIMARY KEY(upload_id, line));"
     "CREATE INDEX IF NOT EXISTS measurements_cell ON measurements(bench_id, subject, profile,"
     " scenario, operation, run);"
     "CREATE TABLE IF NOT EXISTS aggregates(bench_id TEXT NOT NULL, subject TEXT NOT NULL,"
@@ -375,7 +377,9 @@ int results_index_add_upload(struct results_index *ix, const struct results_uplo
 {
     /* an object is added a batch of lines at a time: the last call leaves its counts */
     sqlite3_stmt *up = prepare(ix,
-                               "INSERT INTO uploads VALUES(?,?,?,?,?,?,?,?) ON CONFLICT(object_key)"
+                               "INSERT INTO uploads(object_key, bench_id, profile, timestamp_utc,"
+                               " sha256, source_revision, row_count, rejected_count)"
+                               " VALUES(?,?,?,?,?,?,?,?) ON CONFLICT(object_key)"
                                " DO UPDATE SET row_count = excluded.row_count,"
                                " rejected_count = excluded.rejected_count",
                                err, err_size);
@@ -401,8 +405,10 @@ int results_index_add_upload(struct results_index *ix, const struct results_uplo
     sqlite3_stmt *meas =
         prepare(ix, "INSERT INTO measurements VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err,
                 err_size);
+    sqlite3_stmt *id =
+        prepare(ix, "SELECT upload_id FROM uploads WHERE object_key = ?", err, err_size);
     int rc = -1;
-    if (!up || !host || !run || !subj || !meas)
+    if (!up || !host || !run || !subj || !meas || !id)
         goto out;
     bind_text(ix, up, 1, u->object_key);
     bind_text(ix, up, 2, u->bench_id);
@@ -414,6 +420,15 @@ int results_index_add_upload(struct results_index *ix, const struct results_uplo
     bind_int64(ix, up, 8, (sqlite3_int64)u->rejected_count);
     if (step_done(ix, up, err, err_size, "cannot add the upload") != 0)
         goto out;
+    /* the measurements name their object by its row's id, not by its 100-byte key */
+    bind_text(ix, id, 1, u->object_key);
+    if (bind_failed(ix, err, err_size, "cannot add the upload") != 0)
+        goto out;
+    if (sqlite3_step(id) != SQLITE_ROW) {
+        db_error(ix, err, err_size, "cannot add the upload");
+        goto out;
+    }
+    sqlite3_int64 upload_id = sqlite3_column_int64(id, 0);
     for (size_t i = 0; i < n; i++) {
         const struct results_line *l = &lines[i];
         /* the host, run and subject of the line before, added by it: adding them again changes
@@ -452,7 +467,7 @@ int results_index_add_upload(struct results_index *ix, const struct results_uplo
             if (step_done(ix, subj, err, err_size, "cannot add a subject") != 0)
                 goto out;
         }
-        bind_text(ix, meas, 1, u->object_key);
+        bind_int64(ix, meas, 1, upload_id);
         bind_int64(ix, meas, 2, (sqlite3_int64)(u->first_line + i));
         bind_text(ix, meas, 3, l->m.bench_id);
         bind_text(ix, meas, 4, l->timestamp_utc);
@@ -482,6 +497,7 @@ out:
     sqlite3_finalize(run);
     sqlite3_finalize(subj);
     sqlite3_finalize(meas);
+    sqlite3_finalize(id);
     return rc;
 }
 
@@ -534,7 +550,8 @@ int results_index_measurements(struct results_index *ix, const char *bench_id,
                                " row_mad_ns, contention, metrics, estimated_metrics"
                                " FROM measurements"
                                " WHERE bench_id = ? ORDER BY subject, profile, scenario,"
-                               " operation, run, object_key, line",
+                               " operation, run, (SELECT object_key FROM uploads u"
+                               " WHERE u.upload_id = measurements.upload_id), line",
                                err, err_size);
     if (!st)
         return -1;
@@ -548,12 +565,10 @@ int results_index_measurements(struct results_index *ix, const char *bench_id,
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         out->values = bench__grow(out->values, &cap, out->n_values + 1, sizeof *out->values);
         struct bench__result_measurement *m = &out->values[out->n_values++].m;
-        m->bench_id = results_list_keep(out, sqlite3_column_text(st, 0));
-        m->subject = results_list_keep(out, sqlite3_column_text(st, 1));
-        m->profile = results_list_keep(out, sqlite3_column_text(st, 2));
-        m->scenario = results_list_keep(out, sqlite3_column_text(st, 3));
-        m->operation = results_list_keep(out, sqlite3_column_text(st, 4));
-        m->host_id = results_list_keep(out, sqlite3_column_text(st, 5));
+        const char **text[] = {&m->bench_id, &m->subject,   &m->profile,
+                               &m->scenario, &m->operation, &m->host_id};
+        for (int k = 0; k < 6; k++)
+            *text[k] = results_list_keep(out, sqlite3_column_text(st, k));
         m->run = sqlite3_column_int64(st, 6);
         m->returncode = sqlite3_column_int(st, 7);
         m->value_ns = col_real(st, 8);
@@ -585,24 +600,19 @@ int results_index_set_aggregates(struct results_index *ix, const char *bench_id,
     if (step_done(ix, del, err, err_size, "cannot replace the aggregates") != 0)
         goto out;
     for (size_t i = 0; i < n; i++) {
-        bind_text(ix, ins, 1, a[i].bench_id);
-        bind_text(ix, ins, 2, a[i].subject);
-        bind_text(ix, ins, 3, a[i].profile);
-        bind_text(ix, ins, 4, a[i].scenario);
-        bind_text(ix, ins, 5, a[i].operation);
-        bind_text(ix, ins, 6, a[i].host_id);
+        const char *text[] = {a[i].bench_id, a[i].subject,   a[i].profile,
+                              a[i].scenario, a[i].operation, a[i].host_id};
+        for (int k = 0; k < 6; k++)
+            bind_text(ix, ins, k + 1, text[k]);
         bind_int64(ix, ins, 7, a[i].whole_process);
         bind_int64(ix, ins, 8, (sqlite3_int64)a[i].total_count);
         bind_int64(ix, ins, 9, (sqlite3_int64)a[i].sample_count);
         bind_int64(ix, ins, 10, (sqlite3_int64)a[i].skip_count);
         bind_int64(ix, ins, 11, (sqlite3_int64)a[i].failure_count);
-        bind_real(ix, ins, 12, a[i].failure_rate);
-        bind_real(ix, ins, 13, a[i].p50);
-        bind_real(ix, ins, 14, a[i].p90);
-        bind_real(ix, ins, 15, a[i].p99);
-        bind_real(ix, ins, 16, a[i].min);
-        bind_real(ix, ins, 17, a[i].max);
-        bind_real(ix, ins, 18, a[i].mad);
+        const double real[] = {a[i].failure_rate, a[i].p50, a[i].p90, a[i].p99,
+                               a[i].min,          a[i].max, a[i].mad};
+        for (int k = 0; k < 7; k++)
+            bind_real(ix, ins, k + 12, real[k]);
         bind_int64(ix, ins, 19, (sqlite3_int64)a[i].mad_n);
         bind_real(ix, ins, 20, a[i].contention);
         if (step_done(ix, ins, err, err_size, "cannot add an aggregate") != 0)
@@ -632,24 +642,18 @@ int results_index_aggregates(struct results_index *ix, struct results_list *out,
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         out->aggs = bench__grow(out->aggs, &cap, out->n_aggs + 1, sizeof *out->aggs);
         struct bench__result_aggregate *a = &out->aggs[out->n_aggs++];
-        a->bench_id = results_list_keep(out, sqlite3_column_text(st, 0));
-        a->subject = results_list_keep(out, sqlite3_column_text(st, 1));
-        a->profile = results_list_keep(out, sqlite3_column_text(st, 2));
-        a->scenario = results_list_keep(out, sqlite3_column_text(st, 3));
-        a->operation = results_list_keep(out, sqlite3_column_text(st, 4));
-        a->host_id = results_list_keep(out, sqlite3_column_text(st, 5));
+        const char **text[] = {&a->bench_id, &a->subject,   &a->profile,
+                               &a->scenario, &a->operation, &a->host_id};
+        for (int k = 0; k < 6; k++)
+            *text[k] = results_list_keep(out, sqlite3_column_text(st, k));
         a->whole_process = sqlite3_column_int(st, 6) != 0;
         a->total_count = (size_t)sqlite3_column_int64(st, 7);
         a->sample_count = (size_t)sqlite3_column_int64(st, 8);
         a->skip_count = (size_t)sqlite3_column_int64(st, 9);
         a->failure_count = (size_t)sqlite3_column_int64(st, 10);
-        a->failure_rate = col_real(st, 11);
-        a->p50 = col_real(st, 12);
-        a->p90 = col_real(st, 13);
-        a->p99 = col_real(st, 14);
-        a->min = col_real(st, 15);
-        a->max = col_real(st, 16);
-        a->mad = col_real(st, 17);
+        double *real[] = {&a->failure_rate, &a->p50, &a->p90, &a->p99, &a->min, &a->max, &a->mad};
+        for (int k = 0; k < 7; k++)
+            *real[k] = col_real(st, k + 11);
         a->mad_n = (size_t)sqlite3_column_int64(st, 18);
         a->contention = col_real(st, 19);
     }
@@ -671,24 +675,21 @@ int results_index_add_comparisons(struct results_index *ix, const struct bench__
         return -1;
     for (size_t i = 0; i < n; i++) {
         const struct bench__result_row *r = &rows[i];
-        bind_text(ix, ins, 1, r->target->bench_id);
-        bind_text(ix, ins, 2, r->target->subject);
-        bind_text(ix, ins, 3, r->target->profile);
-        bind_text(ix, ins, 4, r->target->scenario);
-        bind_text(ix, ins, 5, r->target->operation);
+        const char *text[] = {r->target->bench_id, r->target->subject, r->target->profile,
+                              r->target->scenario, r->target->operation};
+        for (int k = 0; k < 5; k++)
+            bind_text(ix, ins, k + 1, text[k]);
         bind_text(ix, ins, 6, r->baseline ? r->baseline->bench_id : NULL);
         bind_text(ix, ins, 7, r->reference ? r->reference->bench_id : NULL);
         bind_text(ix, ins, 8, r->reference ? r->reference->subject : NULL);
         bind_text(ix, ins, 9, bench__result_state_name(r->state));
         bind_text(ix, ins, 10, r->decided_by);
         bind_text(ix, ins, 11, r->why);
-        bind_real(ix, ins, 12, r->delta_p50_ns);
-        bind_real(ix, ins, 13, r->delta_p90_ns);
-        bind_real(ix, ins, 14, r->delta_p99_ns);
-        bind_real(ix, ins, 15, r->slower_p50_pct);
-        bind_real(ix, ins, 16, r->slower_p90_pct);
-        bind_real(ix, ins, 17, r->slower_p99_pct);
-        bind_real(ix, ins, 18, r->severity);
+        const double real[] = {r->delta_p50_ns,   r->delta_p90_ns,   r->delta_p99_ns,
+                               r->slower_p50_pct, r->slower_p90_pct, r->slower_p99_pct,
+                               r->severity};
+        for (int k = 0; k < 7; k++)
+            bind_real(ix, ins, k + 12, real[k]);
         if (step_done(ix, ins, err, err_size, "cannot add a comparison") != 0) {
             sqlite3_finalize(ins);
             return -1;
@@ -744,28 +745,18 @@ int results_index_set_changes(struct results_index *ix, const struct results_cha
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         const struct results_change *x = &c[i];
-        bind_text(ix, ins, 1, x->profile);
-        bind_text(ix, ins, 2, x->scenario);
-        bind_text(ix, ins, 3, x->operation);
-        bind_text(ix, ins, 4, x->subject);
-        bind_text(ix, ins, 5, x->host_id);
-        bind_text(ix, ins, 6, x->bench_id);
-        bind_text(ix, ins, 7, x->timestamp_utc);
-        bind_text(ix, ins, 8, x->source_revision);
-        bind_text(ix, ins, 9, x->sources);
-        bind_text(ix, ins, 10, x->previous_bench_id);
-        bind_text(ix, ins, 11, x->first_bench_id);
-        bind_text(ix, ins, 12, x->last_bench_id);
+        const char *text[] = {x->profile,           x->scenario,        x->operation,
+                              x->subject,           x->host_id,         x->bench_id,
+                              x->timestamp_utc,     x->source_revision, x->sources,
+                              x->previous_bench_id, x->first_bench_id,  x->last_bench_id};
+        const double real[] = {x->median_before_ns, x->median_after_ns, x->size_rel, x->ci_low_rel,
+                               x->ci_high_rel,      x->ci_level,        x->p,        x->t};
+        for (int k = 0; k < 12; k++)
+            bind_text(ix, ins, k + 1, text[k]);
         bind_int64(ix, ins, 13, (sqlite3_int64)x->runs_before);
         bind_int64(ix, ins, 14, (sqlite3_int64)x->runs_after);
-        bind_real(ix, ins, 15, x->median_before_ns);
-        bind_real(ix, ins, 16, x->median_after_ns);
-        bind_real(ix, ins, 17, x->size_rel);
-        bind_real(ix, ins, 18, x->ci_low_rel);
-        bind_real(ix, ins, 19, x->ci_high_rel);
-        bind_real(ix, ins, 20, x->ci_level);
-        bind_real(ix, ins, 21, x->p);
-        bind_real(ix, ins, 22, x->t);
+        for (int k = 0; k < 8; k++)
+            bind_real(ix, ins, k + 15, real[k]);
         rc = step_done(ix, ins, err, err_size, "cannot add a change point");
     }
     sqlite3_finalize(ins);
@@ -798,14 +789,10 @@ int results_index_changes(struct results_index *ix, struct results_list *out, ch
             *text[k] = results_list_keep(out, sqlite3_column_text(st, k));
         x->runs_before = (size_t)sqlite3_column_int64(st, 12);
         x->runs_after = (size_t)sqlite3_column_int64(st, 13);
-        x->median_before_ns = col_real(st, 14);
-        x->median_after_ns = col_real(st, 15);
-        x->size_rel = col_real(st, 16);
-        x->ci_low_rel = col_real(st, 17);
-        x->ci_high_rel = col_real(st, 18);
-        x->ci_level = col_real(st, 19);
-        x->p = col_real(st, 20);
-        x->t = col_real(st, 21);
+        double *real[] = {&x->median_before_ns, &x->median_after_ns, &x->size_rel, &x->ci_low_rel,
+                          &x->ci_high_rel,      &x->ci_level,        &x->p,        &x->t};
+        for (int k = 0; k < 8; k++)
+            *real[k] = col_real(st, k + 14);
     }
     return finish_read(ix, st, rc, err, err_size);
 }
