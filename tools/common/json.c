@@ -57,8 +57,11 @@ void tool_real_shortest(double v, char *buf, size_t size)
      * (its own choice of the exponent form). Otherwise 16, else 17 (which always reads back). */
     bench__fmt(buf, size, "%.15g", v);
     if (strtod(buf, NULL) == v) {
+        /* "%.Ng" writes the same digits, and in the same form unless the text is fixed with
+         * more integer digits than N (1e7: "10000000" at 15, "1e+07" at 1) */
         int n = significant_digits(buf);
-        if (n < 15)
+        size_t int_digits = strspn(buf + (buf[0] == '-'), "0123456789");
+        if (n < 15 && !strchr(buf, 'e') && int_digits > (size_t)n)
             bench__fmt(buf, size, "%.*g", n, v);
         return;
     }

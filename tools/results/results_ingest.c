@@ -97,63 +97,60 @@ static int refresh_aggregates(struct results_index *ix, const char *bench_id, ch
 
 /* Recomputes every comparison: each run against the run before it on its host, with the default
  * thresholds (the table `comparisons`; `libbench report` judges again with its own options). */
-static int refresh_comparisons(struct results_index *ix, char *err, size_t size)
+static int refresh_comparisons(struct results_index *ix, const struct results_list *runs,
+                               const struct results_list *aggs, char *err, size_t size)
 {
-    struct results_list runs = {0}, aggs = {0};
-    int rc = results_index_runs(ix, &runs, err, size);
-    if (rc == 0)
-        rc = results_index_aggregates(ix, &aggs, err, size);
-    if (rc == 0)
-        rc = results_index_clear_comparisons(ix, err, size);
+    int rc = results_index_clear_comparisons(ix, err, size);
     if (rc != 0)
-        goto out;
+        return rc;
     struct report_options opt;
     report_options_default(&opt);
     opt.mode = REPORT_MODE_LATEST_VS_PREVIOUS;
     opt.without_history = true;
-    for (size_t i = 0; i < runs.n_runs; i++) {
+    for (size_t i = 0; i < runs->n_runs; i++) {
         struct report_selection sel;
         struct report_rows rows;
-        rc = report_select(&runs, &aggs, &opt, i, &sel, &rows, err, size);
+        rc = report_select(runs, aggs, &opt, i, &sel, &rows, err, size);
         if (rc != 0)
-            goto out;
+            return rc;
         /* each run's rows written as they are judged: memory follows one run, not the store */
         rc = results_index_add_comparisons(ix, rows.rows, rows.n, err, size);
         report_rows_free(&rows);
         if (rc != 0)
-            goto out;
+            return rc;
     }
-out:
-    results_list_free(&runs);
-    results_list_free(&aggs);
-    return rc;
+    return 0;
 }
 
 /* Recomputes the change points of every series (the table `changes`), with the engine's
  * defaults, over every run of each: a step after the aggregates, so a rebuild recreates them. */
-static int refresh_changes(struct results_index *ix, char *err, size_t size)
+static int refresh_changes(struct results_index *ix, const struct results_list *runs,
+                           const struct results_list *aggs, char *err, size_t size)
 {
-    struct results_list runs = {0}, aggs = {0};
     struct results_change *c = NULL;
     size_t n = 0;
+    int rc = report_series_changes(runs, aggs, &c, &n, err, size) == 0
+                 ? results_index_set_changes(ix, c, n, err, size)
+                 : -1;
+    free(c);
+    return rc;
+}
+
+/* What follows the aggregates: the comparisons, then the change points, from the runs and the
+ * aggregates read once. */
+static int refresh_history(struct results_index *ix, char *err, size_t size)
+{
+    struct results_list runs = {0}, aggs = {0};
     int rc = results_index_runs(ix, &runs, err, size);
     if (rc == 0)
         rc = results_index_aggregates(ix, &aggs, err, size);
     if (rc == 0)
-        rc = report_series_changes(&runs, &aggs, &c, &n, err, size) == 0
-                 ? results_index_set_changes(ix, c, n, err, size)
-                 : -1;
-    free(c);
+        rc = refresh_comparisons(ix, &runs, &aggs, err, size);
+    if (rc == 0)
+        rc = refresh_changes(ix, &runs, &aggs, err, size);
     results_list_free(&runs);
     results_list_free(&aggs);
     return rc;
-}
-
-/* What follows the aggregates: the comparisons, then the change points. */
-static int refresh_history(struct results_index *ix, char *err, size_t size)
-{
-    int rc = refresh_comparisons(ix, err, size);
-    return rc == 0 ? refresh_changes(ix, err, size) : rc;
 }
 
 /* ---- an object into the index ---- */
