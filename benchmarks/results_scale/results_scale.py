@@ -5,7 +5,7 @@
 # with a distinct label key per row), then times each command of the `libbench` tool on them in a
 # process of its own under /usr/bin/time (wall seconds and maximum resident set size) and prints
 # one table. Not a test: `meson test` never runs it (docs/explanation/performance.md, "The
-# results store at scale").
+# results store at scale"; figures in benchmarks/results_scale/README.md).
 import argparse
 import json
 import os
