@@ -305,7 +305,7 @@ static int key_order(const void *a, const void *b)
  * it holds a key twice (the reader refuses the line). */
 static char *sorted_text(char **keys, const struct fast_value *vals, size_t n)
 {
-    char **order[FLAT_MAX];
+    char **order[FLAT_MAX] = {0};
     for (size_t i = 0; i < n; i++)
         order[i] = &keys[i];
     qsort(order, n, sizeof *order, key_order);
