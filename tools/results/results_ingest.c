@@ -347,7 +347,8 @@ static int missing(const struct results_store *st, struct results_index *ix,
     if (rc == 0)
         rc = results_index_upload_keys(ix, &keys, &n_keys, err, size);
     if (rc == 0) {
-        qsort(keys, n_keys, sizeof *keys, key_cmp);
+        if (n_keys) /* qsort of no array: NULL is not one */
+            qsort(keys, n_keys, sizeof *keys, key_cmp);
         *unindexed = bench__xcalloc(*n + 1, sizeof **unindexed);
         size_t k = 0;
         for (size_t i = 0; i < *n; i++) { /* both in byte order: one merge */
