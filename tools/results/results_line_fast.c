@@ -5,7 +5,6 @@
  * values; any other line (and every line it would refuse) is left to that reader, which says why.
  * Pure: no file, no index. */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
