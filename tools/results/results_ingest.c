@@ -16,12 +16,11 @@
 
 #include "report_tool.h"
 #include "results_index.h"
+#include "results_lines.h"
 #include "results_tool.h"
 #include "common/json.h"
 #include "util/alloc.h"
 #include "util/text.h"
-
-#define LINES_PER_BATCH 1024 /* lines parsed and held at once */
 
 static int fill(const struct results_store *st, struct results_index *ix, bool reset,
                 struct results_rebuilt *o, char *err, size_t size);
@@ -195,34 +194,30 @@ static int keep_refusal(const struct results_store *st, const char *key, const c
     return rc;
 }
 
-/* The text of a rejected line for its error document: itself when it is UTF-8, else null. */
-static json_t *line_text(const char *s, size_t n)
-{
-    json_t *v = json_stringn(s, n);
-    return v ? v : json_null();
-}
-
 /* What one object's lines are being added with. */
 struct batch {
     struct results_upload u;
-    struct results_line lines[LINES_PER_BATCH];
-    size_t n, accepted;
+    size_t accepted;
     char *timestamp, *revision; /* of its first accepted line */
 };
 
-/* Adds the lines held (and the object's row with the counts so far). */
-static int flush(struct results_index *ix, struct batch *b, json_t *bad, char *err, size_t size)
+/* Adds the batch's lines (and the object's row with the counts so far). */
+static int flush(struct results_index *ix, struct batch *b, const struct results_line_batch *lines,
+                 json_t *bad, char *err, size_t size)
 {
+    if (!b->accepted && lines->n) {
+        b->timestamp = bench__xstrdup(lines->lines[0].timestamp_utc);
+        b->revision = lines->lines[0].source_revision
+                          ? bench__xstrdup(lines->lines[0].source_revision)
+                          : NULL;
+    }
+    b->accepted += lines->n;
     b->u.timestamp_utc = b->timestamp ? b->timestamp : "";
     b->u.source_revision = b->revision;
     b->u.row_count = b->accepted;
     b->u.rejected_count = json_array_size(bad);
-    b->u.first_line = b->accepted - b->n;
-    int rc = results_index_add_upload(ix, &b->u, b->lines, b->n, err, size);
-    for (size_t i = 0; i < b->n; i++)
-        results_line_free(&b->lines[i]);
-    b->n = 0;
-    return rc;
+    b->u.first_line = b->accepted - lines->n;
+    return results_index_add_upload(ix, &b->u, lines->lines, lines->n, err, size);
 }
 
 /* Reads text as the object at key into the index (inside the caller's transaction). Lines the
@@ -256,45 +251,21 @@ static int ingest_text(const struct results_store *st, struct results_index *ix,
     struct batch *b = bench__xcalloc(1, sizeof *b);
     b->u = (struct results_upload){
         .object_key = key, .bench_id = bench_id, .profile = profile, .sha256 = hex};
-    size_t line_no = 0;
-    for (size_t pos = 0; rc == 0 && pos < len; line_no++) {
-        const char *nl = memchr(text + pos, '\n', len - pos);
-        size_t end = nl ? (size_t)(nl - text) : len;
-        char why[256] = "";
-        struct results_line *l = &b->lines[b->n];
-        if (end > pos && results_line_parse(text + pos, end - pos, l, why, sizeof why) == 0) {
-            if (strcmp(l->m.bench_id, bench_id) || strcmp(l->m.profile, profile)) {
-                bench__fmt(why, sizeof why, "its bench_id or profile is not its object's");
-                results_line_free(l);
-            } else {
-                if (!b->accepted) {
-                    b->timestamp = bench__xstrdup(l->timestamp_utc);
-                    b->revision = l->source_revision ? bench__xstrdup(l->source_revision) : NULL;
-                }
-                b->n++;
-                b->accepted++;
-            }
+    /* the lines read by a thread of their own while the index adds the batch before */
+    struct results_lines *reader = results_lines_start(text, len, bench_id, profile);
+    for (bool last = false; rc == 0 && !last;) {
+        struct results_line_batch *lines = results_lines_next(reader);
+        last = lines->last;
+        json_array_extend(bad, lines->bad);
+        if (last && json_array_size(bad) > 0) { /* the refusals kept before the last lines */
+            *rejected += json_array_size(bad);
+            rc = keep_refusal(st, key, NULL, bad, err, size);
         }
-        if (why[0]) {
-            json_t *e = json_object();
-            json_object_set_new(e, "line", json_integer((json_int_t)line_no + 1));
-            json_object_set_new(e, "reason", tool_json_text(why));
-            json_object_set_new(e, "text", line_text(text + pos, end - pos));
-            json_array_append_new(bad, e);
-        }
-        if (b->n == LINES_PER_BATCH)
-            rc = flush(ix, b, bad, err, size);
-        pos = end + 1;
+        if (rc == 0) /* a full batch, or the rest and the object's final counts */
+            rc = flush(ix, b, lines, bad, err, size);
+        results_lines_done(reader, lines);
     }
-    if (rc == 0 && json_array_size(bad) > 0) {
-        *rejected += json_array_size(bad);
-        rc = keep_refusal(st, key, NULL, bad, err, size);
-    }
-    if (rc == 0)
-        rc = flush(ix, b, bad, err, size); /* the rest, and the object's final counts */
-    else
-        for (size_t i = 0; i < b->n; i++)
-            results_line_free(&b->lines[i]);
+    results_lines_stop(reader);
     if (rc == 0 && b->accepted)
         rc = refresh_aggregates(ix, bench_id, err, size);
     *added = rc == 0;
