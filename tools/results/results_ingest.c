@@ -5,8 +5,7 @@
  * and indexed (reconcile), the transaction of one `record` (the index before the object), and a
  * rebuild into a file of its own put in place of the old index. It holds no SQL
  * (results_index.h), no file I/O of its own (results_store.c) and no statistics
- * (lib/stats/results.h). Over 600 lines because the record's one transaction (reconcile, the
- * object, its writer thread, the history) and the rebuild are one story of the index's state. */
+ * (lib/stats/results.h). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
