@@ -7,7 +7,6 @@
  * (results_index.h), no file I/O of its own (results_store.c) and no statistics
  * (lib/stats/results.h). */
 #define _GNU_SOURCE
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -379,26 +378,6 @@ int results_store_reconcile(const struct results_store *st, struct results_index
     return results_index_commit(ix, err, err_size);
 }
 
-/* The object written while the history is recomputed (results_store_record): the index has
- * taken it, and the commit waits for it. */
-struct put_job {
-    const struct results_store *st;
-    const char *key;
-    struct bench__text *object;
-    int rc; /* results_store_put_object's */
-    char err[512];
-};
-
-static void *put_object(void *arg)
-{
-    struct put_job *j = arg;
-    j->rc = results_store_put_object(j->st, j->key, j->object->data, j->object->len, j->err,
-                                     sizeof j->err);
-    free(j->object->data); /* its memory is not held while the history is recomputed */
-    *j->object = (struct bench__text){0};
-    return NULL;
-}
-
 int results_store_record(const struct results_store *st, struct results_index *ix, const char *key,
                          const char *sha256_hex, struct bench__text *object,
                          struct results_reconciled *r, bool *already, size_t *rejected, char *err,
@@ -416,22 +395,15 @@ int results_store_record(const struct results_store *st, struct results_index *i
     bool added;
     if (rc == 0)
         rc = ingest_text(st, ix, key, text, len, sha256_hex, rejected, &added, err, err_size);
-    /* the index took it: now the object, written by a thread of its own while the history is
-     * recomputed (or before it, when no thread can be started), then the commit */
-    struct put_job job = {.st = st, .key = key, .object = object};
-    pthread_t writer;
-    bool threaded = rc == 0 && pthread_create(&writer, NULL, put_object, &job) == 0;
-    if (rc == 0 && !threaded)
-        put_object(&job);
-    if (rc == 0)
-        rc = threaded || job.rc >= 0 ? refresh_history(ix, err, err_size) : -1;
-    if (threaded)
-        pthread_join(writer, NULL);
-    free(object->data);
+    if (rc == 0) { /* the index took it: now the object, then the history, then the commit */
+        int put = results_store_put_object(st, key, text, len, err, err_size);
+        *already = put == 1;
+        rc = put < 0 ? -1 : 0;
+    }
+    free(object->data); /* its memory is not held while the history is recomputed */
     *object = (struct bench__text){0};
-    if (job.rc < 0) /* the object's failure first: the history's follows from it */
-        rc = tool_json_error(err, err_size, "%s", job.err);
-    *already = rc == 0 && job.rc == 1;
+    if (rc == 0)
+        rc = refresh_history(ix, err, err_size);
     if (rc != 0) {
         results_index_rollback(ix);
         return rc;
