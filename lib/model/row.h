@@ -34,6 +34,10 @@ struct bench__cell {
     const struct bench__column_desc *column;
     double value;
     bool estimate; /* multiplex-scaled: rendered with a leading U+2248 */
+    /* What an empty counting bracket read per call, included in `value` (never subtracted): set
+     * on a count column of a row counted one call per bracket when that source's empty bracket
+     * read more than 0; 0 (or NaN) otherwise. The table marks such cells, the JSON lists them. */
+    double bracket;
 };
 
 struct bench__kv {

@@ -226,6 +226,20 @@ static bool put_metrics(json_t *o, const struct bench__row *row)
         if (!append(estimated, text(cell->column->name)))
             return false;
     }
+    /* the cells counted one call per bracket: what the empty bracket they include read */
+    json_t *bracket = NULL;
+    for (size_t i = 0; i < row->n_cells; i++) {
+        const struct bench__cell *cell = &row->cells[i];
+        if (!cell->column || !(cell->bracket > 0))
+            continue;
+        if (!bracket) {
+            bracket = json_object();
+            if (!put(o, "bracketIncluded", bracket))
+                return false;
+        }
+        if (!put_text_key(bracket, cell->column->name, number(cell->bracket)))
+            return false;
+    }
     return true;
 }
 

@@ -193,7 +193,7 @@ void bench__case_measure(struct bench__measure *m, struct bench__pending *p)
             double v = d->amount;
             if (d->mode == BENCH_RATE)
                 v = r->stats.median > 0 ? d->amount * 1e9 / r->stats.median : NAN;
-            cells[i] = (struct bench__cell){d->column, v, false};
+            cells[i] = (struct bench__cell){d->column, v, false, 0};
         }
         if (r->n_cells)
             memcpy(cells + p->n_metrics, r->cells, r->n_cells * sizeof *cells);

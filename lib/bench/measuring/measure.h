@@ -128,6 +128,9 @@ struct bench__measure {
     size_t n_samples, cap_samples;
     /* counting passes */
     struct bench__catalog catalog;
+    /* per catalog source: what one empty bracket read per family column (NULL until this worker
+     * measured it, bench__count_disclose_bracket) */
+    double **empty_bracket;
     struct bench__workloads workloads;
     struct bench__profile_state profile;
     struct {

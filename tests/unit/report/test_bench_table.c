@@ -120,9 +120,9 @@ static void test_flat_table(void **state)
     struct bench__kv l_mir[] = {{"impl", "mir"}, {"input", "canada"}};
     struct bench__kv l_bad[] = {{"impl", "bad"}, {"input", "canada"}};
     struct bench__kv l_skip[] = {{"impl", "zz"}, {"input", "canada"}};
-    struct bench__cell c_asdf[] = {{&col_bps, 1.25e9, false}};
-    struct bench__cell c_mir[] = {{&col_bps, 118400.0, false}};
-    struct bench__cell c_bad[] = {{&col_bps, 7.0, false}};
+    struct bench__cell c_asdf[] = {{&col_bps, 1.25e9, false, 0}};
+    struct bench__cell c_mir[] = {{&col_bps, 118400.0, false, 0}};
+    struct bench__cell c_bad[] = {{&col_bps, 7.0, false, 0}};
 
     struct bench__row asdf = ok_row("parse.asdf", l_asdf, 2, 4096, 32, 1234.0, 5.0, 1200.0, 1300.0);
     asdf.cells = c_asdf;
@@ -164,7 +164,7 @@ static void test_render_leaves_rows_alone(void **state)
 {
     (void)state;
     struct bench__kv labels[] = {{"impl", "asdf"}};
-    struct bench__cell cells[] = {{&col_bps, 233.0, false}};
+    struct bench__cell cells[] = {{&col_bps, 233.0, false, 0}};
     struct bench__row row = ok_row("a", labels, 1, 8, 32, 110.0, 5.0, 100.0, 130.25);
     row.cells = cells;
     row.n_cells = 1;
@@ -208,8 +208,8 @@ static void test_at_clock_resolution_rule(void **state)
 static void test_clock_resolution_marks(void **state)
 {
     (void)state;
-    struct bench__cell c_fast[] = {{&col_bps, 333.33e6, false}, {&col_cycles, 4.0, false}};
-    struct bench__cell c_slow[] = {{&col_bps, 1.0e6, false}, {&col_cycles, 40.0, false}};
+    struct bench__cell c_fast[] = {{&col_bps, 333.33e6, false, 0}, {&col_cycles, 4.0, false, 0}};
+    struct bench__cell c_slow[] = {{&col_bps, 1.0e6, false, 0}, {&col_cycles, 40.0, false, 0}};
     struct bench__row fast = ok_row("fast", NULL, 0, 1, 1000, 30.0, 1.0, 20.0, 900.0);
     fast.cells = c_fast;
     fast.n_cells = 2;
@@ -249,6 +249,52 @@ static void test_clock_resolution_marks(void **state)
     assert_true(ok);
 }
 
+/* ---- counts that include an empty bracket -------------------------------------------------- */
+
+/* A count cell of a row counted one call per bracket carries U+207A, the other rows' cells of
+ * that column keep its place blank, another column has no sign; one line under the table gives
+ * what one empty bracket read (issue 32, point 3). */
+static void test_bracket_marks(void **state)
+{
+    (void)state;
+    struct bench__cell c_case[] = {{&col_bps, 1.0e6, false, 0},
+                                   {&col_cycles, 4030.0, false, 2220.0}};
+    struct bench__cell c_loop[] = {{&col_bps, 2.0e6, false, 0}, {&col_cycles, 40.0, false, 0}};
+    struct bench__row per_call = ok_row("per_call", NULL, 0, 1, 1000, 1300.0, 1.0, 1200.0, 900e3);
+    per_call.cells = c_case;
+    per_call.n_cells = 2;
+    struct bench__row loop = ok_row("loop", NULL, 0, 64, 32, 500.0, 1.0, 490.0, 600.0);
+    loop.cells = c_loop;
+    loop.n_cells = 2;
+    const struct bench__row *rows[] = {&per_call, &loop};
+    const struct bench__column_desc *const cols[] = {&col_bps, &col_cycles};
+    char *got = render(rows, 2, cols, 2, NULL, 0, NULL);
+    char *case_line = strstr(got, "\xe2\x94\x82 per_call ");
+    char *loop_line = strstr(got, "\xe2\x94\x82 loop ");
+    char *note = strstr(got, "\xe2\x81\xba counted one call per bracket: includes one empty "
+                             "bracket per call (cycles/iter 2.22k), not subtracted");
+    bool ok = case_line && loop_line && note;
+    if (ok) {
+        *strchr(case_line, '\n') = '\0';
+        *strchr(loop_line, '\n') = '\0';
+        ok = strstr(case_line, "4.03k \xe2\x81\xba ") && !strstr(loop_line, "\xe2\x81\xba") &&
+             strstr(loop_line, "40   ") && !strstr(case_line, "1.00M \xe2\x81\xba");
+    }
+    if (!ok)
+        print_error("got:\n%s\n", got);
+    free(got);
+    assert_true(ok);
+
+    /* no cell includes a bracket: no sign, no note */
+    const struct bench__row *plain[] = {&loop};
+    got = render(plain, 1, cols, 2, NULL, 0, NULL);
+    ok = !strstr(got, "\xe2\x81\xba");
+    if (!ok)
+        print_error("got:\n%s\n", got);
+    free(got);
+    assert_true(ok);
+}
+
 /* ---- grouped table ----------------------------------------------------------------------- */
 
 /* The inventory's quoted grouped table, plus a non-grouped label key (threads) as a column;
@@ -258,8 +304,8 @@ static void test_grouped_table(void **state)
     (void)state;
     struct bench__kv l_asdf[] = {{"input", "canada"}, {"op", "parse"}, {"threads", "1"}};
     struct bench__kv l_mir[] = {{"input", "canada"}, {"op", "parse"}, {"threads", "4"}};
-    struct bench__cell c_asdf[] = {{&col_bps, 1.25e9, false}};
-    struct bench__cell c_mir[] = {{&col_bps, 166.96e6, false}};
+    struct bench__cell c_asdf[] = {{&col_bps, 1.25e9, false, 0}};
+    struct bench__cell c_mir[] = {{&col_bps, 166.96e6, false, 0}};
     struct bench__row asdf = ok_row("asdf", l_asdf, 3, 1, 42, 1.8e6, 236.8e3, 1.5e6, 11.0e6);
     asdf.cells = c_asdf;
     asdf.n_cells = 1;
@@ -292,8 +338,8 @@ static void test_grouped_inventory_example(void **state)
 {
     (void)state;
     struct bench__kv labels[] = {{"input", "canada"}, {"op", "parse"}};
-    struct bench__cell c_asdf[] = {{&col_bps, 1.25e9, false}};
-    struct bench__cell c_mir[] = {{&col_bps, 166.96e6, false}};
+    struct bench__cell c_asdf[] = {{&col_bps, 1.25e9, false, 0}};
+    struct bench__cell c_mir[] = {{&col_bps, 166.96e6, false, 0}};
     struct bench__row asdf = ok_row("asdf", labels, 2, 1, 42, 1.8e6, 236.8e3, 1.5e6, 11.0e6);
     asdf.cells = c_asdf;
     asdf.n_cells = 1;
@@ -323,7 +369,7 @@ static void test_columns_only_when_used(void **state)
     (void)state;
     /* a source column always shows (em dashes where nothing was measured); a client column
      * only in tables whose rows have it */
-    struct bench__cell c_a[] = {{&col_bps, 233.0, false}};
+    struct bench__cell c_a[] = {{&col_bps, 233.0, false, 0}};
     struct bench__row a = ok_row("a", NULL, 0, 1, 32, 110.0, 5.0, 100.0, 130.25);
     a.cells = c_a;
     a.n_cells = 1;
@@ -356,8 +402,8 @@ static void test_columns_only_when_used(void **state)
 static void test_estimate_cells(void **state)
 {
     (void)state;
-    struct bench__cell c_a[] = {{&col_cycles, 1.25e9, true}, {&col_ipc, 4.012, true}};
-    struct bench__cell c_b[] = {{&col_ipc, 0.5, false}, {&col_cycles, 3.37, false}};
+    struct bench__cell c_a[] = {{&col_cycles, 1.25e9, true, 0}, {&col_ipc, 4.012, true, 0}};
+    struct bench__cell c_b[] = {{&col_ipc, 0.5, false, 0}, {&col_cycles, 3.37, false, 0}};
     struct bench__row a = ok_row("a", NULL, 0, 1, 32, 110.0, 5.0, 100.0, 130.25);
     a.cells = c_a;
     a.n_cells = 2;
@@ -552,6 +598,7 @@ int main(void)
         cmocka_unit_test(test_render_leaves_rows_alone),
         cmocka_unit_test(test_at_clock_resolution_rule),
         cmocka_unit_test(test_clock_resolution_marks),
+        cmocka_unit_test(test_bracket_marks),
         cmocka_unit_test(test_grouped_table),
         cmocka_unit_test(test_grouped_inventory_example),
         cmocka_unit_test(test_columns_only_when_used),

@@ -49,11 +49,11 @@ static const struct bench__column_desc *const columns[] = {
 static struct bench__kv labels_two[] = {{"dataset", "small"}, {"impl", "fast"}};
 
 static struct bench__cell cells_client[] = {
-    {&col_items, 4.5e8, false}, {&col_depth, NAN, false}, {&col_iters, 7.0, false},
-    {&col_latency, 3.0, false}, {&col_long, 1.0, false},  {&col_instr, 200.0, false},
+    {&col_items, 4.5e8, false, 0}, {&col_depth, NAN, false, 0}, {&col_iters, 7.0, false, 0},
+    {&col_latency, 3.0, false, 0}, {&col_long, 1.0, false, 0},  {&col_instr, 200.0, false, 0},
 };
-static struct bench__cell cells_task[] = {{&col_task, 41.5, false}};
-static struct bench__cell cells_task_nan[] = {{&col_task, NAN, false}};
+static struct bench__cell cells_task[] = {{&col_task, 41.5, false, 0}};
+static struct bench__cell cells_task_nan[] = {{&col_task, NAN, false, 0}};
 
 static struct bench__row rows[] = {
     {.name = "count",

@@ -45,14 +45,14 @@ static struct bench__kv labels_parse[] = {{"dataset", "twitter"}, {"operation", 
 static struct bench__kv labels_one[] = {{"size", "64"}};
 
 /* Row-cell order differs from catalog order on purpose (trap 13). */
-static struct bench__cell cells_normal[] = {{&col_bps, 261554.4, false},
-                                            {&col_ipc, 2.0, false},
-                                            {&col_instr, 200.0, false},
-                                            {&col_brmiss, NAN, false}};
+static struct bench__cell cells_normal[] = {{&col_bps, 261554.4, false, 0},
+                                            {&col_ipc, 2.0, false, 0},
+                                            {&col_instr, 200.0, false, 0},
+                                            {&col_brmiss, NAN, false, 0}};
 static struct bench__cell cells_estimate[] = {
-    {&col_instr, 1234.5, false}, {&col_ipc, 2.71539, true}, {&col_brmiss, 0.257415, true}};
-static struct bench__cell cells_count[] = {{&col_bps, 165175000.5, false}};
-static struct bench__cell cells_ignored[] = {{&col_ipc, 1.5, true}};
+    {&col_instr, 1234.5, false, 0}, {&col_ipc, 2.71539, true, 0}, {&col_brmiss, 0.257415, true, 0}};
+static struct bench__cell cells_count[] = {{&col_bps, 165175000.5, false, 0}};
+static struct bench__cell cells_ignored[] = {{&col_ipc, 1.5, true, 0}};
 
 #define N(a) (sizeof(a) / sizeof *(a))
 
@@ -495,7 +495,7 @@ static void test_number_rules(void **state)
     struct bench__column_desc col = {"x",      "x",  BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE,
                                      "client", false};
     for (size_t i = 0; i < N(number_cases); i++) {
-        struct bench__cell cell = {&col, number_cases[i].value, false};
+        struct bench__cell cell = {&col, number_cases[i].value, false, 0};
         struct bench__row row = {.name = "n",
                                  .state = BENCH__ROW_OK,
                                  .iterations = 1,
@@ -555,7 +555,7 @@ static void test_strings(void **state)
     struct bench__kv labels[] = {{"k\xff", "v\"\\\n\t\x01"}};
     struct bench__column_desc col = {"m\xc3\x28",         "m",      BENCH__FORMAT_COUNT,
                                      BENCH__QUANTITATIVE, "client", false};
-    struct bench__cell cell = {&col, 1.0, false};
+    struct bench__cell cell = {&col, 1.0, false, 0};
     struct bench__row row = {.name = "caf\xc3\xa9 \xe2\x89\x88",
                              .labels = labels,
                              .n_labels = 1,
@@ -942,6 +942,42 @@ static void test_at_clock_resolution_key(void **state)
     assert_int_equal(marked, 1);
 }
 
+/* A row counted one call per bracket lists what the empty bracket included in each count read
+ * ("bracketIncluded"), never subtracted; the others leave the key out (issue 32, point 3). */
+static void test_bracket_included_key(void **state)
+{
+    (void)state;
+    struct bench__report r = make_report();
+    char *text = bench__json_render(&r);
+    assert_non_null(text);
+    assert_null(strstr(text, "bracketIncluded"));
+    free(text);
+    cells_count[0].bracket = 2220.5;
+    text = bench__json_render(&r);
+    cells_count[0].bracket = 0;
+    assert_non_null(text);
+    json_error_t jerr;
+    json_t *doc = json_loads(text, 0, &jerr);
+    free(text);
+    assert_non_null(doc);
+    json_t *list = json_object_get(doc, "rows");
+    size_t marked = 0;
+    double included = 0, value = 0;
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        json_t *row = json_array_get(list, i);
+        json_t *b = json_object_get(row, "bracketIncluded");
+        if (!b)
+            continue;
+        marked++;
+        included = json_real_value(json_object_get(b, "B/s"));
+        value = json_number_value(json_object_get(json_object_get(row, "metrics"), "B/s"));
+    }
+    json_decref(doc);
+    assert_int_equal(marked, 1);
+    assert_true(included == 2220.5);
+    assert_true(value == 165175000.0); /* the value as counted (six digits), not less 2220.5 */
+}
+
 int main(void)
 {
     const char *sample = getenv("JSON_SAMPLE_OUT");
@@ -949,6 +985,7 @@ int main(void)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_at_clock_resolution_key),
+        cmocka_unit_test(test_bracket_included_key),
         cmocka_unit_test(test_clock_overhead_only_when_measured),
         cmocka_unit_test(test_top_level),
         cmocka_unit_test(test_meta),
