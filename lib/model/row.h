@@ -67,6 +67,9 @@ struct bench__row {
     struct bench__cell *cells;   /* row-cell order */
     size_t n_cells;
     uint64_t count_iterations; /* 0 = no counting pass ran */
+    /* the thread's CPU time per iteration over the kept samples of a batched row, read between
+     * samples (never inside one); NaN or 0 = not measured (a bench_case row: see formats.md) */
+    double cpu_ns;
     /* the share of the machine's CPU time other processes used while the row was timed, in
      * [0, 1]; NaN = not measured (docs/explanation/contention.md) */
     double contention;
@@ -91,6 +94,8 @@ BENCH__HIDDEN bool bench__row_at_clock_resolution(const struct bench__row *row,
 /* Is this column a rate derived from the row's median (a client rate metric: its name ends in
  * "/s")? */
 BENCH__HIDDEN bool bench__column_is_rate(const struct bench__column_desc *column);
+/* The row's measured thread CPU time per iteration (row->cpu_ns), or NaN when it was not. */
+BENCH__HIDDEN double bench__row_cpu_ns(const struct bench__row *row);
 /* Free what a row owns (name, source, labels, cells, error, profile); the row itself is the
  * caller's. */
 BENCH__HIDDEN void bench__row_release(struct bench__row *row);

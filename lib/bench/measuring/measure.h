@@ -38,6 +38,8 @@ struct bench__round_loop {
     uint64_t count;
     size_t n;
     double samples[BENCH__SAMPLE_COUNT];
+    double cpu_sum_ns; /* the thread CPU time of those samples */
+    bool cpu_unknown;
     struct bench__contention contention; /* what its timing spanned so far */
 };
 
@@ -107,6 +109,7 @@ struct bench__measure {
     bool registered;
     struct bench__sampler sampler;
     int64_t t0;
+    int64_t cpu0; /* the thread CPU clock before the sample that t0 opened (-1: unreadable) */
     /* the contention of the row being timed: its spans so far, and the edge its timing began at */
     struct bench__contention contention;
     struct bench__contention_edge contention_edge;

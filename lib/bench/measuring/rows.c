@@ -22,6 +22,7 @@ struct bench__row *bench__row_new(struct bench__measure *m, const char *name)
     r->stats = (struct bench__summary){NAN, NAN, NAN, NAN};
     r->error = bench__xstrdup("");
     r->contention = NAN;
+    r->cpu_ns = NAN;
     return r;
 }
 
@@ -34,6 +35,7 @@ void bench__row_fail(struct bench__row *r, enum bench__outcome outcome, const ch
     r->iterations = 0;
     r->samples = 0;
     r->contention = NAN;
+    r->cpu_ns = NAN;
     free(r->cells);
     r->cells = NULL;
     r->n_cells = 0;

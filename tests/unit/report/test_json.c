@@ -326,11 +326,12 @@ static void test_normal_row(void **state)
     json_t *metrics = json_object_get(row, "metrics");
     static const char *const metric_keys[] = {"B/s", "ipc", "instr", "br-miss"};
     assert_keys(metrics, metric_keys, N(metric_keys));
-    assert_int_field(metrics, "B/s", 261554); /* %.6g of 261554.4 prints no '.' */
+    /* a metric keeps every digit it was measured with (issue 32, point 4) */
+    assert_true(json_real_value(json_object_get(metrics, "B/s")) == 261554.4);
     assert_int_field(metrics, "ipc", 2);
     assert_int_field(metrics, "instr", 200);
     assert_null_field(metrics, "br-miss");
-    assert_contains(p.text, "\"B/s\": 261554,\n");
+    assert_contains(p.text, "\"B/s\": 261554.4,\n");
     assert_contains(p.text, "\"br-miss\": null\n");
     assert_string_equal(json_string_value(json_object_get(row, "error")), "");
     assert_contains(p.text, "\"contention\": 0.3125,\n");
@@ -380,14 +381,14 @@ static void test_count_row(void **state)
     assert_int_field(row, "contention", 0); /* a measured 0 stays 0 */
     assert_int_equal(json_object_size(json_object_get(row, "labels")), 0);
     assert_contains(p.text, "\"labels\": {},\n      \"iterations\": 3,\n");
-    /* 123456.7 -> "%.6g" is "123457": an integer */
-    assert_int_field(row, "medianNs", 123457);
-    assert_contains(p.text, "\"medianNs\": 123457,\n");
-    assert_contains(p.text, "\"maxNs\": 130000,\n");
-    /* 165175000.5 -> "%.6g" is 1.65175e+08, which jansson prints as 1.65175e8 */
-    assert_contains(p.text, "\"B/s\": 1.65175e8\n");
+    /* 15 significant digits: 123456.7 stays 123456.7 */
+    assert_true(json_real_value(json_object_get(row, "medianNs")) == 123456.7);
+    assert_contains(p.text, "\"medianNs\": 123456.7,\n");
+    assert_contains(p.text, "\"maxNs\": 130000.25,\n");
+    /* a count of 165175000.5 per iteration keeps its digits (issue 32, point 4; was 1.65175e8) */
+    assert_contains(p.text, "\"B/s\": 165175000.5\n");
     assert_true(json_real_value(json_object_get(json_object_get(row, "metrics"), "B/s")) ==
-                1.65175e8);
+                165175000.5);
     release(&p);
 }
 
@@ -472,16 +473,18 @@ static const struct number_case number_cases[] = {
     {3823300.0, "3823300"},
     {9007199254740992.0, "9007199254740992"}, /* 2^53: still an integer */
     {-9007199254740992.0, "-9007199254740992"},
-    {9007199254740994.0, "9.0072e15"}, /* above 2^53: %.6g */
+    {9007199254740994.0, "9.00719925474099e15"}, /* above 2^53: %.15g */
     {1e20, "1e20"},
-    {123456.7, "123457"}, /* %.6g without '.': an integer */
-    {-123456.7, "-123457"},
-    {999999.6, "1e6"}, /* %.6g rounds into the exponent form */
-    {0.9999999, "1"},
+    {123456.7, "123456.7"}, /* every digit measured (issue 32, point 4) */
+    {-123456.7, "-123456.7"},
+    {999999.6, "999999.6"},
+    {0.9999999, "0.9999999"},
     {0.5, "0.5"},
-    {0.1, "0.1"},
-    {2.715391234, "2.71539"},
-    {1234567.8, "1.23457e6"},
+    {0.1, "0.1"}, /* never the noise digits of %.17g */
+    {2.715391234, "2.715391234"},
+    {1234567.8, "1234567.8"},
+    {884856000.5, "884856000.5"},
+    {1.0 / 3.0, "0.333333333333333"},
     {1e-5, "1e-5"},
     {1.5e-300, "1.5e-300"},
     {NAN, "null"},
@@ -532,7 +535,7 @@ static void test_large_counts(void **state)
     r.n_rows = 1;
     struct parsed p = render(&r);
     assert_contains(p.text, "\"iterations\": 9007199254740992,\n");
-    assert_contains(p.text, "\"countIterations\": 9.0072e15,\n");
+    assert_contains(p.text, "\"countIterations\": 9.00719925474099e15,\n");
     release(&p);
 }
 
@@ -975,7 +978,7 @@ static void test_bracket_included_key(void **state)
     json_decref(doc);
     assert_int_equal(marked, 1);
     assert_true(included == 2220.5);
-    assert_true(value == 165175000.0); /* the value as counted (six digits), not less 2220.5 */
+    assert_true(value == 165175000.5); /* the value as counted, not less 2220.5 */
 }
 
 int main(void)
