@@ -55,6 +55,11 @@ struct bench__kv {
 
 enum bench__row_state { BENCH__ROW_OK, BENCH__ROW_ERROR, BENCH__ROW_SKIPPED };
 
+/* Why a measured row's contention is NaN (0: it was measured, or the row was not): its timing
+ * spanned under BENCH__CONTENTION_MIN_TICKS of the machine's CPU time, or /proc/stat or this
+ * process's CPU time could not be read. The table marks such a row (§) and says why. */
+enum { BENCH__CONTENTION_SHORT = 1, BENCH__CONTENTION_UNREADABLE = 2 };
+
 struct bench__row {
     char *name;   /* case name, or the test's full name for BENCH_ITER/whole-body rows */
     char *source; /* full name of the registering test (the default streaming key) */
@@ -73,8 +78,9 @@ struct bench__row {
     /* the share of the machine's CPU time other processes used while the row was timed, in
      * [0, 1]; NaN = not measured (docs/explanation/contention.md) */
     double contention;
-    bool at_clock_resolution;       /* see BENCH__CLOCK_RESOLUTION_FACTOR */
-    char *error;                    /* "" when ok; the reason for error and skip rows */
+    int contention_gap;       /* why contention is NaN: BENCH__CONTENTION_SHORT, ... (0: none) */
+    bool at_clock_resolution; /* see BENCH__CLOCK_RESOLUTION_FACTOR */
+    char *error;              /* "" when ok; the reason for error and skip rows */
     struct bench__profile *profile; /* --profile: the row's sampling pass (owned), or NULL */
 };
 

@@ -18,6 +18,7 @@
 #define EM_DASH "\xe2\x80\x94"
 #define CONTENTION_SIGN "\xe2\x80\xa0" /* U+2020 DAGGER, one cell wide */
 #define RESOLUTION_SIGN "\xe2\x80\xa1" /* U+2021 DOUBLE DAGGER, one cell wide */
+#define UNMEASURED_SIGN "\xc2\xa7"     /* U+00A7 SECTION SIGN: contention not measured */
 #define BRACKET_SIGN "\xe2\x81\xba"    /* U+207A SUPERSCRIPT PLUS SIGN, one cell wide */
 
 static int compare_strings(const void *a, const void *b)
@@ -146,6 +147,33 @@ static void contention_note(FILE *out, const struct bench__row *const *rows, siz
             share, rows_word, BENCH__CONTENTION_MARK * 100);
 }
 
+/* A measured row whose contention could not be measured: without a mark, a row without † would
+ * not be known to be clean. */
+static bool contention_unknown(const struct bench__row *row)
+{
+    return row->state == BENCH__ROW_OK && isnan(row->contention) && row->contention_gap != 0;
+}
+
+/* The line under a table with rows whose contention was not measured, with the reasons. */
+static void unmeasured_note(FILE *out, const struct bench__row *const *rows, size_t n)
+{
+    size_t shorter = 0, unreadable = 0;
+    for (size_t r = 0; r < n; r++)
+        if (contention_unknown(rows[r])) {
+            shorter += rows[r]->contention_gap == BENCH__CONTENTION_SHORT;
+            unreadable += rows[r]->contention_gap != BENCH__CONTENTION_SHORT;
+        }
+    if (shorter + unreadable == 0)
+        return;
+    fprintf(out,
+            UNMEASURED_SIGN " contention not measured (docs/explanation/contention.md): %s%s%s\n",
+            shorter ? "the row's timing spanned under 20 clock ticks of the machine's CPU time, "
+                      "too few to read"
+                    : "",
+            shorter && unreadable ? "; " : "",
+            unreadable ? "/proc/stat or this process's CPU time could not be read" : "");
+}
+
 static bool at_resolution(const struct bench__row *row)
 {
     return row->state == BENCH__ROW_OK && row->at_clock_resolution;
@@ -224,7 +252,7 @@ void bench__bench_table_paint(FILE *out, const struct bench__row *const *measure
     bool any_marked = false, any_resolution = false;
     for (size_t r = 0; r < n; r++) {
         notes |= rows[r]->state != BENCH__ROW_OK;
-        any_marked |= contended(rows[r]);
+        any_marked |= contended(rows[r]) || contention_unknown(rows[r]);
         any_resolution |= at_resolution(rows[r]);
         if (styles)
             styles[r] = rows[r] == &live                       ? SGR_DIM
@@ -285,7 +313,10 @@ void bench__bench_table_paint(FILE *out, const struct bench__row *const *measure
             bench__format_ns(row->stats.median, med, sizeof med);
             bench__format_ns(row->stats.mad, mad, sizeof mad);
             /* a marked row's median carries the sign; the others keep its place blank */
-            const char *sign = !any_marked ? "" : contended(row) ? " " CONTENTION_SIGN : "  ";
+            const char *sign = !any_marked               ? ""
+                               : contended(row)          ? " " CONTENTION_SIGN
+                               : contention_unknown(row) ? " " UNMEASURED_SIGN
+                                                         : "  ";
             const char *res = !any_resolution      ? ""
                               : at_resolution(row) ? " " RESOLUTION_SIGN
                                                    : "  ";
@@ -327,6 +358,7 @@ void bench__bench_table_paint(FILE *out, const struct bench__row *const *measure
                                  .row_style = styles};
     bench__table_render(out, &table, memory);
     contention_note(out, rows, n);
+    unmeasured_note(out, rows, n);
     resolution_note(out, rows, n);
     bracket_note(out, rows, n, metrics, n_metrics);
     free(column_bracketed);

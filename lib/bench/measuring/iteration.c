@@ -28,6 +28,7 @@ static void finish_batched_row(struct bench__measure *m, char *name)
     r->stats = bench__summarize(m->sampler.samples, m->sampler.n);
     r->cpu_ns = bench__sampler_cpu_per_iteration(&m->sampler);
     r->contention = bench__row_contention(m);
+    r->contention_gap = bench__row_contention_gap(m);
     if (m->sampler.count >= BENCH__MAX_SCALED_ITERATIONS) /* nothing measurable was timed */
         bench__row_fail(
             r, BENCH__FAILED,

@@ -176,6 +176,8 @@ BENCH__HIDDEN void bench__row_contention_begin(struct bench__measure *m);
 BENCH__HIDDEN void bench__row_contention_end(struct bench__measure *m);
 /* The row's contention from m->contention (NaN when not measured). */
 BENCH__HIDDEN double bench__row_contention(const struct bench__measure *m);
+/* Why it is NaN for a measured row (row.h: BENCH__CONTENTION_SHORT, ...), 0 when it is not. */
+BENCH__HIDDEN int bench__row_contention_gap(const struct bench__measure *m);
 
 /* ---- identity.c: one row per name and labels in a run's document (and identity.h) ------- */
 

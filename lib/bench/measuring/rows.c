@@ -139,3 +139,8 @@ double bench__row_contention(const struct bench__measure *m)
 {
     return bench__contention_value(&m->contention, bench__ticks_per_s());
 }
+
+int bench__row_contention_gap(const struct bench__measure *m)
+{
+    return bench__contention_gap(&m->contention, bench__ticks_per_s());
+}

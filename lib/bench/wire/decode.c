@@ -244,6 +244,7 @@ static void get_row(const json_t *e, const char *key, const struct bench__row **
                   real_of(json_array_get(stats, 2)), real_of(json_array_get(stats, 3))},
         .count_iterations = count_of(json_object_get(o, "countIterations")),
         .contention = real_of(json_object_get(o, "contention")),
+        .contention_gap = (int)json_integer_value(json_object_get(o, "contentionGap")),
         .cpu_ns = real_of(json_object_get(o, "cpuNs")),
         .error = (char *)text_of(json_object_get(o, "error"), h),
     };

@@ -192,6 +192,7 @@ static void put_row(json_t *e, const char *key, const struct bench__row *row)
     json_object_set_new(o, "cells", cells);
     json_object_set_new(o, "countIterations", count(row->count_iterations));
     json_object_set_new(o, "contention", real(row->contention));
+    json_object_set_new(o, "contentionGap", json_integer(row->contention_gap));
     json_object_set_new(o, "cpuNs", real(row->cpu_ns));
     json_object_set_new(o, "error", text(row->error));
     if (row->profile)

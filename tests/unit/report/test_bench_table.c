@@ -249,6 +249,54 @@ static void test_clock_resolution_marks(void **state)
     assert_true(ok);
 }
 
+/* ---- contention not measured --------------------------------------------------------------- */
+
+/* A measured row whose contention could not be measured carries § where † would be, and one line
+ * under the table gives the reason; a measured row and an error row carry none (issue 32, 6). */
+static void test_contention_unmeasured_mark(void **state)
+{
+    (void)state;
+    struct bench__row shortrow = ok_row("short", NULL, 0, 1, 1000, 70.0, 1.0, 60.0, 900.0);
+    shortrow.contention = NAN;
+    shortrow.contention_gap = BENCH__CONTENTION_SHORT;
+    struct bench__row clean = ok_row("clean", NULL, 0, 64, 32, 500.0, 1.0, 490.0, 600.0);
+    clean.contention = 0.01;
+    struct bench__row failed = failed_row("failed", NULL, 0, BENCH__ROW_ERROR, "boom");
+    failed.contention_gap = BENCH__CONTENTION_SHORT; /* stale: an error row is never marked */
+    const struct bench__row *rows[] = {&shortrow, &clean, &failed};
+    const struct bench__column_desc *const cols[] = {&col_bps};
+    char *got = render(rows, 3, cols, 1, NULL, 0, NULL);
+    char *short_line = strstr(got, "\xe2\x94\x82 short ");
+    char *clean_line = strstr(got, "\xe2\x94\x82 clean ");
+    char *failed_line = strstr(got, "\xe2\x94\x82 failed ");
+    bool ok = short_line && clean_line && failed_line &&
+              strstr(got, "\n\xc2\xa7 contention not measured (docs/explanation/contention.md): "
+                          "the row's timing spanned under 20 clock ticks of the machine's CPU "
+                          "time, too few to read\n");
+    if (ok) {
+        *strchr(short_line, '\n') = '\0';
+        *strchr(clean_line, '\n') = '\0';
+        *strchr(failed_line, '\n') = '\0';
+        ok = strstr(short_line, "1.00ns \xc2\xa7 ") && !strstr(clean_line, "\xc2\xa7") &&
+             !strstr(failed_line, "\xc2\xa7");
+    }
+    if (!ok)
+        print_error("got:\n%s\n", got);
+    free(got);
+    assert_true(ok);
+
+    /* unreadable: the other reason */
+    shortrow.contention_gap = BENCH__CONTENTION_UNREADABLE;
+    const struct bench__row *one[] = {&shortrow};
+    got = render(one, 1, cols, 1, NULL, 0, NULL);
+    ok = strstr(got, "\xc2\xa7 contention not measured (docs/explanation/contention.md): "
+                     "/proc/stat or this process's CPU time could not be read\n") != NULL;
+    if (!ok)
+        print_error("got:\n%s\n", got);
+    free(got);
+    assert_true(ok);
+}
+
 /* ---- counts that include an empty bracket -------------------------------------------------- */
 
 /* A count cell of a row counted one call per bracket carries U+207A, the other rows' cells of
@@ -599,6 +647,7 @@ int main(void)
         cmocka_unit_test(test_at_clock_resolution_rule),
         cmocka_unit_test(test_clock_resolution_marks),
         cmocka_unit_test(test_bracket_marks),
+        cmocka_unit_test(test_contention_unmeasured_mark),
         cmocka_unit_test(test_grouped_table),
         cmocka_unit_test(test_grouped_inventory_example),
         cmocka_unit_test(test_columns_only_when_used),
