@@ -10,6 +10,7 @@
 #include "bench/measuring/sampler.h"
 #include "model/grouping.h"
 #include "report/bench_table.h"
+#include "report/profile_table.h"
 #include "util/format.h"
 
 #include <math.h>
@@ -295,6 +296,37 @@ static void test_contention_unmeasured_mark(void **state)
         print_error("got:\n%s\n", got);
     free(got);
     assert_true(ok);
+}
+
+/* ---- a profile's header --------------------------------------------------------------------- */
+
+/* Every profile says whose it is by the row's full identity, its labels too: three inputs of one
+ * case are three profiles, not one name three times (issue 32, point 11). */
+static void test_profile_header_has_the_labels(void **state)
+{
+    (void)state;
+    struct bench__kv labels[] = {{"input", "canada"}, {"size", "4k"}};
+    struct bench__profile profile;
+    memset(&profile, 0, sizeof profile);
+    profile.unavailable = "no sampling here";
+    struct bench__row row = ok_row("decompress", labels, 2, 1, 1000, 70.0, 1.0, 60.0, 900.0);
+    row.profile = &profile;
+    char *got = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&got, &len);
+    assert_non_null(out);
+    bench__profile_table_render(out, &row);
+    fclose(out);
+    assert_string_equal(got, "profile of decompress {input=canada,size=4k}: not taken (no "
+                             "sampling here)\n\n");
+    free(got);
+    row.n_labels = 0;
+    got = NULL;
+    out = open_memstream(&got, &len);
+    bench__profile_table_render(out, &row);
+    fclose(out);
+    assert_string_equal(got, "profile of decompress: not taken (no sampling here)\n\n");
+    free(got);
 }
 
 /* ---- counts that include an empty bracket -------------------------------------------------- */
@@ -647,6 +679,7 @@ int main(void)
         cmocka_unit_test(test_at_clock_resolution_rule),
         cmocka_unit_test(test_clock_resolution_marks),
         cmocka_unit_test(test_bracket_marks),
+        cmocka_unit_test(test_profile_header_has_the_labels),
         cmocka_unit_test(test_contention_unmeasured_mark),
         cmocka_unit_test(test_grouped_table),
         cmocka_unit_test(test_grouped_inventory_example),
