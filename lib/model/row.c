@@ -3,6 +3,7 @@
  * the catalog, a row's identity in a run, its name in the other tools' documents, whether it is
  * at the clock's resolution, and the release of what a row owns (see row.h). */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,12 @@ bool bench__column_is_rate(const struct bench__column_desc *column)
 {
     size_t len = strlen(column->name);
     return !strcmp(column->source, "client") && len > 2 && !strcmp(column->name + len - 2, "/s");
+}
+
+double bench__row_cpu_ns(const struct bench__row *row)
+{
+    return row->state == BENCH__ROW_OK && isfinite(row->cpu_ns) && row->cpu_ns > 0 ? row->cpu_ns
+                                                                                   : NAN;
 }
 
 void bench__row_release(struct bench__row *row)

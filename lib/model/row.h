@@ -34,6 +34,10 @@ struct bench__cell {
     const struct bench__column_desc *column;
     double value;
     bool estimate; /* multiplex-scaled: rendered with a leading U+2248 */
+    /* What an empty counting bracket read per call, included in `value` (never subtracted): set
+     * on a count column of a row counted one call per bracket when that source's empty bracket
+     * read more than 0; 0 (or NaN) otherwise. The table marks such cells, the JSON lists them. */
+    double bracket;
 };
 
 struct bench__kv {
@@ -51,6 +55,11 @@ struct bench__kv {
 
 enum bench__row_state { BENCH__ROW_OK, BENCH__ROW_ERROR, BENCH__ROW_SKIPPED };
 
+/* Why a measured row's contention is NaN (0: it was measured, or the row was not): its timing
+ * spanned under BENCH__CONTENTION_MIN_TICKS of the machine's CPU time, or /proc/stat or this
+ * process's CPU time could not be read. The table marks such a row (§) and says why. */
+enum { BENCH__CONTENTION_SHORT = 1, BENCH__CONTENTION_UNREADABLE = 2 };
+
 struct bench__row {
     char *name;   /* case name, or the test's full name for BENCH_ITER/whole-body rows */
     char *source; /* full name of the registering test (the default streaming key) */
@@ -63,11 +72,15 @@ struct bench__row {
     struct bench__cell *cells;   /* row-cell order */
     size_t n_cells;
     uint64_t count_iterations; /* 0 = no counting pass ran */
+    /* the thread's CPU time per iteration over the kept samples of a batched row, read between
+     * samples (never inside one); NaN or 0 = not measured (a bench_case row: see formats.md) */
+    double cpu_ns;
     /* the share of the machine's CPU time other processes used while the row was timed, in
      * [0, 1]; NaN = not measured (docs/explanation/contention.md) */
     double contention;
-    bool at_clock_resolution;       /* see BENCH__CLOCK_RESOLUTION_FACTOR */
-    char *error;                    /* "" when ok; the reason for error and skip rows */
+    int contention_gap;       /* why contention is NaN: BENCH__CONTENTION_SHORT, ... (0: none) */
+    bool at_clock_resolution; /* see BENCH__CLOCK_RESOLUTION_FACTOR */
+    char *error;              /* "" when ok; the reason for error and skip rows */
     struct bench__profile *profile; /* --profile: the row's sampling pass (owned), or NULL */
 };
 
@@ -87,6 +100,8 @@ BENCH__HIDDEN bool bench__row_at_clock_resolution(const struct bench__row *row,
 /* Is this column a rate derived from the row's median (a client rate metric: its name ends in
  * "/s")? */
 BENCH__HIDDEN bool bench__column_is_rate(const struct bench__column_desc *column);
+/* The row's measured thread CPU time per iteration (row->cpu_ns), or NaN when it was not. */
+BENCH__HIDDEN double bench__row_cpu_ns(const struct bench__row *row);
 /* Free what a row owns (name, source, labels, cells, error, profile); the row itself is the
  * caller's. */
 BENCH__HIDDEN void bench__row_release(struct bench__row *row);

@@ -2,7 +2,8 @@
 /* bench_table.c: owns how benchmark rows become a console table: label columns, the
  * name or `implementation` column, n, median ±MAD (marked when the row's contention reached
  * BENCH__CONTENTION_MARK, and when the row is at the clock's resolution, which marks its rates
- * too; a one-line note under the table for each), min, max, metric columns and notes. It neither
+ * too; a one-line note under the table for each), min, max, metric columns (a count that
+ * includes an empty counting bracket marked, with its note) and notes. It neither
  * orders rows (grouping.c) nor draws boxes (table.c). */
 #define _GNU_SOURCE
 #include <math.h>
@@ -17,6 +18,8 @@
 #define EM_DASH "\xe2\x80\x94"
 #define CONTENTION_SIGN "\xe2\x80\xa0" /* U+2020 DAGGER, one cell wide */
 #define RESOLUTION_SIGN "\xe2\x80\xa1" /* U+2021 DOUBLE DAGGER, one cell wide */
+#define UNMEASURED_SIGN "\xc2\xa7"     /* U+00A7 SECTION SIGN: contention not measured */
+#define BRACKET_SIGN "\xe2\x81\xba"    /* U+207A SUPERSCRIPT PLUS SIGN, one cell wide */
 
 static int compare_strings(const void *a, const void *b)
 {
@@ -70,6 +73,40 @@ static const struct bench__cell *cell_of(const struct bench__row *row,
     return NULL;
 }
 
+/* The cell of a measured row that includes an empty counting bracket (one call per bracket). */
+static const struct bench__cell *bracketed(const struct bench__row *row,
+                                           const struct bench__column_desc *col)
+{
+    const struct bench__cell *m = row->state == BENCH__ROW_OK ? cell_of(row, col) : NULL;
+    return m && !isnan(m->value) && m->bracket > 0 ? m : NULL;
+}
+
+/* The line under a table whose count cells include an empty bracket: what one read, per
+ * column (the first marked row's; every row of a run reads the same one). */
+static void bracket_note(FILE *out, const struct bench__row *const *rows, size_t n,
+                         const struct bench__column_desc *const *metrics, size_t n_metrics)
+{
+    char text[400] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < n_metrics; i++)
+        for (size_t r = 0; r < n; r++) {
+            const struct bench__cell *m = bracketed(rows[r], metrics[i]);
+            if (!m)
+                continue;
+            char v[BENCH__NUMBER_MAX];
+            bench__format_metric(m->bracket, metrics[i]->format, false, v, sizeof v);
+            bench__fmt(text + len, sizeof text - len, "%s%s %s", len ? ", " : "",
+                       metrics[i]->header, v);
+            len = strlen(text);
+            break;
+        }
+    if (len)
+        fprintf(out,
+                BRACKET_SIGN " counted one call per bracket: includes one empty bracket per call "
+                             "(%s), not subtracted (JSON: bracketIncluded)\n",
+                text);
+}
+
 static char *dup_or_dash(const char *s)
 {
     return bench__xstrdup(s && *s ? s : EM_DASH);
@@ -108,6 +145,33 @@ static void contention_note(FILE *out, const struct bench__row *const *rows, siz
             CONTENTION_SIGN " other processes used %s of the machine's CPU time while %s timed "
                             "(marked from %.0f%%; docs/explanation/contention.md)\n",
             share, rows_word, BENCH__CONTENTION_MARK * 100);
+}
+
+/* A measured row whose contention could not be measured: without a mark, a row without † would
+ * not be known to be clean. */
+static bool contention_unknown(const struct bench__row *row)
+{
+    return row->state == BENCH__ROW_OK && isnan(row->contention) && row->contention_gap != 0;
+}
+
+/* The line under a table with rows whose contention was not measured, with the reasons. */
+static void unmeasured_note(FILE *out, const struct bench__row *const *rows, size_t n)
+{
+    size_t shorter = 0, unreadable = 0;
+    for (size_t r = 0; r < n; r++)
+        if (contention_unknown(rows[r])) {
+            shorter += rows[r]->contention_gap == BENCH__CONTENTION_SHORT;
+            unreadable += rows[r]->contention_gap != BENCH__CONTENTION_SHORT;
+        }
+    if (shorter + unreadable == 0)
+        return;
+    fprintf(out,
+            UNMEASURED_SIGN " contention not measured (docs/explanation/contention.md): %s%s%s\n",
+            shorter ? "the row's timing spanned under 20 clock ticks of the machine's CPU time, "
+                      "too few to read"
+                    : "",
+            shorter && unreadable ? "; " : "",
+            unreadable ? "/proc/stat or this process's CPU time could not be read" : "");
 }
 
 static bool at_resolution(const struct bench__row *row)
@@ -181,10 +245,14 @@ void bench__bench_table_paint(FILE *out, const struct bench__row *const *measure
         if (used)
             metrics[n_metrics++] = cols[c];
     }
+    bool *column_bracketed = bench__xcalloc(n_metrics + 1, sizeof *column_bracketed);
+    for (size_t i = 0; i < n_metrics; i++)
+        for (size_t r = 0; r < n && !column_bracketed[i]; r++)
+            column_bracketed[i] = bracketed(rows[r], metrics[i]) != NULL;
     bool any_marked = false, any_resolution = false;
     for (size_t r = 0; r < n; r++) {
         notes |= rows[r]->state != BENCH__ROW_OK;
-        any_marked |= contended(rows[r]);
+        any_marked |= contended(rows[r]) || contention_unknown(rows[r]);
         any_resolution |= at_resolution(rows[r]);
         if (styles)
             styles[r] = rows[r] == &live                       ? SGR_DIM
@@ -245,7 +313,10 @@ void bench__bench_table_paint(FILE *out, const struct bench__row *const *measure
             bench__format_ns(row->stats.median, med, sizeof med);
             bench__format_ns(row->stats.mad, mad, sizeof mad);
             /* a marked row's median carries the sign; the others keep its place blank */
-            const char *sign = !any_marked ? "" : contended(row) ? " " CONTENTION_SIGN : "  ";
+            const char *sign = !any_marked               ? ""
+                               : contended(row)          ? " " CONTENTION_SIGN
+                               : contention_unknown(row) ? " " UNMEASURED_SIGN
+                                                         : "  ";
             const char *res = !any_resolution      ? ""
                               : at_resolution(row) ? " " RESOLUTION_SIGN
                                                    : "  ";
@@ -267,7 +338,11 @@ void bench__bench_table_paint(FILE *out, const struct bench__row *const *measure
             const char *res = !any_resolution || !bench__column_is_rate(metrics[i]) || !value ? ""
                               : at_resolution(row) ? " " RESOLUTION_SIGN
                                                    : "  ";
-            cell[k++] = bench__xasprintf("%s%s", m ? buf : EM_DASH, res);
+            /* a count that includes an empty bracket carries its mark */
+            const char *brk = !column_bracketed[i]         ? ""
+                              : bracketed(row, metrics[i]) ? " " BRACKET_SIGN
+                                                           : "  ";
+            cell[k++] = bench__xasprintf("%s%s%s", m ? buf : EM_DASH, res, brk);
         }
         if (notes)
             cell[k++] = ok ? bench__xstrdup("") : dup_or_dash(row->error);
@@ -283,7 +358,10 @@ void bench__bench_table_paint(FILE *out, const struct bench__row *const *measure
                                  .row_style = styles};
     bench__table_render(out, &table, memory);
     contention_note(out, rows, n);
+    unmeasured_note(out, rows, n);
     resolution_note(out, rows, n);
+    bracket_note(out, rows, n, metrics, n_metrics);
+    free(column_bracketed);
     for (size_t i = 0; i < n * n_columns; i++)
         free(cells[i]);
     free(cells);

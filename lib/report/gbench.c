@@ -79,16 +79,11 @@ static json_t *context_json(const struct bench__meta *m)
     return o;
 }
 
-/* The row's CPU time per iteration: its perf-sw task-clock cell when that was measured. */
+/* The row's CPU time per iteration: the thread's CPU time over its kept samples, read between
+ * samples (a batched row); NaN for a bench_case row, whose samples are single calls. */
 static double cpu_time_ns(const struct bench__row *row)
 {
-    for (size_t i = 0; i < row->n_cells; i++) {
-        const struct bench__column_desc *c = row->cells[i].column;
-        if (c && !strcmp(c->source, "perf-sw") && !strcmp(c->name, "task-clock") &&
-            !row->cells[i].estimate)
-            return row->cells[i].value;
-    }
-    return NAN;
+    return bench__row_cpu_ns(row);
 }
 
 static const char *source_of(const struct bench__row *row)
@@ -157,11 +152,20 @@ static json_t *entry_json(const struct bench__row *row, size_t family, size_t in
               put(o, "repetitions", json_integer(1)) &&
               put(o, "repetition_index", json_integer(0)) && put_measured(o, row);
     /* Google Benchmark's free-text label, which its readers show beside the row */
-    if (ok && row->at_clock_resolution)
-        ok = put(o, "label",
-                 json_string("at the clock's resolution: the median is within 2x of one clock "
-                             "read (context.libbench_clock_overhead_ns), and so are the rates "
-                             "derived from it"));
+    const char *resolution = row->at_clock_resolution
+                                 ? "at the clock's resolution: the median is within 2x of one "
+                                   "clock read (context.libbench_clock_overhead_ns), and so are "
+                                   "the rates derived from it"
+                                 : NULL;
+    const char *no_cpu =
+        isfinite(cpu_time_ns(row)) ? NULL : "cpu_time not measured: real_time repeated";
+    if (ok && (resolution || no_cpu)) {
+        char *label =
+            bench__xasprintf("%s%s%s", no_cpu ? no_cpu : "", no_cpu && resolution ? "; " : "",
+                             resolution ? resolution : "");
+        ok = put(o, "label", json_string(label));
+        free(label);
+    }
     free(name);
     if (!ok) {
         json_decref(o);
@@ -203,9 +207,11 @@ static const char *cpu_time_words(const struct bench__report *r)
             repeated = true;
     }
     if (task_clock && repeated)
-        return "task-clock per iteration where measured, else real_time repeated (not measured)";
+        return "the thread's CPU time per iteration, read between samples, where measured; "
+               "else real_time repeated (not measured: a bench_case row, whose samples are "
+               "single calls; its entry's label says so)";
     if (task_clock)
-        return "task-clock per iteration";
+        return "the thread's CPU time per iteration, read between samples";
     return "real_time repeated: CPU time was not measured";
 }
 

@@ -22,30 +22,22 @@
 #define EXACT_INT_MAX 9007199254740992.0 /* 2^53: every integer up to here is a double */
 
 /* JSON_PRESERVE_ORDER is a no-op since jansson 2.8 (objects always keep insertion order);
- * it is passed so an older jansson behaves the same. JSON_REAL_PRECISION(6) makes reals
- * "%.6g" with the exponent's '+' and leading zeros dropped (1.65175e8). */
-#define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6))
+ * it is passed so an older jansson behaves the same. JSON_REAL_PRECISION(15) makes reals
+ * "%.15g" with the exponent's '+' and leading zeros dropped (1.23456789e-5): every digit a
+ * double holds without the noise of the 16th and 17th (0.1, not 0.10000000000000001). */
+#define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
 
 /* ---- values -------------------------------------------------------------------------- */
 
 /* The number rules of docs/reference/bench-json.md ("Numbers"): not finite -> null; integral with
- * |v| <= 2^53 -> an integer; otherwise "%.6g", which is an integer when it printed only digits
- * (123456.7 -> 123457) and a real with six significant digits otherwise. */
+ * |v| <= 2^53 -> an integer; otherwise a real of 15 significant digits (DUMP_FLAGS): a count of
+ * 884856000.5 per iteration keeps every digit it was measured with. */
 static json_t *number(double v)
 {
     if (!isfinite(v))
         return json_null();
     if (v == trunc(v) && fabs(v) <= EXACT_INT_MAX)
         return json_integer((json_int_t)v); /* -0.0 becomes 0 */
-    char text[32];
-    bench__fmt(text, sizeof text, "%.6g", v);
-    /* Only digits after an optional sign: the test is locale-proof, unlike looking for '.'. */
-    const char *p = text + (text[0] == '-');
-    bool digits = *p != '\0';
-    for (; *p; p++)
-        digits = digits && *p >= '0' && *p <= '9';
-    if (digits)
-        return json_integer((json_int_t)strtoll(text, NULL, 10)); /* |v| < 10^6 here */
     return json_real(v);
 }
 
@@ -226,6 +218,20 @@ static bool put_metrics(json_t *o, const struct bench__row *row)
         if (!append(estimated, text(cell->column->name)))
             return false;
     }
+    /* the cells counted one call per bracket: what the empty bracket they include read */
+    json_t *bracket = NULL;
+    for (size_t i = 0; i < row->n_cells; i++) {
+        const struct bench__cell *cell = &row->cells[i];
+        if (!cell->column || !(cell->bracket > 0))
+            continue;
+        if (!bracket) {
+            bracket = json_object();
+            if (!put(o, "bracketIncluded", bracket))
+                return false;
+        }
+        if (!put_text_key(bracket, cell->column->name, number(cell->bracket)))
+            return false;
+    }
     return true;
 }
 
@@ -244,6 +250,8 @@ static json_t *row_json(const struct bench__row *row)
              put_metrics(o, row);
         if (ok && row->count_iterations > 0)
             ok = put(o, "countIterations", count(row->count_iterations));
+        if (ok && isfinite(bench__row_cpu_ns(row)))
+            ok = put(o, "cpuNs", number(bench__row_cpu_ns(row)));
         if (ok && row->at_clock_resolution)
             ok = put(o, "atClockResolution", json_true());
         if (ok && row->profile)

@@ -71,7 +71,19 @@ void bench__profile_table_render(FILE *out, const struct bench__row *row)
     const struct bench__profile *p = row->profile;
     if (!p)
         return;
-    char *name = bench__xstrdup(row->name);
+    /* the row's full identity: its name and labels, as the messages write a cell (issue 32, 11) */
+    char *name = bench__xstrdup(row->name ? row->name : "");
+    for (size_t i = 0; i < row->n_labels; i++) {
+        char *longer = bench__xasprintf("%s%s%s=%s", name, i ? "," : " {", row->labels[i].key,
+                                        row->labels[i].value);
+        free(name);
+        name = longer;
+    }
+    if (row->n_labels) {
+        char *closed = bench__xasprintf("%s}", name);
+        free(name);
+        name = closed;
+    }
     bench__sanitize(name);
     if (p->unavailable) {
         fprintf(out, "profile of %s: not taken (%s)\n\n", name, p->unavailable);

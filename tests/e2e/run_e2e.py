@@ -499,8 +499,9 @@ def case_empty():
           "has none\n", f"empty filtered: {rc} {out!r} {err!r}")
 
 
-# A median may carry the contention mark (" †"), or its blank place in a table with marked rows.
-ROW = r"│ (\S+) +│ +(\d+(?:×\d+)?) │ +(\S+) ±(\S+)(?: †|  )? │ +(\S+) │ +(\S+) │"
+# A median may carry the contention mark (" †"), the mark of a contention not measured (" §"), or
+# their blank place in a table with marked rows.
+ROW = r"│ (\S+) +│ +(\d+(?:×\d+)?) │ +(\S+) ±(\S+)(?: †| §|  )? │ +(\S+) │ +(\S+) │"
 
 
 def case_bench():
@@ -522,6 +523,23 @@ def case_bench():
           f"bench stderr: {err!r}")
     check("╼ workloads ╾" in out and "│ sample.ingest " in out, "bench: the workloads table")
     check(out.startswith("╭") and "┝" in out and out.rstrip().endswith("╯"), "bench: box drawing")
+    # a measured row whose contention is null in the JSON carries § in the table, with the
+    # reason under it; so a row without † or § had its contention measured (issue 32, point 6)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "b.json")
+        rc, out, err = run([SAMPLE, "--bench", "--bench-json=" + path])
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        for r in doc["rows"]:
+            if r["error"]:
+                continue
+            m = re.search(r"│ " + re.escape(r["name"]) + r" +│ [^│]*│ [^│]*?( †| §)? │", out)
+            mark = m.group(1) if m else None
+            check(m is not None and (mark == " §") == (r["contention"] is None),
+                  f"bench: contention mark {mark!r} for {r['name']} ({r['contention']})\n{out}")
+        unknown = any(r["contention"] is None and not r["error"] for r in doc["rows"])
+        check(("\n§ contention not measured (docs/explanation/contention.md): " in out) == unknown,
+              f"bench: the § note\n{out}")
     rc, out, err = run([BENCH_ONLY, "--bench"])
     check(rc == 1, f"bench_only: exit {rc}")
     check(re.search(r"│ bench_only\.whole_body +│ +32×\d+ │", out) is not None, "bench_only: whole")

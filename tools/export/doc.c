@@ -128,20 +128,24 @@ static int read_row(struct export_doc *doc, const json_t *o, size_t i, char *err
     const json_t *error = json_object_get(o, "error");
     row->error = json_is_string(error) ? keep_string(doc, error) : "";
     row->at_clock_resolution = json_is_true(json_object_get(o, "atClockResolution"));
-    static const char *const keys[] = {"iterations",  "samples", "medianNs",
-                                       "deviationNs", "minNs",   "maxNs"};
-    double *slots[] = {&row->iterations,   &row->samples, &row->median_ns,
-                       &row->deviation_ns, &row->min_ns,  &row->max_ns};
+    static const char *const keys[] = {"iterations", "samples", "medianNs", "deviationNs",
+                                       "minNs",      "maxNs",   "cpuNs"};
+    double *slots[] = {&row->iterations, &row->samples, &row->median_ns, &row->deviation_ns,
+                       &row->min_ns,     &row->max_ns,  &row->cpu_ns};
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
         if (number_at(o, keys[k], slots[k]) != 0)
             return tool_json_error(err, size, "rows[%zu].%s: must be a number or null", i, keys[k]);
     row->metrics = bench__xcalloc(doc->n_columns + 1, sizeof *row->metrics);
     row->estimate = bench__xcalloc(doc->n_columns + 1, sizeof *row->estimate);
+    row->metric_real = bench__xcalloc(doc->n_columns + 1, sizeof *row->metric_real);
     const json_t *metrics = json_object_get(o, "metrics");
-    for (size_t c = 0; c < doc->n_columns; c++)
+    for (size_t c = 0; c < doc->n_columns; c++) {
         if (json_is_object(metrics) && number_at(metrics, doc->columns[c].name, &row->metrics[c]))
             return tool_json_error(err, size,
                                    "rows[%zu].metrics: a value that is not a number or null", i);
+        row->metric_real[c] = json_is_real(
+            json_is_object(metrics) ? json_object_get(metrics, doc->columns[c].name) : NULL);
+    }
     size_t k;
     const json_t *e;
     json_array_foreach(json_object_get(o, "estimatedMetrics"), k, e)
@@ -294,6 +298,7 @@ void export_doc_free(struct export_doc *doc)
         free(doc->rows[i].labels);
         free(doc->rows[i].metrics);
         free(doc->rows[i].estimate);
+        free(doc->rows[i].metric_real);
         free(doc->rows[i].read_labels);
     }
     for (size_t i = 0; i < doc->n_blocks; i++)

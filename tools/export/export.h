@@ -31,9 +31,11 @@ struct export_row {
     const char *name;
     const char **labels; /* one per export_doc.label_keys, NULL where the row has no such label */
     double iterations, samples, median_ns, deviation_ns, min_ns, max_ns;
-    double *metrics;                  /* one per export_doc.columns */
-    bool *estimate;                   /* the document lists the metric in estimatedMetrics */
-    const char *error;                /* "" when measured */
+    double cpu_ns;     /* the thread's CPU time per iteration ("cpuNs"); NaN = not measured */
+    double *metrics;   /* one per export_doc.columns */
+    bool *metric_real; /* the document wrote that metric as a real (1.65175e8), not an integer */
+    bool *estimate;    /* the document lists the metric in estimatedMetrics */
+    const char *error; /* "" when measured */
     bool at_clock_resolution;         /* the document's "atClockResolution": true */
     struct export_label *read_labels; /* while the document is read */
     size_t n_read_labels;

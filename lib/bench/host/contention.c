@@ -134,6 +134,13 @@ double bench__contention_value(const struct bench__contention *acc, long ticks_p
     return v > 1 ? 1 : v;
 }
 
+int bench__contention_gap(const struct bench__contention *acc, long ticks_per_s)
+{
+    if (acc->err || ticks_per_s <= 0)
+        return BENCH__CONTENTION_UNREADABLE;
+    return acc->total < BENCH__CONTENTION_MIN_TICKS ? BENCH__CONTENTION_SHORT : 0;
+}
+
 long bench__ticks_per_s(void)
 {
     long hz = sysconf(_SC_CLK_TCK);

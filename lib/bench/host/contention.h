@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../model/row.h"
 #include "../../util/hidden.h"
 
 /* A row measured over less machine CPU time than this (in /proc/stat clock ticks, summed over
@@ -57,6 +58,9 @@ BENCH__HIDDEN void bench__contention_add(struct bench__contention *acc,
  * total, own converted to ticks at `ticks_per_s` (USER_HZ); NaN when an edge failed or the span
  * is under BENCH__CONTENTION_MIN_TICKS. */
 BENCH__HIDDEN double bench__contention_value(const struct bench__contention *acc, long ticks_per_s);
+/* Why bench__contention_value is NaN: BENCH__CONTENTION_UNREADABLE when an edge failed,
+ * BENCH__CONTENTION_SHORT when the span is under BENCH__CONTENTION_MIN_TICKS, else 0. */
+BENCH__HIDDEN int bench__contention_gap(const struct bench__contention *acc, long ticks_per_s);
 /* The clock ticks per second of /proc/stat (sysconf(_SC_CLK_TCK), 100 when unknown). */
 BENCH__HIDDEN long bench__ticks_per_s(void);
 

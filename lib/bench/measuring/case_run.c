@@ -186,6 +186,7 @@ void bench__case_measure(struct bench__measure *m, struct bench__pending *p)
         r->samples = m->n_samples;
         r->stats = bench__summarize(m->samples, m->n_samples);
         r->contention = bench__row_contention(m);
+        r->contention_gap = bench__row_contention_gap(m);
         /* client cells first (row-cell order), then what the counting passes appended */
         struct bench__cell *cells = bench__xcalloc(p->n_metrics + r->n_cells + 1, sizeof *cells);
         for (size_t i = 0; i < p->n_metrics; i++) {
@@ -193,7 +194,7 @@ void bench__case_measure(struct bench__measure *m, struct bench__pending *p)
             double v = d->amount;
             if (d->mode == BENCH_RATE)
                 v = r->stats.median > 0 ? d->amount * 1e9 / r->stats.median : NAN;
-            cells[i] = (struct bench__cell){d->column, v, false};
+            cells[i] = (struct bench__cell){d->column, v, false, 0};
         }
         if (r->n_cells)
             memcpy(cells + p->n_metrics, r->cells, r->n_cells * sizeof *cells);

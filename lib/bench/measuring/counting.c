@@ -97,9 +97,15 @@ void bench__count_pass_end(struct bench__measure *m)
     struct bench__cell *cells =
         bench__xrealloc(r->cells, (r->n_cells + src->n_family + 1) * sizeof *cells);
     r->cells = cells;
-    for (size_t k = 0; k < src->n_family; k++)
-        r->cells[r->n_cells++] =
-            (struct bench__cell){&src->family[k], values[k], estimate[k] && !isnan(values[k])};
+    /* one call per bracket: each value includes one empty bracket's reading, which it names */
+    const double *empty =
+        m->count.batch == 1 && m->empty_bracket ? m->empty_bracket[m->count.source] : NULL;
+    for (size_t k = 0; k < src->n_family; k++) {
+        bool counted = src->family[k].format == BENCH__FORMAT_COUNT && !isnan(values[k]);
+        double bracket = empty && counted && empty[k] > 0 ? empty[k] : 0;
+        r->cells[r->n_cells++] = (struct bench__cell){&src->family[k], values[k],
+                                                      estimate[k] && !isnan(values[k]), bracket};
+    }
     if (!r->count_iterations)
         r->count_iterations = m->count.iterations;
     free(values);
@@ -113,14 +119,15 @@ uint64_t bench__count_next_batch(const struct bench__measure *m)
 }
 
 /* Per-call rows count one call per bracket, so their counters include the bracket itself.
- * Measure what an empty bracket reads, once per source, and say so (never subtracted). */
+ * Measure what an empty bracket reads, once per source and worker (the cells of its per-call
+ * rows name it), and say so once per run (never subtracted). */
 void bench__count_disclose_bracket(struct bench__measure *m, size_t s)
 {
     enum { EMPTY_BRACKETS = 100 };
     const struct bench__open_source *src = &m->catalog.sources[s];
-    char key[128];
-    bench__fmt(key, sizeof key, "bracket:%s", src->ops->name);
-    if (!bench__say_once(m, key))
+    if (!m->empty_bracket)
+        m->empty_bracket = bench__xcalloc(m->catalog.n_sources + 1, sizeof *m->empty_bracket);
+    if (m->empty_bracket[s])
         return;
     const struct bench__source_ops *ops = src->ops;
     void *state = src->state;
@@ -135,6 +142,13 @@ void bench__count_disclose_bracket(struct bench__measure *m, size_t s)
     }
     struct bench__counts counts = {.values = values, .estimate = estimate, .scale = NAN};
     ops->pass_end(state, EMPTY_BRACKETS, EMPTY_BRACKETS, &counts);
+    m->empty_bracket[s] = values;
+    char key[128];
+    bench__fmt(key, sizeof key, "bracket:%s", src->ops->name);
+    if (!bench__say_once(m, key)) {
+        free(estimate);
+        return;
+    }
     char text[400] = "";
     size_t shown = 0;
     for (size_t k = 0; k < src->n_family && shown < 3; k++) {
@@ -156,6 +170,5 @@ void bench__count_disclose_bracket(struct bench__measure *m, size_t s)
             "%s: per-call rows are counted one call per bracket; an empty bracket reads %s "
             "(included in their counts, not subtracted)\n",
             ops->name, text);
-    free(values);
     free(estimate);
 }

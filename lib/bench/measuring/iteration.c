@@ -26,7 +26,9 @@ static void finish_batched_row(struct bench__measure *m, char *name)
     r->iterations = m->sampler.count;
     r->samples = m->sampler.n;
     r->stats = bench__summarize(m->sampler.samples, m->sampler.n);
+    r->cpu_ns = bench__sampler_cpu_per_iteration(&m->sampler);
     r->contention = bench__row_contention(m);
+    r->contention_gap = bench__row_contention_gap(m);
     if (m->sampler.count >= BENCH__MAX_SCALED_ITERATIONS) /* nothing measurable was timed */
         bench__row_fail(
             r, BENCH__FAILED,
@@ -87,8 +89,17 @@ uint64_t bench_iter_begin(bench_t *b)
     m->loop_open = true;
     bench__rounds_sampler_begin(m, m->loops);
     bench__row_contention_begin(m);
+    m->cpu0 = bench__clock_thread_cpu_ns(); /* between samples: never inside one */
     m->t0 = bench__clock_measure_ns();
     return m->sampler.count;
+}
+
+/* The thread CPU time of the sample that just ended (read after its closing clock read), given
+ * to the sampler, which keeps it with the sample. */
+static void sample_cpu(struct bench__measure *m, size_t kept_before, int64_t cpu0)
+{
+    int64_t cpu1 = bench__clock_thread_cpu_ns();
+    bench__sampler_cpu(&m->sampler, kept_before, cpu0 < 0 || cpu1 < 0 ? -1 : cpu1 - cpu0);
 }
 
 uint64_t bench_iter_next(bench_t *b)
@@ -99,7 +110,11 @@ uint64_t bench_iter_next(bench_t *b)
     int64_t t1 = bench__clock_measure_ns();
     if (!m || m->whole_body || m->register_only)
         return 0;
-    if (bench__sampler_step(&m->sampler, t1 - m->t0)) {
+    size_t kept = m->sampler.n;
+    bool more = bench__sampler_step(&m->sampler, t1 - m->t0);
+    sample_cpu(m, kept, m->cpu0);
+    if (more) {
+        m->cpu0 = bench__clock_thread_cpu_ns();
         m->t0 = bench__clock_measure_ns();
         return m->sampler.count;
     }
@@ -130,11 +145,15 @@ void bench__whole_body_measure(struct bench__measure *m, bench_t *b)
     bench__row_contention_begin(m);
     for (;;) {
         uint64_t count = m->sampler.count;
+        int64_t cpu0 = bench__clock_thread_cpu_ns();
         int64_t t0 = bench__clock_measure_ns();
         while (count--)
             fn(b);
         int64_t elapsed = bench__clock_measure_ns() - t0;
-        if (!bench__sampler_step(&m->sampler, elapsed))
+        size_t kept = m->sampler.n;
+        bool more = bench__sampler_step(&m->sampler, elapsed);
+        sample_cpu(m, kept, cpu0);
+        if (!more)
             break;
     }
     bench__row_contention_end(m);

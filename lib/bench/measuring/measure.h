@@ -38,6 +38,8 @@ struct bench__round_loop {
     uint64_t count;
     size_t n;
     double samples[BENCH__SAMPLE_COUNT];
+    double cpu_sum_ns; /* the thread CPU time of those samples */
+    bool cpu_unknown;
     struct bench__contention contention; /* what its timing spanned so far */
 };
 
@@ -107,6 +109,7 @@ struct bench__measure {
     bool registered;
     struct bench__sampler sampler;
     int64_t t0;
+    int64_t cpu0; /* the thread CPU clock before the sample that t0 opened (-1: unreadable) */
     /* the contention of the row being timed: its spans so far, and the edge its timing began at */
     struct bench__contention contention;
     struct bench__contention_edge contention_edge;
@@ -128,6 +131,9 @@ struct bench__measure {
     size_t n_samples, cap_samples;
     /* counting passes */
     struct bench__catalog catalog;
+    /* per catalog source: what one empty bracket read per family column (NULL until this worker
+     * measured it, bench__count_disclose_bracket) */
+    double **empty_bracket;
     struct bench__workloads workloads;
     struct bench__profile_state profile;
     struct {
@@ -170,6 +176,8 @@ BENCH__HIDDEN void bench__row_contention_begin(struct bench__measure *m);
 BENCH__HIDDEN void bench__row_contention_end(struct bench__measure *m);
 /* The row's contention from m->contention (NaN when not measured). */
 BENCH__HIDDEN double bench__row_contention(const struct bench__measure *m);
+/* Why it is NaN for a measured row (row.h: BENCH__CONTENTION_SHORT, ...), 0 when it is not. */
+BENCH__HIDDEN int bench__row_contention_gap(const struct bench__measure *m);
 
 /* ---- identity.c: one row per name and labels in a run's document (and identity.h) ------- */
 

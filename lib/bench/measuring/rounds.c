@@ -52,6 +52,8 @@ void bench__rounds_sampler_begin(struct bench__measure *m, unsigned ordinal)
         m->sampler.warmup = true;
         memcpy(m->sampler.samples, rl->samples, rl->n * sizeof rl->samples[0]);
         m->sampler.n = rl->n;
+        m->sampler.cpu_sum_ns = rl->cpu_sum_ns;
+        m->sampler.cpu_unknown = rl->cpu_unknown;
     }
     if (bench__rounds_early(m)) {
         size_t upto = BENCH__SAMPLE_COUNT * (m->round + 1) / m->rounds;
@@ -66,5 +68,7 @@ void bench__rounds_keep(struct bench__measure *m, unsigned ordinal)
     rl->count = m->sampler.count;
     rl->n = m->sampler.n;
     rl->contention = m->contention;
+    rl->cpu_sum_ns = m->sampler.cpu_sum_ns;
+    rl->cpu_unknown = m->sampler.cpu_unknown;
     memcpy(rl->samples, m->sampler.samples, rl->n * sizeof rl->samples[0]);
 }

@@ -22,6 +22,7 @@ struct bench__row *bench__row_new(struct bench__measure *m, const char *name)
     r->stats = (struct bench__summary){NAN, NAN, NAN, NAN};
     r->error = bench__xstrdup("");
     r->contention = NAN;
+    r->cpu_ns = NAN;
     return r;
 }
 
@@ -34,6 +35,7 @@ void bench__row_fail(struct bench__row *r, enum bench__outcome outcome, const ch
     r->iterations = 0;
     r->samples = 0;
     r->contention = NAN;
+    r->cpu_ns = NAN;
     free(r->cells);
     r->cells = NULL;
     r->n_cells = 0;
@@ -136,4 +138,9 @@ void bench__row_contention_end(struct bench__measure *m)
 double bench__row_contention(const struct bench__measure *m)
 {
     return bench__contention_value(&m->contention, bench__ticks_per_s());
+}
+
+int bench__row_contention_gap(const struct bench__measure *m)
+{
+    return bench__contention_gap(&m->contention, bench__ticks_per_s());
 }

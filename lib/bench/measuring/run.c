@@ -78,6 +78,10 @@ static void free_measure(struct bench__measure *m)
     free(m->provenance);
     free(m->samples);
     free(m->loop_rows);
+    if (m->empty_bracket)
+        for (size_t s = 0; s < m->catalog.n_sources; s++)
+            free(m->empty_bracket[s]);
+    free(m->empty_bracket);
     for (size_t i = 0; i < m->n_said; i++)
         free(m->said[i]);
     free(m->said);

@@ -45,6 +45,23 @@ bool bench__sampler_step(struct bench__sampler *s, int64_t elapsed_ns)
     return s->n < s->target && s->n < BENCH__SAMPLE_COUNT;
 }
 
+void bench__sampler_cpu(struct bench__sampler *s, size_t kept_before, int64_t cpu_ns)
+{
+    if (s->n <= kept_before)
+        return; /* a discarded sample */
+    if (cpu_ns < 0)
+        s->cpu_unknown = true;
+    else
+        s->cpu_sum_ns += (double)cpu_ns;
+}
+
+double bench__sampler_cpu_per_iteration(const struct bench__sampler *s)
+{
+    if (s->n == 0 || s->cpu_unknown || s->count == 0)
+        return NAN;
+    return s->cpu_sum_ns / ((double)s->n * (double)s->count);
+}
+
 bool bench__per_call_continue(size_t n, int64_t total_ns, int64_t budget_ns, uint64_t pin)
 {
     if (pin)

@@ -40,9 +40,18 @@ struct bench__sampler {
     size_t target;   /* stop once n reaches it (BENCH__SAMPLE_COUNT, or a round's share) */
     bool warmup;     /* discard the next sample: a round resumed with a known count */
     double samples[BENCH__SAMPLE_COUNT];
+    /* the thread CPU time of the kept samples (bench__sampler_cpu); cpu_unknown once one of
+     * them could not be read */
+    double cpu_sum_ns;
+    bool cpu_unknown;
 };
 BENCH__HIDDEN void bench__sampler_start(struct bench__sampler *s, int64_t budget_ns, uint64_t pin);
 BENCH__HIDDEN bool bench__sampler_step(struct bench__sampler *s, int64_t elapsed_ns);
+/* After a step: the thread CPU time the sample took (read before and after it, -1 unknown),
+ * kept when the step kept the sample (the sampler had kept_before samples before it). */
+BENCH__HIDDEN void bench__sampler_cpu(struct bench__sampler *s, size_t kept_before, int64_t cpu_ns);
+/* The CPU time per iteration of the kept samples; NaN when none was kept or one was unknown. */
+BENCH__HIDDEN double bench__sampler_cpu_per_iteration(const struct bench__sampler *s);
 
 /* The per-call stop rule of bench_case rows: after n timed calls totalling total_ns, take
  * another? Pinned: exactly `pin` calls. Otherwise at least BENCH__PER_CALL_MIN_CALLS calls and

@@ -148,7 +148,7 @@ static void fill_unmeasured(struct bench__collector *c)
             if (has)
                 continue;
             row->cells = bench__xrealloc(row->cells, (row->n_cells + 1) * sizeof *row->cells);
-            row->cells[row->n_cells++] = (struct bench__cell){c->doc[k], NAN, false};
+            row->cells[row->n_cells++] = (struct bench__cell){c->doc[k], NAN, false, 0};
         }
     }
 }

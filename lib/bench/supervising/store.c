@@ -121,7 +121,8 @@ static struct bench__cell *copy_cells(const struct bench__collector *c,
     for (size_t i = 0; i < n; i++) {
         const struct bench__column_desc *d = column_named(c, cells[i].column->name);
         if (d)
-            copy[k++] = (struct bench__cell){d, cells[i].value, cells[i].estimate};
+            copy[k++] =
+                (struct bench__cell){d, cells[i].value, cells[i].estimate, cells[i].bracket};
     }
     *out_n = k;
     return copy;

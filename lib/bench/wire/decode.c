@@ -244,6 +244,8 @@ static void get_row(const json_t *e, const char *key, const struct bench__row **
                   real_of(json_array_get(stats, 2)), real_of(json_array_get(stats, 3))},
         .count_iterations = count_of(json_object_get(o, "countIterations")),
         .contention = real_of(json_object_get(o, "contention")),
+        .contention_gap = (int)json_integer_value(json_object_get(o, "contentionGap")),
+        .cpu_ns = real_of(json_object_get(o, "cpuNs")),
         .error = (char *)text_of(json_object_get(o, "error"), h),
     };
     row->labels = labels_of(json_object_get(o, "labels"), &row->n_labels, h);
@@ -254,8 +256,10 @@ static void get_row(const json_t *e, const char *key, const struct bench__row **
     for (size_t i = 0; i < row->n_cells; i++) {
         const json_t *cell = json_array_get(cells, i);
         columns[i].name = text_of(json_array_get(cell, 0), h);
+        const json_t *bracket = json_array_get(cell, 3);
         row->cells[i] = (struct bench__cell){&columns[i], real_of(json_array_get(cell, 1)),
-                                             json_is_true(json_array_get(cell, 2))};
+                                             json_is_true(json_array_get(cell, 2)),
+                                             bracket ? real_of(bracket) : 0};
     }
     row->profile = profile_of(json_object_get(o, "profile"), h);
     *v = row;

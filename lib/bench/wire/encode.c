@@ -186,11 +186,14 @@ static void put_row(json_t *e, const char *key, const struct bench__row *row)
                                   real(row->stats.min), real(row->stats.max)));
     json_t *cells = json_array(); /* each cell names its column: the supervisor knows none */
     for (size_t i = 0; i < row->n_cells; i++)
-        json_array_append_new(cells, json_pack("[o, o, b]", text(row->cells[i].column->name),
-                                               real(row->cells[i].value), row->cells[i].estimate));
+        json_array_append_new(cells, json_pack("[o, o, b, o]", text(row->cells[i].column->name),
+                                               real(row->cells[i].value), row->cells[i].estimate,
+                                               real(row->cells[i].bracket)));
     json_object_set_new(o, "cells", cells);
     json_object_set_new(o, "countIterations", count(row->count_iterations));
     json_object_set_new(o, "contention", real(row->contention));
+    json_object_set_new(o, "contentionGap", json_integer(row->contention_gap));
+    json_object_set_new(o, "cpuNs", real(row->cpu_ns));
     json_object_set_new(o, "error", text(row->error));
     if (row->profile)
         json_object_set_new(o, "profile", profile(row->profile));

@@ -38,6 +38,14 @@ static int64_t fake_clock(void)
     return fake_now;
 }
 
+/* The thread CPU clock: half the fake time (the body is on a CPU half the time it takes). */
+static int64_t fake_cpu_clock(void)
+{
+    if (counters_enabled)
+        clock_reads_while_counting++;
+    return fake_now / 2;
+}
+
 static const struct bench__column_desc fake_family[] = {
     {.name = "fake-calls",
      .header = "fake/iter",
@@ -542,6 +550,7 @@ static json_t *run_selected(const char *names, size_t n_selected, const char *co
     calls = 0;
     fake_now = 1000000;
     bench__clock_measure_ns = fake_clock;
+    bench__clock_thread_cpu_ns = fake_cpu_clock;
     last_status = bench__run_bench(&cfg, &suite);
     bench__suite_free(&suite);
     bench__config_free(&cfg);
@@ -600,6 +609,8 @@ static void test_batched_doubles_to_the_budget(void **state)
     assert_int_equal((int64_t)num(row, "samples"), 32);
     assert_true(num(row, "medianNs") == 100.0);
     assert_true(num(row, "deviationNs") == 0.0);
+    /* the thread's CPU time per iteration over the kept samples (issue 32, point 4) */
+    assert_true(num(row, "cpuNs") == 50.0);
     json_decref(doc);
 }
 
@@ -615,6 +626,7 @@ static void test_batched_preempted_sample_keeps_doubling(void **state)
     assert_int_equal((int64_t)num(row, "samples"), 32);
     assert_true(num(row, "medianNs") == 100.0);
     assert_true(num(row, "maxNs") == 100.0); /* the slow sample was not kept */
+    assert_true(num(row, "cpuNs") == 50.0);  /* nor its CPU time */
     json_decref(doc);
 }
 
@@ -635,6 +647,7 @@ static void test_whole_body(void **state)
     /* 50 ns per call: 65536 calls are 3.3 ms, 131072 are 6.6 ms */
     assert_int_equal((int64_t)num(row, "iterations"), 131072);
     assert_true(num(row, "medianNs") == 50.0);
+    assert_true(num(row, "cpuNs") == 25.0);
     assert_string_equal(json_string_value(json_object_get(row, "name")),
                         "test_bench_run.whole_50ns");
     json_decref(doc);
@@ -649,6 +662,7 @@ static void test_per_call_probe_and_budget(void **state)
     assert_int_equal((int64_t)num(row, "iterations"), 1);
     assert_int_equal(calls, 5001);
     assert_true(num(row, "medianNs") == 1000.0);
+    assert_null(json_object_get(row, "cpuNs")); /* single-call samples: not measured */
     json_decref(doc);
 }
 

@@ -219,7 +219,7 @@ static void small_run(struct run *r)
     send_columns(r);
     send_facts(r);
     send_begin(r, BENCH__ITEM_BODY, a, r->suite.entries[a].full_name, NULL, 0);
-    struct bench__cell cells[] = {{&col_items, 0.1, false}, {&col_instr, NAN, false}};
+    struct bench__cell cells[] = {{&col_items, 0.1, false, 0}, {&col_instr, NAN, false, 2.25}};
     struct bench__row row = {
         .name = (char *)r->suite.entries[a].full_name,
         .source = (char *)r->suite.entries[a].full_name,
@@ -322,7 +322,8 @@ static void test_wire_numbers(void **state)
     size_t len = 0;
     struct bench__wire_out wire = {.f = open_memstream(&buf, &len), .fd = -1, .ack_fd = -1};
     struct bench__sink sink = bench__wire_sink(&wire);
-    struct bench__cell cells[] = {{&col_items, 123456789.125, true}, {&col_instr, NAN, false}};
+    struct bench__cell cells[] = {{&col_items, 123456789.125, true, 0.5},
+                                  {&col_instr, NAN, false, 2.25}};
     struct bench__row row = {.name = (char *)"r",
                              .source = (char *)"s",
                              .stats = {1.0 / 3.0, 4.9406564584124654e-324, -INFINITY, INFINITY},
@@ -339,8 +340,8 @@ static void test_wire_numbers(void **state)
     assert_non_null(strstr(buf, "0.33333333333333331"));
     assert_non_null(strstr(buf, "4.9406564584124654e-324"));
     assert_non_null(strstr(buf, "\"-inf\",\"inf\""));
-    assert_non_null(strstr(buf, "[\"items/s\",123456789.125,true]"));
-    assert_non_null(strstr(buf, "[\"instructions\",null,false]"));
+    assert_non_null(strstr(buf, "[\"items/s\",123456789.125,true,0.5]"));
+    assert_non_null(strstr(buf, "[\"instructions\",null,false,2.25]"));
     assert_non_null(strstr(buf, "\"slot\":7"));
     free(buf);
 }

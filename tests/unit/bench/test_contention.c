@@ -106,10 +106,12 @@ static void test_span_rules(void **state)
     b = edge(BENCH__CONTENTION_MIN_TICKS - 1, 0, 0);
     bench__contention_add(&acc, &a, &b);
     assert_nan(bench__contention_value(&acc, 100));
+    assert_int_equal(bench__contention_gap(&acc, 100), BENCH__CONTENTION_SHORT); /* said why */
     b = edge(BENCH__CONTENTION_MIN_TICKS, 0, 0);
     acc = (struct bench__contention){0};
     bench__contention_add(&acc, &a, &b);
     assert_true(bench__contention_value(&acc, 100) == 1);
+    assert_int_equal(bench__contention_gap(&acc, 100), 0);
     /* a failed edge: not measured, and later spans do not repair it */
     acc = (struct bench__contention){0};
     struct bench__contention_edge bad = edge(0, 0, 0);
@@ -118,6 +120,7 @@ static void test_span_rules(void **state)
     assert_int_equal(acc.err, -ENOENT);
     bench__contention_add(&acc, &c, &d);
     assert_nan(bench__contention_value(&acc, 100));
+    assert_int_equal(bench__contention_gap(&acc, 100), BENCH__CONTENTION_UNREADABLE);
     /* counters that ran backwards */
     acc = (struct bench__contention){0};
     a = edge(1000, 500, 0), b = edge(900, 400, 0);

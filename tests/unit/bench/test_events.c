@@ -174,7 +174,9 @@ static void describe_row(FILE *f, const char *key, const struct bench__row *r)
     for (size_t i = 0; i < r->n_cells; i++) {
         text_bytes(f, r->cells[i].column->name); /* the decoder's columns carry only names */
         real_bits(f, r->cells[i].value);
-        fprintf(f, ",%d;", r->cells[i].estimate);
+        fprintf(f, ",%d,", r->cells[i].estimate);
+        real_bits(f, r->cells[i].bracket);
+        fprintf(f, ";");
     }
     fprintf(f, "]|%llu|", (unsigned long long)r->count_iterations);
     real_bits(f, r->contention);
@@ -461,7 +463,7 @@ static void sample_row(const struct bench__row **v, unsigned variant)
     for (size_t i = 0; i < r->n_cells; i++) {
         struct bench__column_desc *col = zalloc(1, sizeof *col);
         col->name = a_text(variant);
-        r->cells[i] = (struct bench__cell){col, a_real(variant), i % 2 == 1};
+        r->cells[i] = (struct bench__cell){col, a_real(variant), i % 2 == 1, a_real(variant)};
     }
     r->count_iterations = a_count(variant);
     r->contention = a_real(variant);

@@ -20,8 +20,9 @@ static const char bench_doc[] =
     "{\"schema\":2,\"meta\":{},\"columns\":[{\"name\":\"items/s\",\"format\":\"ratio\"}],"
     "\"rows\":["
     "{\"name\":\"a\",\"labels\":{\"impl\":\"fast\"},\"iterations\":8,\"samples\":4,"
-    "\"medianNs\":12.5,\"deviationNs\":null,\"minNs\":12,\"maxNs\":13,"
-    "\"metrics\":{\"items/s\":2e6},\"estimatedMetrics\":[\"items/s\"],\"atClockResolution\":true,"
+    "\"medianNs\":12.5,\"deviationNs\":null,\"minNs\":12,\"maxNs\":13,\"cpuNs\":11.5,"
+    "\"metrics\":{\"items/s\":8.84856e8},\"estimatedMetrics\":[\"items/"
+    "s\"],\"atClockResolution\":true,"
     "\"error\":\"\"},"
     "{\"name\":\"b, quoted\",\"labels\":{\"size\":\"big\",\"impl\":\"slow\"},\"iterations\":null,"
     "\"samples\":null,\"medianNs\":null,\"deviationNs\":null,\"minNs\":null,\"maxNs\":null,"
@@ -48,7 +49,8 @@ static void reads_bench_json(void **state)
     assert_string_equal(doc.label_keys[1], "size");
     assert_null(doc.rows[0].labels[1]); /* row a has no size */
     assert_true(doc.rows[0].median_ns == 12.5 && isnan(doc.rows[0].deviation_ns));
-    assert_true(doc.rows[0].metrics[0] == 2e6 && doc.rows[0].estimate[0]);
+    assert_true(doc.rows[0].metrics[0] == 8.84856e8 && doc.rows[0].estimate[0]);
+    assert_true(doc.rows[0].cpu_ns == 11.5 && isnan(doc.rows[1].cpu_ns));
     assert_true(doc.rows[0].at_clock_resolution && !doc.rows[1].at_clock_resolution);
     assert_string_equal(doc.rows[1].error, "it failed");
     assert_true(isnan(doc.rows[1].median_ns));
@@ -59,10 +61,11 @@ static void reads_bench_json(void **state)
     assert_non_null(out);
     export_csv(&doc, out);
     fclose(out);
+    /* a metric the document wrote with six digits keeps them: never 884856000 (issue 32, 4) */
     assert_string_equal(text, "name,impl,size,iterations,samples,median_ns,deviation_ns,min_ns,"
-                              "max_ns,items/s,error,estimated,at_clock_resolution\n"
-                              "a,fast,,8,4,12.5,,12,13,2000000,,items/s,true\n"
-                              "\"b, quoted\",slow,big,,,,,,,,it failed,,\n");
+                              "max_ns,cpu_ns,items/s,error,estimated,at_clock_resolution\n"
+                              "a,fast,,8,4,12.5,,12,13,11.5,8.84856e+08,,items/s,true\n"
+                              "\"b, quoted\",slow,big,,,,,,,,,it failed,,\n");
     free(text);
 
     /* Markdown: the mark on the median and the rate (the ≈ stays), and its line under the table */
@@ -74,7 +77,7 @@ static void reads_bench_json(void **state)
     bool marked = strstr(text, "| a | fast |  | 4\xc3\x97"
                                "8 | 12.50ns \xe2\x80\xa1 | \xe2\x80\x94 | "
                                "12.00ns | 13.00ns | \xe2\x89\x88"
-                               "2000000.00 \xe2\x80\xa1 |  |\n") &&
+                               "884856000.00 \xe2\x80\xa1 |  |\n") &&
                   strstr(text, "|\n\n\xe2\x80\xa1 median within 2\xc3\x97 of one clock read") &&
                   !strstr(strstr(text, "| b, quoted"), "\xe2\x80\xa1 |");
     if (!marked)

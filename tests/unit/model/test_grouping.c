@@ -353,9 +353,9 @@ static size_t build_rows(const struct row_spec *spec, struct bench__row *rows,
         r->error = s->state == ERR ? "failed" : s->state == SKIP ? "skipped" : "";
         r->cells = cells[n];
         if (s->bps != NONE)
-            cells[n][r->n_cells++] = (struct bench__cell){&col_bps, s->bps, false};
+            cells[n][r->n_cells++] = (struct bench__cell){&col_bps, s->bps, false, 0};
         if (s->ipc != NONE)
-            cells[n][r->n_cells++] = (struct bench__cell){&col_ipc, s->ipc, false};
+            cells[n][r->n_cells++] = (struct bench__cell){&col_ipc, s->ipc, false, 0};
     }
     return n;
 }

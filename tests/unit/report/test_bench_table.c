@@ -10,6 +10,7 @@
 #include "bench/measuring/sampler.h"
 #include "model/grouping.h"
 #include "report/bench_table.h"
+#include "report/profile_table.h"
 #include "util/format.h"
 
 #include <math.h>
@@ -120,9 +121,9 @@ static void test_flat_table(void **state)
     struct bench__kv l_mir[] = {{"impl", "mir"}, {"input", "canada"}};
     struct bench__kv l_bad[] = {{"impl", "bad"}, {"input", "canada"}};
     struct bench__kv l_skip[] = {{"impl", "zz"}, {"input", "canada"}};
-    struct bench__cell c_asdf[] = {{&col_bps, 1.25e9, false}};
-    struct bench__cell c_mir[] = {{&col_bps, 118400.0, false}};
-    struct bench__cell c_bad[] = {{&col_bps, 7.0, false}};
+    struct bench__cell c_asdf[] = {{&col_bps, 1.25e9, false, 0}};
+    struct bench__cell c_mir[] = {{&col_bps, 118400.0, false, 0}};
+    struct bench__cell c_bad[] = {{&col_bps, 7.0, false, 0}};
 
     struct bench__row asdf = ok_row("parse.asdf", l_asdf, 2, 4096, 32, 1234.0, 5.0, 1200.0, 1300.0);
     asdf.cells = c_asdf;
@@ -164,7 +165,7 @@ static void test_render_leaves_rows_alone(void **state)
 {
     (void)state;
     struct bench__kv labels[] = {{"impl", "asdf"}};
-    struct bench__cell cells[] = {{&col_bps, 233.0, false}};
+    struct bench__cell cells[] = {{&col_bps, 233.0, false, 0}};
     struct bench__row row = ok_row("a", labels, 1, 8, 32, 110.0, 5.0, 100.0, 130.25);
     row.cells = cells;
     row.n_cells = 1;
@@ -208,8 +209,8 @@ static void test_at_clock_resolution_rule(void **state)
 static void test_clock_resolution_marks(void **state)
 {
     (void)state;
-    struct bench__cell c_fast[] = {{&col_bps, 333.33e6, false}, {&col_cycles, 4.0, false}};
-    struct bench__cell c_slow[] = {{&col_bps, 1.0e6, false}, {&col_cycles, 40.0, false}};
+    struct bench__cell c_fast[] = {{&col_bps, 333.33e6, false, 0}, {&col_cycles, 4.0, false, 0}};
+    struct bench__cell c_slow[] = {{&col_bps, 1.0e6, false, 0}, {&col_cycles, 40.0, false, 0}};
     struct bench__row fast = ok_row("fast", NULL, 0, 1, 1000, 30.0, 1.0, 20.0, 900.0);
     fast.cells = c_fast;
     fast.n_cells = 2;
@@ -249,6 +250,131 @@ static void test_clock_resolution_marks(void **state)
     assert_true(ok);
 }
 
+/* ---- contention not measured --------------------------------------------------------------- */
+
+/* A measured row whose contention could not be measured carries § where † would be, and one line
+ * under the table gives the reason; a measured row and an error row carry none (issue 32, 6). */
+static void test_contention_unmeasured_mark(void **state)
+{
+    (void)state;
+    struct bench__row shortrow = ok_row("short", NULL, 0, 1, 1000, 70.0, 1.0, 60.0, 900.0);
+    shortrow.contention = NAN;
+    shortrow.contention_gap = BENCH__CONTENTION_SHORT;
+    struct bench__row clean = ok_row("clean", NULL, 0, 64, 32, 500.0, 1.0, 490.0, 600.0);
+    clean.contention = 0.01;
+    struct bench__row failed = failed_row("failed", NULL, 0, BENCH__ROW_ERROR, "boom");
+    failed.contention_gap = BENCH__CONTENTION_SHORT; /* stale: an error row is never marked */
+    const struct bench__row *rows[] = {&shortrow, &clean, &failed};
+    const struct bench__column_desc *const cols[] = {&col_bps};
+    char *got = render(rows, 3, cols, 1, NULL, 0, NULL);
+    char *short_line = strstr(got, "\xe2\x94\x82 short ");
+    char *clean_line = strstr(got, "\xe2\x94\x82 clean ");
+    char *failed_line = strstr(got, "\xe2\x94\x82 failed ");
+    bool ok = short_line && clean_line && failed_line &&
+              strstr(got, "\n\xc2\xa7 contention not measured (docs/explanation/contention.md): "
+                          "the row's timing spanned under 20 clock ticks of the machine's CPU "
+                          "time, too few to read\n");
+    if (ok) {
+        *strchr(short_line, '\n') = '\0';
+        *strchr(clean_line, '\n') = '\0';
+        *strchr(failed_line, '\n') = '\0';
+        ok = strstr(short_line, "1.00ns \xc2\xa7 ") && !strstr(clean_line, "\xc2\xa7") &&
+             !strstr(failed_line, "\xc2\xa7");
+    }
+    if (!ok)
+        print_error("got:\n%s\n", got);
+    free(got);
+    assert_true(ok);
+
+    /* unreadable: the other reason */
+    shortrow.contention_gap = BENCH__CONTENTION_UNREADABLE;
+    const struct bench__row *one[] = {&shortrow};
+    got = render(one, 1, cols, 1, NULL, 0, NULL);
+    ok = strstr(got, "\xc2\xa7 contention not measured (docs/explanation/contention.md): "
+                     "/proc/stat or this process's CPU time could not be read\n") != NULL;
+    if (!ok)
+        print_error("got:\n%s\n", got);
+    free(got);
+    assert_true(ok);
+}
+
+/* ---- a profile's header --------------------------------------------------------------------- */
+
+/* Every profile says whose it is by the row's full identity, its labels too: three inputs of one
+ * case are three profiles, not one name three times (issue 32, point 11). */
+static void test_profile_header_has_the_labels(void **state)
+{
+    (void)state;
+    struct bench__kv labels[] = {{"input", "canada"}, {"size", "4k"}};
+    struct bench__profile profile;
+    memset(&profile, 0, sizeof profile);
+    profile.unavailable = "no sampling here";
+    struct bench__row row = ok_row("decompress", labels, 2, 1, 1000, 70.0, 1.0, 60.0, 900.0);
+    row.profile = &profile;
+    char *got = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&got, &len);
+    assert_non_null(out);
+    bench__profile_table_render(out, &row);
+    fclose(out);
+    assert_string_equal(got, "profile of decompress {input=canada,size=4k}: not taken (no "
+                             "sampling here)\n\n");
+    free(got);
+    row.n_labels = 0;
+    got = NULL;
+    out = open_memstream(&got, &len);
+    bench__profile_table_render(out, &row);
+    fclose(out);
+    assert_string_equal(got, "profile of decompress: not taken (no sampling here)\n\n");
+    free(got);
+}
+
+/* ---- counts that include an empty bracket -------------------------------------------------- */
+
+/* A count cell of a row counted one call per bracket carries U+207A, the other rows' cells of
+ * that column keep its place blank, another column has no sign; one line under the table gives
+ * what one empty bracket read (issue 32, point 3). */
+static void test_bracket_marks(void **state)
+{
+    (void)state;
+    struct bench__cell c_case[] = {{&col_bps, 1.0e6, false, 0},
+                                   {&col_cycles, 4030.0, false, 2220.0}};
+    struct bench__cell c_loop[] = {{&col_bps, 2.0e6, false, 0}, {&col_cycles, 40.0, false, 0}};
+    struct bench__row per_call = ok_row("per_call", NULL, 0, 1, 1000, 1300.0, 1.0, 1200.0, 900e3);
+    per_call.cells = c_case;
+    per_call.n_cells = 2;
+    struct bench__row loop = ok_row("loop", NULL, 0, 64, 32, 500.0, 1.0, 490.0, 600.0);
+    loop.cells = c_loop;
+    loop.n_cells = 2;
+    const struct bench__row *rows[] = {&per_call, &loop};
+    const struct bench__column_desc *const cols[] = {&col_bps, &col_cycles};
+    char *got = render(rows, 2, cols, 2, NULL, 0, NULL);
+    char *case_line = strstr(got, "\xe2\x94\x82 per_call ");
+    char *loop_line = strstr(got, "\xe2\x94\x82 loop ");
+    char *note = strstr(got, "\xe2\x81\xba counted one call per bracket: includes one empty "
+                             "bracket per call (cycles/iter 2.22k), not subtracted");
+    bool ok = case_line && loop_line && note;
+    if (ok) {
+        *strchr(case_line, '\n') = '\0';
+        *strchr(loop_line, '\n') = '\0';
+        ok = strstr(case_line, "4.03k \xe2\x81\xba ") && !strstr(loop_line, "\xe2\x81\xba") &&
+             strstr(loop_line, "40   ") && !strstr(case_line, "1.00M \xe2\x81\xba");
+    }
+    if (!ok)
+        print_error("got:\n%s\n", got);
+    free(got);
+    assert_true(ok);
+
+    /* no cell includes a bracket: no sign, no note */
+    const struct bench__row *plain[] = {&loop};
+    got = render(plain, 1, cols, 2, NULL, 0, NULL);
+    ok = !strstr(got, "\xe2\x81\xba");
+    if (!ok)
+        print_error("got:\n%s\n", got);
+    free(got);
+    assert_true(ok);
+}
+
 /* ---- grouped table ----------------------------------------------------------------------- */
 
 /* The inventory's quoted grouped table, plus a non-grouped label key (threads) as a column;
@@ -258,8 +384,8 @@ static void test_grouped_table(void **state)
     (void)state;
     struct bench__kv l_asdf[] = {{"input", "canada"}, {"op", "parse"}, {"threads", "1"}};
     struct bench__kv l_mir[] = {{"input", "canada"}, {"op", "parse"}, {"threads", "4"}};
-    struct bench__cell c_asdf[] = {{&col_bps, 1.25e9, false}};
-    struct bench__cell c_mir[] = {{&col_bps, 166.96e6, false}};
+    struct bench__cell c_asdf[] = {{&col_bps, 1.25e9, false, 0}};
+    struct bench__cell c_mir[] = {{&col_bps, 166.96e6, false, 0}};
     struct bench__row asdf = ok_row("asdf", l_asdf, 3, 1, 42, 1.8e6, 236.8e3, 1.5e6, 11.0e6);
     asdf.cells = c_asdf;
     asdf.n_cells = 1;
@@ -292,8 +418,8 @@ static void test_grouped_inventory_example(void **state)
 {
     (void)state;
     struct bench__kv labels[] = {{"input", "canada"}, {"op", "parse"}};
-    struct bench__cell c_asdf[] = {{&col_bps, 1.25e9, false}};
-    struct bench__cell c_mir[] = {{&col_bps, 166.96e6, false}};
+    struct bench__cell c_asdf[] = {{&col_bps, 1.25e9, false, 0}};
+    struct bench__cell c_mir[] = {{&col_bps, 166.96e6, false, 0}};
     struct bench__row asdf = ok_row("asdf", labels, 2, 1, 42, 1.8e6, 236.8e3, 1.5e6, 11.0e6);
     asdf.cells = c_asdf;
     asdf.n_cells = 1;
@@ -323,7 +449,7 @@ static void test_columns_only_when_used(void **state)
     (void)state;
     /* a source column always shows (em dashes where nothing was measured); a client column
      * only in tables whose rows have it */
-    struct bench__cell c_a[] = {{&col_bps, 233.0, false}};
+    struct bench__cell c_a[] = {{&col_bps, 233.0, false, 0}};
     struct bench__row a = ok_row("a", NULL, 0, 1, 32, 110.0, 5.0, 100.0, 130.25);
     a.cells = c_a;
     a.n_cells = 1;
@@ -356,8 +482,8 @@ static void test_columns_only_when_used(void **state)
 static void test_estimate_cells(void **state)
 {
     (void)state;
-    struct bench__cell c_a[] = {{&col_cycles, 1.25e9, true}, {&col_ipc, 4.012, true}};
-    struct bench__cell c_b[] = {{&col_ipc, 0.5, false}, {&col_cycles, 3.37, false}};
+    struct bench__cell c_a[] = {{&col_cycles, 1.25e9, true, 0}, {&col_ipc, 4.012, true, 0}};
+    struct bench__cell c_b[] = {{&col_ipc, 0.5, false, 0}, {&col_cycles, 3.37, false, 0}};
     struct bench__row a = ok_row("a", NULL, 0, 1, 32, 110.0, 5.0, 100.0, 130.25);
     a.cells = c_a;
     a.n_cells = 2;
@@ -552,6 +678,9 @@ int main(void)
         cmocka_unit_test(test_render_leaves_rows_alone),
         cmocka_unit_test(test_at_clock_resolution_rule),
         cmocka_unit_test(test_clock_resolution_marks),
+        cmocka_unit_test(test_bracket_marks),
+        cmocka_unit_test(test_profile_header_has_the_labels),
+        cmocka_unit_test(test_contention_unmeasured_mark),
         cmocka_unit_test(test_grouped_table),
         cmocka_unit_test(test_grouped_inventory_example),
         cmocka_unit_test(test_columns_only_when_used),

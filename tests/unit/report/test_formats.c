@@ -49,11 +49,11 @@ static const struct bench__column_desc *const columns[] = {
 static struct bench__kv labels_two[] = {{"dataset", "small"}, {"impl", "fast"}};
 
 static struct bench__cell cells_client[] = {
-    {&col_items, 4.5e8, false}, {&col_depth, NAN, false}, {&col_iters, 7.0, false},
-    {&col_latency, 3.0, false}, {&col_long, 1.0, false},  {&col_instr, 200.0, false},
+    {&col_items, 4.5e8, false, 0}, {&col_depth, NAN, false, 0}, {&col_iters, 7.0, false, 0},
+    {&col_latency, 3.0, false, 0}, {&col_long, 1.0, false, 0},  {&col_instr, 200.0, false, 0},
 };
-static struct bench__cell cells_task[] = {{&col_task, 41.5, false}};
-static struct bench__cell cells_task_nan[] = {{&col_task, NAN, false}};
+static struct bench__cell cells_task[] = {{&col_task, 41.5, false, 0}};
+static struct bench__cell cells_task_nan[] = {{&col_task, NAN, false, 0}};
 
 static struct bench__row rows[] = {
     {.name = "count",
@@ -84,6 +84,7 @@ static struct bench__row rows[] = {
      .stats = {40.0, 1.0, 39.0, 44.0},
      .cells = cells_task,
      .n_cells = N(cells_task),
+     .cpu_ns = 39.5, /* the thread's CPU time, never the task-clock cell (41.5) */
      .error = ""},
     {.name = "later",
      .source = "cases.count",
@@ -212,8 +213,9 @@ static void test_gbench_document(void **state)
     const char *build = str(ctx, "library_build_type");
     assert_true(!strcmp(build, "release") || !strcmp(build, "debug"));
     assert_string_equal(str(ctx, "libbench_cpu_time"),
-                        "task-clock per iteration where measured, else real_time repeated (not "
-                        "measured)");
+                        "the thread's CPU time per iteration, read between samples, where "
+                        "measured; else real_time repeated (not measured: a bench_case row, "
+                        "whose samples are single calls; its entry's label says so)");
     /* the rows that measured nothing: named with their reason, never as times */
     json_t *un = json_object_get(ctx, "libbench_unmeasured");
     assert_int_equal(json_array_size(un), 2);
@@ -232,8 +234,8 @@ static void test_gbench_document(void **state)
         int family, instance;
     } want[] = {
         {"count/dataset:small/impl:fast", 30.25, 30.25, 32000, 0, 0},
-        {"timed", 40.0, 41.5, 2048, 1, 0}, /* cpu_time: the task-clock cell */
-        {"later", 5.0, 5.0, 64, 0, 2},     /* task-clock NaN: real_time repeated */
+        {"timed", 40.0, 39.5, 2048, 1, 0}, /* cpu_time: the thread's CPU time */
+        {"later", 5.0, 5.0, 64, 0, 2},     /* not measured: real_time repeated */
         {"timed", 41.0, 41.0, 2048, 1, 1},
     };
     static const char *const keys[] = {"name",
@@ -280,8 +282,12 @@ static void test_gbench_document(void **state)
     assert_null(json_object_get(e, "depth"));
     assert_int_equal(num(e, "iterations"), 32000);
     assert_null(json_object_get(e, "instructions"));
-    assert_int_equal(json_object_size(e), 11 + 3); /* items/s, latency, the long one */
+    assert_int_equal(json_object_size(e), 11 + 3 + 1); /* items/s, latency, the long one; label */
     assert_null(json_object_get(json_array_get(b, 1), "task-clock"));
+    /* an entry whose cpu_time was not measured says so in its label; a measured one has none */
+    assert_string_equal(str(json_array_get(b, 0), "label"),
+                        "cpu_time not measured: real_time repeated");
+    assert_null(json_object_get(json_array_get(b, 1), "label"));
 
     json_decref(doc);
     free(text);
@@ -300,11 +306,11 @@ static void test_gbench_cpu_time_words(void **state)
     json_decref(doc);
     free(text);
 
-    r.rows = &rows[2]; /* task-clock measured */
+    r.rows = &rows[2]; /* CPU time measured */
     text = bench__gbench_render(&r);
     doc = parse(text);
     assert_string_equal(str(json_object_get(doc, "context"), "libbench_cpu_time"),
-                        "task-clock per iteration");
+                        "the thread's CPU time per iteration, read between samples");
     json_decref(doc);
     free(text);
 

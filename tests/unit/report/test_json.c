@@ -45,14 +45,14 @@ static struct bench__kv labels_parse[] = {{"dataset", "twitter"}, {"operation", 
 static struct bench__kv labels_one[] = {{"size", "64"}};
 
 /* Row-cell order differs from catalog order on purpose (trap 13). */
-static struct bench__cell cells_normal[] = {{&col_bps, 261554.4, false},
-                                            {&col_ipc, 2.0, false},
-                                            {&col_instr, 200.0, false},
-                                            {&col_brmiss, NAN, false}};
+static struct bench__cell cells_normal[] = {{&col_bps, 261554.4, false, 0},
+                                            {&col_ipc, 2.0, false, 0},
+                                            {&col_instr, 200.0, false, 0},
+                                            {&col_brmiss, NAN, false, 0}};
 static struct bench__cell cells_estimate[] = {
-    {&col_instr, 1234.5, false}, {&col_ipc, 2.71539, true}, {&col_brmiss, 0.257415, true}};
-static struct bench__cell cells_count[] = {{&col_bps, 165175000.5, false}};
-static struct bench__cell cells_ignored[] = {{&col_ipc, 1.5, true}};
+    {&col_instr, 1234.5, false, 0}, {&col_ipc, 2.71539, true, 0}, {&col_brmiss, 0.257415, true, 0}};
+static struct bench__cell cells_count[] = {{&col_bps, 165175000.5, false, 0}};
+static struct bench__cell cells_ignored[] = {{&col_ipc, 1.5, true, 0}};
 
 #define N(a) (sizeof(a) / sizeof *(a))
 
@@ -326,11 +326,12 @@ static void test_normal_row(void **state)
     json_t *metrics = json_object_get(row, "metrics");
     static const char *const metric_keys[] = {"B/s", "ipc", "instr", "br-miss"};
     assert_keys(metrics, metric_keys, N(metric_keys));
-    assert_int_field(metrics, "B/s", 261554); /* %.6g of 261554.4 prints no '.' */
+    /* a metric keeps every digit it was measured with (issue 32, point 4) */
+    assert_true(json_real_value(json_object_get(metrics, "B/s")) == 261554.4);
     assert_int_field(metrics, "ipc", 2);
     assert_int_field(metrics, "instr", 200);
     assert_null_field(metrics, "br-miss");
-    assert_contains(p.text, "\"B/s\": 261554,\n");
+    assert_contains(p.text, "\"B/s\": 261554.4,\n");
     assert_contains(p.text, "\"br-miss\": null\n");
     assert_string_equal(json_string_value(json_object_get(row, "error")), "");
     assert_contains(p.text, "\"contention\": 0.3125,\n");
@@ -380,14 +381,14 @@ static void test_count_row(void **state)
     assert_int_field(row, "contention", 0); /* a measured 0 stays 0 */
     assert_int_equal(json_object_size(json_object_get(row, "labels")), 0);
     assert_contains(p.text, "\"labels\": {},\n      \"iterations\": 3,\n");
-    /* 123456.7 -> "%.6g" is "123457": an integer */
-    assert_int_field(row, "medianNs", 123457);
-    assert_contains(p.text, "\"medianNs\": 123457,\n");
-    assert_contains(p.text, "\"maxNs\": 130000,\n");
-    /* 165175000.5 -> "%.6g" is 1.65175e+08, which jansson prints as 1.65175e8 */
-    assert_contains(p.text, "\"B/s\": 1.65175e8\n");
+    /* 15 significant digits: 123456.7 stays 123456.7 */
+    assert_true(json_real_value(json_object_get(row, "medianNs")) == 123456.7);
+    assert_contains(p.text, "\"medianNs\": 123456.7,\n");
+    assert_contains(p.text, "\"maxNs\": 130000.25,\n");
+    /* a count of 165175000.5 per iteration keeps its digits (issue 32, point 4; was 1.65175e8) */
+    assert_contains(p.text, "\"B/s\": 165175000.5\n");
     assert_true(json_real_value(json_object_get(json_object_get(row, "metrics"), "B/s")) ==
-                1.65175e8);
+                165175000.5);
     release(&p);
 }
 
@@ -472,16 +473,18 @@ static const struct number_case number_cases[] = {
     {3823300.0, "3823300"},
     {9007199254740992.0, "9007199254740992"}, /* 2^53: still an integer */
     {-9007199254740992.0, "-9007199254740992"},
-    {9007199254740994.0, "9.0072e15"}, /* above 2^53: %.6g */
+    {9007199254740994.0, "9.00719925474099e15"}, /* above 2^53: %.15g */
     {1e20, "1e20"},
-    {123456.7, "123457"}, /* %.6g without '.': an integer */
-    {-123456.7, "-123457"},
-    {999999.6, "1e6"}, /* %.6g rounds into the exponent form */
-    {0.9999999, "1"},
+    {123456.7, "123456.7"}, /* every digit measured (issue 32, point 4) */
+    {-123456.7, "-123456.7"},
+    {999999.6, "999999.6"},
+    {0.9999999, "0.9999999"},
     {0.5, "0.5"},
-    {0.1, "0.1"},
-    {2.715391234, "2.71539"},
-    {1234567.8, "1.23457e6"},
+    {0.1, "0.1"}, /* never the noise digits of %.17g */
+    {2.715391234, "2.715391234"},
+    {1234567.8, "1234567.8"},
+    {884856000.5, "884856000.5"},
+    {1.0 / 3.0, "0.333333333333333"},
     {1e-5, "1e-5"},
     {1.5e-300, "1.5e-300"},
     {NAN, "null"},
@@ -495,7 +498,7 @@ static void test_number_rules(void **state)
     struct bench__column_desc col = {"x",      "x",  BENCH__FORMAT_COUNT, BENCH__QUANTITATIVE,
                                      "client", false};
     for (size_t i = 0; i < N(number_cases); i++) {
-        struct bench__cell cell = {&col, number_cases[i].value, false};
+        struct bench__cell cell = {&col, number_cases[i].value, false, 0};
         struct bench__row row = {.name = "n",
                                  .state = BENCH__ROW_OK,
                                  .iterations = 1,
@@ -532,7 +535,7 @@ static void test_large_counts(void **state)
     r.n_rows = 1;
     struct parsed p = render(&r);
     assert_contains(p.text, "\"iterations\": 9007199254740992,\n");
-    assert_contains(p.text, "\"countIterations\": 9.0072e15,\n");
+    assert_contains(p.text, "\"countIterations\": 9.00719925474099e15,\n");
     release(&p);
 }
 
@@ -555,7 +558,7 @@ static void test_strings(void **state)
     struct bench__kv labels[] = {{"k\xff", "v\"\\\n\t\x01"}};
     struct bench__column_desc col = {"m\xc3\x28",         "m",      BENCH__FORMAT_COUNT,
                                      BENCH__QUANTITATIVE, "client", false};
-    struct bench__cell cell = {&col, 1.0, false};
+    struct bench__cell cell = {&col, 1.0, false, 0};
     struct bench__row row = {.name = "caf\xc3\xa9 \xe2\x89\x88",
                              .labels = labels,
                              .n_labels = 1,
@@ -942,6 +945,42 @@ static void test_at_clock_resolution_key(void **state)
     assert_int_equal(marked, 1);
 }
 
+/* A row counted one call per bracket lists what the empty bracket included in each count read
+ * ("bracketIncluded"), never subtracted; the others leave the key out (issue 32, point 3). */
+static void test_bracket_included_key(void **state)
+{
+    (void)state;
+    struct bench__report r = make_report();
+    char *text = bench__json_render(&r);
+    assert_non_null(text);
+    assert_null(strstr(text, "bracketIncluded"));
+    free(text);
+    cells_count[0].bracket = 2220.5;
+    text = bench__json_render(&r);
+    cells_count[0].bracket = 0;
+    assert_non_null(text);
+    json_error_t jerr;
+    json_t *doc = json_loads(text, 0, &jerr);
+    free(text);
+    assert_non_null(doc);
+    json_t *list = json_object_get(doc, "rows");
+    size_t marked = 0;
+    double included = 0, value = 0;
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        json_t *row = json_array_get(list, i);
+        json_t *b = json_object_get(row, "bracketIncluded");
+        if (!b)
+            continue;
+        marked++;
+        included = json_real_value(json_object_get(b, "B/s"));
+        value = json_number_value(json_object_get(json_object_get(row, "metrics"), "B/s"));
+    }
+    json_decref(doc);
+    assert_int_equal(marked, 1);
+    assert_true(included == 2220.5);
+    assert_true(value == 165175000.5); /* the value as counted, not less 2220.5 */
+}
+
 int main(void)
 {
     const char *sample = getenv("JSON_SAMPLE_OUT");
@@ -949,6 +988,7 @@ int main(void)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_at_clock_resolution_key),
+        cmocka_unit_test(test_bracket_included_key),
         cmocka_unit_test(test_clock_overhead_only_when_measured),
         cmocka_unit_test(test_top_level),
         cmocka_unit_test(test_meta),

@@ -72,8 +72,10 @@ struct fake_fd {
     uint64_t config;
     int leader; /* fd of its group leader (itself for a leader) */
     uint64_t value;
+    bool dormant; /* the kernel quirk below: counts nothing until the thread is switched in */
     /* leader only */
     bool enabled;
+    bool was_disabled; /* a DISABLE came before: the next ENABLE is a re-enable */
     uint64_t time_enabled, time_running;
     int members[16];
     size_t n_members; /* including the leader */
@@ -110,6 +112,10 @@ static struct {
     uint64_t sw_inc[8];      /* by PERF_COUNT_SW_* */
     bool short_read;
     bool fail_read;
+    /* The kernel quirk of issue 32, point 2: after a re-enable, a member of another PMU than
+     * its leader's (software events under task-clock) counts nothing until the thread is next
+     * switched in (fake_switch_in). */
+    bool cross_pmu_quirk;
     const char *paranoid; /* contents of /proc/sys/kernel/perf_event_paranoid */
     size_t paranoid_pos;
     unsigned paranoid_opens;
@@ -171,6 +177,23 @@ static uint64_t increment_of(const struct fake_fd *f)
     return 0;
 }
 
+/* The PMU an event belongs to: hardware, task-clock's, cpu-clock's, or the software PMU's. */
+static int pmu_of(const struct fake_fd *f)
+{
+    if (f->type != PERF_TYPE_SOFTWARE)
+        return 0;
+    if (f->config == PERF_COUNT_SW_TASK_CLOCK)
+        return 1;
+    return f->config == PERF_COUNT_SW_CPU_CLOCK ? 2 : 3;
+}
+
+/* The thread is switched in: every dormant member counts again. */
+static void fake_switch_in(void)
+{
+    for (size_t i = 0; i < fake.n_fds; i++)
+        fake.fds[i].dormant = false;
+}
+
 static size_t live_members(const struct fake_fd *l)
 {
     size_t n = 0;
@@ -191,7 +214,7 @@ static void count_interval(struct fake_fd *l)
     if (running > 0)
         for (size_t i = 0; i < l->n_members; i++) {
             struct fake_fd *m = fake_fd(l->members[i]);
-            if (m) /* the kernel would count running/enabled of the true count */
+            if (m && !m->dormant) /* the kernel counts running/enabled of the true count */
                 m->value += increment_of(m) * running / fake.enabled_inc;
         }
 }
@@ -216,12 +239,19 @@ static int fake_ioctl(int fd, unsigned long request, unsigned long arg)
             fake.fds[l->members[i] - FAKE_FD_BASE].value = 0; /* times are not reset */
     } else if (request == PERF_EVENT_IOC_ENABLE) {
         fake.ioctls[1]++;
+        if (fake.cross_pmu_quirk && l->was_disabled && !l->enabled)
+            for (size_t i = 0; i < l->n_members; i++) {
+                struct fake_fd *m = fake_fd(l->members[i]);
+                if (m && pmu_of(m) != pmu_of(l))
+                    m->dormant = true;
+            }
         l->enabled = true;
     } else if (request == PERF_EVENT_IOC_DISABLE) {
         fake.ioctls[2]++;
         if (l->enabled) /* one bracket's worth of counting */
             count_interval(l);
         l->enabled = false;
+        l->was_disabled = true;
     } else {
         errno = EINVAL;
         return -1;
@@ -1018,9 +1048,24 @@ static void test_perf_sw_pass_fake(void **state)
  * no system call of the source's own (the fake kernel just moves on). */
 static void fake_workload(void)
 {
-    struct fake_fd *l = fake_leader();
-    assert_true(l->enabled);
-    count_interval(l);
+    size_t counted = 0;
+    for (size_t i = 0; i < fake.n_fds; i++) {
+        struct fake_fd *l = &fake.fds[i];
+        if (l->open && l->leader == FAKE_FD_BASE + (int)i && l->enabled) {
+            count_interval(l);
+            counted++;
+        }
+    }
+    assert_true(counted > 0);
+}
+
+/* The open group leaders: perf-sw has two (task-clock alone, the software PMU's events). */
+static size_t fake_leaders(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < fake.n_fds; i++)
+        n += fake.fds[i].open && fake.fds[i].leader == FAKE_FD_BASE + (int)i;
+    return n;
 }
 
 static void *edge_buffer(const struct bench__source_ops *src)
@@ -1059,7 +1104,7 @@ static void assert_sw_all_nan(const double *v, const bool *e)
     }
 }
 
-static void test_window_ioctls_and_one_read_per_edge(void **state)
+static void test_window_ioctls_and_one_read_per_group_edge(void **state)
 {
     (void)state;
     const struct bench__source_ops *src = &bench__source_perf_sw;
@@ -1070,35 +1115,40 @@ static void test_window_ioctls_and_one_read_per_edge(void **state)
     fake.n_ioctl_log = 0;
     fake.reads = 0;
 
-    src->run_begin(o.state); /* RESET, then ENABLE, on the leader, for the whole group */
-    assert_int_equal(fake.n_ioctl_log, 2);
-    assert_int_equal(fake.ioctl_log[0], PERF_EVENT_IOC_RESET);
-    assert_int_equal(fake.ioctl_log[1], PERF_EVENT_IOC_ENABLE);
+    const unsigned groups = (unsigned)fake_leaders(); /* task-clock's, the software PMU's */
+    assert_int_equal(groups, 2);
+    src->run_begin(o.state); /* RESET, then ENABLE, on each leader, for its whole group */
+    assert_int_equal(fake.n_ioctl_log, 2 * groups);
+    for (unsigned g = 0; g < groups; g++) {
+        assert_int_equal(fake.ioctl_log[2 * g], PERF_EVENT_IOC_RESET);
+        assert_int_equal(fake.ioctl_log[2 * g + 1], PERF_EVENT_IOC_ENABLE);
+    }
     assert_false(fake.ioctl_bad_target); /* the leader's fd with PERF_IOC_FLAG_GROUP */
     assert_true(fake_leader()->enabled);
     assert_int_equal(fake.reads, 0);
 
     unsigned ioctls = ioctl_total();
-    for (int w = 0; w < 3; w++) { /* each edge: one read(2) of the group, no ioctl */
+    for (unsigned w = 0; w < 3; w++) { /* each edge: one read(2) per group, no ioctl */
         src->edge_read(o.state, a);
-        assert_int_equal(fake.reads, 2 * w + 1);
+        assert_int_equal(fake.reads, groups * (2 * w + 1));
         fake_workload();
         src->edge_read(o.state, b);
-        assert_int_equal(fake.reads, 2 * w + 2);
+        assert_int_equal(fake.reads, groups * (2 * w + 2));
         assert_int_equal(ioctl_total(), ioctls);
         assert_true(fake_leader()->enabled); /* still counting */
     }
     double v[S_N];
     bool e[S_N];
     window_counts(src, o.state, a, b, v, e);
-    assert_int_equal(fake.reads, 6); /* the counts come from the snapshots */
+    assert_int_equal(fake.reads, 6 * groups); /* the counts come from the snapshots */
     assert_int_equal(ioctl_total(), ioctls);
 
-    src->run_end(o.state); /* DISABLE, on the leader, for the whole group */
-    assert_int_equal(fake.n_ioctl_log, 3);
-    assert_int_equal(fake.ioctl_log[2], PERF_EVENT_IOC_DISABLE);
+    src->run_end(o.state); /* DISABLE, on each leader, for its whole group */
+    assert_int_equal(fake.n_ioctl_log, 3 * groups);
+    for (unsigned g = 0; g < groups; g++)
+        assert_int_equal(fake.ioctl_log[2 * groups + g], PERF_EVENT_IOC_DISABLE);
     assert_false(fake_leader()->enabled);
-    assert_int_equal(fake.reads, 6);
+    assert_int_equal(fake.reads, 6 * groups);
     free(a);
     free(b);
     close_and_check(src, o.state);
@@ -1196,7 +1246,7 @@ static void test_window_never_ran(void **state)
     src->run_begin(o.state);
     fake_workload(); /* it ran before the window: cumulative times would say 0.5 */
     src->edge_read(o.state, a);
-    fake.running_inc[4] = 0; /* enabled across the window, never on the PMU */
+    fake.running_inc[1] = fake.running_inc[3] = 0; /* enabled, never on the PMU */
     fake_workload();
     src->edge_read(o.state, b);
     assert_double_exact(window_counts(src, o.state, a, b, v, e), 0);
@@ -1261,14 +1311,14 @@ static void test_window_multiplexed_under_1ms(void **state)
     src->run_begin(o.state);
     fake_workload(); /* fully scheduled before the window */
     src->edge_read(o.state, a);
-    fake.running_inc[4] = 666667; /* of 2 ms enabled: 0.3333335, under 1 ms of PMU time */
+    fake.running_inc[1] = fake.running_inc[3] = 666667; /* of 2 ms: 0.3333335, under 1 ms */
     fake_workload();
     src->edge_read(o.state, b);
     assert_double_exact(window_counts(src, o.state, a, b, v, e), 0.333);
     assert_sw_all_nan(v, e);
     /* 999999 ns is still under 1 ms */
     src->edge_read(o.state, a);
-    fake.running_inc[4] = 999999;
+    fake.running_inc[1] = fake.running_inc[3] = 999999;
     fake_workload();
     src->edge_read(o.state, b);
     assert_double_exact(window_counts(src, o.state, a, b, v, e), 0.5);
@@ -1291,7 +1341,7 @@ static void test_window_scaled_estimate(void **state)
     src->run_begin(o.state);
     fake_workload(); /* fully scheduled before the window: cumulative would say 0.75 */
     src->edge_read(o.state, a);
-    fake.running_inc[4] = (int64_t)MS; /* exactly 1 ms of 2: scaled by 2, estimates */
+    fake.running_inc[1] = fake.running_inc[3] = (int64_t)MS; /* 1 ms of 2: scaled by 2 */
     fake_workload();
     src->edge_read(o.state, b);
     assert_double_exact(window_counts(src, o.state, a, b, v, e), 0.5);
@@ -1302,7 +1352,7 @@ static void test_window_scaled_estimate(void **state)
         assert_true(e[i]);
     /* running/enabled 0.9996 rounds to 1.000: scaled, but not an estimate */
     fake.enabled_inc = 10 * MS;
-    fake.running_inc[4] = 9996000;
+    fake.running_inc[1] = fake.running_inc[3] = 9996000;
     fake.sw_inc[PERF_COUNT_SW_CONTEXT_SWITCHES] = 1000000;
     src->edge_read(o.state, a);
     fake_workload();
@@ -1383,6 +1433,49 @@ static void test_window_failed_run_begin(void **state)
     close_and_check(src, o.state);
 }
 
+/* perf-sw opens task-clock alone and the software PMU's events under page-faults: with the
+ * kernel quirk of a re-enabled group (members of another PMU than the leader's count nothing
+ * until the thread is next switched in) every bracket and every window still counts them. */
+static void test_perf_sw_groups_by_pmu(void **state)
+{
+    (void)state;
+    fake.cross_pmu_quirk = true;
+    const struct bench__source_ops *src = &bench__source_perf_sw;
+    struct opened o = open_source(src, false);
+    assert_non_null(o.state);
+    assert_int_equal(fake.n_attempts, 4);
+    assert_int_equal(fake.group_fds[0], -1); /* task-clock leads only itself */
+    assert_int_equal(fake.group_fds[1], -1); /* page-faults leads the software PMU's events */
+    assert_int_equal(fake.group_fds[2], FAKE_FD_BASE + 1);
+    assert_int_equal(fake.group_fds[3], FAKE_FD_BASE + 1);
+    double v[S_N];
+    bool e[S_N];
+    for (int pass = 0; pass < 3; pass++) { /* every pass re-enables both groups */
+        run_pass(src, o.state, 2, 4, v, e);
+        assert_double_exact(v[S_TASK_CLOCK], 1e6);
+        assert_double_exact(v[S_PGFLT], 0.5);
+        assert_double_exact(v[S_CTX_SW], 1.5);
+        assert_double_exact(v[S_MIGR], 0.5);
+    }
+    void *a = edge_buffer(src), *b = edge_buffer(src);
+    for (int test = 0; test < 3; test++) { /* a workload test after a disabled one */
+        src->run_begin(o.state);
+        src->edge_read(o.state, a);
+        fake_workload();
+        src->edge_read(o.state, b);
+        assert_double_exact(window_counts(src, o.state, a, b, v, e), 1);
+        assert_double_exact(v[S_TASK_CLOCK], 2.0 * MS);
+        assert_double_exact(v[S_PGFLT], 1);
+        assert_double_exact(v[S_CTX_SW], 3);
+        assert_double_exact(v[S_MIGR], 1);
+        src->run_end(o.state);
+        fake_switch_in();
+    }
+    free(a);
+    free(b);
+    close_and_check(src, o.state);
+}
+
 /* ---- the real kernel -------------------------------------------------------------------- */
 
 static int64_t now_ns(void)
@@ -1436,6 +1529,41 @@ static void test_real_perf_sw(void **state)
     }
     assert_true(close_enough);
     bench__source_perf_sw.close(o.state);
+}
+
+/* On the real kernel: a window around a sleep, in a workload test after another one (its
+ * groups disabled and enabled again), counts the sleep's context switch (issue 32, point 2). */
+static void test_real_perf_sw_window_after_reenable(void **state)
+{
+    (void)state;
+    bench__os_reset();
+    const struct bench__source_ops *src = &bench__source_perf_sw;
+    struct opened o = open_source(src, false);
+    if (!o.state) {
+        print_message("perf-sw is absent here (%s): the seam's test_perf_sw_groups_by_pmu "
+                      "covers it\n",
+                      bench__caps_reason(&o.caps, BENCH__CAP_COUNTING));
+        skip();
+    }
+    void *a = edge_buffer(src), *b = edge_buffer(src);
+    double v[S_N];
+    bool e[S_N];
+    for (int test = 0; test < 3; test++) {
+        src->run_begin(o.state);
+        src->edge_read(o.state, a);
+        struct timespec ts = {0, 20000000};
+        nanosleep(&ts, NULL); /* blocks: at least one voluntary switch */
+        src->edge_read(o.state, b);
+        src->run_end(o.state);
+        window_counts(src, o.state, a, b, v, e);
+        print_message("test %d: ctx-sw %g, task-clock %g\n", test + 1, v[S_CTX_SW],
+                      v[S_TASK_CLOCK]);
+        assert_false(isnan(v[S_CTX_SW]));
+        assert_true(v[S_CTX_SW] >= 1);
+    }
+    free(a);
+    free(b);
+    src->close(o.state);
 }
 
 static void test_real_perf_hardware(void **state)
@@ -1492,7 +1620,8 @@ int main(void)
         T(test_calibration_reduced_never_ran_is_absent),
         T(test_calibration_reduced_still_multiplexing_stays),
         T(test_perf_sw_pass_fake),
-        T(test_window_ioctls_and_one_read_per_edge),
+        T(test_perf_sw_groups_by_pmu),
+        T(test_window_ioctls_and_one_read_per_group_edge),
         T(test_window_is_the_delta_between_edges),
         T(test_window_perf_family),
         T(test_window_never_ran),
@@ -1502,6 +1631,7 @@ int main(void)
         T(test_window_failed_read_at_either_edge),
         T(test_window_failed_run_begin),
         cmocka_unit_test_teardown(test_real_perf_sw, teardown_os),
+        cmocka_unit_test_teardown(test_real_perf_sw_window_after_reenable, teardown_os),
         cmocka_unit_test_teardown(test_real_perf_hardware, teardown_os),
     };
 #undef T
