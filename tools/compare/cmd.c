@@ -386,21 +386,28 @@ int compare_main(int argc, char **argv)
         goto done;
     }
 
-    /* Too few runs for the family: Benjamini-Hochberg cannot confirm anything (the rule of
-     * docs/explanation/statistics.md, "Why 5 runs is the practical minimum"). */
-    char bh_warning[320];
+    /* What Benjamini-Hochberg can confirm with these runs, as the engine judged it (so the
+     * warning and the verdict never disagree: docs/explanation/statistics.md, "Why 5 runs is the
+     * practical minimum"). None: no claim at all, the verdict is UNMEASURED. Only several cells
+     * together: said, with the runs one change alone needs. */
+    char bh_warning[400];
     const char *warnings[1];
     size_t n_warnings = 0;
-    size_t per_arm = st.n_runs[SUBJ_BASELINE] < st.n_runs[SUBJ_CANDIDATE]
-                         ? st.n_runs[SUBJ_BASELINE]
-                         : st.n_runs[SUBJ_CANDIDATE];
     unsigned bh_needs = result.family_size ? bench__runs_needed(result.family_size, params.q) : 0;
-    if (per_arm < bh_needs) {
+    size_t m = result.family_size;
+    if (m > 0 && result.bh_min_cells == 0) {
         bench__fmt(bh_warning, sizeof bh_warning,
-                   "%zu runs per arm are too few for Benjamini-Hochberg to confirm a change "
-                   "in a family of %zu cell%s at q %g: that needs %u runs per arm",
-                   per_arm, result.family_size, result.family_size == 1 ? "" : "s", params.q,
-                   bh_needs);
+                   "%zu runs per arm are too few for Benjamini-Hochberg to confirm any change "
+                   "in a family of %zu cell%s at q %g, so nothing is claimed, no change and no "
+                   "PASS either: that needs %u runs per arm",
+                   result.bh_fewest_runs, m, m == 1 ? "" : "s", params.q, bh_needs);
+        warnings[n_warnings++] = bh_warning;
+    } else if (result.bh_min_cells > 1) {
+        bench__fmt(bh_warning, sizeof bh_warning,
+                   "with %zu runs per arm Benjamini-Hochberg confirms a change in a family of "
+                   "%zu cells at q %g only when at least %zu cells change together: one change "
+                   "alone needs %u runs per arm",
+                   result.bh_fewest_runs, m, params.q, result.bh_min_cells, bh_needs);
         warnings[n_warnings++] = bh_warning;
     }
 

@@ -495,6 +495,9 @@ static json_t *document(const struct compare_report *rep)
     put(doc, "runs_needed", res->runs_needed ? json_integer(res->runs_needed) : json_null());
     put(doc, "family_size", json_integer((json_int_t)res->family_size));
     put(doc, "detectable_cells", json_integer((json_int_t)res->detectable_cells));
+    /* the fewest cells Benjamini-Hochberg could confirm together; null: none, or no family */
+    put(doc, "bh_min_cells",
+        res->bh_min_cells ? json_integer((json_int_t)res->bh_min_cells) : json_null());
     json_t *warnings = child(doc, "warnings", json_array());
     put(doc, "mode", text(o->commands_mode ? "commands" : o->binary_mode ? "binaries" : "files"));
     put(doc, "auto_stop", string_or_null(rep->auto_stop));
