@@ -63,7 +63,9 @@ void compare_usage(FILE *out)
           "  --candidate FILE... file mode: the candidate's documents\n"
           "  --aa FILE...        file mode: the A/A control's documents\n"
           "  --commands B C      the baseline and candidate commands, each one word, split\n"
-          "                      like `libbench run -c` (no shell, no expansion)\n"
+          "                      like `libbench run -c` (no shell, no expansion); they are\n"
+          "                      the two words that are not options, in that order, wherever\n"
+          "                      they stand among the options\n"
           "  --shell             --commands: run each through /bin/sh -c\n"
           "  --timeout SECONDS   --commands: a run that takes longer is killed (with its\n"
           "                      process group) and gives no value\n"
@@ -104,6 +106,7 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
     bool seen_list[N_SUBJECTS] = {false, false, false};
     int list = LIST_NONE;
     size_t n_pos = 0;
+    const char *extra = NULL; /* a third word that is not an option */
     static const char *const list_opts[N_SUBJECTS] = {"--baseline", "--candidate", "--aa"};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *value;
@@ -117,8 +120,11 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
                 o->files[list][o->n_files[list]++] = argv[i];
                 continue;
             }
-            if (n_pos >= 2)
-                return usage_error(e, "unexpected argument '%s' (give two binaries)", arg);
+            if (n_pos >= 2) {
+                if (!extra)
+                    extra = arg; /* said at the end, when the mode is known */
+                continue;
+            }
             o->bin[n_pos++] = arg;
             continue;
         }
@@ -150,19 +156,15 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
             o->shell = true;
             continue;
         }
+        /* --commands is a mode: its two commands are the two words that are not options, in
+         * order (baseline, candidate), wherever they stand among the options. */
         if (tool_option_is(arg, "--commands", &value)) {
             if (value)
                 return usage_error(e, "--commands takes two words, not '--commands=': "
                                       "--commands 'BASE CMD' 'CAND CMD'");
             if (o->commands_mode)
                 return usage_error(e, "'--commands' given twice");
-            if (i + 2 >= argc || tool_looks_like_option(argv[i + 1]) ||
-                tool_looks_like_option(argv[i + 2]))
-                return usage_error(e, "--commands needs two commands: --commands 'BASE CMD' "
-                                      "'CAND CMD'");
             o->commands_mode = true;
-            o->commands[0] = argv[++i];
-            o->commands[1] = argv[++i];
             continue;
         }
         /* options with one value: "--opt=V" or "--opt V", where V is never another option */
@@ -256,9 +258,22 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
 
     bool any_files = seen_list[0] || seen_list[1] || seen_list[2];
     if (o->commands_mode) {
-        if (any_files || n_pos > 0)
+        if (any_files)
             return usage_error(e, "give --commands, two binaries or --baseline/--candidate "
                                   "documents: one of them");
+        if (extra)
+            return usage_error(e,
+                               "unexpected argument '%s': --commands takes two commands, the "
+                               "words that are not options (the baseline's, then the "
+                               "candidate's; quote each as one word)",
+                               extra);
+        if (n_pos < 2)
+            return usage_error(e, "--commands needs two commands, the words that are not options "
+                                  "(the baseline's, then the candidate's, anywhere among the "
+                                  "options): --commands 'BASE CMD' 'CAND CMD'");
+        o->commands[0] = o->bin[0];
+        o->commands[1] = o->bin[1];
+        o->bin[0] = o->bin[1] = NULL;
         if (o->n_args > 0)
             return usage_error(e, "ARGS after '--' apply to binaries: put a command's arguments "
                                   "in its string");
@@ -283,6 +298,8 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
     }
     if (o->shell || seen[6])
         return usage_error(e, "%s applies to --commands", o->shell ? "--shell" : "--timeout");
+    if (extra)
+        return usage_error(e, "unexpected argument '%s' (give two binaries)", extra);
     if (any_files && n_pos > 0)
         return usage_error(e, "give either two binaries or --baseline/--candidate documents, "
                               "not both");

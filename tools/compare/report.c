@@ -38,13 +38,6 @@ static char *percent(double v, bool sign)
     return sign ? bench__xasprintf("%+.2f%%", v * 100.0) : bench__xasprintf("%.2f%%", v * 100.0);
 }
 
-static char *ns(double v)
-{
-    char buf[64];
-    bench__format_ns(v, buf, sizeof buf);
-    return bench__xstrdup(buf);
-}
-
 static char *prob(double v)
 {
     return isfinite(v) ? bench__xasprintf("%.3g", v) : bench__xstrdup(EM_DASH);
@@ -164,8 +157,11 @@ static void print_table(FILE *out, const struct compare_report *rep)
         if (labels)
             row[k++] = shown_dup(c->row->operation);
         row[k++] = bench__xasprintf("%zu/%zu/%zu", o->n_baseline, o->n_candidate, o->n_aa);
-        row[k++] = ns(o->median_baseline);
-        row[k++] = ns(o->median_candidate);
+        /* one unit and enough digits that the two medians show the change (issue 26) */
+        char mb[BENCH__NUMBER_MAX], mc[BENCH__NUMBER_MAX];
+        bench__format_ns_pair(o->median_baseline, o->median_candidate, mb, mc, sizeof mb);
+        row[k++] = bench__xstrdup(mb);
+        row[k++] = bench__xstrdup(mc);
         row[k++] = percent(o->rel_delta, true);
         if (isfinite(o->ci_lo) && isfinite(o->ci_hi))
             row[k++] = bench__xasprintf("[%+.2f%%, %+.2f%%]", o->ci_lo * 100.0, o->ci_hi * 100.0);
