@@ -135,6 +135,7 @@ struct bench__cmp_cell_out {
     enum bench__cmp_state state;
     const char *direction; /* "regression" | "improvement" | NULL */
     const char *reason;    /* "insufficient_runs", "no_aa_floor", "floor_above_detect",
+                              "exact_count", "count_not_exact" (bench__cmp_exact_counts),
                               "ci_wider_than_detect", "too_few_runs_for_bh", "ci_includes_zero",
                               "ci_within_floor", "below_min_delta", or NULL */
     bool tested;           /* in the Benjamini-Hochberg family: its numbers were computed */
@@ -172,6 +173,18 @@ BENCH__HIDDEN int bench__compare(const struct bench__cmp_params *params,
                                  struct bench__cmp_cell_out *out, struct bench__cmp_result *result,
                                  size_t *bad_cell);
 BENCH__HIDDEN const char *bench__cmp_state_name(enum bench__cmp_state state);
+
+/* The same comparison for an exact count (exact_count.c: allocs, frees, alloc-bytes per
+ * iteration), values finite and ≥ 0: a cell whose counts repeat exactly in every run of each arm
+ * is NO_CHANGE when baseline and candidate agree and CLAIMED (regression when the candidate
+ * counts more) when they differ, with a floor of 0, no p and no Benjamini-Hochberg (an exact
+ * difference needs no test); counts that vary between runs of one arm make it UNMEASURED
+ * (count_not_exact), an A/A count that differs from the baseline's is aa_confirmed_change. Its
+ * reason is "exact_count", p_method "count". Fewer than min_runs runs: as bench__compare. */
+BENCH__HIDDEN int bench__cmp_exact_counts(const struct bench__cmp_params *params,
+                                          const struct bench__cmp_cell_in *cells, size_t n,
+                                          struct bench__cmp_cell_out *out,
+                                          struct bench__cmp_result *result, size_t *bad_cell);
 
 /* ---- --runs=auto ----------------------------------------------------------------------- */
 

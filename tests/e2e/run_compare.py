@@ -886,6 +886,39 @@ def case_bad_inputs():
               new.get("n_candidate") == 1 and new.get("missing_from") == ["baseline", "aa"] and
               "  new: only in candidate: UNMEASURED (insufficient_runs)\n" in out,
               f"one arm: {rc} {err!r}\n{out}")
+        # --metric (issue 26/31 point 5): the rows' metric instead of their time. A row without
+        # it, or with null, is a skip with the reason (never 0); instr is judged like time.
+        files = {arm: [] for arm in ("baseline", "candidate", "aa")}
+        for arm in files:
+            for r in range(5):
+                a = row("sum", {}, 100.0)
+                a["metrics"] = {"instr": 1000.0 + r + (200 if arm == "candidate" else 0)}
+                b = row("copy", {}, 50.0)
+                b["metrics"] = {"instr": None}
+                files[arm].append(write(os.path.join(tmp, f"m_{arm}{r}.json"), document([a, b])))
+        out_json = os.path.join(tmp, "metric.json")
+        rc, out, err = run(["compare", "--metric=instr", "--json", out_json] + file_args(files))
+        doc = load(out_json) if os.path.exists(out_json) else {"cells": [], "params": {}}
+        cells = cells_by_name(doc)
+        check(rc == 1 and doc["params"].get("metric") == "instr" and
+              cells.get("sum", {}).get("median_candidate_ns") == 1202.0 and
+              cells.get("sum", {}).get("direction") == "regression" and
+              cells.get("copy", {}).get("state") == "UNMEASURED" and
+              cells.get("copy", {}).get("median_baseline_ns") is None and
+              "metric 'instr' is null in the row (not measured)" in out,
+              f"--metric=instr: {rc} {err!r}\n{out}")
+        rc, out, err = run(["compare", "--metric=allocs", "--json", out_json] + file_args(files))
+        doc = load(out_json) if os.path.exists(out_json) else {"cells": []}
+        check(rc == 2 and doc.get("verdict") == "UNMEASURED" and
+              all(c["state"] == "UNMEASURED" for c in doc["cells"]) and
+              "metric 'allocs' is not in the row" in out, f"--metric=allocs: {rc} {err!r}\n{out}")
+        rc, out, err = run(["compare", "--metric=a b", "--baseline", files["baseline"][0],
+                            "--candidate", files["candidate"][0]])
+        check(rc == 2 and err.startswith("error: --metric: 'a b' is not a metric name"),
+              f"--metric='a b': {rc} {err!r}")
+        rc, out, err = run(["compare", "--metric=allocs", "--commands", "true", "true"])
+        check(rc == 2 and err.startswith("error: --metric applies to binaries and --bench-json"),
+              f"--metric with --commands: {rc} {err!r}")
         # control characters in a hostile name stay on one line
         hostile = write(os.path.join(tmp, "hostile.json"),
                         document([row("a\nb", {}, 1), row("a\nb", {}, 2)]))

@@ -54,6 +54,11 @@ void compare_usage(FILE *out)
           "  --seed N            global seed of the schedule and the bootstraps (default 0)\n"
           "  --q X               false discovery rate of Benjamini-Hochberg (default 0.05)\n"
           "  --min-delta-ns X    smallest absolute median change that can be claimed (default 0)\n"
+          "  --metric NAME       compare the rows' metric NAME (a --bench-json metric id, like\n"
+          "                      allocs or instr) instead of their median time; binary mode\n"
+          "                      adds --metrics=NAME to each run unless ARGS hold --metrics.\n"
+          "                      allocs, frees and alloc-bytes are exact counts: a floor of\n"
+          "                      0, any difference a change, equal counts NO_CHANGE\n"
           "  --json FILE         also write the comparison as JSON (written atomically)\n"
           "  --junit FILE        also write each cell as a JUnit test case (a regression\n"
           "                      fails, UNMEASURED is skipped; written atomically)\n"
@@ -102,7 +107,7 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
     o->runs = RUNS_DEFAULT;
     o->q = 0.05;
     o->detect = DETECT_DEFAULT / 100.0;
-    bool seen[9] = {false}; /* the valued options below, by index */
+    bool seen[10] = {false}; /* the valued options below, by index */
     bool seen_list[N_SUBJECTS] = {false, false, false};
     int list = LIST_NONE;
     size_t n_pos = 0;
@@ -180,6 +185,7 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
             {"--timeout", "a number of seconds"},
             {"--junit", "a file name"},
             {"--summary", "a file name"},
+            {"--metric", "a metric name (like allocs)"},
         };
         size_t k = 0;
         for (; k < sizeof valued / sizeof *valued; k++)
@@ -229,6 +235,17 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
                 return usage_error(
                     e, "--min-delta-ns: '%s' is not a decimal number >= 0 (like 2.5)", value);
             break;
+        case 9:
+            for (const char *c = value; *c; c++)
+                if (!(*c >= 'a' && *c <= 'z') && !(*c >= 'A' && *c <= 'Z') &&
+                    !(*c >= '0' && *c <= '9') && !strchr("-_./", *c))
+                    return usage_error(e,
+                                       "--metric: '%s' is not a metric name (letters, digits "
+                                       "and - _ . /, like allocs)",
+                                       value);
+            o->metric = value;
+            o->metric_exact = compare_metric_is_exact(value);
+            break;
         case 4: o->json_path = value; break;
         case 7: o->junit_path = value; break;
         case 8: o->summary_path = value; break;
@@ -277,6 +294,9 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
         if (o->n_args > 0)
             return usage_error(e, "ARGS after '--' apply to binaries: put a command's arguments "
                                   "in its string");
+        if (o->metric)
+            return usage_error(e, "--metric applies to binaries and --bench-json documents: a "
+                                  "command's only value is its wall time");
         for (int c = 0; c < 2; c++) {
             char why[COMPARE_ERROR_MAX];
             if (o->shell) {

@@ -130,6 +130,25 @@ static char *shown_dup(const char *s)
     return buf;
 }
 
+/* --metric: two values of a metric, with two decimals (a count per iteration reads 3.00), more
+ * when needed to show their difference, as bench__format_ns_pair does for times. */
+static void metric_pair(double a, double b, char *abuf, char *bbuf, size_t size)
+{
+    int d = 2;
+    double diff = fabs(a - b);
+    while (isfinite(diff) && diff > 0 && d < BENCH__FORMAT_PAIR_DECIMALS_MAX &&
+           pow(10.0, -d) > diff / 10.0 * (1 + 1e-9))
+        d++;
+    if (isfinite(a))
+        bench__fmt(abuf, size, "%.*f", d, a);
+    else
+        bench__fmt(abuf, size, EM_DASH);
+    if (isfinite(b))
+        bench__fmt(bbuf, size, "%.*f", d, b);
+    else
+        bench__fmt(bbuf, size, EM_DASH);
+}
+
 static void print_table(FILE *out, const struct compare_report *rep)
 {
     bool labels = false;
@@ -159,7 +178,10 @@ static void print_table(FILE *out, const struct compare_report *rep)
         row[k++] = bench__xasprintf("%zu/%zu/%zu", o->n_baseline, o->n_candidate, o->n_aa);
         /* one unit and enough digits that the two medians show the change (issue 26) */
         char mb[BENCH__NUMBER_MAX], mc[BENCH__NUMBER_MAX];
-        bench__format_ns_pair(o->median_baseline, o->median_candidate, mb, mc, sizeof mb);
+        if (rep->opts->metric)
+            metric_pair(o->median_baseline, o->median_candidate, mb, mc, sizeof mb);
+        else
+            bench__format_ns_pair(o->median_baseline, o->median_candidate, mb, mc, sizeof mb);
         row[k++] = bench__xstrdup(mb);
         row[k++] = bench__xstrdup(mc);
         row[k++] = percent(o->rel_delta, true);
@@ -297,6 +319,13 @@ void compare_report_text(FILE *out, const struct compare_report *rep)
             "libbench compare: %s, seed %llu, q %g, A/A floor \xe2\x89\xa5 %g%%, min delta %gns; "
             "%s\n",
             runs, (unsigned long long)o->seed, p->q, p->f_min * 100.0, p->min_delta, sensitivity);
+    if (o->metric) {
+        char shown[128];
+        bench__sanitize_copy(o->metric, shown, sizeof shown);
+        fprintf(out, "metric: %s per iteration, %s\n", shown,
+                o->metric_exact ? "an exact count (floor 0: any difference is a change)"
+                                : "the median of its runs (its values, not time)");
+    }
     for (size_t w = 0; w < rep->n_warnings; w++)
         fprintf(out, "warning: %s\n", rep->warnings[w]);
     if (rep->n_cells > 0)
@@ -505,6 +534,9 @@ static json_t *document(const struct compare_report *rep)
     put(params, "timeout_ns",
         o->commands_mode && o->timeout_ns ? json_integer(o->timeout_ns) : json_null());
     put(params, "detect", json_real(p->detect));
+    /* --metric: the row metric compared (the *_ns fields then hold its values); null: time */
+    put(params, "metric", o->metric ? text(o->metric) : json_null());
+    put(params, "metric_exact", json_boolean(o->metric_exact));
     put(params, "min_runs", json_integer((json_int_t)p->min_runs));
     put(params, "q", json_real(p->q));
     put(params, "f_min", json_real(p->f_min));
