@@ -33,6 +33,7 @@ void bench__cmp_defaults(struct bench__cmp_params *p)
         .subj_b = NULL,
         .subj_c = NULL,
         .subj_a = NULL,
+        .global_floor = 0,
     };
 }
 
@@ -52,7 +53,9 @@ static bool params_valid(const struct bench__cmp_params *p)
 {
     return p->q > 0 && p->q <= 1 && p->alpha > 0 && p->alpha < 1 && p->f_min >= 0 &&
            isfinite(p->f_min) && p->min_delta >= 0 && isfinite(p->min_delta) && p->resamples > 0 &&
-           p->detect > 0; /* detect may be INFINITY, never NaN */
+           p->detect > 0 && /* detect may be INFINITY, never NaN */
+           (p->global_floor == BENCH__CMP_GLOBAL_FLOOR_WORST ||
+            (p->global_floor >= 0 && isfinite(p->global_floor)));
 }
 
 static void cell_unmeasured(struct bench__cmp_cell_out *o, const struct bench__cmp_cell_in *in,
@@ -258,6 +261,22 @@ int bench__compare(const struct bench__cmp_params *params, const struct bench__c
     bench__bh_core(aa_p, m, params->q, aa_rej, aa_q_adj, order);
     unsigned runs_needed = bench__runs_needed(m, params->q);
 
+    /* --global-noise-floor: every tested cell takes at least the given floor, or the largest
+     * A/A floor of the family (seed 000): a claim must clear the noisiest cell's noise. */
+    double global = NAN;
+    if (params->global_floor == BENCH__CMP_GLOBAL_FLOOR_WORST) {
+        global = 0;
+        for (size_t t = 0; t < m; t++)
+            if (out[tested[t]].floor > global)
+                global = out[tested[t]].floor;
+    } else if (params->global_floor > 0) {
+        global = params->global_floor;
+    }
+    if (!isnan(global))
+        for (size_t t = 0; t < m; t++)
+            if (out[tested[t]].floor < global)
+                out[tested[t]].floor = global;
+
     /* What Benjamini-Hochberg could confirm at all with these run counts: when nothing, no cell
      * claims anything either way, NO_CHANGE included (the rule of statistics.md, "A PASS is an
      * equivalence claim"). */
@@ -346,8 +365,10 @@ int bench__compare(const struct bench__cmp_params *params, const struct bench__c
     }
 
     /* The verdict: the first matching row of the table in docs/explanation/statistics.md wins. */
-    *result = (struct bench__cmp_result){
-        .family_size = m, .bh_min_cells = bh_min_cells, .bh_fewest_runs = fewest};
+    *result = (struct bench__cmp_result){.family_size = m,
+                                         .bh_min_cells = bh_min_cells,
+                                         .bh_fewest_runs = fewest,
+                                         .global_floor = global};
     for (size_t t = 0; t < m; t++)
         result->detectable_cells += out[tested[t]].floor <= params->detect;
     unsigned most = floor_runs > ci_runs ? floor_runs : ci_runs;

@@ -98,7 +98,12 @@ struct bench__cmp_params {
                                              be able to show; INFINITY asks for none */
     uint64_t global_seed;                 /* 0 */
     const char *subj_b, *subj_c, *subj_a; /* subject names for the stream seeds */
+    double global_floor;                  /* --global-noise-floor: 0 = none; > 0 the floor every
+                                             tested cell takes at least;
+                                             BENCH__CMP_GLOBAL_FLOOR_WORST: the largest A/A floor
+                                             of the tested cells */
 };
+#define BENCH__CMP_GLOBAL_FLOOR_WORST (-1.0)
 BENCH__HIDDEN void bench__cmp_defaults(struct bench__cmp_params *p);
 
 struct bench__cmp_cell_in {
@@ -163,6 +168,8 @@ struct bench__cmp_result {
                                 (bench__bh_min_cells); 0 when it could confirm none */
     size_t bh_fewest_runs;   /* the fewest runs in the baseline or candidate arm of a tested
                                 cell (what limits BH); 0 when no cell was tested */
+    double global_floor;     /* the floor applied to every tested cell (--global-noise-floor);
+                                NaN when none */
 };
 
 /* The whole comparison of n cells (medians, intervals, p values, BH, states, verdict). Returns 0,

@@ -136,6 +136,7 @@ int bench__cmp_exact_counts(const struct bench__cmp_params *params,
         .detectable_cells = judged, /* a floor of 0 sees any change */
         .bh_min_cells = judged ? 1 : 0,
         .bh_fewest_runs = fewest,
+        .global_floor = NAN, /* an exact count's floor is 0: --global-noise-floor does not apply */
     };
     if (aa_changed) {
         result->verdict = "UNMEASURED";

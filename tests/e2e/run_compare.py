@@ -626,11 +626,39 @@ def case_sensitivity():
         check(rc == 0 and fam["without_detect"]["verdict"] == "PASS" and
               "\nverdict: PASS (no_claimed_regression)\n" in out2 and
               "could detect \u22651000% in 3 of 3 cells" in out2, f"noisy at 1000%: {rc}\n{out2}")
-        _, _, out, _ = check_own_family(tmp, "quiet_regression")
+        _, qfiles, out, qdoc = check_own_family(tmp, "quiet_regression")
         print("--- the same comparison on a quiet machine: REGRESSION (exit 1)\n" + out)
         check(re.search(r"│ hash +│ size=small +│.*│ CLAIMED regression +│", out) is not None,
               f"quiet: the row of hash\n{out}")
-        check_own_family(tmp, "claim_beyond_wide_floor")
+        _, wfiles, _, wdoc = check_own_family(tmp, "claim_beyond_wide_floor")
+        # --global-noise-floor (seed 000): every cell's floor is at least the given one, or the
+        # largest A/A floor of the cells; a claim must clear it
+        gjson = os.path.join(tmp, "global.json")
+        rc, gout, gerr = run(["compare", "--global-noise-floor=15", "--json", gjson] +
+                             file_args(qfiles))
+        gdoc = load(gjson)
+        ghash = cells_by_name(gdoc).get("hash{size=small}", {})
+        check(rc == 2 and gdoc["params"]["global_noise_floor"] == 0.15 and
+              gdoc["params"]["global_noise_floor_source"] == "given" and
+              all(c["floor"] >= 0.15 for c in gdoc["cells"]) and
+              ghash.get("state") == "UNMEASURED" and ghash.get("reason") == "floor_above_detect" and
+              "global noise floor: \u00b115.00% on every cell (--global-noise-floor)" in gout,
+              f"--global-noise-floor=15: {rc} {gerr!r}\n{gout}")
+        worst = max(c["floor"] for c in wdoc["cells"])
+        rc, gout, gerr = run(["compare", "--global-noise-floor", "--json", gjson] +
+                             file_args(wfiles))
+        gdoc = load(gjson)
+        check(rc == 1 and close(gdoc["params"]["global_noise_floor"], worst) and
+              gdoc["params"]["global_noise_floor_source"] == "worst_cell" and
+              all(close(c["floor"], worst) for c in gdoc["cells"]) and
+              cells_by_name(gdoc).get("hash{size=small}", {}).get("state") == "CLAIMED" and
+              cells_by_name(gdoc).get("parse{size=small}", {}).get("reason") ==
+              "floor_above_detect", f"--global-noise-floor: {rc} {gerr!r}\n{gout}")
+        check(wdoc["params"].get("global_noise_floor", 0) is None,
+              f"no --global-noise-floor: {wdoc['params'].get('global_noise_floor')}")
+        for bad in ("--global-noise-floor=0", "--global-noise-floor=x"):
+            rc, _, gerr = run(["compare", bad] + file_args(wfiles))
+            check(rc == 2 and gerr.startswith("error: --global-noise-floor: "), f"{bad}: {gerr!r}")
         check_own_family(tmp, "detect_25")
         check_own_family(tmp, "detect_10_same_inputs")
         # determinism: the same documents give the same bytes

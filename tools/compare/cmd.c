@@ -59,6 +59,8 @@ void compare_usage(FILE *out)
           "                      adds --metrics=NAME to each run unless ARGS hold --metrics.\n"
           "                      allocs, frees and alloc-bytes are exact counts: a floor of\n"
           "                      0, any difference a change, equal counts NO_CHANGE\n"
+          "  --global-noise-floor[=PCT]  every cell's floor is at least PCT, or bare the\n"
+          "                      largest A/A floor of all cells (a claim must clear it)\n"
           "  --json FILE         also write the comparison as JSON (written atomically)\n"
           "  --junit FILE        also write each cell as a JUnit test case (a regression\n"
           "                      fails, UNMEASURED is skipped; written atomically)\n"
@@ -157,6 +159,23 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
         }
         if (matched)
             continue;
+        /* --global-noise-floor[=PCT]: bare, the worst cell's A/A floor; a value only after '=' */
+        if (tool_option_is(arg, "--global-noise-floor", &value)) {
+            if (o->global_floor != 0)
+                return usage_error(e, "'--global-noise-floor' given twice");
+            double pct;
+            if (!value) {
+                o->global_floor = BENCH__CMP_GLOBAL_FLOOR_WORST;
+                continue;
+            }
+            if (!tool_parse_decimal(value, &pct) || !(pct > 0) || pct > DETECT_MAX)
+                return usage_error(e,
+                                   "--global-noise-floor: '%s' is not a percentage above 0 and "
+                                   "at most %g (or give it bare: the worst cell's A/A floor)",
+                                   value, DETECT_MAX);
+            o->global_floor = pct / 100.0;
+            continue;
+        }
         if (strcmp(arg, "--shell") == 0) {
             o->shell = true;
             continue;
@@ -411,7 +430,7 @@ int compare_main(int argc, char **argv)
 
     struct bench__cmp_params params;
     compare_engine_params(&st.opts, &params);
-    struct bench__cmp_result result = {0};
+    struct bench__cmp_result result = {.global_floor = NAN};
     out = bench__xcalloc(st.n_cells ? st.n_cells : 1, sizeof *out);
     if (st.n_cells == 0) {
         /* nothing was measured: never a pass */

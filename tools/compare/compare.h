@@ -129,8 +129,10 @@ struct compare_options {
     size_t n_args;
     char **files[N_SUBJECTS]; /* file mode: the files given; once loaded, the file of each run */
     size_t n_files[N_SUBJECTS];
-    const char *metric; /* --metric: the row metric compared instead of medianNs; NULL: time */
-    bool metric_exact;  /* --metric names an exact count (allocs, frees, alloc-bytes): floor 0 */
+    const char *metric;  /* --metric: the row metric compared instead of medianNs; NULL: time */
+    bool metric_exact;   /* --metric names an exact count (allocs, frees, alloc-bytes): floor 0 */
+    double global_floor; /* --global-noise-floor[=PCT]: 0 none, a fraction, or
+                            BENCH__CMP_GLOBAL_FLOOR_WORST (the worst cell's A/A floor) */
 };
 
 /* cells.c: whether a metric is an exact count (integer counts that repeat exactly: allocs,

@@ -20,6 +20,7 @@ void compare_engine_params(const struct compare_options *o, struct bench__cmp_pa
     params->min_delta = o->min_delta_ns;
     params->detect = o->detect;
     params->global_seed = o->seed;
+    params->global_floor = o->global_floor;
     params->subj_b = compare_subject_names[SUBJ_BASELINE];
     params->subj_c = compare_subject_names[SUBJ_CANDIDATE];
     params->subj_a = compare_subject_names[SUBJ_AA];

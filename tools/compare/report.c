@@ -319,6 +319,11 @@ void compare_report_text(FILE *out, const struct compare_report *rep)
             "libbench compare: %s, seed %llu, q %g, A/A floor \xe2\x89\xa5 %g%%, min delta %gns; "
             "%s\n",
             runs, (unsigned long long)o->seed, p->q, p->f_min * 100.0, p->min_delta, sensitivity);
+    if (isfinite(rep->result->global_floor))
+        fprintf(out, "global noise floor: \xc2\xb1%.2f%% on every cell (%s)\n",
+                rep->result->global_floor * 100.0,
+                o->global_floor > 0 ? "--global-noise-floor"
+                                    : "the largest A/A floor of the cells");
     if (o->metric) {
         char shown[128];
         bench__sanitize_copy(o->metric, shown, sizeof shown);
@@ -535,6 +540,13 @@ static json_t *document(const struct compare_report *rep)
         o->commands_mode && o->timeout_ns ? json_integer(o->timeout_ns) : json_null());
     put(params, "detect", json_real(p->detect));
     /* --metric: the row metric compared (the *_ns fields then hold its values); null: time */
+    /* --global-noise-floor: the floor every cell took at least; null when not asked */
+    put(params, "global_noise_floor",
+        isfinite(rep->result->global_floor) ? json_real(rep->result->global_floor) : json_null());
+    put(params, "global_noise_floor_source",
+        o->global_floor > 0   ? text("given")
+        : o->global_floor < 0 ? text("worst_cell")
+                              : json_null());
     put(params, "metric", o->metric ? text(o->metric) : json_null());
     put(params, "metric_exact", json_boolean(o->metric_exact));
     put(params, "min_runs", json_integer((json_int_t)p->min_runs));
