@@ -70,15 +70,15 @@ int main(void)
         return 1;
     }
 
-    size_t states[4] = {0};
+    size_t states[BENCH__CMP_N_STATES] = {0};
     for (size_t i = 0; i < CELLS; i++)
         states[out[i].state]++;
     printf("cells %d, runs per arm %d, resamples %u\n", CELLS, RUNS, (unsigned)params.resamples);
     printf("engine wall time: %.3f s (CPU time, all threads: %.3f s)\n", t1 - t0, c1 - c0);
     printf("verdict %s, exit %d, reason %s, runs_needed %u\n", result.verdict, result.exit_code,
            result.reason ? result.reason : "-", result.runs_needed);
-    printf("states: CLAIMED %zu, UNCONFIRMED %zu, NO_CLAIM %zu, UNMEASURED %zu\n",
-           states[BENCH__CMP_CLAIMED], states[BENCH__CMP_UNCONFIRMED], states[BENCH__CMP_NO_CLAIM],
-           states[BENCH__CMP_UNMEASURED]);
+    printf("states: CLAIMED %zu, UNCONFIRMED %zu, NO_CHANGE %zu, NO_CLAIM %zu, UNMEASURED %zu\n",
+           states[BENCH__CMP_CLAIMED], states[BENCH__CMP_UNCONFIRMED], states[BENCH__CMP_NO_CHANGE],
+           states[BENCH__CMP_NO_CLAIM], states[BENCH__CMP_UNMEASURED]);
     return 0;
 }

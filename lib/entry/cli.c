@@ -54,6 +54,7 @@ enum option_id {
     O_BENCH_FORMAT,
     O_MIN_TIME,
     O_ROUNDS,
+    O_PRECISION,
     O_BENCH_TIMEOUT,
     O_BENCH_IN_PROCESS,
     O_PROFILE,
@@ -127,6 +128,9 @@ static const struct option_def options[] = {
            "with --bench: time budget per sample in ms (0 = 5 ms)"),
     OPTION(O_ROUNDS, 0, "bench-rounds", OPT_UINT, "N", BENCH__SAMPLE_COUNT,
            "with --bench: take each loop's samples in N rounds over all benchmarks (0 = 1)"),
+    OPTION(O_PRECISION, 0, "bench-precision", OPT_STRING, "PCT", 0,
+           "with --bench: end a loop once the 95% CI of its median is within +-PCT (at least 8 "
+           "samples)"),
     OPTION(O_BENCH_TIMEOUT, 0, "bench-timeout", OPT_UINT, "SECONDS", BENCH__TIMEOUT_MAX,
            "with --bench: a body running longer is stopped (default 600; 0 = none)"),
     OPTION(O_BENCH_IN_PROCESS, 0, "bench-in-process", OPT_FLAG, NULL, 0,
@@ -311,6 +315,31 @@ static int compile_regex(struct parse_state *st, const char *flag, const char *s
     return 0;
 }
 
+/* --bench-precision=PCT: a plain decimal percentage above 0, at most 100 ("1", "0.5"). */
+static int parse_precision(struct bench__config *cfg, struct parse_state *st, const char *shown,
+                           const char *value)
+{
+    size_t digits = 0, dots = 0;
+    for (const char *c = value; *c; c++) {
+        if (*c >= '0' && *c <= '9')
+            digits++;
+        else if (*c == '.')
+            dots++;
+        else
+            digits = 0, dots = 2; /* not a plain decimal */
+        if (dots > 1)
+            break;
+    }
+    double pct = digits && dots <= 1 && strlen(value) <= 16 ? strtod(value, NULL) : -1;
+    if (!(pct > 0 && pct <= 100))
+        return fail(st,
+                    "option '%s' needs a percentage above 0 and at most 100 (like 1 or 0.5), "
+                    "got '%s'",
+                    shown, value);
+    cfg->bench_precision = pct / 100.0;
+    return 0;
+}
+
 static int apply(struct bench__config *cfg, struct parse_state *st, const struct option_def *def,
                  const char *shown, const char *value)
 {
@@ -370,6 +399,7 @@ static int apply(struct bench__config *cfg, struct parse_state *st, const struct
     case O_PERF_BATCH: cfg->perf_batch = n; break;
     case O_MIN_TIME: cfg->min_time_ms = n; break;
     case O_ROUNDS: cfg->rounds = (unsigned)n; break;
+    case O_PRECISION: return parse_precision(cfg, st, shown, value);
     case O_LIST_METRICS: cfg->list_metrics = true; break;
     case O_SORT_BY: cfg->sort_by = value; break;
     case O_BENCH_JSON: cfg->bench_json = value; break;

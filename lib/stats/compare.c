@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* compare.c: owns the comparison engine (compare.h): per cell the medians, the bootstrap CI and
  * its A/A floor, the p values, then Benjamini-Hochberg across the family, the cell states (a
- * floor above --detect included) and the verdict (docs/explanation/statistics.md). Results never
- * depend on the order or the threads in which cells are computed. */
+ * floor or a CI beyond --detect, too few runs for BH included) and the verdict
+ * (docs/explanation/statistics.md). Results never depend on the order or the threads in which cells
+ * are computed. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -32,6 +33,7 @@ void bench__cmp_defaults(struct bench__cmp_params *p)
         .subj_b = NULL,
         .subj_c = NULL,
         .subj_a = NULL,
+        .global_floor = 0,
     };
 }
 
@@ -42,6 +44,7 @@ const char *bench__cmp_state_name(enum bench__cmp_state state)
     case BENCH__CMP_UNCONFIRMED: return "UNCONFIRMED";
     case BENCH__CMP_NO_CLAIM: return "NO_CLAIM";
     case BENCH__CMP_UNMEASURED: return "UNMEASURED";
+    case BENCH__CMP_NO_CHANGE: return "NO_CHANGE";
     }
     return "?";
 }
@@ -50,7 +53,9 @@ static bool params_valid(const struct bench__cmp_params *p)
 {
     return p->q > 0 && p->q <= 1 && p->alpha > 0 && p->alpha < 1 && p->f_min >= 0 &&
            isfinite(p->f_min) && p->min_delta >= 0 && isfinite(p->min_delta) && p->resamples > 0 &&
-           p->detect > 0; /* detect may be INFINITY, never NaN */
+           p->detect > 0 && /* detect may be INFINITY, never NaN */
+           (p->global_floor == BENCH__CMP_GLOBAL_FLOOR_WORST ||
+            (p->global_floor >= 0 && isfinite(p->global_floor)));
 }
 
 static void cell_unmeasured(struct bench__cmp_cell_out *o, const struct bench__cmp_cell_in *in,
@@ -256,12 +261,47 @@ int bench__compare(const struct bench__cmp_params *params, const struct bench__c
     bench__bh_core(aa_p, m, params->q, aa_rej, aa_q_adj, order);
     unsigned runs_needed = bench__runs_needed(m, params->q);
 
-    /* The state of each tested cell. A cell that claims nothing says "no change" only when its
-     * floor let it see a change of params->detect; else it is UNMEASURED (floor_above_detect).
-     * A claim beyond a wide floor stands: the change was seen all the same. */
+    /* --global-noise-floor: every tested cell takes at least the given floor, or the largest
+     * A/A floor of the family (seed 000): a claim must clear the noisiest cell's noise. */
+    double global = NAN;
+    if (params->global_floor == BENCH__CMP_GLOBAL_FLOOR_WORST) {
+        global = 0;
+        for (size_t t = 0; t < m; t++)
+            if (out[tested[t]].floor > global)
+                global = out[tested[t]].floor;
+    } else if (params->global_floor > 0) {
+        global = params->global_floor;
+    }
+    if (!isnan(global))
+        for (size_t t = 0; t < m; t++)
+            if (out[tested[t]].floor < global)
+                out[tested[t]].floor = global;
+
+    /* What Benjamini-Hochberg could confirm at all with these run counts: when nothing, no cell
+     * claims anything either way, NO_CHANGE included (the rule of statistics.md, "A PASS is an
+     * equivalence claim"). */
+    size_t *nb = bench__xmalloc(slots * 2 * sizeof *nb), *nc = nb + slots;
+    size_t fewest = 0;
+    for (size_t t = 0; t < m; t++) {
+        nb[t] = out[tested[t]].n_baseline;
+        nc[t] = out[tested[t]].n_candidate;
+        size_t least = nb[t] < nc[t] ? nb[t] : nc[t];
+        if (t == 0 || least < fewest)
+            fewest = least;
+    }
+    size_t bh_min_cells = bench__bh_min_cells(nb, nc, m, params->q);
+    free(nb);
+    bool bh_none = m > 0 && bh_min_cells == 0;
+
+    /* The state of each tested cell. A claim (CLAIMED, UNCONFIRMED) stands whatever the floor:
+     * the change was seen all the same. A cell that claims nothing is an equivalence claim,
+     * NO_CHANGE, only when its floor is at most params->detect and its CI lies inside
+     * ±params->detect; else it is UNMEASURED (floor_above_detect, ci_wider_than_detect). With an
+     * infinite detect (none asked) it is NO_CLAIM. */
     bool aa_changed = false, claimed_regression = false, unconfirmed_regression = false;
-    bool above_detect = false;
-    unsigned floor_runs = 0;
+    bool above_detect = false, ci_wide = false;
+    unsigned floor_runs = 0, ci_runs = 0;
+    bool equivalence = isfinite(params->detect);
     for (size_t t = 0; t < m; t++) {
         struct bench__cmp_cell_out *o = &out[tested[t]];
         o->bh_rejected = rej[t];
@@ -272,6 +312,7 @@ int bench__compare(const struct bench__cmp_params *params, const struct bench__c
         bool excl0 = o->ci_lo > 0 || o->ci_hi < 0;
         bool beyond = ci_beyond(o->ci_lo, o->ci_hi, o->floor);
         bool absok = fabs(o->abs_delta) >= params->min_delta;
+        bool inside = o->ci_lo >= -params->detect && o->ci_hi <= params->detect;
         const char *direction = o->rel_delta > 0 ? "regression" : "improvement";
         if (excl0 && beyond && absok) {
             o->direction = direction;
@@ -288,14 +329,31 @@ int bench__compare(const struct bench__cmp_params *params, const struct bench__c
             o->reason = !excl0    ? "ci_includes_zero"
                         : !beyond ? "ci_within_floor"
                                   : "below_min_delta";
+            const struct bench__cmp_cell_in *in = &cells[tested[t]];
             if (o->floor > params->detect) {
-                const struct bench__cmp_cell_in *in = &cells[tested[t]];
                 o->state = BENCH__CMP_UNMEASURED;
                 o->reason = "floor_above_detect";
                 o->runs_needed = bench__floor_runs_needed(&in->base, &in->aa, params->detect);
                 above_detect = true;
                 if (o->runs_needed > floor_runs)
                     floor_runs = o->runs_needed;
+            } else if (equivalence && !inside && !(excl0 && beyond)) {
+                /* The CI straddles a bound of ±detect: a change of detect is not ruled out. (A
+                 * CI wholly beyond the floor is a change, NO_CLAIM only for --min-delta-ns.) */
+                o->state = BENCH__CMP_UNMEASURED;
+                o->reason = "ci_wider_than_detect";
+                size_t least = o->n_baseline < o->n_candidate ? o->n_baseline : o->n_candidate;
+                o->runs_needed =
+                    bench__ci_runs_needed(least, o->rel_delta, o->ci_lo, o->ci_hi, params->detect);
+                ci_wide = true;
+                if (o->runs_needed > ci_runs)
+                    ci_runs = o->runs_needed;
+            } else if (equivalence && bh_none) {
+                o->state = BENCH__CMP_UNMEASURED;
+                o->reason = "too_few_runs_for_bh";
+                o->runs_needed = runs_needed;
+            } else if (equivalence && inside) {
+                o->state = BENCH__CMP_NO_CHANGE;
             }
         }
 
@@ -307,9 +365,13 @@ int bench__compare(const struct bench__cmp_params *params, const struct bench__c
     }
 
     /* The verdict: the first matching row of the table in docs/explanation/statistics.md wins. */
-    *result = (struct bench__cmp_result){.family_size = m};
+    *result = (struct bench__cmp_result){.family_size = m,
+                                         .bh_min_cells = bh_min_cells,
+                                         .bh_fewest_runs = fewest,
+                                         .global_floor = global};
     for (size_t t = 0; t < m; t++)
         result->detectable_cells += out[tested[t]].floor <= params->detect;
+    unsigned most = floor_runs > ci_runs ? floor_runs : ci_runs;
     if (aa_changed) {
         result->verdict = "UNMEASURED";
         result->exit_code = 2;
@@ -323,17 +385,23 @@ int bench__compare(const struct bench__cmp_params *params, const struct bench__c
         result->exit_code = 2;
         result->reason = "unconfirmed_regression";
         result->runs_needed = runs_needed;
+    } else if (bh_none && equivalence) {
+        /* No change could be confirmed: no claim at all, neither a regression nor a PASS. */
+        result->verdict = "UNMEASURED";
+        result->exit_code = 2;
+        result->reason = "too_few_runs_for_bh";
+        result->runs_needed = runs_needed;
     } else if (m < n || n == 0) {
         /* A missing cell is never a pass, and neither is a comparison of nothing. */
         result->verdict = "UNMEASURED";
         result->exit_code = 2;
         result->reason = "unmeasured_cells";
-    } else if (above_detect) {
-        /* PASS needs every cell able to see a change of params->detect */
+    } else if (above_detect || ci_wide) {
+        /* PASS needs every cell's CI inside ±params->detect and its floor under it */
         result->verdict = "UNMEASURED";
         result->exit_code = 2;
-        result->reason = "floor_above_detect";
-        result->runs_needed = floor_runs > runs_needed ? floor_runs : runs_needed;
+        result->reason = above_detect ? "floor_above_detect" : "ci_wider_than_detect";
+        result->runs_needed = most > runs_needed ? most : runs_needed;
     } else {
         result->verdict = "PASS";
         result->exit_code = 0;

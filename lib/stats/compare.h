@@ -72,6 +72,19 @@ BENCH__HIDDEN unsigned bench__runs_needed(size_t family_size, double q);
 BENCH__HIDDEN unsigned bench__floor_runs_needed(const struct bench__arm *base,
                                                 const struct bench__arm *aa, double detect);
 
+/* The runs per arm that would likely bring a cell's CI inside ±detect: its half width shrinks
+ * like 1/√n around its delta, so n · (half width / (detect − |delta|))², at least n + 1, at most
+ * BENCH__FLOOR_RUNS_MAX; n the smaller of the two arms. 0 when |delta| ≥ detect (more runs of
+ * the same change cannot show it inside) or an input is not finite. */
+BENCH__HIDDEN unsigned bench__ci_runs_needed(size_t n, double rel_delta, double ci_lo, double ci_hi,
+                                             double detect);
+
+/* Benjamini-Hochberg at q over a family of m cells, cell i with nb[i] baseline and nc[i]
+ * candidate runs: the smallest k such that k cells, each at its smallest possible p (complete
+ * separation: 2 / C(nb + nc, nc)), are confirmed; 0 when even all m together cannot be (too
+ * few runs: no change can be confirmed whatever the data). */
+BENCH__HIDDEN size_t bench__bh_min_cells(const size_t *nb, const size_t *nc, size_t m, double q);
+
 /* ---- the engine ------------------------------------------------------------------------ */
 
 struct bench__cmp_params {
@@ -85,7 +98,12 @@ struct bench__cmp_params {
                                              be able to show; INFINITY asks for none */
     uint64_t global_seed;                 /* 0 */
     const char *subj_b, *subj_c, *subj_a; /* subject names for the stream seeds */
+    double global_floor;                  /* --global-noise-floor: 0 = none; > 0 the floor every
+                                             tested cell takes at least;
+                                             BENCH__CMP_GLOBAL_FLOOR_WORST: the largest A/A floor
+                                             of the tested cells */
 };
+#define BENCH__CMP_GLOBAL_FLOOR_WORST (-1.0)
 BENCH__HIDDEN void bench__cmp_defaults(struct bench__cmp_params *p);
 
 struct bench__cmp_cell_in {
@@ -98,8 +116,10 @@ enum bench__cmp_state {
     BENCH__CMP_CLAIMED,
     BENCH__CMP_UNCONFIRMED,
     BENCH__CMP_NO_CLAIM,
-    BENCH__CMP_UNMEASURED
+    BENCH__CMP_UNMEASURED,
+    BENCH__CMP_NO_CHANGE /* an equivalence claim: the CI lies inside ±detect */
 };
+#define BENCH__CMP_N_STATES 5
 
 /* Every per-cell field of the report (docs/explanation/statistics.md); NaN for what was not
  * computed (UNMEASURED cells). */
@@ -120,10 +140,13 @@ struct bench__cmp_cell_out {
     enum bench__cmp_state state;
     const char *direction; /* "regression" | "improvement" | NULL */
     const char *reason;    /* "insufficient_runs", "no_aa_floor", "floor_above_detect",
-                              "ci_includes_zero", "ci_within_floor", "below_min_delta", or NULL */
+                              "exact_count", "count_not_exact" (bench__cmp_exact_counts),
+                              "ci_wider_than_detect", "too_few_runs_for_bh", "ci_includes_zero",
+                              "ci_within_floor", "below_min_delta", or NULL */
     bool tested;           /* in the Benjamini-Hochberg family: its numbers were computed */
-    unsigned runs_needed;  /* UNCONFIRMED: bench__runs_needed of the family; floor_above_detect:
-                              bench__floor_runs_needed; 0 otherwise */
+    unsigned runs_needed;  /* UNCONFIRMED and too_few_runs_for_bh: bench__runs_needed of the
+                              family; floor_above_detect: bench__floor_runs_needed;
+                              ci_wider_than_detect: bench__ci_runs_needed; 0 otherwise */
     double aa_p;
     bool aa_bh_rejected;
     double aa_q_adjusted;
@@ -136,9 +159,17 @@ struct bench__cmp_result {
     const char *verdict;     /* "PASS" | "REGRESSION" | "UNMEASURED" */
     int exit_code;           /* 0 | 1 | 2 */
     const char *reason;      /* aa_control_changed, claimed_regression, unconfirmed_regression,
-                                unmeasured_cells, floor_above_detect, or NULL for PASS */
-    unsigned runs_needed;    /* when an UNCONFIRMED regression or a floor above detect decides
-                                the verdict; else 0 */
+                                too_few_runs_for_bh, unmeasured_cells, floor_above_detect,
+                                ci_wider_than_detect, or NULL for PASS */
+    unsigned runs_needed;    /* when an UNCONFIRMED regression, too few runs for BH, a floor
+                                above detect or a CI wider than detect decides the verdict; else 0 */
+    size_t bh_min_cells;     /* the fewest cells that, each completely separated, Benjamini-
+                                Hochberg could confirm together with the family's run counts
+                                (bench__bh_min_cells); 0 when it could confirm none */
+    size_t bh_fewest_runs;   /* the fewest runs in the baseline or candidate arm of a tested
+                                cell (what limits BH); 0 when no cell was tested */
+    double global_floor;     /* the floor applied to every tested cell (--global-noise-floor);
+                                NaN when none */
 };
 
 /* The whole comparison of n cells (medians, intervals, p values, BH, states, verdict). Returns 0,
@@ -149,6 +180,18 @@ BENCH__HIDDEN int bench__compare(const struct bench__cmp_params *params,
                                  struct bench__cmp_cell_out *out, struct bench__cmp_result *result,
                                  size_t *bad_cell);
 BENCH__HIDDEN const char *bench__cmp_state_name(enum bench__cmp_state state);
+
+/* The same comparison for an exact count (exact_count.c: allocs, frees, alloc-bytes per
+ * iteration), values finite and ≥ 0: a cell whose counts repeat exactly in every run of each arm
+ * is NO_CHANGE when baseline and candidate agree and CLAIMED (regression when the candidate
+ * counts more) when they differ, with a floor of 0, no p and no Benjamini-Hochberg (an exact
+ * difference needs no test); counts that vary between runs of one arm make it UNMEASURED
+ * (count_not_exact), an A/A count that differs from the baseline's is aa_confirmed_change. Its
+ * reason is "exact_count", p_method "count". Fewer than min_runs runs: as bench__compare. */
+BENCH__HIDDEN int bench__cmp_exact_counts(const struct bench__cmp_params *params,
+                                          const struct bench__cmp_cell_in *cells, size_t n,
+                                          struct bench__cmp_cell_out *out,
+                                          struct bench__cmp_result *result, size_t *bad_cell);
 
 /* ---- --runs=auto ----------------------------------------------------------------------- */
 

@@ -53,6 +53,60 @@ unsigned bench__floor_runs_needed(const struct bench__arm *base, const struct be
     return (unsigned)want;
 }
 
+/* ---- runs_needed of a CI wider than detect ---------------------------------------------- */
+
+unsigned bench__ci_runs_needed(size_t n, double rel_delta, double ci_lo, double ci_hi,
+                               double detect)
+{
+    if (n == 0 || !isfinite(rel_delta) || !isfinite(ci_lo) || !isfinite(ci_hi) ||
+        !isfinite(detect) || !(detect > fabs(rel_delta)))
+        return 0;
+    double half = (ci_hi - ci_lo) / 2.0;
+    double want = ceil((double)n * pow(half / (detect - fabs(rel_delta)), 2.0));
+    double more = (double)n + 1.0;
+    if (!(want >= more))
+        want = more;
+    if (want > (double)BENCH__FLOOR_RUNS_MAX)
+        want = (double)BENCH__FLOOR_RUNS_MAX;
+    return (unsigned)want;
+}
+
+/* ---- what Benjamini-Hochberg could confirm at these run counts ------------------------- */
+
+/* C(n, k) in double: exact while it fits in 53 bits, which is where it matters. */
+static double choose(size_t n, size_t k)
+{
+    if (k > n - k)
+        k = n - k;
+    double c = 1.0;
+    for (size_t i = 1; i <= k; i++)
+        c = c * (double)(n - k + i) / (double)i;
+    return c;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
+size_t bench__bh_min_cells(const size_t *nb, const size_t *nc, size_t m, double q)
+{
+    if (m == 0 || !nb || !nc || !(q > 0))
+        return 0;
+    /* 1 / p_min = C(nb + nc, nc) / 2, largest first: the k cells likeliest to pass. */
+    double *inv = bench__xmalloc(m * sizeof *inv);
+    for (size_t i = 0; i < m; i++)
+        inv[i] = nb[i] && nc[i] ? choose(nb[i] + nc[i], nc[i]) : 0.0;
+    qsort(inv, m, sizeof *inv, cmp_desc);
+    size_t k = 0;
+    for (size_t j = 1; j <= m && k == 0; j++) /* p_min(j) ≤ j·q/m ⟺ 2·m ≤ j·q·C */
+        if (2.0 * (double)m <= (double)j * q * inv[j - 1])
+            k = j;
+    free(inv);
+    return k;
+}
+
 /* ---- the stopping rule of --runs=auto --------------------------------------------------- */
 
 int bench__auto_more_runs(const struct bench__cmp_params *params,

@@ -60,11 +60,12 @@ struct bench__config {
     bool bench;
     bool perf_scaled; /* --perf-scaled: multiplexed counts kept as labelled estimates */
     bool list_metrics;
-    bool metrics_help;    /* --metrics=? or --metrics=help */
-    uint64_t perf_iters;  /* 0 = follow the timing pass */
-    uint64_t perf_batch;  /* 0 = auto */
-    uint64_t min_time_ms; /* 0 = default (5 ms) */
-    unsigned rounds;      /* --bench-rounds: 0 or 1 = every row's samples in one go */
+    bool metrics_help;      /* --metrics=? or --metrics=help */
+    uint64_t perf_iters;    /* 0 = follow the timing pass */
+    uint64_t perf_batch;    /* 0 = auto */
+    uint64_t min_time_ms;   /* 0 = default (5 ms) */
+    unsigned rounds;        /* --bench-rounds: 0 or 1 = every row's samples in one go */
+    double bench_precision; /* --bench-precision=PCT as a fraction; 0 = off */
     struct bench__source_flag source_flags[BENCH__SOURCE_FLAGS_MAX]; /* in source-list order */
     size_t n_source_flags;
     char **metrics; /* --metrics=LIST selectors, NULL when not given */

@@ -48,6 +48,37 @@ void bench__format_ns(double ns, char *buf, size_t size)
         }
 }
 
+void bench__format_ns_pair(double a, double b, char *abuf, char *bbuf, size_t size)
+{
+    double top = a > b ? a : b;
+    if (!isfinite(a) || !isfinite(b) || a < 0 || b < 0 || !(top < 3600e9)) {
+        bench__format_ns(a, abuf, size);
+        bench__format_ns(b, bbuf, size);
+        return;
+    }
+    static const struct {
+        double limit, scale;
+        int decimals;
+        const char *unit;
+    } units[] = {
+        {1e3, 1.0, 2, "ns"},
+        {1e6, 1e3, 1, "\xc2\xb5s"},
+        {1e9, 1e6, 1, "ms"},
+        {3600e9, 1e9, 1, "s"},
+    };
+    size_t u = 0;
+    while (u + 1 < sizeof units / sizeof units[0] && !(top < units[u].limit))
+        u++;
+    double x = a / units[u].scale, y = b / units[u].scale, diff = fabs(x - y);
+    int d = units[u].decimals;
+    /* (a relative slack of 1e-9 so that 1.0005 - 0.9995 counts as 0.001) */
+    while (diff > 0 && d < BENCH__FORMAT_PAIR_DECIMALS_MAX &&
+           pow(10.0, -d) > diff / 10.0 * (1 + 1e-9))
+        d++;
+    bench__fmt(abuf, size, "%.*f%s", d, x, units[u].unit);
+    bench__fmt(bbuf, size, "%.*f%s", d, y, units[u].unit);
+}
+
 void bench__format_metric(double value, enum bench__format format, bool estimate, char *buf,
                           size_t size)
 {

@@ -20,6 +20,14 @@ BENCH__HIDDEN const char *bench__format_name(enum bench__format format);
 
 /* A duration in ns as "11.48ns", "1.5ms", "2.0s"; NaN or negative → em dash. */
 BENCH__HIDDEN void bench__format_ns(double ns, char *buf, size_t size);
+/* Two durations side by side (a comparison's baseline and candidate medians): one unit for
+ * both, picked from the larger as bench__format_ns picks it, and the decimals of
+ * bench__format_ns, more when needed (at most BENCH__FORMAT_PAIR_DECIMALS_MAX) until the last
+ * digit is at most a tenth of their difference, so that a change shows in the two numbers
+ * ("1.300µs", "1.361µs", not "1.3µs" twice). Equal values keep the usual decimals. A value that
+ * is NaN or negative is an em dash; beyond an hour each is formatted alone. */
+#define BENCH__FORMAT_PAIR_DECIMALS_MAX 6
+BENCH__HIDDEN void bench__format_ns_pair(double a, double b, char *abuf, char *bbuf, size_t size);
 /* A metric value in its format: count (SI-scaled: 1.25G, 118.40k, 233, 3.37), ratio
  * (%.2f), percent (%.2f%); NaN → em dash; an estimate gets a leading U+2248. */
 BENCH__HIDDEN void bench__format_metric(double value, enum bench__format format, bool estimate,

@@ -142,6 +142,28 @@ def floor_runs_needed(base, aa, detect):
     return min(max(want, min(len(base), len(aa)) + 1), 1000000)
 
 
+def bh_min_cells(tested, q):
+    """The fewest cells BH could confirm together, each at its smallest possible exact p
+    (complete separation: 2 / C(nb + nc, nc)); 0 when not even all of them could be."""
+    m = len(tested)
+    pmins = sorted(Fraction(2, math.comb(o["n_baseline"] + o["n_candidate"], o["n_candidate"]))
+                   for o in tested)
+    qf = Fraction(q).limit_denominator(10 ** 9)
+    for k in range(1, m + 1):
+        if pmins[k - 1] <= k * qf / m:
+            return k
+    return 0
+
+
+def ci_runs_needed(n, d, lo, hi, detect):
+    """The runs that would likely bring the CI inside +-detect: its half width shrinks like
+    1/sqrt(n) around the delta; at least n + 1; none when |delta| >= detect."""
+    if abs(d) >= detect:
+        return None
+    want = math.ceil(n * ((hi - lo) / 2 / (detect - abs(d))) ** 2)
+    return min(max(want, n + 1), 1000000)
+
+
 def arm_values(cell, arm):
     """[(run, value)] of the measured runs, ascending by run."""
     return sorted((int(r), v) for r, v in cell[arm].items() if v is not None)
@@ -181,13 +203,17 @@ def judge(cells, params):
     rej, adj = bh([o["p"] for o in tested], q)
     aa_rej, aa_adj = bh([o["aa_p"] for o in tested], q)
     need_bh = runs_needed_bh(m, q) if m else 0
-    aa_changed = claimed = unconfirmed = above = False
-    floor_runs = 0
+    aa_changed = claimed = unconfirmed = above = wide = False
+    floor_runs = ci_runs = 0
+    min_cells = bh_min_cells(tested, q)
+    equivalence = math.isfinite(detect)
+    bh_none = m > 0 and min_cells == 0
     for o, r, qa, ar, aqa in zip(tested, rej, adj, aa_rej, aa_adj):
         o.update(bh_rejected=r, q_adjusted=qa, aa_bh_rejected=ar, aa_q_adjusted=aqa)
         excl0 = o["ci_lo"] > 0 or o["ci_hi"] < 0
         beyond = o["ci_lo"] > o["floor"] or o["ci_hi"] < -o["floor"]
         absok = abs(o["abs_delta"]) >= min_delta
+        inside = -detect <= o["ci_lo"] and o["ci_hi"] <= detect
         direction = "regression" if o["rel_delta"] > 0 else "improvement"
         if excl0 and beyond and absok:
             o["direction"] = direction
@@ -212,6 +238,20 @@ def judge(cells, params):
                     [v for _, v in arm_values(cell, "aa")], detect)
                 above = True
                 floor_runs = max(floor_runs, o["runs_needed"])
+            elif equivalence and not inside and not (excl0 and beyond):
+                # PASS is an equivalence claim: a CI over a bound of +-detect is not one.
+                o["state"] = "UNMEASURED"
+                o["reason"] = "ci_wider_than_detect"
+                o["runs_needed"] = ci_runs_needed(min(o["n_baseline"], o["n_candidate"]),
+                                                  o["rel_delta"], o["ci_lo"], o["ci_hi"], detect)
+                wide = True
+                ci_runs = max(ci_runs, o["runs_needed"] or 0)
+            elif equivalence and bh_none:
+                o["state"] = "UNMEASURED"
+                o["reason"] = "too_few_runs_for_bh"
+                o["runs_needed"] = need_bh
+            elif equivalence and inside:
+                o["state"] = "NO_CHANGE"
         aa_excl0 = o["aa_ci_lo"] > 0 or o["aa_ci_hi"] < 0
         aa_beyond = o["aa_ci_lo"] > F_MIN or o["aa_ci_hi"] < -F_MIN
         o["aa_confirmed_change"] = (ar and aa_excl0 and aa_beyond and
@@ -221,7 +261,7 @@ def judge(cells, params):
         o.setdefault("direction", None)
         o.setdefault("reason", None)
         o.setdefault("runs_needed", None)
-    res = {"family_size": m,
+    res = {"family_size": m, "bh_min_cells": min_cells,
            "detectable_cells": sum(1 for o in tested if o["floor"] <= detect)}
     if aa_changed:
         res.update(verdict="UNMEASURED", exit_code=2, reason="aa_control_changed")
@@ -230,11 +270,15 @@ def judge(cells, params):
     elif unconfirmed:
         res.update(verdict="UNMEASURED", exit_code=2, reason="unconfirmed_regression",
                    runs_needed=need_bh)
+    elif bh_none and equivalence:
+        res.update(verdict="UNMEASURED", exit_code=2, reason="too_few_runs_for_bh",
+                   runs_needed=need_bh)
     elif m < len(out) or not out:
         res.update(verdict="UNMEASURED", exit_code=2, reason="unmeasured_cells")
-    elif above:
-        res.update(verdict="UNMEASURED", exit_code=2, reason="floor_above_detect",
-                   runs_needed=max(floor_runs, need_bh))
+    elif above or wide:
+        res.update(verdict="UNMEASURED", exit_code=2,
+                   reason="floor_above_detect" if above else "ci_wider_than_detect",
+                   runs_needed=max(floor_runs, ci_runs, need_bh))
     else:
         res.update(verdict="PASS", exit_code=0, reason="no_claimed_regression")
     res.setdefault("runs_needed", None)
@@ -343,6 +387,30 @@ family("lost_runs_regression",
        "are, and the CLAIMED regression decides the verdict.",
        [cell("steady", {}, QUIET_B, scaled(QUIET_B, 1.20), QUIET_A)] +
        FAMILIES["lost_runs"]["cells"][1:])
+
+family("ci_straddles_detect",
+       "A cell whose A/A floor is under 10% but whose own CI reaches past +10%: the candidate's "
+       "runs swing while the baseline's are quiet. Before, PASS (the power gate read only the "
+       "floor); now UNMEASURED (ci_wider_than_detect) with the runs that would likely bring its "
+       "CI inside +-10%.",
+       [cell("parse", {"size": "small"}, QUIET_B, scaled(QUIET_B, 1.01), QUIET_A),
+        cell("swing", {}, QUIET_B, [96.0, 104.0, 101.0, 118.0, 94.0], QUIET_A)])
+
+family("three_runs",
+       "Three runs per arm: no change can be confirmed by Benjamini-Hochberg, whatever the data "
+       "(p is at least 0.1). No claim at all: the quiet cells are UNMEASURED (too_few_runs_for_bh) "
+       "and so is the verdict, never PASS.",
+       [cell("parse", {"size": "small"}, QUIET_B[:3], scaled(QUIET_B[:3], 1.01), QUIET_A[:3]),
+        cell("copy", {}, scaled(QUIET_A[:3], 0.5), scaled(QUIET_B[:3], 0.5),
+             scaled(QUIET_B[:3], 0.5))])
+
+SEVEN = [cell(f"op{i}", {}, QUIET_B, scaled(QUIET_B, 1.25 if i < 2 else 1.0 + i / 1000),
+              QUIET_A) for i in range(7)]
+family("bh_two_cells_of_seven",
+       "Five runs, seven cells: one change alone cannot be confirmed (6 runs needed), but two "
+       "that change together can (bh_min_cells 2): both regressions are CLAIMED, and the tool "
+       "says so instead of \"too few to confirm a change\".",
+       SEVEN)
 
 
 def main():

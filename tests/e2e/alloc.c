@@ -2,7 +2,8 @@
 /* alloc.c: bodies with a known number of allocator calls, for the end-to-end checks of the
  * "alloc" source (run_alloc.py): three mallocs and three frees, nothing, an allocation in the
  * untimed setup, realloc(NULL, n) and free(NULL), a helper thread's allocations, a body that
- * crashes in its counting pass, and a workload whose window hands work to another thread. */
+ * crashes in its counting pass, a workload whose window hands work to another thread, and a
+ * body whose count an environment variable sets (two "builds" for compare --metric). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
@@ -51,6 +52,25 @@ BENCHMARK(setup_allocates)
         free(p);
     }
     free(setup);
+}
+
+/* 1 + $E2E_ALLOC_EXTRA mallocs per iteration: two builds that differ by their allocations
+ * (compare --metric=allocs in run_alloc.py; the variable is read in the untimed setup). */
+BENCHMARK(env_allocs)
+{
+    const char *extra = getenv("E2E_ALLOC_EXTRA");
+    int n = 1 + (extra ? atoi(extra) : 0);
+    BENCH_CHECK(n >= 1 && n <= 8);
+    BENCH_ITER(b)
+    {
+        void *p[8];
+        for (int i = 0; i < n; i++) {
+            p[i] = malloc(24);
+            bench_do_not_optimize(p[i]);
+        }
+        for (int i = 0; i < n; i++)
+            free(p[i]);
+    }
 }
 
 /* volatile: the compiler would make realloc(NULL, n) a malloc and drop free(NULL) */

@@ -202,8 +202,67 @@ def case_export_record():
         check(m == want, f"record: metrics {m}")
 
 
+def case_compare():
+    """compare --metric=allocs (issue 31 point 5): an exact count, floor 0. A/A: NO_CHANGE, PASS;
+    a candidate with one more malloc per iteration: CLAIMED regression, exit 1, whatever the
+    timing; a binary without the interposer: UNMEASURED with the reason, never 0."""
+    if not LIBBENCH:
+        print("SKIP: no libbench tool")
+        return
+    args = ["--", "--bench-min-time=1", "-i", "env_allocs|no_alloc"]
+    with tempfile.TemporaryDirectory() as d:
+        cand = os.path.join(d, "candidate.sh")
+        with open(cand, "w", encoding="utf-8") as f:
+            f.write(f"#!/bin/sh\nE2E_ALLOC_EXTRA=1 exec '{ALLOC}' \"$@\"\n")
+        os.chmod(cand, 0o755)
+        out_json = os.path.join(d, "cmp.json")
+        outcomes = {}
+        for name, candidate in (("aa", ALLOC), ("more", cand)):
+            rc, out, err = run([LIBBENCH, "compare", "--metric=allocs", "--runs", "3", "--json",
+                                out_json, ALLOC, candidate] + args)
+            with open(out_json, encoding="utf-8") as fh:
+                doc = json.load(fh)
+            cells = {c["name"]: c for c in doc["cells"]}
+            outcomes[name] = (rc, out, err, doc, cells)
+            print(f"--- compare --metric=allocs ({name})\n{out}")
+            check(doc["params"]["metric"] == "allocs" and doc["params"]["metric_exact"] is True and
+                  "metric: allocs per iteration, an exact count" in out, f"{name}: header\n{out}")
+        if SANITIZED:  # no counts: every cell UNMEASURED with the reason, never 0
+            for name, (rc, out, err, doc, cells) in outcomes.items():
+                check(rc == 2 and all(c["state"] == "UNMEASURED" for c in cells.values()) and
+                      "metric 'allocs' is null in the row (not measured)" in out,
+                      f"compare {name} (sanitized): {rc}\n{out}")
+            return
+        rc, out, err, doc, cells = outcomes["aa"]
+        env = cells.get("alloc.env_allocs", {})
+        check(rc == 0 and doc["verdict"] == "PASS" and env.get("state") == "NO_CHANGE" and
+              env.get("median_baseline_ns") == 1 and env.get("floor") == 0 and
+              cells.get("alloc.no_alloc", {}).get("median_candidate_ns") == 0 and
+              cells.get("alloc.no_alloc", {}).get("state") == "NO_CHANGE",
+              f"compare aa: {rc} {doc['verdict']} {cells}\n{out}{err}")
+        rc, out, err, doc, cells = outcomes["more"]
+        env = cells.get("alloc.env_allocs", {})
+        check(rc == 1 and doc["verdict"] == "REGRESSION" and env.get("state") == "CLAIMED" and
+              env.get("direction") == "regression" and env.get("median_baseline_ns") == 1 and
+              env.get("median_candidate_ns") == 2 and env.get("rel_delta") == 1.0 and
+              cells.get("alloc.no_alloc", {}).get("state") == "NO_CHANGE" and
+              "│ CLAIMED regression │ exact_count" in out,
+              f"compare more: {rc} {doc['verdict']} {cells}\n{out}{err}")
+        # no interposer: null counts, each cell UNMEASURED with the reason (never 0)
+        rc, out, err = run([LIBBENCH, "compare", "--metric=allocs", "--runs", "3", "--json",
+                            out_json, COUNTING, COUNTING, "--", "--bench-min-time=1", "-i",
+                            "busy_50ns"])
+        with open(out_json, encoding="utf-8") as fh:
+            doc = json.load(fh)
+        check(rc == 2 and doc["verdict"] == "UNMEASURED" and doc["cells"] and
+              all(c["state"] == "UNMEASURED" and c["median_baseline_ns"] is None
+                  for c in doc["cells"]) and
+              "metric 'allocs' is null in the row (not measured)" in out,
+              f"compare without the interposer: {rc}\n{out}{err}")
+
+
 CASES = {"exact": case_exact, "threads": case_threads, "crash": case_crash, "absent": case_absent,
-         "export_record": case_export_record}
+         "export_record": case_export_record, "compare": case_compare}
 
 if __name__ == "__main__":
     if not ALLOC:

@@ -79,9 +79,10 @@ def common_json_checks(doc, rc, what):
         for key in ("name", "labels", "state", "direction", "reason", "p", "q", "rel_delta",
                     "ci_lo", "ci_hi", "floor", "runs_needed", "missing_from"):
             check(key in c, f"{what}: cell {c.get('name')} lacks '{key}'")
-        check(c["state"] in ("CLAIMED", "UNCONFIRMED", "NO_CLAIM", "UNMEASURED"),
+        check(c["state"] in ("CLAIMED", "UNCONFIRMED", "NO_CHANGE", "NO_CLAIM", "UNMEASURED"),
               f"{what}: state {c['state']}")
-        if c["state"] == "UNMEASURED" and c["reason"] != "floor_above_detect":
+        measured_unmeasured = ("floor_above_detect", "ci_wider_than_detect", "too_few_runs_for_bh")
+        if c["state"] == "UNMEASURED" and c["reason"] not in measured_unmeasured:
             for key in ("p", "q", "rel_delta", "ci_lo", "ci_hi", "floor"):
                 check(c[key] is None, f"{what}: UNMEASURED {c['name']}: {key} = {c[key]}, want null")
         if c["reason"] == "floor_above_detect":
@@ -91,14 +92,28 @@ def common_json_checks(doc, rc, what):
                   c["runs_needed"] > min(c["n_baseline"], c["n_aa"]) and
                   all(c[k] is not None for k in ("p", "q", "rel_delta", "ci_lo", "ci_hi")),
                   f"{what}: floor_above_detect {c['name']}: {c}")
-        if c["state"] == "NO_CLAIM":
-            check(c["floor"] <= detect, f"{what}: NO_CLAIM {c['name']} with floor {c['floor']}")
+        if c["state"] in ("NO_CLAIM", "NO_CHANGE"):
+            check(c["floor"] <= detect, f"{what}: {c['state']} {c['name']} with floor {c['floor']}")
+        if c["state"] == "NO_CHANGE":
+            # an equivalence claim: the cell's own CI lies inside +-detect
+            check(-detect <= c["ci_lo"] and c["ci_hi"] <= detect,
+                  f"{what}: NO_CHANGE {c['name']} with CI [{c['ci_lo']}, {c['ci_hi']}]")
+        if c["reason"] == "ci_wider_than_detect":
+            check(c["state"] == "UNMEASURED" and (c["ci_lo"] < -detect or c["ci_hi"] > detect),
+                  f"{what}: ci_wider_than_detect {c['name']}: {c}")
         able += c["floor"] is not None and c["floor"] <= detect
     check(doc["detectable_cells"] == able,
           f"{what}: detectable_cells {doc['detectable_cells']} != {able}")
     if doc["verdict"] == "PASS":
         check(able == len(doc["cells"]), f"{what}: PASS with {able} of {len(doc['cells'])} "
                                          "cells able to detect")
+        check(all(c["state"] in ("NO_CHANGE", "NO_CLAIM", "CLAIMED") for c in doc["cells"]),
+              f"{what}: PASS with a cell that is not NO_CHANGE")
+    # the warning and the verdict never disagree: "too few to confirm any change" means no claim
+    if any("too few for Benjamini-Hochberg to confirm any change" in w for w in doc["warnings"]):
+        check(doc["verdict"] == "UNMEASURED" and not any(
+              c["state"] in ("CLAIMED", "NO_CHANGE") for c in doc["cells"]),
+              f"{what}: a claim beside the warning {doc['warnings']}: {doc['verdict']}")
 
 
 # ---- binaries --------------------------------------------------------------------------------
@@ -170,7 +185,7 @@ def case_self():
             if claimed or failures:
                 return
             if rc == 2 and doc.get("reason") in ("aa_control_changed", "unconfirmed_regression",
-                                                  "floor_above_detect"):
+                                                  "floor_above_detect", "ci_wider_than_detect"):
                 notes.append(f"attempt {attempt} (--detect={detect}): {doc['reason']}, floors " +
                              ", ".join(f"{c['floor']:.1%}" for c in doc["cells"]))
                 print(f"note: self attempt {attempt}: {doc['reason']} (noise), retrying\n{out}")
@@ -376,8 +391,23 @@ def family_inputs(vectors, family):
     return picked + family.get("extra_cell", [])
 
 
-def check_family(tmp, name, vectors, key, expect_exit):
-    """Run one engine family of the golden vectors as documents; check every cell."""
+def tool_state(w, detect=0.10):
+    """The spec's vectors predate the equivalence rule (--detect, default 10%): a cell the spec
+    calls NO_CLAIM is NO_CHANGE when its CI lies inside +-detect, else UNMEASURED
+    (ci_wider_than_detect, with runs needed). (state, reason, runs_needed: None, a number, or
+    True for "some number")."""
+    if w["state"] != "NO_CLAIM":
+        return w["state"], w.get("reason"), w.get("runs_needed") or None
+    if -detect <= w["ci_lo"] and w["ci_hi"] <= detect:
+        return "NO_CHANGE", w.get("reason"), None
+    if w.get("reason") == "below_min_delta":  # a change beyond its floor, under --min-delta-ns
+        return "NO_CLAIM", "below_min_delta", None
+    return "UNMEASURED", "ci_wider_than_detect", True
+
+
+def check_family(tmp, name, vectors, key, expect_exit, verdict=None):
+    """Run one engine family of the golden vectors as documents; check every cell. `verdict`:
+    (verdict, reason, exit) where the tool's equivalence rule changes the spec's."""
     family = dict(vectors[key])
     family["inputs"] = family_inputs(vectors, family)
     fdir = os.path.join(tmp, name)
@@ -387,18 +417,19 @@ def check_family(tmp, name, vectors, key, expect_exit):
     want = family["result"]
     args = ["compare", "--min-delta-ns", str(want["min_delta"]), "--json", out_json]
     rc, out, err = run(args + file_args(files))
-    check(rc == want["exit_code"] == expect_exit,
-          f"{name}: exit {rc}, want {want['exit_code']}\n{out}{err}")
+    w_verdict, w_reason, w_exit = verdict or (want["verdict"], want.get("reason"),
+                                              want["exit_code"])
+    check(rc == w_exit == expect_exit, f"{name}: exit {rc}, want {w_exit}\n{out}{err}")
     check(err == "", f"{name}: stderr {err!r}")
     doc = load(out_json)
-    check(doc["verdict"] == want["verdict"] and doc["reason"] == want.get("reason") and
-          doc["runs_needed"] == want.get("runs_needed") and
+    check(doc["verdict"] == w_verdict and doc["reason"] == w_reason and
+          (verdict is not None or doc["runs_needed"] == want.get("runs_needed")) and
           doc["family_size"] == want["family_size"],
           f"{name}: verdict {doc['verdict']} {doc['reason']} {doc['runs_needed']} "
           f"{doc['family_size']}")
-    line = f"\nverdict: {want['verdict']} ({want['reason']})\n"
+    line = f"\nverdict: {w_verdict} ({w_reason})\n"
     check(line in out, f"{name}: verdict line {line!r}\n{out}")
-    if want.get("runs_needed"):
+    if want.get("runs_needed") and verdict is None:
         check(f"\nruns needed: {want['runs_needed']}\n" in out, f"{name}: runs line\n{out}")
     common_json_checks(doc, rc, name)
     got = cells_by_name(doc)
@@ -411,12 +442,12 @@ def check_family(tmp, name, vectors, key, expect_exit):
             continue
         check(c["name"] == w["scenario"] and c["labels"] == {"op": w["operation"]},
               f"{name}: {key}: identity {c['name']} {c['labels']}")
-        check(c["state"] == w["state"], f"{name}: {key}: state {c['state']} != {w['state']}")
+        st, reason, rn = tool_state(w)
+        check(c["state"] == st, f"{name}: {key}: state {c['state']} != {st}")
         check(c["direction"] == w.get("direction"), f"{name}: {key}: direction {c['direction']}")
-        check(c["reason"] == w.get("reason"),
-              f"{name}: {key}: reason {c['reason']} != {w.get('reason')}")
-        check(c["runs_needed"] == (w.get("runs_needed") or None),
-              f"{name}: {key}: runs_needed {c['runs_needed']} != {w.get('runs_needed')}")
+        check(c["reason"] == reason, f"{name}: {key}: reason {c['reason']} != {reason}")
+        check(c["runs_needed"] == rn if rn is not True else isinstance(c["runs_needed"], int),
+              f"{name}: {key}: runs_needed {c['runs_needed']} != {rn}")
         for f in ("n_baseline", "n_candidate", "n_aa"):
             check(c[f] == w[f], f"{name}: {key}: {f} {c[f]} != {w[f]}")
         if w["state"] == "UNMEASURED":
@@ -446,7 +477,10 @@ def case_files():
     vectors = load(VECTORS)["engine"]
     with tempfile.TemporaryDirectory() as tmp:
         check_family(tmp, "family_b", vectors, "family_b_large", 2)  # UNCONFIRMED: runs needed
-        check_family(tmp, "family_d", vectors, "family_d_pass", 0)
+        # the spec's PASS had a cell whose CI is [-20.8%, +36.8%] (issue 26): not an
+        # equivalence claim at --detect 10, so UNMEASURED
+        check_family(tmp, "family_d", vectors, "family_d_pass", 2,
+                     ("UNMEASURED", "ci_wider_than_detect", 2))
         check_family(tmp, "family_e", vectors, "family_e_unmeasured_cell", 2)
         files, args, out, doc = check_family(tmp, "family_a", vectors, "family_a_small", 1)
         check("CLAIMED regression" in out and "CLAIMED improvement" in out, f"files: states\n{out}")
@@ -592,11 +626,39 @@ def case_sensitivity():
         check(rc == 0 and fam["without_detect"]["verdict"] == "PASS" and
               "\nverdict: PASS (no_claimed_regression)\n" in out2 and
               "could detect \u22651000% in 3 of 3 cells" in out2, f"noisy at 1000%: {rc}\n{out2}")
-        _, _, out, _ = check_own_family(tmp, "quiet_regression")
+        _, qfiles, out, qdoc = check_own_family(tmp, "quiet_regression")
         print("--- the same comparison on a quiet machine: REGRESSION (exit 1)\n" + out)
         check(re.search(r"│ hash +│ size=small +│.*│ CLAIMED regression +│", out) is not None,
               f"quiet: the row of hash\n{out}")
-        check_own_family(tmp, "claim_beyond_wide_floor")
+        _, wfiles, _, wdoc = check_own_family(tmp, "claim_beyond_wide_floor")
+        # --global-noise-floor (seed 000): every cell's floor is at least the given one, or the
+        # largest A/A floor of the cells; a claim must clear it
+        gjson = os.path.join(tmp, "global.json")
+        rc, gout, gerr = run(["compare", "--global-noise-floor=15", "--json", gjson] +
+                             file_args(qfiles))
+        gdoc = load(gjson)
+        ghash = cells_by_name(gdoc).get("hash{size=small}", {})
+        check(rc == 2 and gdoc["params"]["global_noise_floor"] == 0.15 and
+              gdoc["params"]["global_noise_floor_source"] == "given" and
+              all(c["floor"] >= 0.15 for c in gdoc["cells"]) and
+              ghash.get("state") == "UNMEASURED" and ghash.get("reason") == "floor_above_detect" and
+              "global noise floor: \u00b115.00% on every cell (--global-noise-floor)" in gout,
+              f"--global-noise-floor=15: {rc} {gerr!r}\n{gout}")
+        worst = max(c["floor"] for c in wdoc["cells"])
+        rc, gout, gerr = run(["compare", "--global-noise-floor", "--json", gjson] +
+                             file_args(wfiles))
+        gdoc = load(gjson)
+        check(rc == 1 and close(gdoc["params"]["global_noise_floor"], worst) and
+              gdoc["params"]["global_noise_floor_source"] == "worst_cell" and
+              all(close(c["floor"], worst) for c in gdoc["cells"]) and
+              cells_by_name(gdoc).get("hash{size=small}", {}).get("state") == "CLAIMED" and
+              cells_by_name(gdoc).get("parse{size=small}", {}).get("reason") ==
+              "floor_above_detect", f"--global-noise-floor: {rc} {gerr!r}\n{gout}")
+        check(wdoc["params"].get("global_noise_floor", 0) is None,
+              f"no --global-noise-floor: {wdoc['params'].get('global_noise_floor')}")
+        for bad in ("--global-noise-floor=0", "--global-noise-floor=x"):
+            rc, _, gerr = run(["compare", bad] + file_args(wfiles))
+            check(rc == 2 and gerr.startswith("error: --global-noise-floor: "), f"{bad}: {gerr!r}")
         check_own_family(tmp, "detect_25")
         check_own_family(tmp, "detect_10_same_inputs")
         # determinism: the same documents give the same bytes
@@ -706,8 +768,16 @@ def case_auto():
         runs = doc.get("params", {}).get("runs")
         print(f"--- --runs=auto:20 on scripted subjects: {runs} runs\n" + out)
         cells = cells_by_name(doc)
-        check(rc == 0 and doc.get("verdict") == "PASS" and doc.get("auto_stop") ==
-              "detect_reached" and 5 < runs < 20, f"auto: {rc} {doc.get('verdict')} "
+        # The A/A floors reached 10% (the stop), but the candidate's own first runs swing
+        # (120, 75, 140, ...): its CI reaches +20%, so "no change" is not claimed (a PASS is an
+        # equivalence claim, issue 26 point 3), the steady cell is NO_CHANGE.
+        check(rc == 2 and doc.get("verdict") == "UNMEASURED" and
+              doc.get("reason") == "ci_wider_than_detect" and
+              doc.get("auto_stop") == "detect_reached" and 5 < runs < 20 and
+              cells.get("noisy", {}).get("reason") == "ci_wider_than_detect" and
+              cells.get("noisy", {}).get("runs_needed", 0) > runs and
+              cells.get("steady", {}).get("state") == "NO_CHANGE",
+              f"auto: {rc} {doc.get('verdict')} {doc.get('reason')} "
               f"{doc.get('auto_stop')} after {runs} runs\n{out}{err}")
         check(all(c["floor"] <= 0.10 for c in doc["cells"]), f"auto: floors\n{out}")
         check(len(doc.get("schedule", [])) == runs and all(
@@ -834,11 +904,49 @@ def case_bad_inputs():
                            ["--candidate", extra, good[1], good[2], "--aa"] + good)
         doc = load(out_json) if os.path.exists(out_json) else {"cells": []}
         new = cells_by_name(doc).get("new", {})
-        check(rc == 2 and err == "" and doc.get("reason") == "unmeasured_cells" and
+        # three runs per arm: Benjamini-Hochberg can confirm nothing, so no claim at all: the
+        # warning says so and the verdict agrees (too_few_runs_for_bh, before unmeasured_cells)
+        check(rc == 2 and err == "" and doc.get("reason") == "too_few_runs_for_bh" and
+              cells_by_name(doc).get("sum{size=64}", {}).get("reason") == "too_few_runs_for_bh" and
+              "warning: 3 runs per arm are too few for Benjamini-Hochberg to confirm any change" in
+              out and
               new.get("state") == "UNMEASURED" and new.get("reason") == "insufficient_runs" and
               new.get("n_candidate") == 1 and new.get("missing_from") == ["baseline", "aa"] and
               "  new: only in candidate: UNMEASURED (insufficient_runs)\n" in out,
               f"one arm: {rc} {err!r}\n{out}")
+        # --metric (issue 26/31 point 5): the rows' metric instead of their time. A row without
+        # it, or with null, is a skip with the reason (never 0); instr is judged like time.
+        files = {arm: [] for arm in ("baseline", "candidate", "aa")}
+        for arm in files:
+            for r in range(5):
+                a = row("sum", {}, 100.0)
+                a["metrics"] = {"instr": 1000.0 + r + (200 if arm == "candidate" else 0)}
+                b = row("copy", {}, 50.0)
+                b["metrics"] = {"instr": None}
+                files[arm].append(write(os.path.join(tmp, f"m_{arm}{r}.json"), document([a, b])))
+        out_json = os.path.join(tmp, "metric.json")
+        rc, out, err = run(["compare", "--metric=instr", "--json", out_json] + file_args(files))
+        doc = load(out_json) if os.path.exists(out_json) else {"cells": [], "params": {}}
+        cells = cells_by_name(doc)
+        check(rc == 1 and doc["params"].get("metric") == "instr" and
+              cells.get("sum", {}).get("median_candidate_ns") == 1202.0 and
+              cells.get("sum", {}).get("direction") == "regression" and
+              cells.get("copy", {}).get("state") == "UNMEASURED" and
+              cells.get("copy", {}).get("median_baseline_ns") is None and
+              "metric 'instr' is null in the row (not measured)" in out,
+              f"--metric=instr: {rc} {err!r}\n{out}")
+        rc, out, err = run(["compare", "--metric=allocs", "--json", out_json] + file_args(files))
+        doc = load(out_json) if os.path.exists(out_json) else {"cells": []}
+        check(rc == 2 and doc.get("verdict") == "UNMEASURED" and
+              all(c["state"] == "UNMEASURED" for c in doc["cells"]) and
+              "metric 'allocs' is not in the row" in out, f"--metric=allocs: {rc} {err!r}\n{out}")
+        rc, out, err = run(["compare", "--metric=a b", "--baseline", files["baseline"][0],
+                            "--candidate", files["candidate"][0]])
+        check(rc == 2 and err.startswith("error: --metric: 'a b' is not a metric name"),
+              f"--metric='a b': {rc} {err!r}")
+        rc, out, err = run(["compare", "--metric=allocs", "--commands", "true", "true"])
+        check(rc == 2 and err.startswith("error: --metric applies to binaries and --bench-json"),
+              f"--metric with --commands: {rc} {err!r}")
         # control characters in a hostile name stay on one line
         hostile = write(os.path.join(tmp, "hostile.json"),
                         document([row("a\nb", {}, 1), row("a\nb", {}, 2)]))
@@ -920,8 +1028,11 @@ def case_cli():
                            for r in range(n_runs)] for arm in ("baseline", "candidate", "aa")}
             out_json = os.path.join(tmp, "bh.json")
             rc, out, err = run(["compare", "--json", out_json] + file_args(files))
-            line = ("warning: 5 runs per arm are too few for Benjamini-Hochberg to confirm a "
-                    "change in a family of 7 cells at q 0.05: that needs 6 runs per arm")
+            # 5 runs: one change alone cannot be confirmed among 7 cells, but two together
+            # can (issue 26: the old line said "too few to confirm a change" beside two claims)
+            line = ("warning: with 5 runs per arm Benjamini-Hochberg confirms a change in a "
+                    "family of 7 cells at q 0.05 only when at least 2 cells change together: "
+                    "one change alone needs 6 runs per arm")
             doc = load(out_json)
             check((out.split("\n")[1] == line) == warned and
                   doc["warnings"] == ([line[len("warning: "):]] if warned else []),

@@ -619,12 +619,26 @@ def case_compare_commands():
                                      "sleep 5"], tmp)
         check(rc == 2 and "candidate runs 1\u20133, every cell: timed out after 0.2 s" in out,
               f"commands: timeout {rc} {out}")
+        # the options in any order: --commands is a mode, its commands the two words that are
+        # not options, wherever they stand (issue 26 point 7)
+        for args in (["--commands", "--shell", "true", "true", "--runs", "3"],
+                     ["true", "--runs", "3", "true", "--commands"],
+                     ["--runs", "3", "--commands", "true", "--timeout", "5", "true"]):
+            rc, out, err, doc = compare(args, tmp)
+            check(rc == 2 and doc.get("mode") == "commands" and
+                  doc.get("reason") == "too_few_runs_for_bh" and
+                  "│ process wall time │ 3/3/3" in out, f"commands in any order: {args}: {rc} "
+                  f"{doc.get('mode')} {doc.get('reason')}\n{out}{err}")
     for args, want in [
             (["--commands", "true"], "error: --commands needs two commands"),
             (["--commands", "true", "--runs", "3"], "error: --commands needs two commands"),
             (["--commands=true", "false"], "error: --commands takes two words"),
             (["--commands", "a | b", "true"], "error: --commands 'a | b': '|' is a shell operator"),
-            (["--commands", "true", "true", "a", "b"], "error: give --commands, two binaries"),
+            (["--commands", "true", "true", "a", "b"],
+             "error: unexpected argument 'a': --commands takes two commands, the words that are "
+             "not options"),
+            (["--commands", "--baseline", "a.json", "--candidate", "b.json"],
+             "error: give --commands, two binaries"),
             (["--commands", "true", "true", "--", "x"], "error: ARGS after '--' apply to binaries"),
             (["--shell", "a", "b"], "error: --shell applies to --commands"),
             (["--timeout", "1", "a", "b"], "error: --timeout applies to --commands"),

@@ -78,8 +78,35 @@ static int parse_row(const json_t *o, size_t i, struct compare_row *r, char *err
                                    "rows[%zu].medianNs: must be finite and > 0, not %.17g", i, v);
     }
 
+    /* "metrics" is read for --metric: an object of numbers or nulls (absent: none) */
+    const json_t *metrics = json_object_get(o, "metrics");
+    if (metrics && !json_is_object(metrics))
+        return tool_json_error(err, size, "rows[%zu].metrics: must be an object, not %s", i,
+                               tool_json_type_name(metrics));
+    const char *mk;
+    const json_t *mv;
+    if (metrics)
+        json_object_foreach((json_t *)metrics, mk, mv)
+        {
+            if (!json_is_number(mv) && !json_is_null(mv)) {
+                bench__sanitize_copy(mk, buf, sizeof buf);
+                return tool_json_error(err, size,
+                                       "rows[%zu].metrics.%s: must be a number or null, not %s", i,
+                                       buf, tool_json_type_name(mv));
+            }
+        }
+
     /* validated: now copy */
     r->median_ns = NAN;
+    if (metrics && json_object_size(metrics) > 0) {
+        r->metrics = bench__xcalloc(json_object_size(metrics), sizeof *r->metrics);
+        json_object_foreach((json_t *)metrics, mk, mv)
+        {
+            struct compare_metric *m = &r->metrics[r->n_metrics++];
+            m->name = bench__xstrdup(mk);
+            m->value = json_is_number(mv) ? json_number_value(mv) : NAN;
+        }
+    }
     r->name = bench__xstrdup(json_string_value(name));
     size_t n = json_object_size(labels);
     if (n > 0) {

@@ -106,6 +106,44 @@ void compare_subject_free(struct compare_state *st, size_t s, size_t n)
 /* Every document into the cell table, then the gaps: a failed run, a missing row. A cell that a
  * document lacks (a lost run, a benchmark added or removed) gets a skip for that run, and the
  * engine judges it with the runs it has (docs/how-to/compare-two-builds.md, "Lost runs"). */
+bool compare_metric_is_exact(const char *name)
+{
+    static const char *const exact[] = {"allocs", "frees", "alloc-bytes"};
+    for (size_t i = 0; name && i < sizeof exact / sizeof *exact; i++)
+        if (strcmp(name, exact[i]) == 0)
+            return true;
+    return false;
+}
+
+/* The value of a row for this comparison: its medianNs, or with --metric its metric. A metric
+ * that the row lacks or that is null is a skip with its reason, never 0. *why is malloc'd. */
+static double row_value(const struct compare_options *o, const struct compare_row *row, char **why)
+{
+    *why = row->skip ? bench__xstrdup(row->skip) : NULL;
+    if (!o->metric || row->skip)
+        return row->median_ns;
+    for (size_t k = 0; k < row->n_metrics; k++) {
+        const struct compare_metric *m = &row->metrics[k];
+        if (strcmp(m->name, o->metric) != 0)
+            continue;
+        if (isnan(m->value)) {
+            *why = bench__xasprintf("metric '%s' is null in the row (not measured)", o->metric);
+            return NAN;
+        }
+        if (!isfinite(m->value) || m->value < 0 || (!o->metric_exact && m->value == 0)) {
+            *why = bench__xasprintf("metric '%s' is %g: %s", o->metric, m->value,
+                                    m->value == 0 ? "a relative change from 0 is undefined"
+                                                  : "not a value that can be compared");
+            return NAN;
+        }
+        return m->value;
+    }
+    *why = bench__xasprintf("metric '%s' is not in the row (its source was not open in the run, "
+                            "or the document carries no metrics)",
+                            o->metric);
+    return NAN;
+}
+
 void compare_assemble(struct compare_state *st)
 {
     for (size_t s = 0; s < N_SUBJECTS; s++)
@@ -114,10 +152,10 @@ void compare_assemble(struct compare_state *st)
             for (size_t i = 0; i < d->n_rows; i++) {
                 const struct compare_row *row = &d->rows[i];
                 struct compare_cell *c = add_cell(st, row, s, r);
-                c->values[s][r] = row->median_ns;
+                char *why;
+                c->values[s][r] = row_value(&st->opts, row, &why);
                 c->present[s] = true;
-                if (row->skip)
-                    c->skips[s][r] = bench__xstrdup(row->skip);
+                c->skips[s][r] = why;
             }
         }
     for (size_t i = 0; i < st->n_cells; i++) {

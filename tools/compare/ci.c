@@ -234,8 +234,7 @@ int compare_report_summary(const struct compare_report *rep, const char *path, c
              *reason = compare_cell_reason(rep, i);
         char b[BENCH__NUMBER_MAX], c[BENCH__NUMBER_MAX];
         struct cell_numbers n;
-        bench__format_ns(o->median_baseline, b, sizeof b);
-        bench__format_ns(o->median_candidate, c, sizeof c);
+        bench__format_ns_pair(o->median_baseline, o->median_candidate, b, c, sizeof b);
         cell_numbers(o, &n);
         fprintf(out, "| %s ", mark(o));
         const char *cols[] = {name, b,       c,     n.delta,

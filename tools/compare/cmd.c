@@ -54,6 +54,13 @@ void compare_usage(FILE *out)
           "  --seed N            global seed of the schedule and the bootstraps (default 0)\n"
           "  --q X               false discovery rate of Benjamini-Hochberg (default 0.05)\n"
           "  --min-delta-ns X    smallest absolute median change that can be claimed (default 0)\n"
+          "  --metric NAME       compare the rows' metric NAME (a --bench-json metric id, like\n"
+          "                      allocs or instr) instead of their median time; binary mode\n"
+          "                      adds --metrics=NAME to each run unless ARGS hold --metrics.\n"
+          "                      allocs, frees and alloc-bytes are exact counts: a floor of\n"
+          "                      0, any difference a change, equal counts NO_CHANGE\n"
+          "  --global-noise-floor[=PCT]  every cell's floor is at least PCT, or bare the\n"
+          "                      largest A/A floor of all cells (a claim must clear it)\n"
           "  --json FILE         also write the comparison as JSON (written atomically)\n"
           "  --junit FILE        also write each cell as a JUnit test case (a regression\n"
           "                      fails, UNMEASURED is skipped; written atomically)\n"
@@ -63,7 +70,9 @@ void compare_usage(FILE *out)
           "  --candidate FILE... file mode: the candidate's documents\n"
           "  --aa FILE...        file mode: the A/A control's documents\n"
           "  --commands B C      the baseline and candidate commands, each one word, split\n"
-          "                      like `libbench run -c` (no shell, no expansion)\n"
+          "                      like `libbench run -c` (no shell, no expansion); they are\n"
+          "                      the two words that are not options, in that order, wherever\n"
+          "                      they stand among the options\n"
           "  --shell             --commands: run each through /bin/sh -c\n"
           "  --timeout SECONDS   --commands: a run that takes longer is killed (with its\n"
           "                      process group) and gives no value\n"
@@ -100,10 +109,11 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
     o->runs = RUNS_DEFAULT;
     o->q = 0.05;
     o->detect = DETECT_DEFAULT / 100.0;
-    bool seen[9] = {false}; /* the valued options below, by index */
+    bool seen[10] = {false}; /* the valued options below, by index */
     bool seen_list[N_SUBJECTS] = {false, false, false};
     int list = LIST_NONE;
     size_t n_pos = 0;
+    const char *extra = NULL; /* a third word that is not an option */
     static const char *const list_opts[N_SUBJECTS] = {"--baseline", "--candidate", "--aa"};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *value;
@@ -117,8 +127,11 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
                 o->files[list][o->n_files[list]++] = argv[i];
                 continue;
             }
-            if (n_pos >= 2)
-                return usage_error(e, "unexpected argument '%s' (give two binaries)", arg);
+            if (n_pos >= 2) {
+                if (!extra)
+                    extra = arg; /* said at the end, when the mode is known */
+                continue;
+            }
             o->bin[n_pos++] = arg;
             continue;
         }
@@ -146,23 +159,36 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
         }
         if (matched)
             continue;
+        /* --global-noise-floor[=PCT]: bare, the worst cell's A/A floor; a value only after '=' */
+        if (tool_option_is(arg, "--global-noise-floor", &value)) {
+            if (o->global_floor != 0)
+                return usage_error(e, "'--global-noise-floor' given twice");
+            double pct;
+            if (!value) {
+                o->global_floor = BENCH__CMP_GLOBAL_FLOOR_WORST;
+                continue;
+            }
+            if (!tool_parse_decimal(value, &pct) || !(pct > 0) || pct > DETECT_MAX)
+                return usage_error(e,
+                                   "--global-noise-floor: '%s' is not a percentage above 0 and "
+                                   "at most %g (or give it bare: the worst cell's A/A floor)",
+                                   value, DETECT_MAX);
+            o->global_floor = pct / 100.0;
+            continue;
+        }
         if (strcmp(arg, "--shell") == 0) {
             o->shell = true;
             continue;
         }
+        /* --commands is a mode: its two commands are the two words that are not options, in
+         * order (baseline, candidate), wherever they stand among the options. */
         if (tool_option_is(arg, "--commands", &value)) {
             if (value)
                 return usage_error(e, "--commands takes two words, not '--commands=': "
                                       "--commands 'BASE CMD' 'CAND CMD'");
             if (o->commands_mode)
                 return usage_error(e, "'--commands' given twice");
-            if (i + 2 >= argc || tool_looks_like_option(argv[i + 1]) ||
-                tool_looks_like_option(argv[i + 2]))
-                return usage_error(e, "--commands needs two commands: --commands 'BASE CMD' "
-                                      "'CAND CMD'");
             o->commands_mode = true;
-            o->commands[0] = argv[++i];
-            o->commands[1] = argv[++i];
             continue;
         }
         /* options with one value: "--opt=V" or "--opt V", where V is never another option */
@@ -178,6 +204,7 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
             {"--timeout", "a number of seconds"},
             {"--junit", "a file name"},
             {"--summary", "a file name"},
+            {"--metric", "a metric name (like allocs)"},
         };
         size_t k = 0;
         for (; k < sizeof valued / sizeof *valued; k++)
@@ -227,6 +254,17 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
                 return usage_error(
                     e, "--min-delta-ns: '%s' is not a decimal number >= 0 (like 2.5)", value);
             break;
+        case 9:
+            for (const char *c = value; *c; c++)
+                if (!(*c >= 'a' && *c <= 'z') && !(*c >= 'A' && *c <= 'Z') &&
+                    !(*c >= '0' && *c <= '9') && !strchr("-_./", *c))
+                    return usage_error(e,
+                                       "--metric: '%s' is not a metric name (letters, digits "
+                                       "and - _ . /, like allocs)",
+                                       value);
+            o->metric = value;
+            o->metric_exact = compare_metric_is_exact(value);
+            break;
         case 4: o->json_path = value; break;
         case 7: o->junit_path = value; break;
         case 8: o->summary_path = value; break;
@@ -256,12 +294,28 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
 
     bool any_files = seen_list[0] || seen_list[1] || seen_list[2];
     if (o->commands_mode) {
-        if (any_files || n_pos > 0)
+        if (any_files)
             return usage_error(e, "give --commands, two binaries or --baseline/--candidate "
                                   "documents: one of them");
+        if (extra)
+            return usage_error(e,
+                               "unexpected argument '%s': --commands takes two commands, the "
+                               "words that are not options (the baseline's, then the "
+                               "candidate's; quote each as one word)",
+                               extra);
+        if (n_pos < 2)
+            return usage_error(e, "--commands needs two commands, the words that are not options "
+                                  "(the baseline's, then the candidate's, anywhere among the "
+                                  "options): --commands 'BASE CMD' 'CAND CMD'");
+        o->commands[0] = o->bin[0];
+        o->commands[1] = o->bin[1];
+        o->bin[0] = o->bin[1] = NULL;
         if (o->n_args > 0)
             return usage_error(e, "ARGS after '--' apply to binaries: put a command's arguments "
                                   "in its string");
+        if (o->metric)
+            return usage_error(e, "--metric applies to binaries and --bench-json documents: a "
+                                  "command's only value is its wall time");
         for (int c = 0; c < 2; c++) {
             char why[COMPARE_ERROR_MAX];
             if (o->shell) {
@@ -283,6 +337,8 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
     }
     if (o->shell || seen[6])
         return usage_error(e, "%s applies to --commands", o->shell ? "--shell" : "--timeout");
+    if (extra)
+        return usage_error(e, "unexpected argument '%s' (give two binaries)", extra);
     if (any_files && n_pos > 0)
         return usage_error(e, "give either two binaries or --baseline/--candidate documents, "
                               "not both");
@@ -374,7 +430,7 @@ int compare_main(int argc, char **argv)
 
     struct bench__cmp_params params;
     compare_engine_params(&st.opts, &params);
-    struct bench__cmp_result result = {0};
+    struct bench__cmp_result result = {.global_floor = NAN};
     out = bench__xcalloc(st.n_cells ? st.n_cells : 1, sizeof *out);
     if (st.n_cells == 0) {
         /* nothing was measured: never a pass */
@@ -386,21 +442,28 @@ int compare_main(int argc, char **argv)
         goto done;
     }
 
-    /* Too few runs for the family: Benjamini-Hochberg cannot confirm anything (the rule of
-     * docs/explanation/statistics.md, "Why 5 runs is the practical minimum"). */
-    char bh_warning[320];
+    /* What Benjamini-Hochberg can confirm with these runs, as the engine judged it (so the
+     * warning and the verdict never disagree: docs/explanation/statistics.md, "Why 5 runs is the
+     * practical minimum"). None: no claim at all, the verdict is UNMEASURED. Only several cells
+     * together: said, with the runs one change alone needs. */
+    char bh_warning[400];
     const char *warnings[1];
     size_t n_warnings = 0;
-    size_t per_arm = st.n_runs[SUBJ_BASELINE] < st.n_runs[SUBJ_CANDIDATE]
-                         ? st.n_runs[SUBJ_BASELINE]
-                         : st.n_runs[SUBJ_CANDIDATE];
     unsigned bh_needs = result.family_size ? bench__runs_needed(result.family_size, params.q) : 0;
-    if (per_arm < bh_needs) {
+    size_t m = result.family_size;
+    if (m > 0 && result.bh_min_cells == 0) {
         bench__fmt(bh_warning, sizeof bh_warning,
-                   "%zu runs per arm are too few for Benjamini-Hochberg to confirm a change "
-                   "in a family of %zu cell%s at q %g: that needs %u runs per arm",
-                   per_arm, result.family_size, result.family_size == 1 ? "" : "s", params.q,
-                   bh_needs);
+                   "%zu runs per arm are too few for Benjamini-Hochberg to confirm any change "
+                   "in a family of %zu cell%s at q %g, so nothing is claimed, no change and no "
+                   "PASS either: that needs %u runs per arm",
+                   result.bh_fewest_runs, m, m == 1 ? "" : "s", params.q, bh_needs);
+        warnings[n_warnings++] = bh_warning;
+    } else if (result.bh_min_cells > 1) {
+        bench__fmt(bh_warning, sizeof bh_warning,
+                   "with %zu runs per arm Benjamini-Hochberg confirms a change in a family of "
+                   "%zu cells at q %g only when at least %zu cells change together: one change "
+                   "alone needs %u runs per arm",
+                   result.bh_fewest_runs, m, params.q, result.bh_min_cells, bh_needs);
         warnings[n_warnings++] = bh_warning;
     }
 

@@ -20,6 +20,12 @@ struct compare_label {
     char *value;
 };
 
+/* One metric of a row ("allocs": 3.0): NaN when the document says null. */
+struct compare_metric {
+    char *name;
+    double value;
+};
+
 /* One row of a document: the cell it measures and its value for that run. */
 struct compare_row {
     char *name;                   /* the row name: the engine's scenario */
@@ -29,6 +35,9 @@ struct compare_row {
     char *key;        /* identity: name and labels, length-prefixed (unambiguous) */
     double median_ns; /* > 0 and finite when measured; NaN otherwise */
     char *skip;       /* NULL when measured; else why not (the row's error, or null medianNs) */
+    struct compare_metric *metrics; /* the row's "metrics" (--bench-json; none from Google
+                                       Benchmark), for compare --metric */
+    size_t n_metrics;
 };
 
 struct compare_doc {
@@ -120,7 +129,15 @@ struct compare_options {
     size_t n_args;
     char **files[N_SUBJECTS]; /* file mode: the files given; once loaded, the file of each run */
     size_t n_files[N_SUBJECTS];
+    const char *metric;  /* --metric: the row metric compared instead of medianNs; NULL: time */
+    bool metric_exact;   /* --metric names an exact count (allocs, frees, alloc-bytes): floor 0 */
+    double global_floor; /* --global-noise-floor[=PCT]: 0 none, a fraction, or
+                            BENCH__CMP_GLOBAL_FLOOR_WORST (the worst cell's A/A floor) */
 };
+
+/* cells.c: whether a metric is an exact count (integer counts that repeat exactly: allocs,
+ * frees, alloc-bytes), judged by bench__cmp_exact_counts with a floor of 0. */
+bool compare_metric_is_exact(const char *name);
 
 /* The cell of --commands: each run of a subject is one row of this name, its wall time. */
 #define COMPARE_COMMAND_CELL "process wall time"

@@ -22,6 +22,9 @@ void compare_doc_free(struct compare_doc *doc)
         free(r->operation);
         free(r->key);
         free(r->skip);
+        for (size_t k = 0; k < r->n_metrics; k++)
+            free(r->metrics[k].name);
+        free(r->metrics);
     }
     free(doc->rows);
     doc->rows = NULL;

@@ -20,6 +20,7 @@ void compare_engine_params(const struct compare_options *o, struct bench__cmp_pa
     params->min_delta = o->min_delta_ns;
     params->detect = o->detect;
     params->global_seed = o->seed;
+    params->global_floor = o->global_floor;
     params->subj_b = compare_subject_names[SUBJ_BASELINE];
     params->subj_c = compare_subject_names[SUBJ_CANDIDATE];
     params->subj_a = compare_subject_names[SUBJ_AA];
@@ -57,6 +58,14 @@ int compare_auto_more(struct compare_state *st, size_t runs, bool *more, size_t 
 {
     for (size_t s = 0; s < N_SUBJECTS; s++)
         st->n_runs[s] = runs;
+    if (st->opts.metric_exact) {
+        /* an exact count has no noise to wait out: the first runs decide */
+        *more = false;
+        if (pending)
+            *pending = 0;
+        *usable = 0;
+        return 0;
+    }
     compare_assemble(st);
     size_t n = st->n_cells ? st->n_cells : 1;
     struct bench__aa_cell *cells = bench__xcalloc(n, sizeof *cells);
@@ -115,7 +124,8 @@ int compare_analyse(struct compare_state *st, const struct bench__cmp_params *pa
         }
     }
     size_t bad = 0;
-    int rc = bench__compare(params, in, n, out, result, &bad);
+    int rc = st->opts.metric_exact ? bench__cmp_exact_counts(params, in, n, out, result, &bad)
+                                   : bench__compare(params, in, n, out, result, &bad);
     if (rc != 0)
         rc = refused(bad < n ? in[bad].scenario : "?", bad < n ? in[bad].operation : "", rc, err,
                      err_size);

@@ -38,13 +38,6 @@ static char *percent(double v, bool sign)
     return sign ? bench__xasprintf("%+.2f%%", v * 100.0) : bench__xasprintf("%.2f%%", v * 100.0);
 }
 
-static char *ns(double v)
-{
-    char buf[64];
-    bench__format_ns(v, buf, sizeof buf);
-    return bench__xstrdup(buf);
-}
-
 static char *prob(double v)
 {
     return isfinite(v) ? bench__xasprintf("%.3g", v) : bench__xstrdup(EM_DASH);
@@ -137,6 +130,25 @@ static char *shown_dup(const char *s)
     return buf;
 }
 
+/* --metric: two values of a metric, with two decimals (a count per iteration reads 3.00), more
+ * when needed to show their difference, as bench__format_ns_pair does for times. */
+static void metric_pair(double a, double b, char *abuf, char *bbuf, size_t size)
+{
+    int d = 2;
+    double diff = fabs(a - b);
+    while (isfinite(diff) && diff > 0 && d < BENCH__FORMAT_PAIR_DECIMALS_MAX &&
+           pow(10.0, -d) > diff / 10.0 * (1 + 1e-9))
+        d++;
+    if (isfinite(a))
+        bench__fmt(abuf, size, "%.*f", d, a);
+    else
+        bench__fmt(abuf, size, EM_DASH);
+    if (isfinite(b))
+        bench__fmt(bbuf, size, "%.*f", d, b);
+    else
+        bench__fmt(bbuf, size, EM_DASH);
+}
+
 static void print_table(FILE *out, const struct compare_report *rep)
 {
     bool labels = false;
@@ -164,8 +176,14 @@ static void print_table(FILE *out, const struct compare_report *rep)
         if (labels)
             row[k++] = shown_dup(c->row->operation);
         row[k++] = bench__xasprintf("%zu/%zu/%zu", o->n_baseline, o->n_candidate, o->n_aa);
-        row[k++] = ns(o->median_baseline);
-        row[k++] = ns(o->median_candidate);
+        /* one unit and enough digits that the two medians show the change (issue 26) */
+        char mb[BENCH__NUMBER_MAX], mc[BENCH__NUMBER_MAX];
+        if (rep->opts->metric)
+            metric_pair(o->median_baseline, o->median_candidate, mb, mc, sizeof mb);
+        else
+            bench__format_ns_pair(o->median_baseline, o->median_candidate, mb, mc, sizeof mb);
+        row[k++] = bench__xstrdup(mb);
+        row[k++] = bench__xstrdup(mc);
         row[k++] = percent(o->rel_delta, true);
         if (isfinite(o->ci_lo) && isfinite(o->ci_hi))
             row[k++] = bench__xasprintf("[%+.2f%%, %+.2f%%]", o->ci_lo * 100.0, o->ci_hi * 100.0);
@@ -301,6 +319,18 @@ void compare_report_text(FILE *out, const struct compare_report *rep)
             "libbench compare: %s, seed %llu, q %g, A/A floor \xe2\x89\xa5 %g%%, min delta %gns; "
             "%s\n",
             runs, (unsigned long long)o->seed, p->q, p->f_min * 100.0, p->min_delta, sensitivity);
+    if (isfinite(rep->result->global_floor))
+        fprintf(out, "global noise floor: \xc2\xb1%.2f%% on every cell (%s)\n",
+                rep->result->global_floor * 100.0,
+                o->global_floor > 0 ? "--global-noise-floor"
+                                    : "the largest A/A floor of the cells");
+    if (o->metric) {
+        char shown[128];
+        bench__sanitize_copy(o->metric, shown, sizeof shown);
+        fprintf(out, "metric: %s per iteration, %s\n", shown,
+                o->metric_exact ? "an exact count (floor 0: any difference is a change)"
+                                : "the median of its runs (its values, not time)");
+    }
     for (size_t w = 0; w < rep->n_warnings; w++)
         fprintf(out, "warning: %s\n", rep->warnings[w]);
     if (rep->n_cells > 0)
@@ -495,6 +525,9 @@ static json_t *document(const struct compare_report *rep)
     put(doc, "runs_needed", res->runs_needed ? json_integer(res->runs_needed) : json_null());
     put(doc, "family_size", json_integer((json_int_t)res->family_size));
     put(doc, "detectable_cells", json_integer((json_int_t)res->detectable_cells));
+    /* the fewest cells Benjamini-Hochberg could confirm together; null: none, or no family */
+    put(doc, "bh_min_cells",
+        res->bh_min_cells ? json_integer((json_int_t)res->bh_min_cells) : json_null());
     json_t *warnings = child(doc, "warnings", json_array());
     put(doc, "mode", text(o->commands_mode ? "commands" : o->binary_mode ? "binaries" : "files"));
     put(doc, "auto_stop", string_or_null(rep->auto_stop));
@@ -506,6 +539,16 @@ static json_t *document(const struct compare_report *rep)
     put(params, "timeout_ns",
         o->commands_mode && o->timeout_ns ? json_integer(o->timeout_ns) : json_null());
     put(params, "detect", json_real(p->detect));
+    /* --metric: the row metric compared (the *_ns fields then hold its values); null: time */
+    /* --global-noise-floor: the floor every cell took at least; null when not asked */
+    put(params, "global_noise_floor",
+        isfinite(rep->result->global_floor) ? json_real(rep->result->global_floor) : json_null());
+    put(params, "global_noise_floor_source",
+        o->global_floor > 0   ? text("given")
+        : o->global_floor < 0 ? text("worst_cell")
+                              : json_null());
+    put(params, "metric", o->metric ? text(o->metric) : json_null());
+    put(params, "metric_exact", json_boolean(o->metric_exact));
     put(params, "min_runs", json_integer((json_int_t)p->min_runs));
     put(params, "q", json_real(p->q));
     put(params, "f_min", json_real(p->f_min));

@@ -78,7 +78,14 @@ static void run_subject(struct compare_state *st, size_t s, size_t r)
     bench__fmt(json, sizeof json, "%s/%s-%zu.json", st->tmpdir, compare_subject_names[s], r + 1);
     bench__fmt(log, sizeof log, "%s/%s-%zu.log", st->tmpdir, compare_subject_names[s], r + 1);
     bench__fmt(opt, sizeof opt, "--bench-json=%s", json);
-    size_t n = 3 + st->opts.n_args;
+    /* --metric: the run selects the metric unless ARGS choose the metrics themselves */
+    char metrics[320] = "";
+    bool chosen = false;
+    for (size_t a = 0; a < st->opts.n_args; a++)
+        chosen |= strncmp(st->opts.args[a], "--metrics", 9) == 0;
+    if (st->opts.metric && !st->opts.commands_mode && !chosen)
+        bench__fmt(metrics, sizeof metrics, "--metrics=%s", st->opts.metric);
+    size_t n = 3 + st->opts.n_args + (metrics[0] != '\0');
     const struct tool_program *bin = &st->programs[s == SUBJ_CANDIDATE ? 1 : 0];
     char **argv = bench__xcalloc(n + 1, sizeof *argv);
     argv[0] = bin->argv[0];
@@ -86,6 +93,8 @@ static void run_subject(struct compare_state *st, size_t s, size_t r)
     argv[2] = opt;
     for (size_t a = 0; a < st->opts.n_args; a++)
         argv[3 + a] = st->opts.args[a];
+    if (metrics[0])
+        argv[3 + st->opts.n_args] = metrics;
     struct tool_program run = {.argv = argv, .path = bin->path}; /* borrowed: not freed */
     why[0] = '\0';
     int status = compare_exec(&run, log, why, sizeof why);

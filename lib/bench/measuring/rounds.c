@@ -41,6 +41,9 @@ struct bench__round_loop *bench__rounds_loop(struct bench__measure *m, unsigned 
 void bench__rounds_sampler_begin(struct bench__measure *m, unsigned ordinal)
 {
     bench__sampler_start(&m->sampler, m->budget_ns, m->pin);
+    /* --bench-precision ends a loop early in its last (or only) round, never in an early one */
+    if (m->cfg && !bench__rounds_early(m))
+        m->sampler.precision = m->cfg->bench_precision;
     memset(&m->contention, 0, sizeof m->contention);
     if (m->rounds <= 1)
         return;

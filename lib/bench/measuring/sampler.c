@@ -42,6 +42,9 @@ bool bench__sampler_step(struct bench__sampler *s, int64_t elapsed_ns)
     if (s->n >= BENCH__SAMPLE_COUNT)
         return false;
     s->samples[s->n++] = (double)elapsed_ns / (double)s->count;
+    if (s->precision > 0 && s->n >= BENCH__PRECISION_MIN_SAMPLES &&
+        bench__median_ci_within(s->samples, s->n, s->precision))
+        return false; /* --bench-precision: the answer is known */
     return s->n < s->target && s->n < BENCH__SAMPLE_COUNT;
 }
 
@@ -60,6 +63,36 @@ double bench__sampler_cpu_per_iteration(const struct bench__sampler *s)
     if (s->n == 0 || s->cpu_unknown || s->count == 0)
         return NAN;
     return s->cpu_sum_ns / ((double)s->n * (double)s->count);
+}
+
+bool bench__median_ci_within(const double *samples, size_t n, double precision)
+{
+    if (n < 6 || n > BENCH__SAMPLE_COUNT || !(precision > 0))
+        return false;
+    double x[BENCH__SAMPLE_COUNT];
+    memcpy(x, samples, n * sizeof *x);
+    for (size_t i = 1; i < n; i++) /* insertion sort: n ≤ 32 */
+        for (size_t j = i; j > 0 && x[j - 1] > x[j]; j--) {
+            double t = x[j];
+            x[j] = x[j - 1];
+            x[j - 1] = t;
+        }
+    /* P(B ≤ k) for B ~ Binomial(n, 1/2), k = 0, 1, ...: the largest l with P(B ≤ l − 1) ≤ 2.5% */
+    double term = ldexp(1.0, -(int)n), cdf = 0;
+    size_t l = 0;
+    for (size_t k = 0; k < n / 2; k++) {
+        cdf += term;
+        if (cdf > 0.025)
+            break;
+        l = k + 1;
+        term = term * (double)(n - k) / (double)(k + 1);
+    }
+    if (l == 0)
+        return false;
+    double median = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2.0;
+    if (!(median > 0) || !isfinite(median))
+        return false;
+    return x[l - 1] >= median * (1.0 - precision) && x[n - l] <= median * (1.0 + precision);
 }
 
 bool bench__per_call_continue(size_t n, int64_t total_ns, int64_t budget_ns, uint64_t pin)

@@ -33,18 +33,28 @@ BENCH__HIDDEN uint64_t bench__count_batch(uint64_t pinned, uint64_t iterations, 
  * (docs/explanation/design.md, "Finding the iteration count"). */
 struct bench__sampler {
     int64_t budget_ns;
-    uint64_t count;  /* iterations per sample */
-    bool sampling;   /* false while still doubling */
-    bool confirming; /* the last sample reached the budget: this one confirms the stop */
-    size_t n;        /* samples kept */
-    size_t target;   /* stop once n reaches it (BENCH__SAMPLE_COUNT, or a round's share) */
-    bool warmup;     /* discard the next sample: a round resumed with a known count */
+    uint64_t count;   /* iterations per sample */
+    bool sampling;    /* false while still doubling */
+    bool confirming;  /* the last sample reached the budget: this one confirms the stop */
+    size_t n;         /* samples kept */
+    size_t target;    /* stop once n reaches it (BENCH__SAMPLE_COUNT, or a round's share) */
+    bool warmup;      /* discard the next sample: a round resumed with a known count */
+    double precision; /* --bench-precision as a fraction (0.01); 0 = off: stop once the 95% CI
+                         of the median lies within ±precision of it, after
+                         BENCH__PRECISION_MIN_SAMPLES samples (bench__median_ci_within) */
     double samples[BENCH__SAMPLE_COUNT];
     /* the thread CPU time of the kept samples (bench__sampler_cpu); cpu_unknown once one of
      * them could not be read */
     double cpu_sum_ns;
     bool cpu_unknown;
 };
+#define BENCH__PRECISION_MIN_SAMPLES 8
+
+/* Whether the distribution-free 95% CI of the median of samples[0..n) (order statistics
+ * x(l) and x(n+1-l), l the largest rank with P(Binomial(n, 1/2) < l) ≤ 2.5%) lies within
+ * ±precision × the median. False when n is too small for such an interval (n < 6) or the median
+ * is not > 0. */
+BENCH__HIDDEN bool bench__median_ci_within(const double *samples, size_t n, double precision);
 BENCH__HIDDEN void bench__sampler_start(struct bench__sampler *s, int64_t budget_ns, uint64_t pin);
 BENCH__HIDDEN bool bench__sampler_step(struct bench__sampler *s, int64_t elapsed_ns);
 /* After a step: the thread CPU time the sample took (read before and after it, -1 unknown),

@@ -395,6 +395,67 @@ static void test_sampler_one_slow_sample_does_not_end_doubling(void **state)
     assert_double_exact(s.samples[1], 100.0);
 }
 
+/* --bench-precision (issue 26 point 6): a pinned row stops early only when the 95% CI of its
+ * median is narrow, never before 8 samples, else at the usual 32. Synthetic samples: no timing. */
+static void test_sampler_precision_stops_only_when_narrow(void **state)
+{
+    (void)state;
+    struct bench__sampler s;
+    /* identical samples: the interval is the point, the row ends at the 8th sample */
+    bench__sampler_start(&s, 5000000, 1000);
+    s.precision = 0.01;
+    size_t taken = 0;
+    while (bench__sampler_step(&s, 100000))
+        taken++;
+    assert_int_equal(s.n, BENCH__PRECISION_MIN_SAMPLES);
+    assert_int_equal(taken + 1, BENCH__PRECISION_MIN_SAMPLES);
+
+    /* samples spread ±50%: the interval never narrows to ±1%, all 32 are taken */
+    bench__sampler_start(&s, 5000000, 1000);
+    s.precision = 0.01;
+    for (int i = 0; bench__sampler_step(&s, i % 2 ? 150000 : 50000 + i); i++)
+        ;
+    assert_int_equal(s.n, BENCH__SAMPLE_COUNT);
+
+    /* off (0): identical samples still take 32 */
+    bench__sampler_start(&s, 5000000, 1000);
+    while (bench__sampler_step(&s, 100000))
+        ;
+    assert_int_equal(s.n, BENCH__SAMPLE_COUNT);
+
+    /* a loose bound: spread samples stop once min..max (8 samples) fit in ±60% */
+    bench__sampler_start(&s, 5000000, 1000);
+    s.precision = 0.60;
+    while (bench__sampler_step(&s, s.n % 2 ? 120000 : 80000))
+        ;
+    assert_int_equal(s.n, BENCH__PRECISION_MIN_SAMPLES);
+}
+
+static void test_median_ci_within(void **state)
+{
+    (void)state;
+    /* n = 8: the 95% interval is [x(1), x(8)] (P(B ≤ 1) = 9/256 > 2.5%) */
+    static const double eight[] = {100, 101, 99, 100, 102, 98, 100, 100};
+    assert_true(bench__median_ci_within(eight, 8, 0.021));
+    assert_false(bench__median_ci_within(eight, 8, 0.019));
+    /* n = 20: l = 6 (P(B ≤ 5) = 2.07%, P(B ≤ 6) = 5.77%): the five lowest and highest are out */
+    double twenty[20];
+    for (int i = 0; i < 20; i++)
+        twenty[i] = 100.0;
+    for (int i = 0; i < 5; i++) {
+        twenty[i] = 10.0;       /* far below */
+        twenty[19 - i] = 500.0; /* far above */
+    }
+    assert_true(bench__median_ci_within(twenty, 20, 0.001));
+    twenty[5] = 10.0; /* a sixth one below: now x(6) is out of ±50% */
+    assert_false(bench__median_ci_within(twenty, 20, 0.5));
+    /* too few samples for a 95% interval, a zero median, no precision */
+    assert_false(bench__median_ci_within(eight, 5, 0.5));
+    static const double zeros[] = {0, 0, 0, 0, 0, 0, 0, 0};
+    assert_false(bench__median_ci_within(zeros, 8, 0.5));
+    assert_false(bench__median_ci_within(eight, 8, 0));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -411,6 +472,8 @@ int main(void)
         cmocka_unit_test(test_sampler_pinned_count_never_scales),
         cmocka_unit_test(test_sampler_default_budget_100ns_body_reaches_65536),
         cmocka_unit_test(test_sampler_one_slow_sample_does_not_end_doubling),
+        cmocka_unit_test(test_sampler_precision_stops_only_when_narrow),
+        cmocka_unit_test(test_median_ci_within),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -135,6 +135,16 @@ static const struct malformed_case malformed[] = {
     {ARGV("--bench-min-time=5ms"),
      "option '--bench-min-time' needs a non-negative integer, got '5ms'"},
     {ARGV("--bench-rounds=33"), "option '--bench-rounds': '33' is too large (at most 32)"},
+    {ARGV("--bench-precision=0"), "option '--bench-precision' needs a percentage above 0 and at "
+                                  "most 100 (like 1 or 0.5), got '0'"},
+    {ARGV("--bench-precision=101"), "option '--bench-precision' needs a percentage above 0 and "
+                                    "at most 100 (like 1 or 0.5), got '101'"},
+    {ARGV("--bench-precision=1e2"), "option '--bench-precision' needs a percentage above 0 and "
+                                    "at most 100 (like 1 or 0.5), got '1e2'"},
+    {ARGV("--bench-precision=1.2.3"), "option '--bench-precision' needs a percentage above 0 and "
+                                      "at most 100 (like 1 or 0.5), got '1.2.3'"},
+    {ARGV("--bench-precision=-1"), "option '--bench-precision' needs a percentage above 0 and "
+                                   "at most 100 (like 1 or 0.5), got '-1'"},
     {ARGV("--bench-rounds", "18446744073709551616"),
      "option '--bench-rounds': '18446744073709551616' is too large (at most 32)"},
     {ARGV("--bench-rounds=x"), "option '--bench-rounds' needs a non-negative integer, got 'x'"},
@@ -423,6 +433,7 @@ struct expect {
     bool bench, perf, perf_scaled, list_metrics, metrics_help;
     uint64_t perf_iters, perf_batch, min_time_ms;
     unsigned rounds;
+    double bench_precision;
     bool syscalls;
     const char *syscall_names[MAX_ITEMS];
     const char *metrics[MAX_ITEMS];
@@ -529,6 +540,8 @@ static const struct valid_case valid[] = {
     {ARGV("-j", "2", "--perf-iters=3", "--perf-batch", "4", "--bench-min-time=5",
           "--bench-rounds=8"),
      {.jobs = 2, .perf_iters = 3, .perf_batch = 4, .min_time_ms = 5, .rounds = 8}},
+    {ARGV("--bench-precision=0.5"), {.bench_precision = 0.005}},
+    {ARGV("--bench-precision", "100"), {.bench_precision = 1.0}},
 };
 #define N_VALID (sizeof valid / sizeof valid[0])
 
@@ -605,6 +618,7 @@ static void test_valid_table(void **state)
         assert_int_equal(cfg.perf_batch, w->perf_batch);
         assert_int_equal(cfg.min_time_ms, w->min_time_ms);
         assert_int_equal(cfg.rounds, w->rounds);
+        assert_true(cfg.bench_precision == w->bench_precision);
         assert_int_equal(flag_given(&cfg, "syscalls"), w->syscalls);
         const struct bench__source_flag *sc = bench__config_flag(&cfg, "syscalls");
         assert_non_null(sc);

@@ -1168,6 +1168,7 @@ static void test_own_vectors(void **state)
         snprintf(where, sizeof where, "compare-vectors.%s result", name);
         expect_u64("family_size", r.family_size, get_u64(res, "family_size"));
         expect_u64("detectable_cells", r.detectable_cells, get_u64(res, "detectable_cells"));
+        expect_u64("bh_min_cells", r.bh_min_cells, get_u64(res, "bh_min_cells"));
         expect_str("verdict", r.verdict, json_string_value(get(res, "verdict")));
         expect_int("exit_code", r.exit_code, json_integer_value(get(res, "exit_code")));
         const char *want_reason = opt_str(res, "reason");
@@ -1176,7 +1177,7 @@ static void test_own_vectors(void **state)
         expect_str("reason", r.reason, want_reason);
         json_t *rn = get(res, "runs_needed");
         expect_u64("runs_needed", r.runs_needed, json_is_null(rn) ? 0 : u64(rn));
-        checks += 8;
+        checks += 9;
         json_t *off = json_object_get(fam, "without_detect");
         if (off) { /* what the verdict was before --detect */
             pp.detect = INFINITY;

@@ -84,6 +84,40 @@ static void test_format_ns_table(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* Two medians side by side (compare's table): one unit, and digits enough that a change shows
+ * (issue 26: "1.3µs │ 1.3µs │ +4.72%" hid it). */
+static const struct {
+    double a, b;
+    const char *want_a, *want_b, *why;
+} pair_cases[] = {
+    {1300.0, 1361.4, "1.300\xc2\xb5s", "1.361\xc2\xb5s", "+4.72% at 1.3 us: three decimals"},
+    {1300.0, 1300.0, "1.3\xc2\xb5s", "1.3\xc2\xb5s", "equal: the usual decimal"},
+    {4800.0, 6000.0, "4.8\xc2\xb5s", "6.0\xc2\xb5s", "a big change needs nothing more"},
+    {98.62, 98.97, "98.62ns", "98.97ns", "ns keep two decimals when they show it"},
+    {100.0, 100.01, "100.000ns", "100.010ns", "a 0.01% change in ns"},
+    {999.5, 1000.5, "0.9995\xc2\xb5s", "1.0005\xc2\xb5s", "one unit, from the larger"},
+    {2.5e9, 2.6e9, "2.50s", "2.60s", "seconds"},
+    {1e6, 1e6 + 1e-9, "1.000000ms", "1.000000ms", "at most six decimals"},
+    {NAN, 100.0, "\xe2\x80\x94", "100.00ns", "unmeasured is an em dash"},
+};
+
+static void test_format_ns_pair(void **state)
+{
+    (void)state;
+    int failures = 0;
+    for (size_t i = 0; i < sizeof pair_cases / sizeof pair_cases[0]; i++) {
+        char a[BENCH__NUMBER_MAX], b[BENCH__NUMBER_MAX];
+        bench__format_ns_pair(pair_cases[i].a, pair_cases[i].b, a, b, sizeof a);
+        if (strcmp(a, pair_cases[i].want_a) != 0 || strcmp(b, pair_cases[i].want_b) != 0) {
+            print_error("format_ns_pair(%.17g, %.17g) = \"%s\" \"%s\", want \"%s\" \"%s\" (%s)\n",
+                        pair_cases[i].a, pair_cases[i].b, a, b, pair_cases[i].want_a,
+                        pair_cases[i].want_b, pair_cases[i].why);
+            failures++;
+        }
+    }
+    assert_int_equal(failures, 0);
+}
+
 /* The <1000 ns branch is literally "%.2fns": check it against snprintf for a sweep. */
 static void test_format_ns_below_1000_is_percent_2f(void **state)
 {
@@ -268,6 +302,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_format_ns_table),
+        cmocka_unit_test(test_format_ns_pair),
         cmocka_unit_test(test_format_ns_below_1000_is_percent_2f),
         cmocka_unit_test(test_format_ns_microsecond_ties_round_up),
         cmocka_unit_test(test_shell_quote_table),
