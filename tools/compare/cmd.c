@@ -24,6 +24,7 @@
 #define DETECT_DEFAULT 10.0       /* --detect, in percent */
 #define DETECT_MIN 3.0            /* the smallest A/A floor (f_min), in percent */
 #define DETECT_MAX 1000.0
+#define BUDGET_DEFAULT 60.0 /* --budget: the paired mode's seconds of measuring */
 
 /* ---- the command line -------------------------------------------------------------------- */
 
@@ -35,14 +36,24 @@ void compare_usage(FILE *out)
           "       libbench compare [OPTIONS] --commands 'BASE CMD' 'CAND CMD'\n"
           "\n"
           "Compare two builds with an A/A control (the baseline again under a second name).\n"
-          "Binary mode runs baseline, candidate and the control interleaved in a seeded random\n"
-          "order, each run one `BIN --bench --bench-json=FILE ARGS...`; file mode reads one\n"
+          "Binary mode pairs samples: three live `BIN --bench --bench-serve ARGS...` processes\n"
+          "(baseline, candidate, control) take one sample each of a cell per round, in a\n"
+          "seeded shuffled order, at the iteration count calibrated once on the baseline, with\n"
+          "rounds added only to undecided cells (--mode=paired, docs/explanation/statistics.md,\n"
+          "\"The paired design\"). A binary that does not serve, --runs, --junit or --summary\n"
+          "select the run-level mode (said in the output): runs of baseline, candidate and the\n"
+          "control interleaved in a seeded random order, each run one\n"
+          "`BIN --bench --bench-json=FILE ARGS...`; file mode reads one\n"
           "--bench-json document per run (its position in the list is its run index), or\n"
           "Google Benchmark JSON, one run per repetition, the files' runs pooled in order;\n"
           "--commands runs each command as `libbench run` does, each run's value the wall time\n"
           "of one process (one cell, '" COMPARE_COMMAND_CELL "').\n"
           "\n"
           "options:\n"
+          "  --mode MODE         binaries: paired (one sample per subject per round; the\n"
+          "                      default when both binaries serve) or runs (whole runs)\n"
+          "  --budget SECONDS    paired mode: the wall time for the rounds (default 60); the\n"
+          "                      cells still undecided then keep the rounds they have\n"
           "  --runs N            binary mode: runs per subject (default 5; 5 is the practical\n"
           "                      minimum, fewer than 3 leaves every cell UNMEASURED)\n"
           "  --runs auto[:MAX]   binary mode: 5 runs, then one more at a time until every\n"
@@ -66,7 +77,9 @@ void compare_usage(FILE *out)
           "                      like `libbench run -c` (no shell, no expansion)\n"
           "  --shell             --commands: run each through /bin/sh -c\n"
           "  --timeout SECONDS   --commands: a run that takes longer is killed (with its\n"
-          "                      process group) and gives no value\n"
+          "                      process group) and gives no value; paired mode: a sample\n"
+          "                      or calibration that takes longer (default 30) is a hang:\n"
+          "                      the subject is restarted and the cell is UNMEASURED\n"
           "  -h, --help          print this help and exit\n"
           "\n"
           "Numbers are plain decimal: no sign, no 0x, no exponent, no spaces. An option's value\n"
@@ -100,7 +113,8 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
     o->runs = RUNS_DEFAULT;
     o->q = 0.05;
     o->detect = DETECT_DEFAULT / 100.0;
-    bool seen[9] = {false}; /* the valued options below, by index */
+    o->budget_s = BUDGET_DEFAULT;
+    bool seen[11] = {false}; /* the valued options below, by index */
     bool seen_list[N_SUBJECTS] = {false, false, false};
     int list = LIST_NONE;
     size_t n_pos = 0;
@@ -178,6 +192,8 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
             {"--timeout", "a number of seconds"},
             {"--junit", "a file name"},
             {"--summary", "a file name"},
+            {"--mode", "'runs' or 'paired'"},
+            {"--budget", "a number of seconds"},
         };
         size_t k = 0;
         for (; k < sizeof valued / sizeof *valued; k++)
@@ -230,6 +246,18 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
         case 4: o->json_path = value; break;
         case 7: o->junit_path = value; break;
         case 8: o->summary_path = value; break;
+        case 9:
+            if (strcmp(value, "runs") != 0 && strcmp(value, "paired") != 0)
+                return usage_error(e, "--mode: '%s' is not 'runs' or 'paired'", value);
+            o->mode = value[0] == 'r' ? COMPARE_MODE_RUNS : COMPARE_MODE_PAIRED;
+            break;
+        case 10:
+            if (!tool_parse_decimal(value, &o->budget_s) || !(o->budget_s > 0) || o->budget_s > 1e6)
+                return usage_error(e,
+                                   "--budget: '%s' is not a number of seconds above 0 and at "
+                                   "most 1000000",
+                                   value);
+            break;
         case 6: {
             double secs;
             if (!tool_parse_decimal(value, &secs) || !(secs > 0) || secs > 1e6 ||
@@ -256,6 +284,8 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
 
     bool any_files = seen_list[0] || seen_list[1] || seen_list[2];
     if (o->commands_mode) {
+        if (seen[9] || seen[10])
+            return usage_error(e, "%s applies to binaries", seen[9] ? "--mode" : "--budget");
         if (any_files || n_pos > 0)
             return usage_error(e, "give --commands, two binaries or --baseline/--candidate "
                                   "documents: one of them");
@@ -281,8 +311,21 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
         o->binary_mode = true;
         return 0;
     }
-    if (o->shell || seen[6])
-        return usage_error(e, "%s applies to --commands", o->shell ? "--shell" : "--timeout");
+    if (o->shell)
+        return usage_error(e, "--shell applies to --commands");
+    if (seen[9] && (any_files || o->commands_mode))
+        return usage_error(e, "--mode applies to binaries");
+    if (o->mode == COMPARE_MODE_PAIRED && (seen[0] || o->junit_path || o->summary_path))
+        return usage_error(e, "--mode=paired: %s applies to the run-level mode",
+                           seen[0]         ? "--runs"
+                           : o->junit_path ? "--junit"
+                                           : "--summary");
+    if (o->mode == COMPARE_MODE_AUTO && (seen[0] || o->junit_path || o->summary_path))
+        o->mode = COMPARE_MODE_RUNS; /* options of the run-level mode choose it */
+    if (seen[6] && (any_files || o->mode == COMPARE_MODE_RUNS))
+        return usage_error(e, "--timeout applies to --commands and the paired mode");
+    if (seen[10] && (any_files || o->mode == COMPARE_MODE_RUNS))
+        return usage_error(e, "--budget applies to the paired mode");
     if (any_files && n_pos > 0)
         return usage_error(e, "give either two binaries or --baseline/--candidate documents, "
                               "not both");
@@ -350,6 +393,26 @@ int compare_main(int argc, char **argv)
 
     char err[COMPARE_ERROR_MAX + 300];
     int status = 2;
+    /* the paired mode (paired.c) unless the run-level mode is asked for, or a binary does not
+     * serve: that fallback is said (stderr, and a warning of the report) */
+    char mode_note[COMPARE_ERROR_MAX + 200] = "";
+    if (st.opts.binary_mode && !st.opts.commands_mode && st.opts.mode != COMPARE_MODE_RUNS) {
+        char why[COMPARE_ERROR_MAX + 100];
+        int rc = compare_run_paired(&st, &status, why, sizeof why, err, sizeof err);
+        if (rc == 0 || (rc > 0 && st.opts.mode == COMPARE_MODE_PAIRED)) {
+            if (rc > 0)
+                fprintf(stderr, "error: --mode=paired: %s\n", why);
+            state_free(&st);
+            return rc > 0 ? 2 : status;
+        }
+        if (rc < 0) {
+            fprintf(stderr, "error: %s\n", err);
+            state_free(&st);
+            return 2;
+        }
+        bench__fmt(mode_note, sizeof mode_note, "the run-level mode: %s", why);
+        fprintf(stderr, "libbench compare: %s\n", mode_note);
+    }
     struct bench__cmp_cell_out *out = NULL;
     st.runs_cap = st.opts.runs_auto ? st.opts.runs_max : st.opts.runs;
     if (st.opts.runs_auto)
@@ -389,8 +452,10 @@ int compare_main(int argc, char **argv)
     /* Too few runs for the family: Benjamini-Hochberg cannot confirm anything (the rule of
      * docs/explanation/statistics.md, "Why 5 runs is the practical minimum"). */
     char bh_warning[320];
-    const char *warnings[1];
+    const char *warnings[2];
     size_t n_warnings = 0;
+    if (mode_note[0])
+        warnings[n_warnings++] = mode_note;
     size_t per_arm = st.n_runs[SUBJ_BASELINE] < st.n_runs[SUBJ_CANDIDATE]
                          ? st.n_runs[SUBJ_BASELINE]
                          : st.n_runs[SUBJ_CANDIDATE];
