@@ -104,7 +104,9 @@ def common_json_checks(doc, rc, what):
 # ---- binaries --------------------------------------------------------------------------------
 
 def compare_binaries(base, cand, extra, tmp, name):
-    """Run a binary-mode compare with its own TMPDIR, which must be empty afterwards."""
+    """Run a binary-mode compare with its own TMPDIR, which must be empty afterwards; the
+    run-level mode (the paired mode's checks are run_compare_paired.py's)."""
+    extra = ["--mode=runs"] + list(extra)
     out_json = os.path.join(tmp, name + ".json")
     scratch = os.path.join(tmp, name + ".tmp")
     os.mkdir(scratch)

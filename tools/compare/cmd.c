@@ -25,6 +25,8 @@
 #define DETECT_MIN 3.0            /* the smallest A/A floor (f_min), in percent */
 #define DETECT_MAX 1000.0
 #define BUDGET_DEFAULT 60.0 /* --budget: the paired mode's seconds of measuring */
+#define ROUNDS_DEFAULT 256u /* --max-rounds: the paired mode's round cap (its last look) */
+#define ROUNDS_MAX 100000u
 
 /* ---- the command line -------------------------------------------------------------------- */
 
@@ -54,6 +56,8 @@ void compare_usage(FILE *out)
           "                      default when both binaries serve) or runs (whole runs)\n"
           "  --budget SECONDS    paired mode: the wall time for the rounds (default 60); the\n"
           "                      cells still undecided then keep the rounds they have\n"
+          "  --max-rounds N      paired mode: the most rounds of a cell (default 256, at\n"
+          "                      least 8); the looks are at 8, 12, 16, 24, 32, ... and N\n"
           "  --runs N            binary mode: runs per subject (default 5; 5 is the practical\n"
           "                      minimum, fewer than 3 leaves every cell UNMEASURED)\n"
           "  --runs auto[:MAX]   binary mode: 5 runs, then one more at a time until every\n"
@@ -114,7 +118,8 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
     o->q = 0.05;
     o->detect = DETECT_DEFAULT / 100.0;
     o->budget_s = BUDGET_DEFAULT;
-    bool seen[11] = {false}; /* the valued options below, by index */
+    o->max_rounds = ROUNDS_DEFAULT;
+    bool seen[12] = {false}; /* the valued options below, by index */
     bool seen_list[N_SUBJECTS] = {false, false, false};
     int list = LIST_NONE;
     size_t n_pos = 0;
@@ -194,6 +199,7 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
             {"--summary", "a file name"},
             {"--mode", "'runs' or 'paired'"},
             {"--budget", "a number of seconds"},
+            {"--max-rounds", "a number"},
         };
         size_t k = 0;
         for (; k < sizeof valued / sizeof *valued; k++)
@@ -251,6 +257,12 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
                 return usage_error(e, "--mode: '%s' is not 'runs' or 'paired'", value);
             o->mode = value[0] == 'r' ? COMPARE_MODE_RUNS : COMPARE_MODE_PAIRED;
             break;
+        case 11:
+            if (!tool_parse_whole(value, ROUNDS_MAX, &u) || u < 8)
+                return usage_error(e, "--max-rounds: '%s' is not a whole number from 8 to %u",
+                                   value, ROUNDS_MAX);
+            o->max_rounds = (unsigned)u;
+            break;
         case 10:
             if (!tool_parse_decimal(value, &o->budget_s) || !(o->budget_s > 0) || o->budget_s > 1e6)
                 return usage_error(e,
@@ -284,8 +296,11 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
 
     bool any_files = seen_list[0] || seen_list[1] || seen_list[2];
     if (o->commands_mode) {
-        if (seen[9] || seen[10])
-            return usage_error(e, "%s applies to binaries", seen[9] ? "--mode" : "--budget");
+        if (seen[9] || seen[10] || seen[11])
+            return usage_error(e, "%s applies to binaries",
+                               seen[9]    ? "--mode"
+                               : seen[10] ? "--budget"
+                                          : "--max-rounds");
         if (any_files || n_pos > 0)
             return usage_error(e, "give --commands, two binaries or --baseline/--candidate "
                                   "documents: one of them");
@@ -324,8 +339,9 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
         o->mode = COMPARE_MODE_RUNS; /* options of the run-level mode choose it */
     if (seen[6] && (any_files || o->mode == COMPARE_MODE_RUNS))
         return usage_error(e, "--timeout applies to --commands and the paired mode");
-    if (seen[10] && (any_files || o->mode == COMPARE_MODE_RUNS))
-        return usage_error(e, "--budget applies to the paired mode");
+    if ((seen[10] || seen[11]) && (any_files || o->mode == COMPARE_MODE_RUNS))
+        return usage_error(e, "%s applies to the paired mode",
+                           seen[10] ? "--budget" : "--max-rounds");
     if (any_files && n_pos > 0)
         return usage_error(e, "give either two binaries or --baseline/--candidate documents, "
                               "not both");

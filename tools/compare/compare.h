@@ -104,6 +104,7 @@ enum compare_mode { COMPARE_MODE_AUTO, COMPARE_MODE_RUNS, COMPARE_MODE_PAIRED };
 struct compare_options {
     enum compare_mode mode;   /* --mode: binaries paired when they serve (auto), or as said */
     double budget_s;          /* --budget: the paired mode's wall time for measuring */
+    unsigned max_rounds;      /* --max-rounds: the paired mode's round cap */
     unsigned runs;            /* binary mode: runs per subject (with runs_auto: the first runs) */
     bool runs_auto;           /* --runs=auto[:MAX]: more runs until every floor is under detect */
     unsigned runs_max;        /* --runs=auto: the most runs per subject */

@@ -364,6 +364,7 @@ int compare_run_paired(struct compare_state *st, int *status, char *fallback_why
     r->params.q = st->opts.q;
     r->params.detect = st->opts.detect;
     r->params.global_seed = st->opts.seed;
+    r->params.max_rounds = st->opts.max_rounds;
     d->timeout_ns = st->opts.timeout_ns ? st->opts.timeout_ns : INT64_C(30000000000);
     int rc = -1;
     const char *base = tool_tmpdir_base();

@@ -163,10 +163,11 @@ void paired_report_text(FILE *out, const struct paired_run *r)
     fprintf(out,
             "libbench compare: paired mode (baseline, candidate and control sampled in turn, "
             "one sample each per round, shuffled), seed %" PRIu64 ", q %g, detect \xc2\xb1%g%%, "
-            "A/A floor \xe2\x89\xa5 %g%%; %zu cell%s, at most %zu rounds; stopped after %.1f s: "
+            "A/A floor \xe2\x89\xa5 %g%%; %zu cell%s, up to %zu rounds (cap %zu); stopped after "
+            "%.1f s: "
             "%s\n",
             p->global_seed, p->q, p->detect * 100.0, BENCH__PAIRED_TIME_F_MIN * 100.0, r->n_cells,
-            r->n_cells == 1 ? "" : "s", most, r->wall_s, stop_text(r->stop));
+            r->n_cells == 1 ? "" : "s", most, p->max_rounds, r->wall_s, stop_text(r->stop));
     for (size_t w = 0; w < r->n_warnings; w++)
         fprintf(out, "warning: %s\n", r->warnings[w]);
     for (size_t s = 0; s < N_SUBJECTS; s++)
