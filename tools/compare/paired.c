@@ -347,7 +347,7 @@ static int start_all(struct paired_driver *d, char *why, size_t why_size, char *
             bench__fmt(why, why_size, "%s does not support the served mode: %s", shown, msg);
             return 1;
         }
-        bench__fmt(err, err_size, "%s (%s): %s", shown, compare_subject_names[s], msg);
+        bench__fmt(err, err_size, "%s: %s", shown, msg);
         return -1;
     }
     return 0;
