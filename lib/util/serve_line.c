@@ -83,7 +83,7 @@ size_t bench__serve_split(char *line, char **fields, size_t max)
     while (n < max) {
         fields[n++] = p;
         char *tab = strchr(p, '\t');
-        if (!tab)
+        if (!tab || n == max) /* the last field keeps the rest of the line */
             break;
         *tab = '\0';
         p = tab + 1;

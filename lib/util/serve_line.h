@@ -21,8 +21,8 @@ BENCH__HIDDEN bool bench__serve_escape(const char *in, char *out, size_t size);
 /* Undo bench__serve_escape on in[0..len): false on a '%' not followed by two hex digits, an
  * escaped NUL, a raw control byte or a result that does not fit (out then holds ""). */
 BENCH__HIDDEN bool bench__serve_unescape(const char *in, size_t len, char *out, size_t size);
-/* Split `line` (modified: tabs become NUL) into at most max fields at its tabs; the count. A
- * trailing newline is removed first. */
+/* Split `line` (modified: tabs become NUL) into at most max fields at its tabs, the last one
+ * keeping the rest of the line; the count. A trailing newline (and CR) is removed first. */
 BENCH__HIDDEN size_t bench__serve_split(char *line, char **fields, size_t max);
 
 #endif /* BENCH_UTIL_SERVE_LINE_H */
