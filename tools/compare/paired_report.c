@@ -79,6 +79,14 @@ static char *reason_text(const struct paired_run *r, size_t i)
     char buf[200] = "";
     if (o->reason)
         bench__note_append(buf, sizeof buf, o->reason);
+    if (o->reason && !strcmp(o->reason, "ci_wider_than_detect") && isfinite(o->ci_lo) &&
+        isfinite(o->ci_hi) && isfinite(o->aa_rel)) {
+        /* the engine's equivalence test: the interval moved out by the control's shift */
+        char reach[96];
+        bench__fmt(reach, sizeof reach, "CI + A/A shift reach \xc2\xb1%.2f%%",
+                   (fmax(fabs(o->ci_lo), fabs(o->ci_hi)) + fabs(o->aa_rel)) * 100.0);
+        bench__note_append(buf, sizeof buf, reach);
+    }
     if (!o->decided && o->rounds_needed > 0) {
         char need[64];
         bench__fmt(need, sizeof need, "rounds needed %u", o->rounds_needed);
