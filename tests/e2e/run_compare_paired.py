@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # run_compare_paired.py: end-to-end checks of `libbench compare`'s paired mode on served_knob.c:
 # an A/A comparison never claims a regression (PASS or an honest UNMEASURED), a 50% slower cell
-# is always a REGRESSION, a candidate body that crashes or hangs makes its cell UNMEASURED with
-# the reason while the other cells go on, and a binary that does not serve falls back to the
+# is always a REGRESSION, a candidate body that fails, crashes or hangs makes its cell UNMEASURED
+# with the reason while the other cells go on, the served mode answers its protocol, and a binary that does not serve falls back to the
 # run-level mode, said in the output. No check reads a timing.
 import json
 import os
@@ -105,18 +105,20 @@ def case_regression():
 
 def failing(mode):
     with tempfile.TemporaryDirectory() as tmp:
-        env = "SERVED_EXTRA=50 " + ("SERVED_CRASH=1" if mode == "crash" else "SERVED_HANG=1")
+        env = "SERVED_EXTRA=50 SERVED_%s=1" % mode.upper()
         cand = wrapper(tmp, mode, env)
         extra = ["--timeout", "2"] if mode == "hang" else []
         rc, out, err, doc = compare(tmp, KNOB, cand, extra)
         by = common(rc, out, err, doc, mode)
         frag = by.get("served_knob.zz_fragile", {})
         check(frag.get("state") == "UNMEASURED", f"{mode}: zz_fragile is {frag.get('state')}")
-        want = "killed by SIGSEGV" if mode == "crash" else "no answer in 2 s"
+        want = {"crash": "killed by SIGSEGV", "hang": "no answer in 2 s",
+                "fail": "failed: told to fail on call 2"}[mode]
         check(frag.get("reason", "").startswith("candidate: ") and want in frag.get("reason", ""),
               f"{mode}: zz_fragile's reason {frag.get('reason')!r}")
         check(want in out, f"{mode}: the table does not say {want!r}:\n{out}")
-        check(doc and doc["subjects"]["candidate"]["restarts"] >= 1, f"{mode}: no restart")
+        restarts = doc["subjects"]["candidate"]["restarts"] if doc else -1
+        check(restarts >= 1 if mode != "fail" else restarts == 0, f"{mode}: {restarts} restarts")
         for name, c in by.items():
             if name == "served_knob.zz_fragile":
                 continue
@@ -133,6 +135,10 @@ def case_crash():
 
 def case_hang():
     failing("hang")
+
+
+def case_fail():
+    failing("fail")
 
 
 def case_fallback():
@@ -156,7 +162,42 @@ def case_fallback():
         check(rc == 2 and "--runs applies to the run-level mode" in err, f"--mode + --runs: {err!r}")
 
 
-CASES = {"aa": case_aa, "regression": case_regression, "crash": case_crash, "hang": case_hang,
+def case_serve():
+    """The served mode itself, driven by hand: the listing, calibrate, sample, errors; what a
+    body prints goes to stderr, never into the protocol."""
+    script = ("calibrate\t0\nsample\t0\t16\nsample\t2\t4\ncalibrate\t4\nsample\t4\t3\n"
+              "bogus\nsample\t99\t1\nsample\t1\t0\nsample\t5\t2\nsample\t1\t2\nquit\n")
+    env = dict(os.environ, SERVED_FAIL="1", SERVED_SAY="1")
+    p = subprocess.run([KNOB, "--bench", "--bench-serve", "--bench-min-time=1"],
+                       input=script.encode(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=env, timeout=120)
+    lines = p.stdout.decode("utf-8").split("\n")
+    err = p.stderr.decode("utf-8")
+    check(p.returncode == 0, f"serve: exit {p.returncode}: {err[-400:]!r}")
+    want_head = ["libbench-serve 1", "cell\tserved_knob.work\t", "cell\tserved_knob.steady\t",
+                 "cell\ttable\tsize=0", "cell\ttable\tsize=1", "cell\tserved_knob.whole\t",
+                 "cell\tserved_knob.zz_fragile\t", "ready\t6"]
+    check(lines[:8] == want_head, f"serve: the listing {lines[:8]!r}")
+    rest = lines[8:]
+    check(len(rest) == 11 and rest[-1] == "", f"serve: answers {rest!r}")
+    if len(rest) != 11:
+        return
+    f = [r.split("\t") for r in rest[:10]]
+    check(f[0][0] == "count" and int(f[0][1]) > 0, f"serve: calibrate {rest[0]!r}")
+    check(f[1][0] == "ns" and int(f[1][1]) > 0 and f[1][2] == "16", f"serve: sample {rest[1]!r}")
+    check(f[2][0] == "ns" and int(f[2][1]) > 0 and f[2][2] == "4", f"serve: a case {rest[2]!r}")
+    check(f[3][0] == "count" and int(f[3][1]) > 0, f"serve: calibrate whole {rest[3]!r}")
+    check(f[4][0] == "ns" and int(f[4][1]) > 0 and f[4][2] == "3", f"serve: whole {rest[4]!r}")
+    check(rest[5] == "error\tunknown command", f"serve: bogus {rest[5]!r}")
+    check(rest[6] == "error\tunknown command", f"serve: cell 99 {rest[6]!r}")
+    check(rest[7] == "error\tbad count", f"serve: count 0 {rest[7]!r}")
+    check(rest[8] == "error\tfailed: told to fail on call 2", f"serve: a failing body {rest[8]!r}")
+    check(f[9][0] == "ns" and f[9][2] == "2", f"serve: after a failure {rest[9]!r}")
+    check("a line of the body on its stdout" in err and "a line of the body" not in
+          p.stdout.decode("utf-8"), "serve: the body's stdout is not on stderr alone")
+
+
+CASES = {"serve": case_serve, "aa": case_aa, "regression": case_regression, "crash": case_crash, "hang": case_hang, "fail": case_fail,
          "fallback": case_fallback}
 
 if __name__ == "__main__":

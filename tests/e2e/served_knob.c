@@ -2,9 +2,11 @@
 /* served_knob.c: the subject of compare's paired mode end to end (run_compare_paired.py): a
  * BENCH_ITER cell whose work grows by SERVED_EXTRA percent, a steady one, two bench_case cells,
  * a whole-body cell, and a cell that crashes (SERVED_CRASH=1) or hangs (SERVED_HANG=1) from its
- * body's second call on (the first is the listing, the second the first sample or calibration). */
+ * body's second call on (the first is the listing, the second the first sample or calibration),
+ * or fails (SERVED_FAIL=1); `steady` prints a line on its stdout when SERVED_SAY is set. */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,8 @@ BENCHMARK(work)
 
 BENCHMARK(steady)
 {
+    if (getenv("SERVED_SAY"))
+        printf("steady: a line of the body on its stdout\n"); /* stderr under --bench-serve */
     uint64_t x = 7;
     BENCH_ITER(b)
     {
@@ -92,6 +96,8 @@ BENCHMARK(zz_fragile)
     calls++;
     if (calls >= 2 && getenv("SERVED_CRASH"))
         raise(SIGSEGV);
+    if (calls >= 2 && getenv("SERVED_FAIL"))
+        bench_fail(b, "told to fail on call %u", calls);
     if (calls >= 2 && getenv("SERVED_HANG"))
         for (;;)
             pause();

@@ -5,6 +5,7 @@
  * clock is read only around the sample; statistics and the order of samples are the tool's. */
 #define _GNU_SOURCE
 #include <inttypes.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -345,7 +346,7 @@ int bench__serve(const struct bench__config *cfg, const struct bench__suite *sui
     m->serve = &sv;
     uint64_t min_time_ms = cfg->min_time_ms ? cfg->min_time_ms : BENCH__DEFAULT_MIN_TIME_MS;
     m->budget_ns = (int64_t)(min_time_ms * 1000000u);
-    m->clock_overhead_ns = 0.0 / 0.0;
+    m->clock_overhead_ns = NAN;
     struct serve_cells cells = {0};
     list_cells(m, &sv, &cells);
     send_listing(out, &cells);
