@@ -507,8 +507,15 @@ int tool_live_start(struct tool_program *prog, int log_fd, pid_t *group, pid_t *
     if (!keeper_tried)
         keeper_start();
     int sv[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
         return errno;
+    for (int i = 0; i < 2; i++) {
+        fcntl(sv[i], F_SETFD, FD_CLOEXEC); /* the child's end is dup2'd: the copies lose it */
+#ifdef SO_NOSIGPIPE
+        int one = 1; /* where send has no MSG_NOSIGNAL */
+        setsockopt(sv[i], SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
+#endif
+    }
     int rc = EPERM;
     for (int attempt = 0; attempt < 2 && rc != 0; attempt++) {
         /* the group's members may all have died: then this child starts a new group */
@@ -544,26 +551,28 @@ int tool_live_start(struct tool_program *prog, int log_fd, pid_t *group, pid_t *
 void tool_live_end(pid_t pid, int64_t grace_ns, struct tool_child *out)
 {
     memset(out, 0, sizeof *out);
+    /* its exit awaited on a pidfd, or off Linux checked between polls of at most EXIT_POLL_MS */
     int pidfd = pidfd_open_checked(pid);
-    if (pidfd >= 0) {
-        struct pollfd p = {pidfd, POLLIN, 0};
-        int64_t deadline = bench__clock_deadline_ns() + grace_ns;
-        for (;;) {
-            int64_t left = deadline - bench__clock_deadline_ns();
-            if (left <= 0)
-                break;
-            struct timespec ts;
-            set_timeout(&ts, left);
-            int k = wait_fds(&p, 1, &ts, false);
-            if (k > 0 || (k < 0 && errno != EINTR))
-                break;
+    int64_t deadline = bench__clock_deadline_ns() + grace_ns;
+    bool gone = false;
+    for (;;) {
+        siginfo_t si;
+        memset(&si, 0, sizeof si);
+        if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid) {
+            gone = true;
+            break;
         }
-        close(pidfd);
+        int64_t left = deadline - bench__clock_deadline_ns();
+        if (left <= 0)
+            break;
+        struct pollfd p = {pidfd, POLLIN, 0};
+        struct timespec ts;
+        set_timeout(&ts, left);
+        if (wait_fds(&p, 1, &ts, pidfd < 0) < 0 && errno != EINTR)
+            break;
     }
-    /* off Linux (no pidfd) it had no grace: it is killed unless it has exited already */
-    siginfo_t si;
-    memset(&si, 0, sizeof si);
-    bool gone = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
+    if (pidfd >= 0)
+        close(pidfd);
     if (!gone)
         kill(pid, SIGKILL);
     int status = 0;

@@ -21,6 +21,10 @@
 #include "util/signal_name.h"
 #include "util/text.h"
 
+#ifndef MSG_NOSIGNAL
+#define MSG_NOSIGNAL 0 /* the socket has SO_NOSIGPIPE there (common/spawn.c) */
+#endif
+
 #define LIVE_GRACE_NS INT64_C(500000000) /* an ended subject's time to exit on its own */
 
 /* One line of the subject's answer (without its newline) into l->line, waiting at most until
