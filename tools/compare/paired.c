@@ -260,7 +260,7 @@ static int measure(struct paired_driver *d, char *err, size_t err_size)
         if (k == 0)
             make_items(d, &d->channel);
         if (r->n_items == 0) {
-            r->stop = "no_cell";
+            r->stop = budget ? "budget" : "no_cell";
             break;
         }
         rc = look(d, k, err, err_size);
@@ -281,12 +281,13 @@ static int measure(struct paired_driver *d, char *err, size_t err_size)
     return rc;
 }
 
-/* The verdict: the engine's, but a cell that failed makes a PASS UNMEASURED. */
+/* The verdict: the engine's, but a cell that failed or was never judged makes a PASS
+ * UNMEASURED. */
 static void verdict(struct paired_run *r)
 {
     size_t failed = 0;
-    for (size_t i = 0; i < r->n_cells; i++)
-        failed += r->cells[i].fail != NULL;
+    for (size_t i = 0; i < r->n_cells; i++) /* failed, or never judged (no complete round) */
+        failed += r->cells[i].fail != NULL || r->cells[i].item < 0;
     if (r->n_items == 0 || !r->looked) {
         r->verdict = "UNMEASURED";
         r->reason = "unmeasured_cells";

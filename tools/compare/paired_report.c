@@ -75,7 +75,7 @@ static char *reason_text(const struct paired_run *r, size_t i)
     if (c->fail)
         return shown(c->fail);
     if (!o)
-        return bench__xstrdup(c->count ? "no complete round" : "not calibrated");
+        return bench__xstrdup(c->count ? "no_complete_round" : "not_calibrated");
     char buf[200] = "";
     if (o->reason)
         bench__note_append(buf, sizeof buf, o->reason);
@@ -233,7 +233,9 @@ static json_t *cell_json(const struct paired_run *r, size_t i)
     put(j, "state", tool_json_text(state));
     free(state);
     put(j, "direction", string_or_null(o && !c->fail ? o->direction : NULL));
-    put(j, "reason", string_or_null(c->fail ? c->fail : o ? o->reason : "not_measured"));
+    char *reason = o && !c->fail ? NULL : reason_text(r, i);
+    put(j, "reason", string_or_null(reason ? reason : o->reason));
+    free(reason);
     put(j, "decided", json_boolean(o && !c->fail && o->decided));
     put(j, "look", o ? json_integer((json_int_t)o->look) : json_null());
     put(j, "rounds_used", o ? json_integer((json_int_t)o->rounds_used) : json_null());
