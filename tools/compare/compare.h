@@ -2,7 +2,9 @@
 /* compare.h: declarations shared by the files of `libbench compare`, listed from the bottom of the
  * folder up (a file calls only the files listed above it): the documents (doc.c), their readers
  * (bench_json.c, gbench.c, files.c), the cells (cells.c), the engine's calls (engine.c), one
- * subject's run (exec.c) and the runs (runs.c), the report (report.c), the command (cmd.c). */
+ * subject's run (exec.c) and the runs (runs.c), the paired mode's live subjects (live.c) and its
+ * rounds (paired.c, with paired.h and paired_report.c), the report (report.c), the command
+ * (cmd.c). */
 #ifndef LIBBENCH_TOOLS_COMPARE_H
 #define LIBBENCH_TOOLS_COMPARE_H
 
