@@ -28,6 +28,10 @@ def check(cond, what):
 def run(args, timeout=600):
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("SERVED_") and k not in ("NO_COLOR", "TERM")}
+    # a crashing body must die by its signal even in a sanitizer build
+    for name in ("ASAN_OPTIONS", "TSAN_OPTIONS"):
+        given = env.get(name, "")
+        env[name] = (given + ":" if given else "") + "handle_segv=0:handle_abort=0"
     p = subprocess.run([TOOL] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        stdin=subprocess.DEVNULL, env=env, timeout=timeout)
     return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
