@@ -64,11 +64,20 @@ static size_t find_cell(const struct compare_live *l, const char *name, const ch
     return SIZE_MAX;
 }
 
-static void cell_fail(struct paired_cell *c, const char *fmt, const char *a, const char *b)
+/* The first reason a cell is not measured is the one it keeps. */
+static void cell_fail(struct paired_cell *c, const char *why)
 {
-    if (c->fail)
-        return;
-    c->fail = bench__xasprintf(fmt, a, b);
+    if (!c->fail)
+        c->fail = bench__xstrdup(why);
+}
+
+/* "not listed by the candidate" (the baseline's and the control's: the baseline binary). */
+static void not_listed(struct paired_cell *c, size_t s, const char *when)
+{
+    char why[160];
+    bench__fmt(why, sizeof why, "not listed by the %s%s%s", compare_subject_names[s],
+               s == SUBJ_CANDIDATE ? "" : " (the baseline binary)", when);
+    cell_fail(c, why);
 }
 
 /* The cells: the baseline's listing in its order, then the candidate's cells it lacks. */
@@ -94,8 +103,7 @@ static void build_cells(struct paired_driver *d)
         for (size_t s = 0; s < N_SUBJECTS; s++) {
             r->cells[i].index[s] = find_cell(&d->live[s], r->cells[i].name, r->cells[i].operation);
             if (r->cells[i].index[s] == SIZE_MAX)
-                cell_fail(&r->cells[i], "not listed by the %s%s", compare_subject_names[s],
-                          s == SUBJ_CANDIDATE ? "" : " (the baseline binary)");
+                not_listed(&r->cells[i], s, "");
         }
     }
 }
@@ -118,7 +126,7 @@ static void restart(struct paired_driver *d, size_t s, const char *cell, const c
         struct paired_cell *c = &d->run.cells[i];
         c->index[s] = find_cell(&d->live[s], c->name, c->operation);
         if (c->index[s] == SIZE_MAX)
-            cell_fail(c, "not listed by the %s after its restart%s", compare_subject_names[s], "");
+            not_listed(c, s, " after its restart");
     }
 }
 
@@ -128,7 +136,7 @@ static int call(struct paired_driver *d, size_t s, struct paired_cell *c, bool c
                 double *value)
 {
     if (d->down[s]) {
-        cell_fail(c, "%s%s", d->down[s], "");
+        cell_fail(c, d->down[s]);
         return -1;
     }
     char cmd[96], why[COMPARE_ERROR_MAX];
@@ -147,7 +155,7 @@ static int call(struct paired_driver *d, size_t s, struct paired_cell *c, bool c
         rc = 1;
     }
     char *full = bench__xasprintf("%s: %s", compare_subject_names[s], why);
-    cell_fail(c, "%s%s", full, "");
+    cell_fail(c, full);
     free(full);
     if (rc < 0)
         restart(d, s, c->name, why);
