@@ -233,9 +233,13 @@ static json_t *cell_json(const struct paired_run *r, size_t i)
     put(j, "state", tool_json_text(state));
     free(state);
     put(j, "direction", string_or_null(o && !c->fail ? o->direction : NULL));
-    char *reason = o && !c->fail ? NULL : reason_text(r, i);
-    put(j, "reason", string_or_null(reason ? reason : o->reason));
-    free(reason);
+    if (o && !c->fail) { /* the engine's reason */
+        put(j, "reason", string_or_null(o->reason));
+    } else { /* why the cell was not measured, or not judged */
+        char *reason = reason_text(r, i);
+        put(j, "reason", tool_json_text(reason));
+        free(reason);
+    }
     put(j, "decided", json_boolean(o && !c->fail && o->decided));
     put(j, "look", o ? json_integer((json_int_t)o->look) : json_null());
     put(j, "rounds_used", o ? json_integer((json_int_t)o->rounds_used) : json_null());
