@@ -50,14 +50,18 @@ void compare_usage(FILE *out)
           "Google Benchmark JSON, one run per repetition, the files' runs pooled in order;\n"
           "--commands runs each command as `libbench run` does, each run's value the wall time\n"
           "of one process (one cell, '" COMPARE_COMMAND_CELL "').\n"
-          "\n"
-          "options:\n"
+          "\n",
+          out);
+    fputs("options:\n"
           "  --mode MODE         binaries: paired (one sample per subject per round; the\n"
           "                      default when both binaries serve) or runs (whole runs)\n"
           "  --budget SECONDS    paired mode: the wall time for the rounds (default 60); the\n"
           "                      cells still undecided then keep the rounds they have\n"
           "  --max-rounds N      paired mode: the most rounds of a cell (default 256, at\n"
           "                      least 8); the looks are at 8, 12, 16, 24, 32, ... and N\n"
+          "  --processes WHEN    paired mode: round (default) starts the three subjects afresh\n"
+          "                      for every round, so that one process's layout (ASLR, pages)\n"
+          "                      is noise, not a bias; once keeps them for the whole run\n"
           "  --runs N            binary mode: runs per subject (default 5; 5 is the practical\n"
           "                      minimum, fewer than 3 leaves every cell UNMEASURED)\n"
           "  --runs auto[:MAX]   binary mode: 5 runs, then one more at a time until every\n"
@@ -119,7 +123,8 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
     o->detect = DETECT_DEFAULT / 100.0;
     o->budget_s = BUDGET_DEFAULT;
     o->max_rounds = ROUNDS_DEFAULT;
-    bool seen[12] = {false}; /* the valued options below, by index */
+    o->fresh = true;
+    bool seen[13] = {false}; /* the valued options below, by index */
     bool seen_list[N_SUBJECTS] = {false, false, false};
     int list = LIST_NONE;
     size_t n_pos = 0;
@@ -200,6 +205,7 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
             {"--mode", "'runs' or 'paired'"},
             {"--budget", "a number of seconds"},
             {"--max-rounds", "a number"},
+            {"--processes", "'round' or 'once'"},
         };
         size_t k = 0;
         for (; k < sizeof valued / sizeof *valued; k++)
@@ -257,6 +263,11 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
                 return usage_error(e, "--mode: '%s' is not 'runs' or 'paired'", value);
             o->mode = value[0] == 'r' ? COMPARE_MODE_RUNS : COMPARE_MODE_PAIRED;
             break;
+        case 12:
+            if (strcmp(value, "round") != 0 && strcmp(value, "once") != 0)
+                return usage_error(e, "--processes: '%s' is not 'round' or 'once'", value);
+            o->fresh = value[0] == 'r';
+            break;
         case 11:
             if (!tool_parse_whole(value, ROUNDS_MAX, &u) || u < 8)
                 return usage_error(e, "--max-rounds: '%s' is not a whole number from 8 to %u",
@@ -296,11 +307,12 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
 
     bool any_files = seen_list[0] || seen_list[1] || seen_list[2];
     if (o->commands_mode) {
-        if (seen[9] || seen[10] || seen[11])
+        if (seen[9] || seen[10] || seen[11] || seen[12])
             return usage_error(e, "%s applies to binaries",
                                seen[9]    ? "--mode"
                                : seen[10] ? "--budget"
-                                          : "--max-rounds");
+                               : seen[11] ? "--max-rounds"
+                                          : "--processes");
         if (any_files || n_pos > 0)
             return usage_error(e, "give --commands, two binaries or --baseline/--candidate "
                                   "documents: one of them");
@@ -339,9 +351,11 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
         o->mode = COMPARE_MODE_RUNS; /* options of the run-level mode choose it */
     if (seen[6] && (any_files || o->mode == COMPARE_MODE_RUNS))
         return usage_error(e, "--timeout applies to --commands and the paired mode");
-    if ((seen[10] || seen[11]) && (any_files || o->mode == COMPARE_MODE_RUNS))
+    if ((seen[10] || seen[11] || seen[12]) && (any_files || o->mode == COMPARE_MODE_RUNS))
         return usage_error(e, "%s applies to the paired mode",
-                           seen[10] ? "--budget" : "--max-rounds");
+                           seen[10]   ? "--budget"
+                           : seen[11] ? "--max-rounds"
+                                      : "--processes");
     if (any_files && n_pos > 0)
         return usage_error(e, "give either two binaries or --baseline/--candidate documents, "
                               "not both");

@@ -107,6 +107,7 @@ struct compare_options {
     enum compare_mode mode;   /* --mode: binaries paired when they serve (auto), or as said */
     double budget_s;          /* --budget: the paired mode's wall time for measuring */
     unsigned max_rounds;      /* --max-rounds: the paired mode's round cap */
+    bool fresh;               /* --processes=round: new subjects for every round (paired) */
     unsigned runs;            /* binary mode: runs per subject (with runs_auto: the first runs) */
     bool runs_auto;           /* --runs=auto[:MAX]: more runs until every floor is under detect */
     unsigned runs_max;        /* --runs=auto: the most runs per subject */

@@ -130,6 +130,36 @@ static void restart(struct paired_driver *d, size_t s, const char *cell, const c
     }
 }
 
+/* Fresh processes for the next round: each subject ended (asked to quit) and started again, its
+ * cells looked up in the new listing. One process per subject for the whole comparison would
+ * carry that process's own offset (where ASLR put its stack and heap, which pages it got) into
+ * every round: the A/A of examples/workload_knob.c's sum_4k showed +13% to +36% between two
+ * processes of one binary, which the rounds cannot average out. A new process per round makes
+ * that offset part of the round-to-round noise that the interval measures. */
+static void respawn_all(struct paired_driver *d)
+{
+    for (size_t s = 0; s < N_SUBJECTS; s++) {
+        if (d->down[s])
+            continue;
+        compare_live_stop(&d->live[s], true, NULL, 0);
+        char err[COMPARE_ERROR_MAX];
+        if (compare_live_start(&d->live[s], &d->prog[s], START_TIMEOUT_NS, &d->group, err,
+                               sizeof err) != 0) {
+            d->down[s] = bench__xasprintf("the %s could not be started again: %s",
+                                          compare_subject_names[s], err);
+            fprintf(stderr, "libbench compare: %s\n", d->down[s]);
+            continue;
+        }
+        for (size_t i = 0; i < d->run.n_cells; i++) {
+            struct paired_cell *c = &d->run.cells[i];
+            c->index[s] = find_cell(&d->live[s], c->name, c->operation);
+            if (c->index[s] == SIZE_MAX)
+                not_listed(c, s, " when started again");
+        }
+    }
+    d->run.processes++;
+}
+
 /* One command to subject s for cell c: 0 with the value; otherwise the cell failed (and a
  * subject that died is restarted). */
 static int call(struct paired_driver *d, size_t s, struct paired_cell *c, bool calibrate,
@@ -256,15 +286,22 @@ static int measure(struct paired_driver *d, char *err, size_t err_size)
     for (size_t k = 0; k < looks && rc == 0; k++) {
         size_t target = bench__paired_look_rounds(&r->params, k);
         bool budget = false;
-        for (size_t round = 0; round < target && !budget; round++)
+        for (size_t round = 0; round < target && !budget; round++) {
+            bool fresh = round == 0 && k == 0; /* the first round: the processes just started */
             for (size_t i = 0; i < r->n_cells && !budget; i++) {
                 struct paired_cell *c = &r->cells[i];
                 if (c->rounds != round || !cell_open(d, c))
                     continue;
                 budget = over_budget(d);
-                if (!budget)
+                if (budget)
+                    break;
+                if (!fresh && d->st->opts.fresh) /* once per round, before its first sample */
+                    respawn_all(d);
+                fresh = true;
+                if (cell_open(d, c))
                     take_round(d, c);
             }
+        }
         if (k == 0)
             make_items(d, &d->channel);
         if (r->n_items == 0) {

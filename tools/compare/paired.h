@@ -36,6 +36,7 @@ struct paired_run {
     const char *stop; /* all_decided | max_rounds | budget | subject_down */
     double wall_s;    /* from the subjects' start to the last sample */
     size_t restarts[N_SUBJECTS];
+    size_t processes;    /* the rounds that started fresh subjects (--processes=round) */
     const char *verdict; /* the engine's, made UNMEASURED by failed cells */
     const char *reason;
     int exit_code;

@@ -170,10 +170,12 @@ void paired_report_text(FILE *out, const struct paired_run *r)
         most = r->cells[i].rounds > most ? r->cells[i].rounds : most;
     fprintf(out,
             "libbench compare: paired mode (baseline, candidate and control sampled in turn, "
-            "one sample each per round, shuffled), seed %" PRIu64 ", q %g, detect \xc2\xb1%g%%, "
+            "one sample each per round, shuffled; %s), seed %" PRIu64
+            ", q %g, detect \xc2\xb1%g%%, "
             "A/A floor \xe2\x89\xa5 %g%%; %zu cell%s, up to %zu rounds (cap %zu); stopped after "
             "%.1f s: "
             "%s\n",
+            r->opts->fresh ? "new processes every round" : "the same processes throughout",
             p->global_seed, p->q, p->detect * 100.0, BENCH__PAIRED_TIME_F_MIN * 100.0, r->n_cells,
             r->n_cells == 1 ? "" : "s", most, p->max_rounds, r->wall_s, stop_text(r->stop));
     for (size_t w = 0; w < r->n_warnings; w++)
@@ -290,6 +292,7 @@ int paired_report_json(const struct paired_run *r, const char *path, char *err, 
         r->looked && r->result.rounds_needed ? json_integer(r->result.rounds_needed) : json_null());
     put(doc, "stop", tool_json_text(r->stop));
     put(doc, "wall_s", json_real(r->wall_s));
+    put(doc, "process_starts", json_integer((json_int_t)r->processes));
     json_t *warnings = json_array();
     put(doc, "warnings", warnings);
     for (size_t w = 0; w < r->n_warnings; w++)
@@ -308,6 +311,7 @@ int paired_report_json(const struct paired_run *r, const char *path, char *err, 
     put(params, "first_look", json_integer((json_int_t)p->first_look));
     put(params, "max_rounds", json_integer((json_int_t)p->max_rounds));
     put(params, "budget_s", json_real(o->budget_s));
+    put(params, "processes", tool_json_text(o->fresh ? "round" : "once"));
     json_t *subjects = json_object();
     put(doc, "subjects", subjects);
     for (size_t s = 0; s < N_SUBJECTS; s++) {
