@@ -910,6 +910,10 @@ def case_cli():
         (["compare", "--max-rounds", "4", "a", "b"], "--max-rounds: '4' is not a whole number "
                                                      "from 8"),
         (["compare", "--mode=runs", "--budget", "5", "a", "b"], "--budget applies to the paired"),
+        (["compare", "--processes", "always", "a", "b"], "--processes: 'always' is not 'round' or "
+                                                          "'once'"),
+        (["compare", "--runs", "5", "--processes", "once", "a", "b"], "--processes applies to the "
+                                                                       "paired mode"),
         (["compare", "--runs", "5", "--max-rounds", "9", "a", "b"], "--max-rounds applies to the "
                                                                      "paired mode"),
         (["compare", "--runs", "5", "--timeout", "9", "a", "b"], "--timeout applies to --commands "

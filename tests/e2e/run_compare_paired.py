@@ -71,6 +71,9 @@ def common(rc, out, err, doc, what):
     check(doc["exit"] == rc, f"{what}: exit {doc['exit']} in the document, {rc} returned")
     check(f"verdict: {doc['verdict']}" in out, f"{what}: the verdict line is missing:\n{out}")
     check("paired mode" in out, f"{what}: the header does not name the paired mode:\n{out}")
+    check(doc["params"]["processes"] == "round" and "new processes every round" in out,
+          f"{what}: not a new process per round by default")
+    check(doc["process_starts"] >= 0, f"{what}: process_starts {doc['process_starts']}")
     by = cells(doc)
     check(sorted(by) == sorted(CELLS), f"{what}: cells {sorted(by)}")
     for name, c in by.items():
