@@ -133,7 +133,7 @@ static void restart(struct paired_driver *d, size_t s, const char *cell, const c
 /* Fresh processes for the next round: each subject ended (asked to quit) and started again, its
  * cells looked up in the new listing. One process per subject for the whole comparison would
  * carry that process's own offset (where ASLR put its stack and heap, which pages it got) into
- * every round: the A/A of examples/workload_knob.c's sum_4k showed +13% to +36% between two
+ * every round: the A/A of examples/workload_knob.c's sum_4k showed up to +36% between two
  * processes of one binary, which the rounds cannot average out. A new process per round makes
  * that offset part of the round-to-round noise that the interval measures. */
 static void respawn_all(struct paired_driver *d)
