@@ -7,6 +7,8 @@
 # run-level mode, said in the output. No check reads a timing.
 import json
 import os
+import signal
+import time
 import subprocess
 import sys
 import tempfile
@@ -204,7 +206,56 @@ def case_serve():
           p.stdout.decode("utf-8"), "serve: the body's stdout is not on stderr alone")
 
 
-CASES = {"serve": case_serve, "aa": case_aa, "regression": case_regression, "crash": case_crash, "hang": case_hang, "fail": case_fail,
+def served_pids():
+    """The processes of this served_knob in the served mode (these tests run alone)."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                words = f.read().split(b"\0")
+        except OSError:
+            continue
+        if b"--bench-serve" in words and os.path.basename(words[0]) == b"served_knob":
+            pids.append(int(entry))
+    return pids
+
+
+def case_interrupt():
+    """SIGTERM in the middle of the rounds: the subjects die with the tool, which removes its
+    temporary directory and dies by the same signal."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SERVED_")}
+        env["TMPDIR"] = tmp
+        p = subprocess.Popen([TOOL, "compare", "--max-rounds", "100000", "--budget", "60", KNOB,
+                              KNOB], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             stdin=subprocess.DEVNULL, env=env)
+        deadline = time.monotonic() + 60
+        seen = b""
+        while b"look 1/" not in seen and time.monotonic() < deadline:
+            line = p.stderr.readline()
+            if not line:
+                break
+            seen += line
+        check(b"look 1/" in seen, f"interrupt: no first look: {seen[-300:]!r}")
+        alive = served_pids()  # three, or fewer between two rounds (a respawn)
+        check(1 <= len(alive) <= 3, f"interrupt: {len(alive)} subjects alive")
+        p.send_signal(signal.SIGTERM)
+        p.stderr.read()
+        rc = p.wait(timeout=60)
+        check(rc == -signal.SIGTERM, f"interrupt: exit {rc}")
+        check(os.listdir(tmp) == [], f"interrupt: left {os.listdir(tmp)}")
+        left = served_pids()
+        for _ in range(50):
+            if not left:
+                break
+            time.sleep(0.1)
+            left = served_pids()
+        check(left == [], f"interrupt: subjects outlived the tool: {left}")
+
+
+CASES = {"serve": case_serve, "interrupt": case_interrupt, "aa": case_aa, "regression": case_regression, "crash": case_crash, "hang": case_hang, "fail": case_fail,
          "fallback": case_fallback}
 
 if __name__ == "__main__":
