@@ -413,6 +413,7 @@ int compare_run_paired(struct compare_state *st, int *status, char *fallback_why
     r->params.max_rounds = st->opts.max_rounds;
     d->timeout_ns = st->opts.timeout_ns ? st->opts.timeout_ns : INT64_C(30000000000);
     int rc = -1;
+    tool_tmpdir_sweep("libbench-compare"); /* what compares killed before us left */
     const char *base = tool_tmpdir_base();
     d->tmpdir = bench__xasprintf("%s/libbench-compare.%ld.XXXXXX", base, (long)getpid());
     if (!mkdtemp(d->tmpdir)) {
