@@ -57,6 +57,7 @@ enum option_id {
     O_PRECISION,
     O_BENCH_TIMEOUT,
     O_BENCH_IN_PROCESS,
+    O_BENCH_SERVE,
     O_PROFILE,
     O_PROFILE_HZ,
     O_PROFILE_FOLDED,
@@ -136,6 +137,9 @@ static const struct option_def options[] = {
     OPTION(O_BENCH_IN_PROCESS, 0, "bench-in-process", OPT_FLAG, NULL, 0,
            "with --bench: measure in this process, unsupervised (for a debugger; a crash ends "
            "the run)"),
+    OPTION(O_BENCH_SERVE, 0, "bench-serve", OPT_FLAG, NULL, 0,
+           "with --bench: list the cells, then measure one sample per command on stdin (the "
+           "protocol of `libbench compare`'s paired mode)"),
     OPTION(O_PROFILE, 0, "profile", OPT_FLAG, NULL, 0,
            "with --bench: a sampling pass per benchmark after its timing: where the time goes"),
     OPTION(O_PROFILE_HZ, 0, "profile-hz", OPT_UINT, "N", BENCH__PROFILE_HZ_MAX,
@@ -371,6 +375,7 @@ static int apply(struct bench__config *cfg, struct parse_state *st, const struct
     case O_TIMEOUT: cfg->timeout = (unsigned)n; break;
     case O_BENCH_TIMEOUT: cfg->bench_timeout = (unsigned)n; break;
     case O_BENCH_IN_PROCESS: cfg->bench_in_process = true; break;
+    case O_BENCH_SERVE: cfg->bench_serve = true; break;
     case O_PROFILE: cfg->profile = true; break;
     case O_PROFILE_HZ: cfg->profile_hz = (unsigned)n; break;
     case O_PROFILE_FOLDED:

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../bench/measuring/run.h"
 #include "../bench/supervising/run.h"
 #include "../testmode/runner.h"
 #include "cli.h"
@@ -58,6 +59,8 @@ int bench_main(int argc, char **argv)
     bench__suite_filter(&suite, &cfg);
     if (cfg.list)
         status = bench__list_tests(&suite, stdout);
+    else if (cfg.bench && cfg.bench_serve)
+        status = bench__serve(&cfg, &suite);
     else if (cfg.bench || cfg.list_metrics || cfg.metrics_help)
         status = bench__run_bench(&cfg, &suite);
     else

@@ -78,6 +78,7 @@ struct bench__config {
     /* --bench-timeout: seconds a body may run in the supervised bench mode, 0 = none */
     unsigned bench_timeout;
     bool bench_in_process; /* --bench-in-process: no worker, no supervision */
+    bool bench_serve;      /* --bench-serve: the served measuring mode (bench/measuring/serve.c) */
     /* --profile: a sampling pass per benchmark row after its timing and counting passes */
     bool profile;               /* also set by --profile-folded */
     unsigned profile_hz;        /* --profile-hz: 0 = the default rate */

@@ -119,7 +119,9 @@ def common_json_checks(doc, rc, what):
 # ---- binaries --------------------------------------------------------------------------------
 
 def compare_binaries(base, cand, extra, tmp, name):
-    """Run a binary-mode compare with its own TMPDIR, which must be empty afterwards."""
+    """Run a binary-mode compare with its own TMPDIR, which must be empty afterwards; the
+    run-level mode (the paired mode's checks are run_compare_paired.py's)."""
+    extra = ["--mode=runs"] + list(extra)
     out_json = os.path.join(tmp, name + ".json")
     scratch = os.path.join(tmp, name + ".tmp")
     os.mkdir(scratch)
@@ -1010,6 +1012,23 @@ def case_cli():
         (["compare", "--baseline", "--candidate", "y"], "'--baseline' needs at least one file"),
         (["compare", "--baseline", "x", "--candidate", "y", "--runs", "5"], "--runs applies"),
         (["compare", "a", "--baseline", "x", "--candidate", "y"], "either two binaries"),
+        # the paired mode's options
+        (["compare", "--mode", "fast", "a", "b"], "--mode: 'fast' is not 'runs' or 'paired'"),
+        (["compare", "--budget", "0", "a", "b"], "--budget: '0' is not a number of seconds"),
+        (["compare", "--max-rounds", "4", "a", "b"], "--max-rounds: '4' is not a whole number "
+                                                     "from 8"),
+        (["compare", "--mode=runs", "--budget", "5", "a", "b"], "--budget applies to the paired"),
+        (["compare", "--processes", "always", "a", "b"], "--processes: 'always' is not 'round' or "
+                                                          "'once'"),
+        (["compare", "--runs", "5", "--processes", "once", "a", "b"], "--processes applies to the "
+                                                                       "paired mode"),
+        (["compare", "--runs", "5", "--max-rounds", "9", "a", "b"], "--max-rounds applies to the "
+                                                                     "paired mode"),
+        (["compare", "--runs", "5", "--timeout", "9", "a", "b"], "--timeout applies to --commands "
+                                                                  "and the paired mode"),
+        (["compare", "--mode=paired", "--junit", "j", "a", "b"], "--mode=paired: --junit applies"),
+        (["compare", "--mode=paired", "--baseline", "x", "--candidate", "y"], "--mode applies to "
+                                                                              "binaries"),
     ]
     for args, text in usage_errors:
         rc, out, err = run(args)

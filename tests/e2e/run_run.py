@@ -641,7 +641,7 @@ def case_compare_commands():
              "error: give --commands, two binaries"),
             (["--commands", "true", "true", "--", "x"], "error: ARGS after '--' apply to binaries"),
             (["--shell", "a", "b"], "error: --shell applies to --commands"),
-            (["--timeout", "1", "a", "b"], "error: --timeout applies to --commands"),
+            (["--mode=runs", "--timeout", "1", "a", "b"], "error: --timeout applies to --commands"),
             (["--commands", "libbench-no-such-program", "true"],
              "error: --commands: cannot run 'libbench-no-such-program': No such file or directory")]:
         rc, out, err = run(["compare"] + args)

@@ -8,7 +8,8 @@
  * and on an interrupt (interrupt.c), and by the keeper when the tool itself is killed (SIGKILL
  * runs none of its code). It must never poll in a loop with a sleep, nor compute statistics; off
  * Linux (no pidfd, no ppoll) the exit is checked between polls of at most EXIT_POLL_MS
- * (docs/reference/platforms.md). */
+ * (docs/reference/platforms.md). It is over 600 lines because the live children of compare's
+ * paired mode (tool_live_*) must spawn and reap here too, the one place that may. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #if BENCH__LINUX
 #include <sys/syscall.h>
@@ -491,6 +493,112 @@ void tool_spawn(struct tool_program *prog, const struct tool_spawn *how, struct 
     } else {
         harness_failed(out, "wait4", EINVAL);
     }
+}
+
+/* ---- live children ------------------------------------------------------------------------ */
+
+int tool_live_start(struct tool_program *prog, int log_fd, pid_t *group, pid_t *pid, int *fd)
+{
+    tool_interrupt_install();
+    tool_interrupt_honour();
+    int e = tool_program_find(prog);
+    if (e != 0)
+        return e;
+    if (!keeper_tried)
+        keeper_start();
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
+        return errno;
+    for (int i = 0; i < 2; i++) {
+        fcntl(sv[i], F_SETFD, FD_CLOEXEC); /* the child's end is dup2'd: the copies lose it */
+#ifdef SO_NOSIGPIPE
+        int one = 1; /* where send has no MSG_NOSIGNAL */
+        setsockopt(sv[i], SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
+#endif
+    }
+    int rc = EPERM;
+    for (int attempt = 0; attempt < 2 && rc != 0; attempt++) {
+        /* the group's members may all have died: then this child starts a new group */
+        pid_t into = attempt == 0 ? *group : 0;
+        posix_spawn_file_actions_t fa;
+        posix_spawnattr_t attr;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawnattr_init(&attr);
+        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+        posix_spawnattr_setpgroup(&attr, into);
+        posix_spawn_file_actions_adddup2(&fa, sv[1], STDIN_FILENO);
+        posix_spawn_file_actions_adddup2(&fa, sv[1], STDOUT_FILENO);
+        posix_spawn_file_actions_adddup2(&fa, log_fd, STDERR_FILENO);
+        rc = posix_spawn(pid, prog->path, &fa, &attr, prog->argv, environ);
+        posix_spawn_file_actions_destroy(&fa);
+        posix_spawnattr_destroy(&attr);
+        if (rc == 0 && into == 0)
+            *group = *pid;
+        if (into == 0)
+            break;
+    }
+    close(sv[1]);
+    if (rc != 0) {
+        close(sv[0]);
+        return rc;
+    }
+    keeper_tell(*group);
+    tool_interrupt_watch(*group);
+    *fd = sv[0];
+    return 0;
+}
+
+void tool_live_end(pid_t pid, int64_t grace_ns, struct tool_child *out)
+{
+    memset(out, 0, sizeof *out);
+    /* its exit awaited on a pidfd, or off Linux checked between polls of at most EXIT_POLL_MS */
+    int pidfd = pidfd_open_checked(pid);
+    int64_t deadline = bench__clock_deadline_ns() + grace_ns;
+    bool gone = false;
+    for (;;) {
+        siginfo_t si;
+        memset(&si, 0, sizeof si);
+        if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid) {
+            gone = true;
+            break;
+        }
+        int64_t left = deadline - bench__clock_deadline_ns();
+        if (left <= 0)
+            break;
+        struct pollfd p = {pidfd, POLLIN, 0};
+        struct timespec ts;
+        set_timeout(&ts, left);
+        if (wait_fds(&p, 1, &ts, pidfd < 0) < 0 && errno != EINTR)
+            break;
+    }
+    if (pidfd >= 0)
+        close(pidfd);
+    if (!gone)
+        kill(pid, SIGKILL);
+    int status = 0;
+    int werr = reap(pid, &status, &out->ru);
+    if (werr != 0) {
+        harness_failed(out, "wait4", werr);
+    } else if (!gone) {
+        out->outcome = TOOL_TIMED_OUT;
+    } else if (WIFEXITED(status)) {
+        out->status = WEXITSTATUS(status);
+        out->outcome = out->status == 0 ? TOOL_COMPLETED : TOOL_EXITED;
+    } else {
+        out->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+        out->core_dumped = WIFSIGNALED(status) && WCOREDUMP(status);
+        out->outcome = TOOL_SIGNALED;
+    }
+    tool_interrupt_honour();
+}
+
+void tool_live_group_end(pid_t group)
+{
+    if (group > 0)
+        kill(-group, SIGKILL);
+    keeper_tell(0);
+    tool_interrupt_unwatch();
+    tool_interrupt_honour();
 }
 
 /* ---- words ------------------------------------------------------------------------------ */

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/resource.h>
+#include <sys/types.h>
 
 /* Where the child's stdout and stderr go (its stdin is always /dev/null). */
 enum tool_output {
@@ -78,6 +79,20 @@ char *tool_child_tail(const struct tool_child *c, size_t max_lines);
  * 0, or an errno (ENOENT, EACCES). A name with a '/' is taken as it is, once it is known to be an
  * executable regular file. */
 int tool_program_find(struct tool_program *prog);
+/* ---- live children: subjects that stay up and answer commands (compare's paired mode) ---- */
+
+/* A live child: its stdin and stdout one socket of a socketpair (`fd`, the tool's end:
+ * close-on-exec, blocking; write with MSG_NOSIGNAL), its stderr to log_fd. Every live child of
+ * one `*group` shares its process group (0: the first starts a new one, and *group is set), which
+ * the keeper and the interrupt handler kill should the tool die or be stopped. 0, or an errno
+ * (the program not found, socketpair, posix_spawn). */
+int tool_live_start(struct tool_program *prog, int log_fd, pid_t *group, pid_t *pid, int *fd);
+/* End live child pid: wait up to grace_ns for it to exit on its own, then SIGKILL it, and reap
+ * it; *out says how it ended (as tool_spawn's; wall_ns is 0). */
+void tool_live_end(pid_t pid, int64_t grace_ns, struct tool_child *out);
+/* Every live child of `group` is ended: the group killed, the keeper and interrupt told. */
+void tool_live_group_end(pid_t group);
+
 /* Frees argv (tool_words_free) and path. */
 void tool_program_free(struct tool_program *prog);
 

@@ -24,6 +24,9 @@
 #define DETECT_DEFAULT 10.0       /* --detect, in percent */
 #define DETECT_MIN 3.0            /* the smallest A/A floor (f_min), in percent */
 #define DETECT_MAX 1000.0
+#define BUDGET_DEFAULT 60.0 /* --budget: the paired mode's seconds of measuring */
+#define ROUNDS_DEFAULT 256u /* --max-rounds: the paired mode's round cap (its last look) */
+#define ROUNDS_MAX 100000u
 
 /* ---- the command line -------------------------------------------------------------------- */
 
@@ -35,14 +38,30 @@ void compare_usage(FILE *out)
           "       libbench compare [OPTIONS] --commands 'BASE CMD' 'CAND CMD'\n"
           "\n"
           "Compare two builds with an A/A control (the baseline again under a second name).\n"
-          "Binary mode runs baseline, candidate and the control interleaved in a seeded random\n"
-          "order, each run one `BIN --bench --bench-json=FILE ARGS...`; file mode reads one\n"
+          "Binary mode pairs samples: three live `BIN --bench --bench-serve ARGS...` processes\n"
+          "(baseline, candidate, control) take one sample each of a cell per round, in a\n"
+          "seeded shuffled order, at the iteration count calibrated once on the baseline, with\n"
+          "rounds added only to undecided cells (--mode=paired, docs/explanation/statistics.md,\n"
+          "\"The paired design\"). A binary that does not serve, --runs, --junit or --summary\n"
+          "select the run-level mode (said in the output): runs of baseline, candidate and the\n"
+          "control interleaved in a seeded random order, each run one\n"
+          "`BIN --bench --bench-json=FILE ARGS...`; file mode reads one\n"
           "--bench-json document per run (its position in the list is its run index), or\n"
           "Google Benchmark JSON, one run per repetition, the files' runs pooled in order;\n"
           "--commands runs each command as `libbench run` does, each run's value the wall time\n"
           "of one process (one cell, '" COMPARE_COMMAND_CELL "').\n"
-          "\n"
-          "options:\n"
+          "\n",
+          out);
+    fputs("options:\n"
+          "  --mode MODE         binaries: paired (one sample per subject per round; the\n"
+          "                      default when both binaries serve) or runs (whole runs)\n"
+          "  --budget SECONDS    paired mode: the wall time for the rounds (default 60); the\n"
+          "                      cells still undecided then keep the rounds they have\n"
+          "  --max-rounds N      paired mode: the most rounds of a cell (default 256, at\n"
+          "                      least 8); the looks are at 8, 12, 16, 24, 32, ... and N\n"
+          "  --processes WHEN    paired mode: round (default) starts the three subjects afresh\n"
+          "                      for every round, so that one process's layout (ASLR, pages)\n"
+          "                      is noise, not a bias; once keeps them for the whole run\n"
           "  --runs N            binary mode: runs per subject (default 5; 5 is the practical\n"
           "                      minimum, fewer than 3 leaves every cell UNMEASURED)\n"
           "  --runs auto[:MAX]   binary mode: 5 runs, then one more at a time until every\n"
@@ -75,7 +94,9 @@ void compare_usage(FILE *out)
           "                      they stand among the options\n"
           "  --shell             --commands: run each through /bin/sh -c\n"
           "  --timeout SECONDS   --commands: a run that takes longer is killed (with its\n"
-          "                      process group) and gives no value\n"
+          "                      process group) and gives no value; paired mode: a sample\n"
+          "                      or calibration that takes longer (default 30) is a hang:\n"
+          "                      the subject is restarted and the cell is UNMEASURED\n"
           "  -h, --help          print this help and exit\n"
           "\n"
           "Numbers are plain decimal: no sign, no 0x, no exponent, no spaces. An option's value\n"
@@ -109,7 +130,10 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
     o->runs = RUNS_DEFAULT;
     o->q = 0.05;
     o->detect = DETECT_DEFAULT / 100.0;
-    bool seen[10] = {false}; /* the valued options below, by index */
+    o->budget_s = BUDGET_DEFAULT;
+    o->max_rounds = ROUNDS_DEFAULT;
+    o->fresh = true;
+    bool seen[14] = {false}; /* the valued options below, by index */
     bool seen_list[N_SUBJECTS] = {false, false, false};
     int list = LIST_NONE;
     size_t n_pos = 0;
@@ -205,6 +229,10 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
             {"--junit", "a file name"},
             {"--summary", "a file name"},
             {"--metric", "a metric name (like allocs)"},
+            {"--mode", "'runs' or 'paired'"},
+            {"--budget", "a number of seconds"},
+            {"--max-rounds", "a number"},
+            {"--processes", "'round' or 'once'"},
         };
         size_t k = 0;
         for (; k < sizeof valued / sizeof *valued; k++)
@@ -268,6 +296,29 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
         case 4: o->json_path = value; break;
         case 7: o->junit_path = value; break;
         case 8: o->summary_path = value; break;
+        case 10:
+            if (strcmp(value, "runs") != 0 && strcmp(value, "paired") != 0)
+                return usage_error(e, "--mode: '%s' is not 'runs' or 'paired'", value);
+            o->mode = value[0] == 'r' ? COMPARE_MODE_RUNS : COMPARE_MODE_PAIRED;
+            break;
+        case 13:
+            if (strcmp(value, "round") != 0 && strcmp(value, "once") != 0)
+                return usage_error(e, "--processes: '%s' is not 'round' or 'once'", value);
+            o->fresh = value[0] == 'r';
+            break;
+        case 12:
+            if (!tool_parse_whole(value, ROUNDS_MAX, &u) || u < 8)
+                return usage_error(e, "--max-rounds: '%s' is not a whole number from 8 to %u",
+                                   value, ROUNDS_MAX);
+            o->max_rounds = (unsigned)u;
+            break;
+        case 11:
+            if (!tool_parse_decimal(value, &o->budget_s) || !(o->budget_s > 0) || o->budget_s > 1e6)
+                return usage_error(e,
+                                   "--budget: '%s' is not a number of seconds above 0 and at "
+                                   "most 1000000",
+                                   value);
+            break;
         case 6: {
             double secs;
             if (!tool_parse_decimal(value, &secs) || !(secs > 0) || secs > 1e6 ||
@@ -294,6 +345,12 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
 
     bool any_files = seen_list[0] || seen_list[1] || seen_list[2];
     if (o->commands_mode) {
+        if (seen[10] || seen[11] || seen[12] || seen[13])
+            return usage_error(e, "%s applies to binaries",
+                               seen[10]   ? "--mode"
+                               : seen[11] ? "--budget"
+                               : seen[12] ? "--max-rounds"
+                                          : "--processes");
         if (any_files)
             return usage_error(e, "give --commands, two binaries or --baseline/--candidate "
                                   "documents: one of them");
@@ -335,10 +392,28 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
         o->binary_mode = true;
         return 0;
     }
-    if (o->shell || seen[6])
-        return usage_error(e, "%s applies to --commands", o->shell ? "--shell" : "--timeout");
+    if (o->shell)
+        return usage_error(e, "--shell applies to --commands");
     if (extra)
         return usage_error(e, "unexpected argument '%s' (give two binaries)", extra);
+    if (seen[10] && (any_files || o->commands_mode))
+        return usage_error(e, "--mode applies to binaries");
+    if (o->mode == COMPARE_MODE_PAIRED &&
+        (seen[0] || o->junit_path || o->summary_path || o->metric))
+        return usage_error(e, "--mode=paired: %s applies to the run-level mode",
+                           seen[0]           ? "--runs"
+                           : o->junit_path   ? "--junit"
+                           : o->summary_path ? "--summary"
+                                             : "--metric");
+    if (o->mode == COMPARE_MODE_AUTO && (seen[0] || o->junit_path || o->summary_path || o->metric))
+        o->mode = COMPARE_MODE_RUNS; /* options of the run-level mode choose it */
+    if (seen[6] && (any_files || o->mode == COMPARE_MODE_RUNS))
+        return usage_error(e, "--timeout applies to --commands and the paired mode");
+    if ((seen[11] || seen[12] || seen[13]) && (any_files || o->mode == COMPARE_MODE_RUNS))
+        return usage_error(e, "%s applies to the paired mode",
+                           seen[11]   ? "--budget"
+                           : seen[12] ? "--max-rounds"
+                                      : "--processes");
     if (any_files && n_pos > 0)
         return usage_error(e, "give either two binaries or --baseline/--candidate documents, "
                               "not both");
@@ -406,6 +481,26 @@ int compare_main(int argc, char **argv)
 
     char err[COMPARE_ERROR_MAX + 300];
     int status = 2;
+    /* the paired mode (paired.c) unless the run-level mode is asked for, or a binary does not
+     * serve: that fallback is said (stderr, and a warning of the report) */
+    char mode_note[COMPARE_ERROR_MAX + 200] = "";
+    if (st.opts.binary_mode && !st.opts.commands_mode && st.opts.mode != COMPARE_MODE_RUNS) {
+        char why[COMPARE_ERROR_MAX + 100];
+        int rc = compare_run_paired(&st, &status, why, sizeof why, err, sizeof err);
+        if (rc == 0 || (rc > 0 && st.opts.mode == COMPARE_MODE_PAIRED)) {
+            if (rc > 0)
+                fprintf(stderr, "error: --mode=paired: %s\n", why);
+            state_free(&st);
+            return rc > 0 ? 2 : status;
+        }
+        if (rc < 0) {
+            fprintf(stderr, "error: %s\n", err);
+            state_free(&st);
+            return 2;
+        }
+        bench__fmt(mode_note, sizeof mode_note, "the run-level mode: %s", why);
+        fprintf(stderr, "libbench compare: %s\n", mode_note);
+    }
     struct bench__cmp_cell_out *out = NULL;
     st.runs_cap = st.opts.runs_auto ? st.opts.runs_max : st.opts.runs;
     if (st.opts.runs_auto)
@@ -447,8 +542,10 @@ int compare_main(int argc, char **argv)
      * practical minimum"). None: no claim at all, the verdict is UNMEASURED. Only several cells
      * together: said, with the runs one change alone needs. */
     char bh_warning[400];
-    const char *warnings[1];
+    const char *warnings[2];
     size_t n_warnings = 0;
+    if (mode_note[0])
+        warnings[n_warnings++] = mode_note;
     unsigned bh_needs = result.family_size ? bench__runs_needed(result.family_size, params.q) : 0;
     size_t m = result.family_size;
     if (m > 0 && result.bh_min_cells == 0) {

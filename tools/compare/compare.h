@@ -2,7 +2,9 @@
 /* compare.h: declarations shared by the files of `libbench compare`, listed from the bottom of the
  * folder up (a file calls only the files listed above it): the documents (doc.c), their readers
  * (bench_json.c, gbench.c, files.c), the cells (cells.c), the engine's calls (engine.c), one
- * subject's run (exec.c) and the runs (runs.c), the report (report.c), the command (cmd.c). */
+ * subject's run (exec.c) and the runs (runs.c), the paired mode's live subjects (live.c) and its
+ * rounds (paired.c, with paired.h and paired_report.c), the report (report.c), the command
+ * (cmd.c). */
 #ifndef LIBBENCH_TOOLS_COMPARE_H
 #define LIBBENCH_TOOLS_COMPARE_H
 
@@ -10,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define COMPARE_ERROR_MAX 512
 
@@ -107,7 +110,13 @@ struct compare_cell {
     char **skips[N_SUBJECTS];
 };
 
+enum compare_mode { COMPARE_MODE_AUTO, COMPARE_MODE_RUNS, COMPARE_MODE_PAIRED };
+
 struct compare_options {
+    enum compare_mode mode;   /* --mode: binaries paired when they serve (auto), or as said */
+    double budget_s;          /* --budget: the paired mode's wall time for measuring */
+    unsigned max_rounds;      /* --max-rounds: the paired mode's round cap */
+    bool fresh;               /* --processes=round: new subjects for every round (paired) */
     unsigned runs;            /* binary mode: runs per subject (with runs_auto: the first runs) */
     bool runs_auto;           /* --runs=auto[:MAX]: more runs until every floor is under detect */
     unsigned runs_max;        /* --runs=auto: the most runs per subject */
@@ -207,6 +216,42 @@ int compare_exec(struct tool_program *prog, const char *log_path, char *why, siz
 /* Run the subjects in the schedule (binary mode), with --runs=auto until compare_auto_more says
  * stop; -1 with err. */
 int compare_run_binaries(struct compare_state *st, char *err, size_t err_size);
+
+/* ---- live.c: one live subject of the paired mode (`BIN --bench --bench-serve`) ------------ */
+
+struct compare_live {
+    char log_path[4096]; /* its stderr (set by the caller) */
+    bool up;
+    pid_t pid;
+    int fd; /* its stdin and stdout: one socket */
+    char buf[16384];
+    size_t len;
+    char line[8192];     /* the last line read */
+    char **names, **ops; /* its listing: the cells' names and operations */
+    size_t n_cells, cap, cap_ops;
+};
+
+/* Start prog (argv ending in --bench --bench-serve ...) as a live child of *group and read its
+ * listing, waiting at most timeout_ns. 0; 1 when it does not speak the protocol (an older
+ * libbench, or no libbench binary: `why` says what it did); -1 on another failure (why). */
+int compare_live_start(struct compare_live *l, struct tool_program *prog, int64_t timeout_ns,
+                       pid_t *group, char *why, size_t size);
+/* Send one command line ("sample\t3\t1024\n") and read its answer: 0 with *count (calibrate)
+ * or *ns (sample); 1 when the subject answered an error (the body failed or skipped: why);
+ * -1 when it died or did not answer in timeout_ns (it is ended: why says how). */
+int compare_live_call(struct compare_live *l, const char *command, int64_t timeout_ns,
+                      uint64_t *count, double *ns, char *why, size_t size);
+/* End it (quit: ask it to exit first); why (may be NULL) gets how it ended. */
+void compare_live_stop(struct compare_live *l, bool quit, char *why, size_t size);
+void compare_live_cells_free(struct compare_live *l);
+
+/* ---- paired.c: the paired mode's rounds and looks (lib/stats/paired.h) ------------------- */
+
+/* The paired mode on st->opts' binaries: 0 with *status the exit status (the report printed);
+ * 1 when a binary does not serve and the mode is not forced (*fallback_why says which and why:
+ * the run-level mode follows); -1 with err. */
+int compare_run_paired(struct compare_state *st, int *status, char *fallback_why, size_t why_size,
+                       char *err, size_t err_size);
 
 /* ---- report.c: the table, the verdict line and the --json document ------------- */
 

@@ -83,6 +83,8 @@ uint64_t bench_iter_begin(bench_t *b)
     struct bench__measure *m = b ? b->measure : NULL;
     if (!m || m->whole_body || m->register_only)
         return 1;
+    if (m->serve)
+        return bench__serve_iter_begin(m);
     if (m->count.active)
         return count_loop_begin(m);
     m->loops++;
@@ -110,6 +112,8 @@ uint64_t bench_iter_next(bench_t *b)
     int64_t t1 = bench__clock_measure_ns();
     if (!m || m->whole_body || m->register_only)
         return 0;
+    if (m->serve)
+        return bench__serve_iter_next(m, t1);
     size_t kept = m->sampler.n;
     bool more = bench__sampler_step(&m->sampler, t1 - m->t0);
     sample_cpu(m, kept, m->cpu0);

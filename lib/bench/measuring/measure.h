@@ -87,6 +87,16 @@ struct bench__profile_state {
     char symbols_reason[240];
 };
 
+/* --bench-serve (serve.c): what the body run for one command does. */
+struct bench__serve {
+    int op;             /* list, calibrate or sample (serve.c) */
+    unsigned target;    /* the BENCH_ITER loop to time, 1-based; 0: none (every loop runs once) */
+    uint64_t count;     /* sample: iterations to time; calibrate: the count found */
+    int64_t elapsed_ns; /* sample: the one sample */
+    bool done;          /* the sample or the calibration was taken */
+    char error[512];    /* why not, when the body failed, skipped or left its loop */
+};
+
 struct bench__measure {
     const struct bench__config *cfg;
     const struct bench__suite *suite;   /* the bodies of the run, for the names their rows take */
@@ -148,6 +158,7 @@ struct bench__measure {
     size_t *loop_rows; /* row index of each BENCH_ITER loop of the current body */
     size_t n_loop_rows, cap_loop_rows;
     struct bench__cell_index cells; /* one row per name and labels (identity.c) */
+    struct bench__serve *serve;     /* --bench-serve: the one sample a body takes; else NULL */
 };
 
 /* ---- rows.c: rows and client columns ---------------------------------------------------- */
@@ -315,6 +326,15 @@ BENCH__HIDDEN bool bench__measure_resumed(const struct bench__measure *m);
 /* Run a body and report it (its rows, its end); a body an earlier worker ran only registers its
  * cases again, and its cases that were measured (or crashed) are marked to skip. */
 BENCH__HIDDEN void bench__body_run_reported(struct bench__measure *m, const struct bench__entry *e);
+
+/* ---- serve.c: --bench-serve (its entry, bench__serve, is in run.h) --------------------- */
+
+/* BENCH_ITER's begin and next when m->serve is set: the target loop is calibrated or timed for
+ * one sample (t1 the clock read that ends it), every other loop runs once, untimed. */
+BENCH__HIDDEN uint64_t bench__serve_iter_begin(struct bench__measure *m);
+BENCH__HIDDEN uint64_t bench__serve_iter_next(struct bench__measure *m, int64_t t1);
+/* The cases the last body run registered, dropped (and their cells). */
+BENCH__HIDDEN void bench__serve_cases_clear(struct bench__measure *m);
 
 /* ---- grouped.c: --group-by (the keys in force: group_keys.h) ------------------------------ */
 

@@ -39,4 +39,10 @@ BENCH__HIDDEN void bench__measure_suite(const struct bench__config *cfg,
                                         const struct bench__sink *sink,
                                         const struct bench__resume *resume);
 
+/* --bench-serve: list the suite's BENCHMARK cells on stdout, then calibrate a cell or take one
+ * sample of it per command read from stdin, until "quit" or the end of input (serve.c;
+ * docs/reference/cli.md, "The served measuring mode"). What the bodies print goes to stderr.
+ * Returns the exit status. */
+BENCH__HIDDEN int bench__serve(const struct bench__config *cfg, const struct bench__suite *suite);
+
 #endif /* BENCH_BENCH_MEASURING_RUN_H */
