@@ -169,7 +169,8 @@ def case_absent():
 
 
 def case_export_record():
-    """export (CSV, Markdown) and record carry the three columns like any other."""
+    """export (CSV, Markdown), record and the dashboard (report --html) carry the three columns
+    like any other."""
     if not LIBBENCH:
         print("SKIP: no libbench tool")
         return
@@ -200,6 +201,16 @@ def case_export_record():
         want = {"allocs": None, "frees": None, "alloc-bytes": None} if SANITIZED else \
             {"allocs": 3, "frees": 3, "alloc-bytes": 112}
         check(m == want, f"record: metrics {m}")
+        # the dashboard carries the metric: the row's details list it with its value
+        html = os.path.join(d, "dash.html")
+        rc, out, err = run([LIBBENCH, "report", "--results", store, "--metrics", "--html", html])
+        check(rc in (0, 2) and os.path.exists(html), f"report --html: {rc} {err}")
+        page = open(html, encoding="utf-8").read() if os.path.exists(html) else ""
+        if not SANITIZED:
+            check("allocs <span>3</span>" in page and "alloc-bytes <span>112</span>" in page and
+                  "frees <span>3</span>" in page, "dashboard: the alloc metrics are missing")
+            check(any(ln.split("│")[5:7] and "allocs" in ln and " 3 " in ln
+                      for ln in out.splitlines()), f"report --metrics\n{out}")
 
 
 def case_compare():
