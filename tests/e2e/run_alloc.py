@@ -237,7 +237,8 @@ def case_compare():
             outcomes[name] = (rc, out, err, doc, cells)
             print(f"--- compare --metric=allocs ({name})\n{out}")
             check(doc["params"]["metric"] == "allocs" and doc["params"]["metric_exact"] is True and
-                  "metric: allocs per iteration, an exact count" in out, f"{name}: header\n{out}")
+                  "metric: allocs per iteration, an exact count" in out and
+                  "A/A floor 0 (an exact count);" in out and "min delta" not in out, f"{name}: header\n{out}")
         if SANITIZED:  # no counts: every cell UNMEASURED with the reason, never 0
             for name, (rc, out, err, doc, cells) in outcomes.items():
                 check(rc == 2 and all(c["state"] == "UNMEASURED" for c in cells.values()) and

@@ -315,10 +315,18 @@ void compare_report_text(FILE *out, const struct compare_report *rep)
     else
         bench__fmt(runs, sizeof runs, "%zu/%zu/%zu runs from files (baseline/candidate/aa)",
                    rep->n_runs[SUBJ_BASELINE], rep->n_runs[SUBJ_CANDIDATE], rep->n_runs[SUBJ_AA]);
-    fprintf(out,
-            "libbench compare: %s, seed %llu, q %g, A/A floor \xe2\x89\xa5 %g%%, min delta %gns; "
-            "%s\n",
-            runs, (unsigned long long)o->seed, p->q, p->f_min * 100.0, p->min_delta, sensitivity);
+    /* the floor and minimum delta of time; an exact count's floor is 0, and a metric's values
+     * are not nanoseconds (its header line below says what they are) */
+    char floors[96];
+    if (o->metric_exact)
+        bench__fmt(floors, sizeof floors, "A/A floor 0 (an exact count)");
+    else if (o->metric)
+        bench__fmt(floors, sizeof floors, "A/A floor \xe2\x89\xa5 %g%%", p->f_min * 100.0);
+    else
+        bench__fmt(floors, sizeof floors, "A/A floor \xe2\x89\xa5 %g%%, min delta %gns",
+                   p->f_min * 100.0, p->min_delta);
+    fprintf(out, "libbench compare: %s, seed %llu, q %g, %s; %s\n", runs,
+            (unsigned long long)o->seed, p->q, floors, sensitivity);
     if (isfinite(rep->result->global_floor))
         fprintf(out, "global noise floor: \xc2\xb1%.2f%% on every cell (%s)\n",
                 rep->result->global_floor * 100.0,
