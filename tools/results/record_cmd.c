@@ -216,7 +216,7 @@ int record_main(int argc, char **argv)
     info.sources = json_object_size(sources) ? sources : NULL;
     if (binary) {
         char why[256];
-        if (results_sha256_file(binary, binary_hex, why, sizeof why) != 0) {
+        if (tool_sha256_file(binary, binary_hex, why, sizeof why) != 0) {
             char shown[256];
             bench__sanitize_copy(binary, shown, sizeof shown);
             fprintf(stderr, "error: --binary %s: %s\n", shown, why);
@@ -303,7 +303,7 @@ int record_main(int argc, char **argv)
     ret = st.errors || st.store_failed ? 1 : 0;
     if (lines > 0) {
         char hex[65];
-        results_sha256_hex(out.data, out.len, hex);
+        tool_sha256_hex(out.data, out.len, hex);
         char *key = results_object_key(info.profile, info.date, info.bench_id, hex);
         size_t refused = 0;
         bool already = false;

@@ -236,7 +236,7 @@ static int ingest_text(const struct results_store *st, struct results_index *ix,
     if (known_hex) /* the record that made the text and its key hashed it */
         memcpy(hex, known_hex, sizeof hex);
     else
-        results_sha256_hex(text, len, hex);
+        tool_sha256_hex(text, len, hex);
     if (!keyed || strncmp(hex, sha12, 12) != 0) {
         *rejected += 1;
         return keep_refusal(st, key,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* results_key.c: owns the names of the results store (docs/reference/results.md, "The store"):
  * an object's key and its parts read back, the record time, profile names, subject roles and
- * source facts, and SHA-256 (nettle). Pure: no file, no index. */
+ * source facts (SHA-256 is common/sha256.c's). Pure: no file, no index. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -12,58 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <nettle/sha2.h>
-
 #include "results_tool.h"
 #include "common/json.h"
 #include "util/alloc.h"
-
-static void hex_of(struct sha256_ctx *ctx, char hex[65])
-{
-    uint8_t digest[SHA256_DIGEST_SIZE];
-    sha256_digest(ctx, sizeof digest, digest);
-    for (size_t i = 0; i < sizeof digest; i++)
-        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
-}
-
-void results_sha256_hex(const void *data, size_t len, char hex[65])
-{
-    struct sha256_ctx ctx;
-    sha256_init(&ctx);
-    sha256_update(&ctx, len, data);
-    hex_of(&ctx, hex);
-}
-
-int results_sha256_file(const char *path, char hex[65], char *why, size_t size)
-{
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    struct stat st;
-    if (fd < 0)
-        return tool_json_error(why, size, "cannot open: %s", strerror(errno));
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return tool_json_error(why, size, "not a regular file");
-    }
-    struct sha256_ctx ctx;
-    sha256_init(&ctx);
-    char buf[1 << 16];
-    for (;;) {
-        ssize_t n = read(fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            int e = errno;
-            close(fd);
-            return tool_json_error(why, size, "cannot read: %s", strerror(e));
-        }
-        if (n == 0)
-            break;
-        sha256_update(&ctx, (size_t)n, (const uint8_t *)buf);
-    }
-    close(fd);
-    hex_of(&ctx, hex);
-    return 0;
-}
 
 static bool digits(const char *s, int n, int *out)
 {

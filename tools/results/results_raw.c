@@ -33,7 +33,7 @@ static void host_id_of(const char *host, const char *platform, const char *machi
         bench__xasprintf("%s%c%s%c%s%c%s", host ? host : "", 0x1f, platform ? platform : "", 0x1f,
                          machine ? machine : "", 0x1f, cpu ? cpu : "");
     char hex[65];
-    results_sha256_hex(text, strlen(text), hex);
+    tool_sha256_hex(text, strlen(text), hex);
     free(text);
     memcpy(out, hex, 12);
     out[12] = '\0';

@@ -269,7 +269,7 @@ int results_store_put_error(const struct results_store *st, const char *profile,
     *path_out = NULL;
     tool_json_dump(error_doc, &t);
     char hex[65];
-    results_sha256_hex(t.data, t.len, hex);
+    tool_sha256_hex(t.data, t.len, hex);
     char *rel = profile && date && bench_id
                     ? bench__xasprintf("ingest-errors/v1/profile=%s/date=%s/bench_id=%s/"
                                        "sha256=%.12s.json",

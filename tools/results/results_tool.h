@@ -15,6 +15,7 @@
 
 #include "stats/results.h"
 #include "common/file.h"
+#include "common/sha256.h"
 #include "util/atomic_file.h"
 
 #define RESULTS_DEFAULT_DIR "results"
@@ -54,12 +55,6 @@ bool results_profile_ok(const char *profile);
 bool results_source_add(json_t *obj, const char *text);
 /* Whether a --subject-role is one of the roles of the results contract. */
 bool results_subject_role_ok(const char *role);
-
-/* SHA-256 of data as 64 lowercase hex digits (nettle). */
-void results_sha256_hex(const void *data, size_t len, char hex[65]);
-/* SHA-256 of a regular file, read in pieces (never opened if it is not one: a FIFO would
- * block); 0, or -1 with the reason in why. */
-int results_sha256_file(const char *path, char hex[65], char *why, size_t size);
 
 /* Appends the raw lines of one document (--bench-json schema 2, or `libbench run --json` schema
  * 1) to out. *run_base is the run index of the document's first repetition; it is advanced past

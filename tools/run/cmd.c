@@ -359,7 +359,7 @@ static int build_commands(struct run_state *st, const struct run_options *o, str
     for (size_t i = 0; i < st->n_cmds; i++) {
         struct run_command *c = &st->cmds[i];
         c->wall_ns = bench__xcalloc(st->runs, sizeof *c->wall_ns);
-        c->ru = bench__xcalloc(st->runs * RUN_RU_N, sizeof *c->ru);
+        c->ru = bench__xcalloc(st->runs * TOOL_RU_N, sizeof *c->ru);
         if (st->n_files)
             c->stamps = bench__xcalloc(st->runs, sizeof *c->stamps);
     }
@@ -520,7 +520,7 @@ static void run_all(struct run_state *st)
             if (warmup)
                 continue;
             c->wall_ns[c->done] = (double)sample->wall_ns;
-            run_ru_values(&sample->ru, &c->ru[c->done * RUN_RU_N]);
+            tool_ru_values(&sample->ru, &c->ru[c->done * TOOL_RU_N]);
             c->done++;
         }
     }

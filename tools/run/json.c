@@ -181,14 +181,14 @@ static json_t *meta_json(const struct run_state *st)
 static json_t *columns_json(void)
 {
     json_t *a = json_array();
-    for (int f = 0; f < RUN_RU_N; f++) {
+    for (int f = 0; f < TOOL_RU_N; f++) {
         json_t *c = json_object();
-        put(c, "name", json_string(run_ru_fields[f].name));
-        put(c, "header", json_string(run_ru_fields[f].header));
-        put(c, "unit", json_string(unit_names[run_ru_fields[f].unit]));
+        put(c, "name", json_string(tool_ru_fields[f].name));
+        put(c, "header", json_string(tool_ru_fields[f].header));
+        put(c, "unit", json_string(unit_names[tool_ru_fields[f].unit]));
         put(c, "source", json_string("wait4"));
-        put(c, "reported", json_boolean(run_ru_reported((enum run_ru_field)f)));
-        put(c, "meaning", json_string(run_ru_fields[f].meaning));
+        put(c, "reported", json_boolean(tool_ru_reported((enum tool_ru_field)f)));
+        put(c, "meaning", json_string(tool_ru_fields[f].meaning));
         append(a, c);
     }
     return a;
@@ -245,11 +245,11 @@ static json_t *row_json(const struct run_state *st, const struct run_command *c)
     put(row, "labels", json_object());
     struct bench__summary wall =
         ok ? run_summarize(c->wall_ns, c->done) : (struct bench__summary){NAN, NAN, NAN, NAN};
-    struct bench__summary ru[RUN_RU_N];
+    struct bench__summary ru[TOOL_RU_N];
     double *v = bench__xcalloc(c->done ? c->done : 1, sizeof *v);
-    for (int f = 0; f < RUN_RU_N; f++) {
+    for (int f = 0; f < TOOL_RU_N; f++) {
         for (size_t r = 0; r < c->done; r++)
-            v[r] = c->ru[r * RUN_RU_N + f];
+            v[r] = c->ru[r * TOOL_RU_N + f];
         ru[f] = ok ? run_summarize(v, c->done) : (struct bench__summary){NAN, NAN, NAN, NAN};
     }
     free(v);
@@ -261,8 +261,8 @@ static json_t *row_json(const struct run_state *st, const struct run_command *c)
     put(row, "maxNs", number(wall.max));
     json_t *metrics = json_object();
     put(row, "metrics", metrics);
-    for (int f = 0; ok && f < RUN_RU_N; f++)
-        put(metrics, run_ru_fields[f].name, number(ru[f].median));
+    for (int f = 0; ok && f < TOOL_RU_N; f++)
+        put(metrics, tool_ru_fields[f].name, number(ru[f].median));
     put(row, "error", c->failure ? text(c->failure->message) : json_string(""));
 
     put(row, "kind", json_string(c->kind == RUN_KIND_SHELL_STARTUP ? "shellStartup" : "command"));
@@ -293,8 +293,8 @@ static json_t *row_json(const struct run_state *st, const struct run_command *c)
     }
     if (ok) {
         json_t *rs = json_object();
-        for (int f = 0; f < RUN_RU_N; f++)
-            put(rs, run_ru_fields[f].name, summary_json(ru[f]));
+        for (int f = 0; f < TOOL_RU_N; f++)
+            put(rs, tool_ru_fields[f].name, summary_json(ru[f]));
         put(row, "rusage", rs);
     } else {
         put(row, "rusage", json_null());
@@ -307,8 +307,8 @@ static json_t *row_json(const struct run_state *st, const struct run_command *c)
         put(run, "run", json_integer((json_int_t)r + 1));
         put(run, "wallNs", number(c->wall_ns[r]));
         put(run, "rusage", values);
-        for (int f = 0; f < RUN_RU_N; f++)
-            put(values, run_ru_fields[f].name, number(c->ru[r * RUN_RU_N + f]));
+        for (int f = 0; f < TOOL_RU_N; f++)
+            put(values, tool_ru_fields[f].name, number(c->ru[r * TOOL_RU_N + f]));
         if (c->stamps)
             put(run, "regime", stamp_json(&c->stamps[r]));
     }

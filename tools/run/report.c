@@ -40,13 +40,13 @@ static char *dup_bytes(double b)
     return bench__xasprintf("%.2fGiB", b / (1024.0 * 1024.0 * 1024.0));
 }
 
-static char *dup_value(double v, enum run_unit unit)
+static char *dup_value(double v, enum tool_ru_unit unit)
 {
     char buf[BENCH__NUMBER_MAX];
     switch (unit) {
-    case RUN_UNIT_NS: return dup_ns(v);
-    case RUN_UNIT_BYTES: return dup_bytes(v);
-    case RUN_UNIT_COUNT: break;
+    case TOOL_RU_UNIT_NS: return dup_ns(v);
+    case TOOL_RU_UNIT_BYTES: return dup_bytes(v);
+    case TOOL_RU_UNIT_COUNT: break;
     }
     bench__format_metric(v, BENCH__FORMAT_COUNT, false, buf, sizeof buf);
     return bench__xstrdup(buf);
@@ -67,11 +67,11 @@ static bool measured(const struct run_command *c)
 
 /* The summary of one rusage field of a command's timed runs. */
 static struct bench__summary field_summary(const struct run_state *st, const struct run_command *c,
-                                           enum run_ru_field f)
+                                           enum tool_ru_field f)
 {
     double *v = bench__xcalloc(c->done ? c->done : 1, sizeof *v);
     for (size_t r = 0; r < c->done; r++)
-        v[r] = c->ru[r * RUN_RU_N + f];
+        v[r] = c->ru[r * TOOL_RU_N + f];
     struct bench__summary s = run_summarize(v, c->done);
     free(v);
     (void)st;
@@ -180,21 +180,21 @@ static void wall_table(FILE *out, const struct run_state *st)
 
 static void resources_table(FILE *out, const struct run_state *st)
 {
-    struct bench__column cols[1 + RUN_RU_N];
+    struct bench__column cols[1 + TOOL_RU_N];
     cols[0] = (struct bench__column){"command", BENCH__LEFT};
-    for (int f = 0; f < RUN_RU_N; f++)
-        cols[1 + f] = (struct bench__column){run_ru_fields[f].header, BENCH__DECIMAL};
-    size_t n_cols = 1 + RUN_RU_N;
+    for (int f = 0; f < TOOL_RU_N; f++)
+        cols[1 + f] = (struct bench__column){tool_ru_fields[f].header, BENCH__DECIMAL};
+    size_t n_cols = 1 + TOOL_RU_N;
     char **cells = bench__xcalloc(st->n_cmds * n_cols, sizeof *cells);
     for (size_t i = 0; i < st->n_cmds; i++) {
         const struct run_command *c = &st->cmds[i];
         char **row = cells + i * n_cols;
         row[0] = dup_shown(c->name);
-        for (int f = 0; f < RUN_RU_N; f++) {
+        for (int f = 0; f < TOOL_RU_N; f++) {
             double v = NAN;
             if (measured(c))
-                v = field_summary(st, c, (enum run_ru_field)f).median;
-            row[1 + f] = dup_value(v, run_ru_fields[f].unit);
+                v = field_summary(st, c, (enum tool_ru_field)f).median;
+            row[1 + f] = dup_value(v, tool_ru_fields[f].unit);
         }
     }
     render(out, "median per run, from wait4", cols, n_cols, cells, st->n_cmds);
@@ -212,7 +212,7 @@ static void rss_note(FILE *out, const struct run_state *st)
     for (size_t i = 0; i < st->n_cmds && !low; i++) {
         const struct run_command *c = &st->cmds[i];
         if (measured(c))
-            low = field_summary(st, c, RUN_RU_MAXRSS).min <= (double)st->harness_maxrss;
+            low = field_summary(st, c, TOOL_RU_MAXRSS).min <= (double)st->harness_maxrss;
     }
     if (!low)
         return;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <sys/resource.h>
 
+#include "common/rusage.h"
 #include "common/spawn.h"
 #include "stats/compare.h" /* struct bench__summary: the one median of libbench */
 #include "workload/cache_regime.h"
@@ -22,34 +23,6 @@ extern const char *const run_output_names[3];
 
 /* ---- stats.c: the numbers of one command's runs ------------------------------------ */
 
-/* The rusage fields of a run, in this order everywhere (table, JSON). */
-enum run_ru_field {
-    RUN_RU_USER,    /* user CPU, ns */
-    RUN_RU_SYS,     /* system CPU, ns */
-    RUN_RU_MAXRSS,  /* max resident set, bytes */
-    RUN_RU_MINFLT,  /* minor page faults */
-    RUN_RU_MAJFLT,  /* major page faults */
-    RUN_RU_INBLOCK, /* block input operations */
-    RUN_RU_OUBLOCK, /* block output operations */
-    RUN_RU_NVCSW,   /* voluntary context switches */
-    RUN_RU_NIVCSW,  /* involuntary context switches */
-    RUN_RU_N
-};
-
-enum run_unit { RUN_UNIT_NS, RUN_UNIT_BYTES, RUN_UNIT_COUNT };
-
-struct run_ru_desc {
-    const char *name;   /* the JSON key: "user-ns", "majflt" */
-    const char *header; /* the table header: "user", "maj-flt" */
-    enum run_unit unit;
-    const char *meaning; /* for the JSON columns */
-};
-extern const struct run_ru_desc run_ru_fields[RUN_RU_N];
-
-/* Whether this OS reports the field in wait4's rusage (Linux: all of them). */
-bool run_ru_reported(enum run_ru_field f);
-/* The fields of one rusage in their units; NaN where the OS does not report the field. */
-void run_ru_values(const struct rusage *ru, double values[RUN_RU_N]);
 /* The summary (median: the middle value, or the mean of the middle two; MAD; min; max) of n
  * values; NaN everywhere when n is 0 or any value is NaN. values is not modified. */
 struct bench__summary run_summarize(const double *values, size_t n);
@@ -86,7 +59,7 @@ struct run_command {
     char *prepare_text;
     size_t done;                 /* timed runs completed */
     double *wall_ns;             /* [runs] */
-    double *ru;                  /* [runs][RUN_RU_N] */
+    double *ru;                  /* [runs][TOOL_RU_N] */
     struct run_stamp *stamps;    /* [runs], NULL without --cold/--warm */
     struct run_failure *failure; /* NULL while it has not failed */
 };

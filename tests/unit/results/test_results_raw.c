@@ -53,7 +53,7 @@ static void sha256_and_keys(void **state)
 {
     (void)state;
     char hex[65];
-    results_sha256_hex("abc", 3, hex);
+    tool_sha256_hex("abc", 3, hex);
     assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     char *key = results_object_key("smoke", "2026-11-01", "20261101T102030Z", hex);
     assert_string_equal(key, "raw/v1/profile=smoke/date=2026-11-01/bench_id=20261101T102030Z/"

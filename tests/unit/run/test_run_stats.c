@@ -69,20 +69,20 @@ static void rusage_units(void **state)
     ru.ru_oublock = 8;
     ru.ru_nvcsw = 2;
     ru.ru_nivcsw = 1;
-    double v[RUN_RU_N];
-    run_ru_values(&ru, v);
-    assert_true(v[RUN_RU_USER] == 1000005000.0);
-    assert_true(v[RUN_RU_SYS] == 999999000.0);
-    assert_true(v[RUN_RU_MAXRSS] == 100.0 * 1024 * 1024);
-    assert_true(v[RUN_RU_MINFLT] == 25000 && v[RUN_RU_MAJFLT] == 3);
-    assert_true(v[RUN_RU_INBLOCK] == 0 && !isnan(v[RUN_RU_INBLOCK]));
-    assert_true(v[RUN_RU_OUBLOCK] == 8 && v[RUN_RU_NVCSW] == 2 && v[RUN_RU_NIVCSW] == 1);
-    for (int f = 0; f < RUN_RU_N; f++) {
-        assert_true(run_ru_reported((enum run_ru_field)f)); /* Linux reports every field */
-        assert_non_null(run_ru_fields[f].name);
-        assert_non_null(run_ru_fields[f].header);
+    double v[TOOL_RU_N];
+    tool_ru_values(&ru, v);
+    assert_true(v[TOOL_RU_USER] == 1000005000.0);
+    assert_true(v[TOOL_RU_SYS] == 999999000.0);
+    assert_true(v[TOOL_RU_MAXRSS] == 100.0 * 1024 * 1024);
+    assert_true(v[TOOL_RU_MINFLT] == 25000 && v[TOOL_RU_MAJFLT] == 3);
+    assert_true(v[TOOL_RU_INBLOCK] == 0 && !isnan(v[TOOL_RU_INBLOCK]));
+    assert_true(v[TOOL_RU_OUBLOCK] == 8 && v[TOOL_RU_NVCSW] == 2 && v[TOOL_RU_NIVCSW] == 1);
+    for (int f = 0; f < TOOL_RU_N; f++) {
+        assert_true(tool_ru_reported((enum tool_ru_field)f)); /* Linux reports every field */
+        assert_non_null(tool_ru_fields[f].name);
+        assert_non_null(tool_ru_fields[f].header);
         for (int g = 0; g < f; g++)
-            assert_string_not_equal(run_ru_fields[f].name, run_ru_fields[g].name);
+            assert_string_not_equal(tool_ru_fields[f].name, tool_ru_fields[g].name);
     }
 }
 
