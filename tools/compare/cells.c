@@ -98,6 +98,14 @@ void compare_subject_free(struct compare_state *st, size_t s, size_t n)
     free(st->docs[s]);
     free(st->run_fail[s]);
     free(st->opts.files[s]);
+    free(st->ru[s]); /* and the subject's provenance (provenance.c) */
+    st->ru[s] = NULL;
+    struct compare_subject_facts *f = &st->facts[s];
+    free(f->sha256_why);
+    free(f->version);
+    free(f->version_why);
+    free(f->rusage_why);
+    memset(f, 0, sizeof *f);
     st->docs[s] = NULL;
     st->run_fail[s] = NULL;
     st->opts.files[s] = NULL;

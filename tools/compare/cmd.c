@@ -577,6 +577,7 @@ int compare_main(int argc, char **argv)
         .auto_stop = st.auto_stop,
         .warnings = warnings,
         .n_warnings = n_warnings,
+        .state = &st,
     };
     for (size_t s = 0; s < N_SUBJECTS; s++) {
         rep.n_runs[s] = st.n_runs[s];

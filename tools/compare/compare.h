@@ -2,9 +2,9 @@
 /* compare.h: declarations shared by the files of `libbench compare`, listed from the bottom of the
  * folder up (a file calls only the files listed above it): the documents (doc.c), their readers
  * (bench_json.c, gbench.c, files.c), the cells (cells.c), the engine's calls (engine.c), one
- * subject's run (exec.c) and the runs (runs.c), the paired mode's live subjects (live.c) and its
- * rounds (paired.c, with paired.h and paired_report.c), the report (report.c), the command
- * (cmd.c). */
+ * subject's run (exec.c), the subjects' provenance (provenance.c) and the runs (runs.c), the paired
+ * mode's live subjects (live.c) and its rounds (paired.c, with paired.h and paired_report.c), the
+ * report (report.c), the command (cmd.c). */
 #ifndef LIBBENCH_TOOLS_COMPARE_H
 #define LIBBENCH_TOOLS_COMPARE_H
 
@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #define COMPARE_ERROR_MAX 512
@@ -153,6 +154,16 @@ bool compare_metric_is_exact(const char *name);
 
 struct tool_program;
 
+/* What compare knows of one subject besides its values (provenance.c): each NULL or "" when
+ * unknown, with its *_why. */
+struct compare_subject_facts {
+    char sha256[65]; /* of the executable file; "" when unknown */
+    char *sha256_why;
+    char *version; /* the libbench version it reports */
+    char *version_why;
+    char *rusage_why; /* why a run has no rusage */
+};
+
 /* The state of one comparison: the options, every run's document, the cells. */
 struct compare_state {
     struct compare_options opts;
@@ -168,6 +179,9 @@ struct compare_state {
     size_t n_cells, cap_cells;
     size_t *slots; /* open-addressing hash of cell keys: index + 1, 0 = empty */
     size_t n_slots;
+    struct compare_subject_facts facts[N_SUBJECTS];
+    double *ru[N_SUBJECTS]; /* binary mode: per run, TOOL_RU_N values (common/rusage.h); NaN:
+                               not measured */
 };
 
 /* files.c: file mode: each subject's files read in order, a file's runs appended (a Google
@@ -179,7 +193,8 @@ int compare_load_files(struct compare_state *st, char *err, size_t err_size);
 void compare_assemble(struct compare_state *st);
 /* Free the cells (the documents stay). */
 void compare_cells_free(struct compare_state *st);
-/* Free subject s's first n runs (their documents and reasons), its arrays and its file list. */
+/* Free subject s's first n runs (their documents and reasons), its arrays, its file list and its
+ * provenance (facts and rusage). */
 void compare_subject_free(struct compare_state *st, size_t s, size_t n);
 
 /* ---- engine.c: the comparison engine's calls (lib/stats/compare.h) ------------------------ */
@@ -208,8 +223,25 @@ int compare_analyse(struct compare_state *st, const struct bench__cmp_params *pa
  * group killed. Returns its exit status (0 = success), or -1 when it was killed by a signal or
  * could not be started; when not 0, `why` holds the reason ("exited with status 2: <last log
  * line>", "killed by SIGSEGV: Segmentation fault"). A SIGINT, SIGTERM or SIGHUP to this process
- * kills the child's group, runs the interrupt cleanup and is re-raised (common/interrupt.h). */
-int compare_exec(struct tool_program *prog, const char *log_path, char *why, size_t why_size);
+ * kills the child's group, runs the interrupt cleanup and is re-raised (common/interrupt.h).
+ * ru (may be NULL) gets wait4's rusage of the child, or ru_utime.tv_usec -1 when it was not
+ * waited for (never started). */
+int compare_exec(struct tool_program *prog, const char *log_path, struct rusage *ru, char *why,
+                 size_t why_size);
+
+/* ---- provenance.c: each subject's SHA-256, libbench version and page cache; each run's rusage */
+
+/* Every subject's facts (binary mode and --commands: after the programs are found and, for
+ * binaries, the temporary directory made, as `BIN --version` runs there; file mode: the reasons
+ * they are unknown). */
+void compare_provenance_gather(struct compare_state *st);
+/* Run r of subject s: its rusage (NULL: not measured). */
+void compare_provenance_run(struct compare_state *st, size_t s, size_t r, const struct rusage *ru);
+/* Subject s's keys into its --json object j (n_runs runs), null with a reason where unknown. */
+void compare_provenance_json(struct json_t *j, const struct compare_state *st, size_t s,
+                             size_t n_runs);
+/* The text header's line of the subjects' hashes and versions (binary mode and --commands). */
+void compare_provenance_text(FILE *out, const struct compare_state *st);
 
 /* ---- runs.c: binary mode's and --commands' runs ------------------------------------------ */
 
@@ -269,6 +301,7 @@ struct compare_report {
                                     "runs_max_reached"); NULL otherwise */
     const char *const *warnings; /* n_warnings lines, each printed as "warning: ..." */
     size_t n_warnings;
+    const struct compare_state *state; /* the subjects' provenance (provenance.c) */
 };
 
 void compare_report_text(FILE *out, const struct compare_report *rep);

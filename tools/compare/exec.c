@@ -80,7 +80,8 @@ static int describe(const struct tool_child *c, const char *log_path, char *why,
     return -1;
 }
 
-int compare_exec(struct tool_program *prog, const char *log_path, char *why, size_t why_size)
+int compare_exec(struct tool_program *prog, const char *log_path, struct rusage *ru, char *why,
+                 size_t why_size)
 {
     int log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (log_fd < 0) {
@@ -91,6 +92,14 @@ int compare_exec(struct tool_program *prog, const char *log_path, char *why, siz
     struct tool_child *child = bench__xmalloc(sizeof *child);
     tool_spawn(prog, &how, child);
     close(log_fd);
+    if (ru) { /* wait4's, of a child that was waited for; else unmeasured (NaN user time) */
+        bool waited = child->outcome == TOOL_COMPLETED || child->outcome == TOOL_EXITED ||
+                      child->outcome == TOOL_SIGNALED;
+        if (waited)
+            *ru = child->ru;
+        else
+            ru->ru_utime.tv_usec = -1;
+    }
     int rc = describe(child, log_path, why, why_size);
     free(child);
     return rc;

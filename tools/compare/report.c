@@ -339,6 +339,8 @@ void compare_report_text(FILE *out, const struct compare_report *rep)
                 o->metric_exact ? "an exact count (floor 0: any difference is a change)"
                                 : "the median of its runs (its values, not time)");
     }
+    if (rep->state)
+        compare_provenance_text(out, rep->state);
     for (size_t w = 0; w < rep->n_warnings; w++)
         fprintf(out, "warning: %s\n", rep->warnings[w]);
     if (rep->n_cells > 0)
@@ -516,6 +518,8 @@ static json_t *subject_json(const struct compare_report *rep, size_t s)
         for (size_t r = 0; r < rep->n_runs[s]; r++)
             append(files, text(o->files[s][r]));
     }
+    if (rep->state)
+        compare_provenance_json(j, rep->state, s, rep->n_runs[s]);
     return j;
 }
 

@@ -2,8 +2,9 @@
 /* runs.c: owns the runs of binary mode and of --commands: each subject run once per run
  * in the interleaved schedule, its --bench-json document kept (or, for a command, its wall time
  * through common/spawn.c as a one-row document), or why the run gave none; the runs --runs=auto
- * adds while the engine's stopping rule asks for them, and the temporary directory removed on exit
- * or interrupt. No statistics, and no process spawned here for a command. */
+ * adds while the engine's stopping rule asks for them (each run's rusage and the subjects'
+ * provenance kept by provenance.c), and the temporary directory removed on exit or interrupt. No
+ * statistics, and no process spawned here for a command. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
@@ -35,6 +36,11 @@ static void remove_tmpdir(void *data)
                 unlink(path);
             }
         }
+    for (size_t c = 0; c < 2; c++) { /* provenance.c's `BIN --version` logs */
+        char path[4096];
+        bench__fmt(path, sizeof path, "%s/version-%zu.log", st->tmpdir, c);
+        unlink(path);
+    }
     rmdir(st->tmpdir);
 }
 
@@ -53,6 +59,9 @@ static void run_command(struct compare_state *st, size_t s, size_t r, struct too
     struct tool_program *prog = &st->programs[s == SUBJ_CANDIDATE ? 1 : 0];
     struct tool_spawn how = {.output = TOOL_OUTPUT_NULL, .timeout_ns = st->opts.timeout_ns};
     tool_spawn(prog, &how, sample);
+    bool waited = sample->outcome == TOOL_COMPLETED || sample->outcome == TOOL_EXITED ||
+                  sample->outcome == TOOL_SIGNALED;
+    compare_provenance_run(st, s, r, waited ? &sample->ru : NULL);
     if (sample->outcome != TOOL_COMPLETED) {
         char why[COMPARE_ERROR_MAX];
         tool_child_describe(sample, prog, st->opts.timeout_ns, why, sizeof why);
@@ -97,7 +106,10 @@ static void run_subject(struct compare_state *st, size_t s, size_t r)
         argv[3 + st->opts.n_args] = metrics;
     struct tool_program run = {.argv = argv, .path = bin->path}; /* borrowed: not freed */
     why[0] = '\0';
-    int status = compare_exec(&run, log, why, sizeof why);
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    int status = compare_exec(&run, log, &ru, why, sizeof why);
+    compare_provenance_run(st, s, r, ru.ru_utime.tv_usec < 0 ? NULL : &ru);
     free(argv);
     struct compare_doc *d = &st->docs[s][r];
     if (status == 0 || status == 1) {
@@ -168,6 +180,7 @@ int compare_run_binaries(struct compare_state *st, char *err, size_t err_size)
     }
     if (st->tmpdir)
         tool_interrupt_on(remove_tmpdir, st);
+    compare_provenance_gather(st); /* binaries: `BIN --version` in the temporary directory */
 
     /* One stream; each run shuffles a fresh copy of the declared subject list. --runs=auto
      * continues the same schedule: its first runs are those of --runs with the same count. */
