@@ -164,24 +164,26 @@ void compare_provenance_json(json_t *j, const struct compare_state *st, size_t s
 }
 
 /* "1a2b3c4d5e6f" (the first 12 digits), or an em dash. */
-static const char *short_hash(const struct compare_subject_facts *f, char buf[16])
+static void short_hash(const struct compare_subject_facts *f, char buf[16])
 {
-    if (!f->sha256[0])
-        return "\xe2\x80\x94";
-    bench__fmt(buf, 16, "%.12s", f->sha256);
-    return buf;
+    bench__fmt(buf, 16, "%.12s", f->sha256[0] ? f->sha256 : "\xe2\x80\x94");
 }
 
 void compare_provenance_text(FILE *out, const struct compare_state *st)
 {
     if (!st->opts.binary_mode)
         return;
-    char b[16], c[16];
-    const struct compare_subject_facts *fb = &st->facts[SUBJ_BASELINE];
-    const struct compare_subject_facts *fc = &st->facts[SUBJ_CANDIDATE];
+    char hash[2][16], version[2][80] = {"", ""};
+    const size_t subject[2] = {SUBJ_BASELINE, SUBJ_CANDIDATE};
+    for (size_t k = 0; k < 2; k++) {
+        const struct compare_subject_facts *f = &st->facts[subject[k]];
+        if (!st->opts.commands_mode) /* a command's version is not known: not shown */
+            bench__fmt(version[k], sizeof version[k], ", libbench %s",
+                       f->version ? f->version : "\xe2\x80\x94");
+        short_hash(f, hash[k]);
+    }
     fprintf(out,
-            "subjects: baseline sha256 %s, libbench %s; candidate sha256 %s, libbench %s; "
-            "page cache not controlled\n",
-            short_hash(fb, b), fb->version ? fb->version : "\xe2\x80\x94", short_hash(fc, c),
-            fc->version ? fc->version : "\xe2\x80\x94");
+            "subjects: baseline sha256 %s%s; candidate sha256 %s%s; page cache not "
+            "controlled\n",
+            hash[0], version[0], hash[1], version[1]);
 }
