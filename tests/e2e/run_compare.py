@@ -5,6 +5,7 @@
 # numbers are chosen (--runs=auto, deterministic on a busy machine), hand-written documents
 # checked field by field against the golden vectors (the spec's, and compare-vectors.json for
 # --detect and lost runs), bad inputs and usage errors (one line, exit 2).
+import hashlib
 import json
 import os
 import re
@@ -114,6 +115,79 @@ def common_json_checks(doc, rc, what):
         check(doc["verdict"] == "UNMEASURED" and not any(
               c["state"] in ("CLAIMED", "NO_CHANGE") for c in doc["cells"]),
               f"{what}: a claim beside the warning {doc['warnings']}: {doc['verdict']}")
+
+
+# ---- provenance (seed 000: sha256, version, page cache, rusage per run) ---------------------
+
+RU_KEYS = ["user-ns", "sys-ns", "max-rss-bytes", "minflt", "majflt", "inblock", "oublock",
+           "vol-cs", "invol-cs"]
+PROV_KEYS = ["binary_sha256", "binary_sha256_reason", "libbench_version",
+             "libbench_version_reason", "page_cache_state", "page_cache_reason", "rusage_source",
+             "rusage", "rusage_reason"]
+
+
+def sha256_of(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def check_provenance(doc, what, files, versions, waited=None):
+    """Each subject's provenance keys, in order after its own: files[s] the file whose SHA-256 it
+    must carry (None: null with a reason), versions[s] its libbench version (a regex; None: null
+    with a reason); waited[s] the runs that must have rusage (None: every run; file mode: none)."""
+    subj = doc.get("subjects", {})
+    for s in ("baseline", "candidate", "aa"):
+        j = subj.get(s, {})
+        keys = list(j.keys())
+        check(keys[-len(PROV_KEYS):] == PROV_KEYS, f"{what}: {s}: keys {keys}")
+        if files[s] is None:
+            check(j.get("binary_sha256") is None and j.get("binary_sha256_reason"),
+                  f"{what}: {s}: sha256 {j.get('binary_sha256')} {j.get('binary_sha256_reason')}")
+        else:
+            check(j.get("binary_sha256") == sha256_of(files[s]) and
+                  j.get("binary_sha256_reason") is None,
+                  f"{what}: {s}: sha256 {j.get('binary_sha256')} != hashlib's of {files[s]}")
+        if versions[s] is None:
+            check(j.get("libbench_version") is None and j.get("libbench_version_reason"),
+                  f"{what}: {s}: version {j.get('libbench_version')} "
+                  f"{j.get('libbench_version_reason')}")
+        else:
+            check(re.fullmatch(versions[s], j.get("libbench_version") or "") is not None and
+                  j.get("libbench_version_reason") is None,
+                  f"{what}: {s}: version {j.get('libbench_version')}")
+        # compare neither sets nor probes the page cache: never a label, always the reason
+        check(j.get("page_cache_state") is None and "page cache" in (j.get("page_cache_reason")
+                                                                        or ""),
+              f"{what}: {s}: page cache {j.get('page_cache_state')} {j.get('page_cache_reason')}")
+        if doc.get("mode") == "files":
+            check(j.get("rusage") is None and j.get("rusage_source") is None and
+                  j.get("rusage_reason"), f"{what}: {s}: file mode rusage {j.get('rusage')}")
+            continue
+        ru = j.get("rusage") or []
+        runs = doc["params"]["runs"]
+        check(j.get("rusage_source") == "wait4" and len(ru) == runs,
+              f"{what}: {s}: rusage {j.get('rusage_source')} {len(ru)} of {runs} runs")
+        for r, v in enumerate(ru):
+            if v is None:
+                check(waited is not None and r + 1 not in waited[s] and j.get("rusage_reason"),
+                      f"{what}: {s}: run {r + 1} without rusage: {j.get('rusage_reason')}")
+                continue
+            check(list(v.keys()) == RU_KEYS and all(isinstance(v[k], int) and v[k] >= 0
+                                                    for k in RU_KEYS) and
+                  v["user-ns"] + v["sys-ns"] >= 0 and v["max-rss-bytes"] > 0,
+                  f"{what}: {s}: run {r + 1} rusage {v}")
+
+
+def check_subjects_line(out, what, doc, with_version=True):
+    """The header's subjects line: the first 12 hex digits of each hash (or a dash), its version."""
+    parts = []
+    for s in ("baseline", "candidate"):
+        j = doc["subjects"][s]
+        h = (j["binary_sha256"] or "\u2014")[:12]
+        v = f", libbench {j['libbench_version'] or chr(0x2014)}" if with_version else ""
+        parts.append(f"{s} sha256 {h}{v}")
+    line = "subjects: " + "; ".join(parts) + "; page cache not controlled\n"
+    check(line in out, f"{what}: the subjects line {line!r}\n{out}")
 
 
 # ---- binaries --------------------------------------------------------------------------------
@@ -284,8 +358,10 @@ def case_failing_subject():
     need_knob()
     with tempfile.TemporaryDirectory() as tmp:
         count = os.path.join(tmp, "count")
-        # the candidate's second invocation dies by a signal, the fourth exits 3
+        # the candidate's second run dies by a signal, the fourth exits 3 (compare's one
+        # `--version` before the runs is not counted)
         cand = wrapper(tmp, "flaky.sh",
+                       f"if [ \"$1\" = --version ]; then exec '{KNOB}' --version; fi\n"
                        f"n=$(cat '{count}' 2>/dev/null || echo 0); n=$((n + 1)); "
                        f"echo $n > '{count}'\n"
                        "if [ $n -eq 2 ]; then kill -SEGV $$; fi\n"
@@ -310,6 +386,12 @@ def case_failing_subject():
               f"flaky: stderr note {err!r}")
         check([(f["subject"], f["run"]) for f in doc["failed_runs"]] ==
               [("candidate", 2), ("candidate", 4)], f"flaky: failed_runs {doc['failed_runs']}")
+        # provenance: the file each subject runs (the wrapper for the candidate), the version
+        # its --version reports, every run's rusage, the killed and the failed runs' too
+        version = r"\d+\.\d+\.\d+.*"
+        check_provenance(doc, "flaky", {"baseline": KNOB, "candidate": cand, "aa": KNOB},
+                         {"baseline": version, "candidate": version, "aa": version})
+        check_subjects_line(out, "flaky", doc)
         # a candidate that never runs: nothing to compare, never a pass
         dead = wrapper(tmp, "dead.sh", "exit 5\n")
         rc, out, err, doc = compare_binaries(KNOB, dead, ["--runs", "3"], tmp, "dead")
@@ -317,6 +399,12 @@ def case_failing_subject():
               f"dead: exit {rc} verdict {doc.get('verdict')}\n{out}")
         check(all(c["state"] == "UNMEASURED" and c["n_candidate"] == 0 for c in doc["cells"]),
               "dead: every cell UNMEASURED with no candidate run")
+        check_provenance(doc, "dead", {"baseline": KNOB, "candidate": dead, "aa": KNOB},
+                         {"baseline": r"\d+\.\d+\.\d+.*", "candidate": None,
+                          "aa": r"\d+\.\d+\.\d+.*"})
+        check(doc["subjects"]["candidate"]["libbench_version_reason"] ==
+              "--version failed: exited with status 5",
+              f"dead: version reason {doc['subjects']['candidate']['libbench_version_reason']}")
         # nothing at all ran: no cell, still exit 2
         rc, out, err, doc = compare_binaries(dead, dead, ["--runs", "1"], tmp, "none")
         check(rc == 2 and doc.get("verdict") == "UNMEASURED" and doc.get("reason") == "unmeasured_cells"
@@ -424,6 +512,10 @@ def check_family(tmp, name, vectors, key, expect_exit, verdict=None):
     check(rc == w_exit == expect_exit, f"{name}: exit {rc}, want {w_exit}\n{out}{err}")
     check(err == "", f"{name}: stderr {err!r}")
     doc = load(out_json)
+    # file mode ran nothing: every provenance key null with its reason
+    nothing = {"baseline": None, "candidate": None, "aa": None}
+    check_provenance(doc, name, nothing, nothing)
+    check("\nsubjects: " not in out, f"{name}: a subjects line in file mode\n{out}")
     check(doc["verdict"] == w_verdict and doc["reason"] == w_reason and
           (verdict is not None or doc["runs_needed"] == want.get("runs_needed")) and
           doc["family_size"] == want["family_size"],
@@ -715,12 +807,16 @@ def scripted_subject(tmp, name, values):
     invocation k (counted in a file) gives cell c the value values[c][k - 1] (the last one
     once the list is used up). The baseline binary serves both the baseline and the A/A
     control (two invocations per run, in the order the schedule of seed 0 gives), the
-    candidate one per run: every number is fixed and a busy machine changes nothing."""
+    candidate one per run: every number is fixed and a busy machine changes nothing. Its
+    `--version` (compare's provenance) prints no libbench version and counts nothing."""
     counter = os.path.join(tmp, name + ".count")
     script = wrapper(tmp, name, "")
     with open(script, "w", encoding="utf-8") as f:
         f.write(f"""#!{sys.executable}
 import json, sys
+if "--version" in sys.argv:  # compare asks each binary once; not a libbench binary: no count
+    print("scripted subject")
+    sys.exit(0)
 values = {json.dumps(values)}
 try:
     k = int(open({counter!r}).read()) + 1
@@ -765,6 +861,12 @@ def case_auto():
             doc = load(out_json) if os.path.exists(out_json) else {"cells": [], "exit": None,
                                                                     "params": {"detect": 0.1}}
             common_json_checks(doc, rc, f"auto {name}")
+            # scripted subjects: their --version names no libbench version
+            check_provenance(doc, f"auto {name}", {"baseline": base, "candidate": cand,
+                                                   "aa": base},
+                             {"baseline": None, "candidate": None, "aa": None})
+            check(doc.get("subjects", {}).get("baseline", {}).get("libbench_version_reason") ==
+                  "--version printed no 'libbench VERSION' line", f"auto {name}: version reason")
             results[name] = (rc, out, err, doc)
         rc, out, err, doc = results["same"]
         runs = doc.get("params", {}).get("runs")

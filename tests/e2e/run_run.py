@@ -8,6 +8,7 @@
 # --prepare and --warmup, --shell, the live line on a terminal only, usage errors (one line,
 # exit 2), the JSON Schema, and compare --commands claiming a regression and not an A/A.
 # Nothing here asserts a timing ratio: every bound holds on a busy machine.
+import hashlib
 import json
 import os
 import pty
@@ -604,6 +605,28 @@ def case_compare_commands():
         check("│ process wall time │ 20/20/20" in out and f"verdict: {doc.get('verdict')} " in out,
               f"commands: table {out}")
         check("libbench compare: run 1/20: " in err, f"commands: progress {err}")
+        # provenance: the SHA-256 of the program the first word resolves to, no version (any
+        # program), no page-cache label (compare does not control it), each run's rusage
+        with open(HELPER, "rb") as f:
+            helper_sha = hashlib.sha256(f.read()).hexdigest()
+        for s in ("baseline", "candidate", "aa"):
+            j = doc["subjects"][s]
+            check(j.get("binary_sha256") == helper_sha and j.get("binary_sha256_reason") is None,
+                  f"commands: {s}: sha256 {j.get('binary_sha256')} != {helper_sha}")
+            check(j.get("libbench_version") is None and
+                  j.get("libbench_version_reason") ==
+                  "--commands: a command's version is not known to compare",
+                  f"commands: {s}: version {j.get('libbench_version_reason')}")
+            check(j.get("page_cache_state") is None and j.get("page_cache_reason"),
+                  f"commands: {s}: page cache {j.get('page_cache_reason')}")
+            ru = j.get("rusage") or []
+            check(j.get("rusage_source") == "wait4" and len(ru) == 20 and
+                  all(v is not None and v["user-ns"] >= 0 and v["sys-ns"] >= 0 and
+                      v["user-ns"] + v["sys-ns"] >= 0 and v["max-rss-bytes"] > 0 and
+                      isinstance(v["vol-cs"], int) and isinstance(v["majflt"], int) for v in ru)
+                  and j.get("rusage_reason") is None, f"commands: {s}: rusage {ru[:2]}")
+        check(f"subjects: baseline sha256 {helper_sha[:12]}; candidate sha256 {helper_sha[:12]}; "
+              "page cache not controlled\n" in out, f"commands: the subjects line\n{out}")
         # A/A: the same command twice claims nothing
         rc, out, err, doc = compare(["--runs", "12", "--commands", base, base], tmp)
         cell = (doc.get("cells") or [{}])[0]
@@ -621,6 +644,11 @@ def case_compare_commands():
               f"commands: timeout {rc} {out}")
         # the options in any order: --commands is a mode, its commands the two words that are
         # not options, wherever they stand (issue 26 point 7)
+        # --shell: the shell resolves the program, so compare has no hash of it
+        rc, out, err, doc = compare(["--runs", "3", "--shell", "--commands", "true", "true"], tmp)
+        check(all(doc.get("subjects", {}).get(s, {}).get("binary_sha256") is None and
+                  "--shell" in (doc["subjects"][s].get("binary_sha256_reason") or "")
+                  for s in ("baseline", "candidate", "aa")), f"commands --shell: {doc}")
         for args in (["--commands", "--shell", "true", "true", "--runs", "3"],
                      ["true", "--runs", "3", "true", "--commands"],
                      ["--runs", "3", "--commands", "true", "--timeout", "5", "true"]):
