@@ -237,9 +237,9 @@ int compare_exec(struct tool_program *prog, const char *log_path, struct rusage 
 void compare_provenance_gather(struct compare_state *st);
 /* Run r of subject s: its rusage (NULL: not measured). */
 void compare_provenance_run(struct compare_state *st, size_t s, size_t r, const struct rusage *ru);
-/* Subject s's keys into its --json object j (n_runs runs), null with a reason where unknown. */
-void compare_provenance_json(struct json_t *j, const struct compare_state *st, size_t s,
-                             size_t n_runs);
+/* Subject s's object in the --json document (its binary, command or files, then the keys above,
+ * null with a reason where unknown), of n_runs runs. */
+struct json_t *compare_subject_json(const struct compare_state *st, size_t s, size_t n_runs);
 /* The text header's line of the subjects' hashes and versions (binary mode and --commands). */
 void compare_provenance_text(FILE *out, const struct compare_state *st);
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* provenance.c: owns what compare records of each subject and run besides its values (seed 000's
- * provenance): the executable's SHA-256, the libbench version it reports (`BIN --version`, run
- * once per binary through exec.c), the page cache it ran in, and each run's wait4 rusage
- * (common/rusage.c) — each null with its reason where compare does not know it, never a guess. */
+/* provenance.c: owns each subject's object in compare's --json and what compare records of each
+ * subject and run besides its values (seed 000's provenance): the executable's SHA-256, the
+ * libbench version it reports (`BIN --version`, run once per binary through exec.c), the page cache
+ * it ran in, and each run's wait4 rusage (common/rusage.c) — each null with its reason where
+ * compare does not know it, never a guess. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
@@ -119,7 +120,7 @@ static json_t *text_or_null(const char *s)
     return s ? tool_json_text(s) : json_null();
 }
 
-void compare_provenance_json(json_t *j, const struct compare_state *st, size_t s, size_t n_runs)
+static void provenance_json(json_t *j, const struct compare_state *st, size_t s, size_t n_runs)
 {
     const struct compare_subject_facts *f = &st->facts[s];
     bool files = !st->opts.binary_mode;
@@ -161,6 +162,43 @@ void compare_provenance_json(json_t *j, const struct compare_state *st, size_t s
             bench__out_of_memory();
     }
     put(j, "rusage_reason", text_or_null(any_null ? f->rusage_why : NULL));
+}
+
+static json_t *child(json_t *o, const char *key, json_t *v)
+{
+    put(o, key, v);
+    return v;
+}
+
+static void append(json_t *a, json_t *v)
+{
+    if (!a || !v || json_array_append_new(a, v) != 0)
+        bench__out_of_memory();
+}
+
+json_t *compare_subject_json(const struct compare_state *st, size_t s, size_t n_runs)
+{
+    const struct compare_options *o = &st->opts;
+    json_t *j = json_object();
+    if (o->commands_mode) {
+        size_t c = s == SUBJ_CANDIDATE ? 1 : 0;
+        put(j, "command", tool_json_text(o->commands[c]));
+        put(j, "shell", json_boolean(o->shell));
+        json_t *args = child(j, "argv", json_array());
+        for (char **w = o->command_argv[c]; w && *w; w++)
+            append(args, tool_json_text(*w));
+    } else if (o->binary_mode) {
+        put(j, "binary", tool_json_text(o->bin[s == SUBJ_CANDIDATE ? 1 : 0]));
+        json_t *args = child(j, "args", json_array());
+        for (size_t k = 0; k < o->n_args; k++)
+            append(args, tool_json_text(o->args[k]));
+    } else {
+        json_t *files = child(j, "files", json_array());
+        for (size_t r = 0; r < n_runs; r++)
+            append(files, tool_json_text(o->files[s][r]));
+    }
+    provenance_json(j, st, s, n_runs);
+    return j;
 }
 
 /* "1a2b3c4d5e6f" (the first 12 digits), or an em dash. */

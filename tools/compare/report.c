@@ -497,32 +497,6 @@ static json_t *cell_json(const struct compare_report *rep, size_t i)
     return j;
 }
 
-static json_t *subject_json(const struct compare_report *rep, size_t s)
-{
-    const struct compare_options *o = rep->opts;
-    json_t *j = json_object();
-    if (o->commands_mode) {
-        size_t c = s == SUBJ_CANDIDATE ? 1 : 0;
-        put(j, "command", text(o->commands[c]));
-        put(j, "shell", json_boolean(o->shell));
-        json_t *args = child(j, "argv", json_array());
-        for (char **w = o->command_argv[c]; w && *w; w++)
-            append(args, text(*w));
-    } else if (o->binary_mode) {
-        put(j, "binary", text(o->bin[s == SUBJ_CANDIDATE ? 1 : 0]));
-        json_t *args = child(j, "args", json_array());
-        for (size_t k = 0; k < o->n_args; k++)
-            append(args, text(o->args[k]));
-    } else {
-        json_t *files = child(j, "files", json_array());
-        for (size_t r = 0; r < rep->n_runs[s]; r++)
-            append(files, text(o->files[s][r]));
-    }
-    if (rep->state)
-        compare_provenance_json(j, rep->state, s, rep->n_runs[s]);
-    return j;
-}
-
 static json_t *document(const struct compare_report *rep)
 {
     const struct compare_options *o = rep->opts;
@@ -572,7 +546,8 @@ static json_t *document(const struct compare_report *rep)
     for (size_t w = 0; w < rep->n_warnings; w++)
         append(warnings, text(rep->warnings[w]));
     for (size_t s = 0; s < N_SUBJECTS; s++)
-        put(subjects, compare_subject_names[s], subject_json(rep, s));
+        put(subjects, compare_subject_names[s],
+            compare_subject_json(rep->state, s, rep->n_runs[s]));
     if (o->binary_mode) {
         json_t *schedule = child(doc, "schedule", json_array());
         for (size_t r = 0; r < rep->n_runs[SUBJ_BASELINE]; r++) {
