@@ -235,6 +235,13 @@ int compare_exec(struct tool_program *prog, const char *log_path, struct rusage 
  * binaries, the temporary directory made, as `BIN --version` runs there; file mode: the reasons
  * they are unknown). */
 void compare_provenance_gather(struct compare_state *st);
+/* The paired mode's subject run from bin (c: 0 baseline, 1 candidate, 2 the control): its file's
+ * SHA-256 and `BIN --version` (its log in tmpdir) into *f; its keys into the subject's --json
+ * object j (the page cache and the rusage null with their reasons); freeing *f. */
+void compare_provenance_paired(const struct tool_program *bin, const char *tmpdir, size_t c,
+                               struct compare_subject_facts *f);
+void compare_provenance_paired_json(struct json_t *j, const struct compare_subject_facts *f);
+void compare_provenance_facts_free(struct compare_subject_facts *f);
 /* Run r of subject s: its rusage (NULL: not measured). */
 void compare_provenance_run(struct compare_state *st, size_t s, size_t r, const struct rusage *ru);
 /* Subject s's object in the --json document (its binary, command or files, then the keys above,

@@ -356,6 +356,7 @@ static void driver_free(struct paired_driver *d)
         compare_live_cells_free(&d->live[s]);
         tool_program_free(&d->prog[s]);
         free(d->down[s]);
+        compare_provenance_facts_free(&d->run.facts[s]);
     }
     tool_live_group_end(d->group);
     remove_files(d);
@@ -432,6 +433,8 @@ int compare_run_paired(struct compare_state *st, int *status, char *fallback_why
     rc = start_all(d, fallback_why, why_size, err, err_size);
     if (rc != 0)
         goto done;
+    for (size_t s = 0; s < N_SUBJECTS; s++) /* once each serves: the file and `BIN --version` */
+        compare_provenance_paired(&d->prog[s], d->tmpdir, s, &r->facts[s]);
     build_cells(d);
     fprintf(stderr,
             "libbench compare: paired mode: %zu cell%s; baseline, candidate and control live; "

@@ -42,6 +42,7 @@ struct paired_run {
     int exit_code;
     const char *const *warnings;
     size_t n_warnings;
+    struct compare_subject_facts facts[N_SUBJECTS]; /* provenance.c */
 };
 
 /* paired_report.c: the table and verdict (text), and the --json document. */

@@ -319,6 +319,7 @@ int paired_report_json(const struct paired_run *r, const char *path, char *err, 
         put(subjects, compare_subject_names[s], k);
         put(k, "binary", tool_json_text(o->bin[s == SUBJ_CANDIDATE ? 1 : 0]));
         put(k, "restarts", json_integer((json_int_t)r->restarts[s]));
+        compare_provenance_paired_json(k, &r->facts[s]);
     }
     json_t *cells = json_array();
     put(doc, "cells", cells);

@@ -34,13 +34,25 @@ static void set(char **slot, const char *text)
     *slot = bench__xstrdup(text);
 }
 
+static void put(json_t *o, const char *key, json_t *v)
+{
+    if (!o || !v || json_object_set_new(o, key, v) != 0)
+        bench__out_of_memory();
+}
+
+static json_t *text_or_null(const char *s)
+{
+    return s ? tool_json_text(s) : json_null();
+}
+
 /* The version line of `BIN --version` ("libbench 0.3.0"), or why there is none. */
-static void binary_version(struct compare_state *st, size_t c, struct compare_subject_facts *f)
+static void binary_version(const struct tool_program *bin, const char *tmpdir, size_t c,
+                           struct compare_subject_facts *f)
 {
     char log[4096], why[COMPARE_ERROR_MAX], err[COMPARE_ERROR_MAX];
-    bench__fmt(log, sizeof log, "%s/version-%zu.log", st->tmpdir, c);
-    char *argv[] = {st->programs[c].argv[0], "--version", NULL};
-    struct tool_program prog = {.argv = argv, .path = st->programs[c].path}; /* borrowed */
+    bench__fmt(log, sizeof log, "%s/version-%zu.log", tmpdir, c);
+    char *argv[] = {bin->argv[0], "--version", NULL};
+    struct tool_program prog = {.argv = argv, .path = bin->path}; /* borrowed */
     why[0] = '\0';
     int status = compare_exec(&prog, log, NULL, why, sizeof why);
     char *data = NULL;
@@ -88,12 +100,51 @@ void compare_provenance_gather(struct compare_state *st)
         else if (s == SUBJ_AA && st->facts[SUBJ_BASELINE].version_why)
             set(&f->version_why, st->facts[SUBJ_BASELINE].version_why);
         else
-            binary_version(st, c, f);
+            binary_version(p, st->tmpdir, c, f);
         if (f->version) {
             free(f->version_why);
             f->version_why = NULL;
         }
     }
+}
+
+void compare_provenance_paired(const struct tool_program *bin, const char *tmpdir, size_t c,
+                               struct compare_subject_facts *f)
+{
+    char why[COMPARE_ERROR_MAX];
+    if (tool_sha256_file(bin->path, f->sha256, why, sizeof why) != 0)
+        set(&f->sha256_why, why);
+    binary_version(bin, tmpdir, c, f);
+    if (f->version) {
+        free(f->version_why);
+        f->version_why = NULL;
+    }
+}
+
+void compare_provenance_facts_free(struct compare_subject_facts *f)
+{
+    free(f->sha256_why);
+    free(f->version);
+    free(f->version_why);
+    free(f->rusage_why);
+    memset(f, 0, sizeof *f);
+}
+
+void compare_provenance_paired_json(json_t *j, const struct compare_subject_facts *f)
+{
+    put(j, "binary_sha256", f->sha256[0] ? tool_json_text(f->sha256) : json_null());
+    put(j, "binary_sha256_reason",
+        f->sha256[0] ? json_null() : text_or_null(f->sha256_why ? f->sha256_why : "unknown"));
+    put(j, "libbench_version", text_or_null(f->version));
+    put(j, "libbench_version_reason",
+        f->version ? json_null() : text_or_null(f->version_why ? f->version_why : "unknown"));
+    put(j, "page_cache_state", json_null());
+    put(j, "page_cache_reason", tool_json_text(cache_reason));
+    put(j, "rusage_source", json_null());
+    put(j, "rusage", json_null());
+    put(j, "rusage_reason",
+        tool_json_text("paired mode: a subject is a live process that answers many cells' "
+                       "samples; no run of it is one process to take the rusage of"));
 }
 
 void compare_provenance_run(struct compare_state *st, size_t s, size_t r, const struct rusage *ru)
@@ -107,17 +158,6 @@ void compare_provenance_run(struct compare_state *st, size_t s, size_t r, const 
     }
     for (size_t k = 0; k < TOOL_RU_N; k++)
         v[k] = NAN;
-}
-
-static void put(json_t *o, const char *key, json_t *v)
-{
-    if (!o || !v || json_object_set_new(o, key, v) != 0)
-        bench__out_of_memory();
-}
-
-static json_t *text_or_null(const char *s)
-{
-    return s ? tool_json_text(s) : json_null();
 }
 
 static void provenance_json(json_t *j, const struct compare_state *st, size_t s, size_t n_runs)
