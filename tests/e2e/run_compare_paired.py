@@ -5,8 +5,10 @@
 # is always a REGRESSION, a candidate body that fails, crashes or hangs makes its cell UNMEASURED
 # with the reason while the other cells go on, the served mode answers its protocol, and a binary that does not serve falls back to the
 # run-level mode, said in the output. No check reads a timing.
+import hashlib
 import json
 import os
+import re
 import signal
 import time
 import subprocess
@@ -101,11 +103,31 @@ def case_aa():
                       f"A/A seed {seed}: {name}: {c['rounds']} rounds")
 
 
+def check_provenance(doc, what, files):
+    """Each subject's provenance: the SHA-256 of the file it runs (hashlib's), the version its
+    --version reports, the page cache and the rusage null with their reasons (a live subject is
+    not one run)."""
+    for s in ("baseline", "candidate", "aa"):
+        j = doc.get("subjects", {}).get(s, {})
+        with open(files[s], "rb") as f:
+            want = hashlib.sha256(f.read()).hexdigest()
+        check(j.get("binary_sha256") == want and j.get("binary_sha256_reason") is None,
+              f"{what}: {s}: sha256 {j.get('binary_sha256')} != {want}")
+        check(re.fullmatch(r"\d+\.\d+\.\d+.*", j.get("libbench_version") or "") is not None and
+              j.get("libbench_version_reason") is None,
+              f"{what}: {s}: version {j.get('libbench_version')} {j.get('libbench_version_reason')}")
+        check(j.get("page_cache_state") is None and j.get("page_cache_reason") and
+              j.get("rusage") is None and j.get("rusage_source") is None and
+              "paired mode" in (j.get("rusage_reason") or ""),
+              f"{what}: {s}: page cache and rusage {j}")
+
+
 def case_regression():
     with tempfile.TemporaryDirectory() as tmp:
         cand = wrapper(tmp, "slower", "SERVED_EXTRA=50")
         rc, out, err, doc = compare(tmp, KNOB, cand)
         by = common(rc, out, err, doc, "50% knob")
+        check_provenance(doc, "50% knob", {"baseline": KNOB, "candidate": cand, "aa": KNOB})
         check(rc == 1, f"50% knob: exit {rc}:\n{out}")
         work = by.get("served_knob.work", {})
         check(work.get("state") == "REGRESSION", f"50% knob: work is {work.get('state')}:\n{out}")
