@@ -204,13 +204,50 @@ void tool_json_put_integer(struct bench__text *out, long long v)
     put(out, text, strlen(text));
 }
 
-void tool_json_put_value(struct bench__text *out, const json_t *v)
+static int key_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* An object's members, keys sorted as jansson's JSON_SORT_KEYS sorts them (strcmp: a key the
+ * tool writes holds no NUL). */
+static void put_value(struct bench__text *out, const json_t *v, bool sorted);
+
+static void put_sorted_object(struct bench__text *out, const json_t *v)
+{
+    size_t n = json_object_size(v), k = 0;
+    const char *small[32], **keys = n <= 32 ? small : bench__xmalloc(n * sizeof *keys);
+    const char *key;
+    const json_t *e;
+    json_object_foreach((json_t *)v, key, e)
+    {
+        keys[k++] = key;
+    }
+    qsort(keys, k, sizeof *keys, key_cmp);
+    put(out, "{", 1);
+    for (size_t i = 0; i < k; i++) {
+        if (i)
+            put(out, ",", 1);
+        tool_json_put_string(out, keys[i], strlen(keys[i]));
+        put(out, ":", 1);
+        put_value(out, json_object_get(v, keys[i]), true);
+    }
+    put(out, "}", 1);
+    if (keys != small)
+        free(keys);
+}
+
+static void put_value(struct bench__text *out, const json_t *v, bool sorted)
 {
     size_t i;
     const char *key;
     const json_t *e;
     switch (json_typeof(v)) {
     case JSON_OBJECT:
+        if (sorted) {
+            put_sorted_object(out, v);
+            break;
+        }
         put(out, "{", 1);
         i = 0;
         json_object_foreach((json_t *)v, key, e)
@@ -219,7 +256,7 @@ void tool_json_put_value(struct bench__text *out, const json_t *v)
                 put(out, ",", 1);
             tool_json_put_string(out, key, strlen(key));
             put(out, ":", 1);
-            tool_json_put_value(out, e);
+            put_value(out, e, false);
         }
         put(out, "}", 1);
         break;
@@ -229,7 +266,7 @@ void tool_json_put_value(struct bench__text *out, const json_t *v)
         {
             if (i)
                 put(out, ",", 1);
-            tool_json_put_value(out, e);
+            put_value(out, e, sorted);
         }
         put(out, "]", 1);
         break;
@@ -240,6 +277,16 @@ void tool_json_put_value(struct bench__text *out, const json_t *v)
     case JSON_FALSE: put(out, "false", 5); break;
     case JSON_NULL: put(out, "null", 4); break;
     }
+}
+
+void tool_json_put_value(struct bench__text *out, const json_t *v)
+{
+    put_value(out, v, false);
+}
+
+void tool_json_put_value_sorted(struct bench__text *out, const json_t *v)
+{
+    put_value(out, v, true);
 }
 
 void tool_json_dump(const json_t *doc, struct bench__text *out)

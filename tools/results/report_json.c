@@ -467,19 +467,15 @@ int report_json_text(const json_t *head, size_t n_rows, json_t *(*row)(void *ctx
         put(out, "\": ", 3);
         if (!strcmp(keys[i], "rows")) {
             put(out, "[", 1);
-            struct bench__text line = {0};
             for (size_t r = 0; r < n_rows; r++) {
                 json_t *o = row(ctx, r);
-                line.len = 0;
-                tool_json_dump_sorted_line(o, &line);
                 put(out, r ? ",\n    " : "\n    ", r ? 6 : 5);
-                put(out, line.data, line.len - 1); /* without its newline */
+                tool_json_put_value_sorted(out, o); /* tool_json_dump_sorted_line's bytes */
                 if (each)
                     each(ctx, o);
                 json_decref(o);
                 drain_some(out, (size_t)1 << 20, drain, drain_ctx, &e);
             }
-            free(line.data);
             put(out, n_rows ? "\n  ]" : "]", n_rows ? 4 : 1);
         } else {
             struct bench__text v = {0};
