@@ -386,6 +386,7 @@ int report_main(int argc, char **argv)
         fprintf(stderr, "error: %s\n", err);
         goto done;
     }
+    results_index_reader_cache(ix); /* the reconciliation is done: from here the index is read */
     if (results_index_runs(ix, &runs, err, sizeof err) != 0 ||
         results_index_aggregates(ix, &aggs, err, sizeof err) != 0 ||
         report_select(&runs, &aggs, &opt, (size_t)-1, &sel, &rows, err, sizeof err) != 0 ||
