@@ -252,37 +252,52 @@ void tool_json_put_integer(struct bench__text *out, long long v)
     put(out, text, strlen(text));
 }
 
-static int key_cmp(const void *a, const void *b)
+/* An object's member, for the sort of its keys. */
+struct member {
+    const char *key;
+    const json_t *value;
+};
+
+static int member_cmp(const void *a, const void *b)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    return strcmp(((const struct member *)a)->key, ((const struct member *)b)->key);
 }
 
 /* An object's members, keys sorted as jansson's JSON_SORT_KEYS sorts them (strcmp: a key the
- * tool writes holds no NUL). */
+ * tool writes holds no NUL); a few by insertion, without qsort's calls. */
 static void put_value(struct bench__text *out, const json_t *v, bool sorted);
 
 static void put_sorted_object(struct bench__text *out, const json_t *v)
 {
     size_t n = json_object_size(v), k = 0;
-    const char *small[32], **keys = n <= 32 ? small : bench__xmalloc(n * sizeof *keys);
+    struct member small[32], *m = n <= 32 ? small : bench__xmalloc(n * sizeof *m);
     const char *key;
-    const json_t *e;
+    json_t *e;
     json_object_foreach((json_t *)v, key, e)
     {
-        keys[k++] = key;
+        m[k++] = (struct member){key, e};
     }
-    qsort(keys, k, sizeof *keys, key_cmp);
+    if (k <= 32) {
+        for (size_t i = 1; i < k; i++)
+            for (size_t j = i; j > 0 && strcmp(m[j - 1].key, m[j].key) > 0; j--) {
+                struct member t = m[j];
+                m[j] = m[j - 1];
+                m[j - 1] = t;
+            }
+    } else {
+        qsort(m, k, sizeof *m, member_cmp);
+    }
     put(out, "{", 1);
     for (size_t i = 0; i < k; i++) {
         if (i)
             put(out, ",", 1);
-        tool_json_put_string(out, keys[i], strlen(keys[i]));
+        tool_json_put_string(out, m[i].key, strlen(m[i].key));
         put(out, ":", 1);
-        put_value(out, json_object_get(v, keys[i]), true);
+        put_value(out, m[i].value, true);
     }
     put(out, "}", 1);
-    if (keys != small)
-        free(keys);
+    if (m != small)
+        free(m);
 }
 
 static void put_value(struct bench__text *out, const json_t *v, bool sorted)
