@@ -236,13 +236,19 @@ static void guard_end(struct guard *g)
 
 /* ---- the target ------------------------------------------------------------------------ */
 
+/* What bench__write_file_from's producer writes through: write_all on the descriptor. */
+static int put_fd(void *sink, const char *data, size_t len)
+{
+    return write_all(*(const int *)sink, data, len);
+}
+
 /* A device or a FIFO: there is nothing to replace, so write in place. */
-static int write_direct(const char *path, const char *data, size_t len)
+static int write_direct(const char *path, bench__write_producer produce, void *ctx)
 {
     int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
     if (fd < 0)
         return errno;
-    int e = write_all(fd, data, len);
+    int e = produce(ctx, put_fd, &fd);
     if (close(fd) != 0 && e == 0 && errno != EINTR)
         e = errno;
     return e;
@@ -336,7 +342,7 @@ static void temp_name_free(struct temp_name *t)
 
 /* Write .<tag>.<pid>.XXXXXX next to target, make it durable, rename it over target. On failure,
  * or on a fatal signal meanwhile, the temporary file is gone and target untouched. */
-static int write_replace(const char *target, const char *data, size_t len)
+static int write_replace(const char *target, bench__write_producer produce, void *ctx)
 {
     struct temp_name t;
     int e = temp_name_make(&t, target);
@@ -364,7 +370,7 @@ static int write_replace(const char *target, const char *data, size_t len)
         if (fchmod(fd, 0644 & ~current_umask()) != 0)
             e = errno;
         if (e == 0)
-            e = write_all(fd, data, len);
+            e = produce(ctx, put_fd, &fd);
         if (e == 0 && fsync(fd) != 0)
             e = errno;
         if (close(fd) != 0 && e == 0 && errno != EINTR)
@@ -382,16 +388,33 @@ static int write_replace(const char *target, const char *data, size_t len)
     return e;
 }
 
-int bench__write_file(const char *path, const char *data, size_t len)
+int bench__write_file_from(const char *path, bench__write_producer produce, void *ctx)
 {
     char *target;
     enum target_kind kind;
     int e = resolve(path, &target, &kind);
     if (e == 0)
-        e = kind == TARGET_DIRECT ? write_direct(path, data, len)
-                                  : write_replace(target, data, len);
+        e = kind == TARGET_DIRECT ? write_direct(path, produce, ctx)
+                                  : write_replace(target, produce, ctx);
     free(target);
     return e;
+}
+
+struct whole {
+    const char *data;
+    size_t len;
+};
+
+static int put_whole(void *ctx, int (*put)(void *sink, const char *data, size_t len), void *sink)
+{
+    const struct whole *w = ctx;
+    return put(sink, w->data, w->len);
+}
+
+int bench__write_file(const char *path, const char *data, size_t len)
+{
+    struct whole w = {data, len};
+    return bench__write_file_from(path, put_whole, &w);
 }
 
 /* ---- the check before a run ---------------------------------------------------------------- */

@@ -33,6 +33,14 @@ BENCH__HIDDEN int bench__text_append(const char *bytes, size_t size, void *text)
  * temporary file remains. */
 #define BENCH__WRITE_DANGLING 0x10000
 BENCH__HIDDEN int bench__write_file(const char *path, const char *data, size_t len);
+/* The same, the data made while it is written (a document too large to hold whole): produce
+ * calls put(sink, data, len) for each piece in order and returns the first error put returned
+ * (an errno), or one of its own (nonzero: the target is left untouched), or 0. */
+typedef int (*bench__write_producer)(void *ctx,
+                                     int (*put)(void *sink, const char *data, size_t len),
+                                     void *sink);
+BENCH__HIDDEN int bench__write_file_from(const char *path, bench__write_producer produce,
+                                         void *ctx);
 /* The text for a bench__write_file error. */
 BENCH__HIDDEN const char *bench__write_file_strerror(int e);
 

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,36 @@ void tool_real_shortest(double v, char *buf, size_t size)
                 lo = mid + 1;
         }
         bench__fmt(buf, size, "%.*g", lo, v);
+        return;
+    }
+    if (v == (double)(long long)v && (v < 0 ? -v : v) >= 1 && (v < 0 ? -v : v) < 1e15) {
+        /* an integer of at most 15 digits: the digits "%.15g" writes, without printf; with
+         * trailing zeros, "%.Ng" of its N significant digits writes the exponent form */
+        long long i = (long long)v;
+        unsigned long long u = i < 0 ? 0ULL - (unsigned long long)i : (unsigned long long)i;
+        char d[24];
+        int nd = 0, sig;
+        while (u) {
+            d[nd++] = (char)('0' + u % 10);
+            u /= 10;
+        }
+        for (sig = nd; sig > 1 && d[nd - sig] == '0'; sig--)
+            ;
+        size_t k = 0;
+        if (i < 0)
+            buf[k++] = '-';
+        if (sig == nd) {
+            for (int j = nd - 1; j >= 0; j--)
+                buf[k++] = d[j];
+            buf[k] = '\0';
+        } else {
+            buf[k++] = d[nd - 1];
+            if (sig > 1)
+                buf[k++] = '.';
+            for (int j = nd - 2; j >= nd - sig; j--)
+                buf[k++] = d[j];
+            bench__fmt(buf + k, size - k, "e+%02d", nd - 1);
+        }
         return;
     }
     /* Any decimal of at most 15 significant digits reads back as the double nearest to it and
@@ -192,9 +223,26 @@ void tool_json_put_string(struct bench__text *out, const char *s, size_t n)
 
 void tool_json_put_real(struct bench__text *out, double v)
 {
+    /* the reals a document repeats (a row's p50 in its side, its history and its values) are
+     * written from the text last made for them: printf's digits are most of a real's cost */
+    static _Thread_local struct {
+        double v;
+        char text[40];
+    } seen[64];
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    size_t slot = (size_t)((bits * 0x9E3779B97F4A7C15ULL) >> 58);
+    if (seen[slot].text[0] && memcmp(&seen[slot].v, &v, sizeof v) == 0) {
+        put(out, seen[slot].text, strlen(seen[slot].text));
+        return;
+    }
     char text[64];
     shortest_real(v, text, sizeof text);
     put(out, text, strlen(text));
+    if (strlen(text) < sizeof seen[slot].text) {
+        seen[slot].v = v;
+        memcpy(seen[slot].text, text, strlen(text) + 1);
+    }
 }
 
 void tool_json_put_integer(struct bench__text *out, long long v)
@@ -204,13 +252,65 @@ void tool_json_put_integer(struct bench__text *out, long long v)
     put(out, text, strlen(text));
 }
 
-void tool_json_put_value(struct bench__text *out, const json_t *v)
+/* An object's member, for the sort of its keys. */
+struct member {
+    const char *key;
+    const json_t *value;
+};
+
+static int member_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct member *)a)->key, ((const struct member *)b)->key);
+}
+
+/* An object's members, keys sorted as jansson's JSON_SORT_KEYS sorts them (strcmp: a key the
+ * tool writes holds no NUL); a few by insertion, without qsort's calls. */
+static void put_value(struct bench__text *out, const json_t *v, bool sorted);
+
+static void put_sorted_object(struct bench__text *out, const json_t *v)
+{
+    size_t n = json_object_size(v), k = 0;
+    struct member small[32], *m = n <= 32 ? small : bench__xmalloc(n * sizeof *m);
+    const char *key;
+    json_t *e;
+    json_object_foreach((json_t *)v, key, e)
+    {
+        m[k++] = (struct member){key, e};
+    }
+    if (k <= 32) {
+        for (size_t i = 1; i < k; i++)
+            for (size_t j = i; j > 0 && strcmp(m[j - 1].key, m[j].key) > 0; j--) {
+                struct member t = m[j];
+                m[j] = m[j - 1];
+                m[j - 1] = t;
+            }
+    } else {
+        qsort(m, k, sizeof *m, member_cmp);
+    }
+    put(out, "{", 1);
+    for (size_t i = 0; i < k; i++) {
+        if (i)
+            put(out, ",", 1);
+        tool_json_put_string(out, m[i].key, strlen(m[i].key));
+        put(out, ":", 1);
+        put_value(out, m[i].value, true);
+    }
+    put(out, "}", 1);
+    if (m != small)
+        free(m);
+}
+
+static void put_value(struct bench__text *out, const json_t *v, bool sorted)
 {
     size_t i;
     const char *key;
     const json_t *e;
     switch (json_typeof(v)) {
     case JSON_OBJECT:
+        if (sorted) {
+            put_sorted_object(out, v);
+            break;
+        }
         put(out, "{", 1);
         i = 0;
         json_object_foreach((json_t *)v, key, e)
@@ -219,7 +319,7 @@ void tool_json_put_value(struct bench__text *out, const json_t *v)
                 put(out, ",", 1);
             tool_json_put_string(out, key, strlen(key));
             put(out, ":", 1);
-            tool_json_put_value(out, e);
+            put_value(out, e, false);
         }
         put(out, "}", 1);
         break;
@@ -229,7 +329,7 @@ void tool_json_put_value(struct bench__text *out, const json_t *v)
         {
             if (i)
                 put(out, ",", 1);
-            tool_json_put_value(out, e);
+            put_value(out, e, sorted);
         }
         put(out, "]", 1);
         break;
@@ -240,6 +340,16 @@ void tool_json_put_value(struct bench__text *out, const json_t *v)
     case JSON_FALSE: put(out, "false", 5); break;
     case JSON_NULL: put(out, "null", 4); break;
     }
+}
+
+void tool_json_put_value(struct bench__text *out, const json_t *v)
+{
+    put_value(out, v, false);
+}
+
+void tool_json_put_value_sorted(struct bench__text *out, const json_t *v)
+{
+    put_value(out, v, true);
 }
 
 void tool_json_dump(const json_t *doc, struct bench__text *out)

@@ -30,6 +30,9 @@ void tool_json_put_string(struct bench__text *out, const char *s, size_t n);
 void tool_json_put_real(struct bench__text *out, double v);
 void tool_json_put_integer(struct bench__text *out, long long v);
 void tool_json_put_value(struct bench__text *out, const json_t *v);
+/* The same with every object's keys sorted: the bytes of tool_json_dump_sorted_line without its
+ * newline, without jansson's "%.17g" text rewritten (what a document of many rows writes). */
+void tool_json_put_value_sorted(struct bench__text *out, const json_t *v);
 
 /* The document's text (tool_json_dump) written atomically at path (util/atomic_file.h); 0, or -1
  * with "cannot write 'PATH': reason" in err. doc stays the caller's. */

@@ -155,6 +155,7 @@ struct row_feed {
     const struct report_rows *rows;
     const struct results_list *values;
     struct results_html *html;
+    bool html_fed;
 };
 
 static json_t *feed_row(void *ctx, size_t i)
@@ -170,6 +171,32 @@ static void feed_page(void *ctx, json_t *row)
         results_html_row(f->html, row);
 }
 
+/* The document's text, written as it is made (bench__write_file_from's producer). */
+struct doc_feed {
+    const json_t *head;
+    struct row_feed *rows;
+    int (*put)(void *sink, const char *data, size_t len);
+    void *sink;
+};
+
+static int drain_doc(void *ctx, const char *data, size_t len)
+{
+    const struct doc_feed *d = ctx;
+    return d->put(d->sink, data, len);
+}
+
+static int produce_doc(void *ctx, int (*put)(void *sink, const char *data, size_t len), void *sink)
+{
+    struct doc_feed *d = ctx;
+    struct bench__text text = {0};
+    d->put = put;
+    d->sink = sink;
+    int e = report_json_text(d->head, d->rows->rows->n, feed_row, feed_page, d->rows, &text,
+                             drain_doc, d);
+    free(text.data);
+    return e;
+}
+
 /* --json and --html: the document and the page from the same rows. 0, or 2 (said). */
 static int write_outputs(const char *dir, const struct report_options *opt,
                          const struct report_selection *sel, const struct report_rows *rows,
@@ -178,24 +205,23 @@ static int write_outputs(const char *dir, const struct report_options *opt,
 {
     int ret = 0;
     json_t *head = report_json_head(dir, opt, sel, rows);
-    struct row_feed f = {rows, values, html_path ? results_html_begin(head) : NULL};
+    struct row_feed f = {rows, values, html_path ? results_html_begin(head) : NULL, false};
     if (json_path) {
-        struct bench__text text = {0};
-        report_json_text(head, rows->n, feed_row, feed_page, &f, &text);
-        int e = bench__write_file(json_path, text.data, text.len);
-        free(text.data);
+        struct doc_feed d = {head, &f, NULL, NULL};
+        int e = bench__write_file_from(json_path, produce_doc, &d);
+        if (d.put)
+            f.html_fed = true; /* the rows were made, and the page saw them */
         if (e != 0) {
             char shown[256];
             bench__sanitize_copy(json_path, shown, sizeof shown);
             fprintf(stderr, "error: cannot write %s: %s\n", shown, bench__write_file_strerror(e));
             ret = 2;
         }
-    } else {
-        for (size_t i = 0; f.html && i < rows->n; i++) {
-            json_t *row = feed_row(&f, i);
-            feed_page(&f, row);
-            json_decref(row);
-        }
+    }
+    for (size_t i = 0; f.html && !f.html_fed && i < rows->n; i++) {
+        json_t *row = feed_row(&f, i);
+        feed_page(&f, row);
+        json_decref(row);
     }
     json_decref(head);
     char *html_error = NULL;
@@ -360,6 +386,7 @@ int report_main(int argc, char **argv)
         fprintf(stderr, "error: %s\n", err);
         goto done;
     }
+    results_index_reader_cache(ix); /* the reconciliation is done: from here the index is read */
     if (results_index_runs(ix, &runs, err, sizeof err) != 0 ||
         results_index_aggregates(ix, &aggs, err, sizeof err) != 0 ||
         report_select(&runs, &aggs, &opt, (size_t)-1, &sel, &rows, err, sizeof err) != 0 ||

@@ -433,13 +433,27 @@ static int key_cmp(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-void report_json_text(const json_t *head, size_t n_rows, json_t *(*row)(void *ctx, size_t i),
-                      void (*each)(void *ctx, json_t *row), void *ctx, struct bench__text *out)
+/* Hand the text so far to drain once it holds a mebibyte (every piece when drain is NULL: none);
+ * after drain's first error the text is dropped unwritten, and that error kept. */
+static void drain_some(struct bench__text *out, size_t at_least,
+                       int (*drain)(void *ctx, const char *data, size_t len), void *ctx, int *e)
+{
+    if (!drain || out->len < at_least)
+        return;
+    if (*e == 0)
+        *e = drain(ctx, out->data, out->len);
+    out->len = 0;
+}
+
+int report_json_text(const json_t *head, size_t n_rows, json_t *(*row)(void *ctx, size_t i),
+                     void (*each)(void *ctx, json_t *row), void *ctx, struct bench__text *out,
+                     int (*drain)(void *ctx, const char *data, size_t len), void *drain_ctx)
 {
     size_t nk = json_object_size(head) + 1, k = 0;
     const char **keys = bench__xmalloc(nk * sizeof *keys);
     const char *key;
     json_t *value;
+    int e = 0;
     json_object_foreach((json_t *)head, key, value)
     {
         keys[k++] = key;
@@ -455,14 +469,12 @@ void report_json_text(const json_t *head, size_t n_rows, json_t *(*row)(void *ct
             put(out, "[", 1);
             for (size_t r = 0; r < n_rows; r++) {
                 json_t *o = row(ctx, r);
-                struct bench__text line = {0};
-                tool_json_dump_sorted_line(o, &line);
                 put(out, r ? ",\n    " : "\n    ", r ? 6 : 5);
-                put(out, line.data, line.len - 1); /* without its newline */
-                free(line.data);
+                tool_json_put_value_sorted(out, o); /* tool_json_dump_sorted_line's bytes */
                 if (each)
                     each(ctx, o);
                 json_decref(o);
+                drain_some(out, (size_t)1 << 20, drain, drain_ctx, &e);
             }
             put(out, n_rows ? "\n  ]" : "]", n_rows ? 4 : 1);
         } else {
@@ -491,4 +503,6 @@ void report_json_text(const json_t *head, size_t n_rows, json_t *(*row)(void *ct
     }
     put(out, "}\n", 2);
     free(keys);
+    drain_some(out, 0, drain, drain_ctx, &e);
+    return e;
 }

@@ -142,9 +142,13 @@ json_t *report_json_metrics(const struct results_list *values,
                             const struct bench__result_aggregate *a);
 /* The document's text: head's members and the rows, keys sorted, the head indented by 2, each
  * row one compact line; row(i) is called once per row, in order, and its result decref'd after
- * `each` saw it (each may be NULL). */
-void report_json_text(const json_t *head, size_t n_rows, json_t *(*row)(void *ctx, size_t i),
-                      void (*each)(void *ctx, json_t *row), void *ctx, struct bench__text *out);
+ * `each` saw it (each may be NULL). The text is appended to out; with drain, out is handed to
+ * drain (and emptied) each time it holds a mebibyte and at the end, so that a document of any
+ * size is written as it is made. Returns 0, or drain's first error (later text is dropped; every
+ * row is still made and seen by each). */
+int report_json_text(const json_t *head, size_t n_rows, json_t *(*row)(void *ctx, size_t i),
+                     void (*each)(void *ctx, json_t *row), void *ctx, struct bench__text *out,
+                     int (*drain)(void *ctx, const char *data, size_t len), void *drain_ctx);
 
 /* ---- for CI (report_ci.c) ---- */
 

@@ -26,6 +26,9 @@ struct results_index;
  * RESULTS_INDEX_DAMAGED with the reason in err. */
 int results_index_open(const char *path, struct results_index **out, char *err, size_t err_size);
 void results_index_close(struct results_index *ix);
+/* A page cache of 8 MiB rather than a record's 128 MiB: what a reader that reads each page once
+ * (a report of the latest run) keeps in memory. */
+void results_index_reader_cache(struct results_index *ix);
 /* Whether a call on ix failed because the index is damaged (RESULTS_INDEX_DAMAGED), whatever
  * the caller's return value said. */
 bool results_index_damaged(const struct results_index *ix);

@@ -23,9 +23,8 @@
 /* PRAGMA user_version of the index this file writes: a change to SCHEMA changes it. An index of
  * an older number (0: before the number was kept; 1: before issue 28's columns and the changes
  * table; 2: measurements named their object by its key, not by upload_id) is stale and rebuilt
- * from raw/ before it is read; one of a newer number (a later
- * libbench's) is refused as damaged, never overwritten (libbench results rebuild replaces it and
- * keeps it aside). */
+ * from raw/ before it is read; one of a newer number (a later libbench's) is refused as damaged,
+ * never overwritten (libbench results rebuild replaces it and keeps it aside). */
 #define SCHEMA_VERSION 3
 
 struct results_index {
@@ -119,8 +118,7 @@ static int query_int(struct results_index *ix, const char *sql, int64_t *v, char
 }
 
 /* Whether the index is one this file reads: *fresh when it holds nothing yet (a new or empty
- * file); RESULTS_INDEX_DAMAGED with the reason when it is no database, or one of another
- * schema. */
+ * file); RESULTS_INDEX_DAMAGED with the reason when it is no database, or of another schema. */
 static int check_schema(struct results_index *ix, bool *fresh, char *err, size_t size)
 {
     int64_t tables, version;
@@ -143,8 +141,8 @@ static int check_schema(struct results_index *ix, bool *fresh, char *err, size_t
     return 0;
 }
 
-/* The tables of an index that holds nothing yet, in a write transaction: two first writers do
- * not race (the second finds them there). */
+/* The tables of an index holding nothing yet, in a write transaction: two first writers do not
+ * race (the second finds them there). */
 static int create_schema(struct results_index *ix, char *err, size_t size)
 {
     bool fresh = false;
@@ -164,8 +162,8 @@ static int create_schema(struct results_index *ix, char *err, size_t size)
     return rc;
 }
 
-/* sqlite3_open_v2 of path without following a symbolic link (the store checked the file first;
- * this closes the race), or -1 with the reason. */
+/* sqlite3_open_v2 of path not following a symbolic link (the store checked the file first: this
+ * closes the race), or -1 with the reason. */
 static int open_db(const char *path, int flags, sqlite3 **db, char *err, size_t size)
 {
     if (sqlite3_open_v2(path, db, flags | SQLITE_OPEN_NOFOLLOW, NULL) == SQLITE_OK)
@@ -199,6 +197,11 @@ int results_index_open(const char *path, struct results_index **out, char *err, 
     }
     *out = ix;
     return 0;
+}
+
+void results_index_reader_cache(struct results_index *ix)
+{
+    sqlite3_exec(ix->db, "PRAGMA cache_size = -8192", NULL, NULL, NULL);
 }
 
 int results_index_health(const char *path, char *why, size_t why_size)
@@ -385,8 +388,7 @@ int results_index_add_upload(struct results_index *ix, const struct results_uplo
                                err, err_size);
     sqlite3_stmt *host =
         prepare(ix, "INSERT OR IGNORE INTO hosts VALUES(?,?,?,?,?)", err, err_size);
-    /* a bench_id given by two objects: the one whose key sorts first describes the run, so the
-     * index does not depend on the order objects arrived in */
+    /* a bench_id given by two objects: the first key describes the run, whatever the order */
     sqlite3_stmt *run =
         prepare(ix,
                 "INSERT INTO runs VALUES(?,?,?,?,?,?,?) ON CONFLICT(bench_id) DO UPDATE SET"

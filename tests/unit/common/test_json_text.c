@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_json_text.c: the compact text written directly (tools/common/json.c, tool_json_put_*)
  * against jansson's dump of the same value (tool_json_dump_line): the same bytes for escapes,
- * UTF-8, integers and reals of every shape; and the shortest real against the bisection it
+ * UTF-8, integers and reals of every shape (and with the keys sorted, as tool_json_dump_sorted_line
+ * sorts them); and the shortest real against the bisection it
  * replaced, on literal and pseudo-random doubles. */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -97,17 +98,24 @@ static void test_shortest_real(void **state)
     }
 }
 
-/* v written by tool_json_put_value and by jansson's dump: the same line. */
+/* v written by tool_json_put_value and by jansson's dump: the same line; the same with the keys
+ * sorted (tool_json_put_value_sorted and tool_json_dump_sorted_line). */
 static void same_text(json_t *v)
 {
-    struct bench__text mine = {0}, theirs = {0};
+    struct bench__text mine = {0}, theirs = {0}, mine_sorted = {0}, theirs_sorted = {0};
     tool_json_put_value(&mine, v);
     tool_json_put(&mine, "\n", 1);
     tool_json_dump_line(v, &theirs);
     assert_non_null(mine.data);
     assert_string_equal(mine.data, theirs.data);
+    tool_json_put_value_sorted(&mine_sorted, v);
+    tool_json_put(&mine_sorted, "\n", 1);
+    tool_json_dump_sorted_line(v, &theirs_sorted);
+    assert_string_equal(mine_sorted.data, theirs_sorted.data);
     free(mine.data);
     free(theirs.data);
+    free(mine_sorted.data);
+    free(theirs_sorted.data);
     json_decref(v);
 }
 
@@ -130,6 +138,18 @@ static void test_same_text(void **state)
     same_text(o);
     same_text(json_array());
     same_text(json_pack("[f]", 2.5));
+    /* keys out of order at every depth, more than 32 of them in one object */
+    json_t *many = json_object();
+    for (int i = 40; i > 0; i--) {
+        char k[16];
+        snprintf(k, sizeof k, "k%d", i * 7 % 41);
+        json_object_set_new(
+            many, k,
+            json_pack("{s:f, s:[{s:i, s:s}], s:n}", "z", 0.1 * i, "b", "y", i, "a", "x", "A"));
+    }
+    json_object_set_new(many, "", json_string("empty key"));
+    json_object_set_new(many, "K", json_true());
+    same_text(many);
 }
 
 int main(void)

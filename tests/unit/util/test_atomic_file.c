@@ -446,6 +446,49 @@ static void test_signal_removes_temporary(void **state)
     empty_dir();
 }
 
+/* ---- data made while it is written ------------------------------------------------------- */
+
+struct pieces {
+    const char *const *piece;
+    int fail_after; /* the producer's own error after that many pieces (-1: none) */
+    int calls;
+};
+
+static int produce(void *ctx, int (*put_piece)(void *sink, const char *data, size_t len),
+                   void *sink)
+{
+    struct pieces *p = ctx;
+    p->calls++;
+    for (int i = 0; p->piece[i]; i++) {
+        if (i == p->fail_after)
+            return ENOSPC;
+        int e = put_piece(sink, p->piece[i], strlen(p->piece[i]));
+        if (e)
+            return e;
+    }
+    return 0;
+}
+
+static void test_write_from(void **state)
+{
+    (void)state;
+    static const char *const three[] = {"{\"a\": ", "1", "}\n", NULL};
+    struct pieces ok = {three, -1, 0};
+    assert_int_equal(bench__write_file_from(in_dir("doc.json"), produce, &ok), 0);
+    assert_int_equal(ok.calls, 1);
+    assert_string_equal(get(in_dir("doc.json")), "{\"a\": 1}\n");
+    struct pieces failing = {three, 2, 0};
+    assert_int_equal(bench__write_file_from(in_dir("doc.json"), produce, &failing), ENOSPC);
+    assert_string_equal(get(in_dir("doc.json")), "{\"a\": 1}\n"); /* untouched */
+    assert_string_equal(listing(), "doc.json");                   /* no temporary left */
+    /* a directory is refused before anything is made */
+    assert_int_equal(mkdir(in_dir("sub"), 0755), 0);
+    struct pieces none = {three, -1, 0};
+    assert_int_equal(bench__write_file_from(in_dir("sub"), produce, &none), EISDIR);
+    assert_int_equal(none.calls, 0);
+    empty_dir();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -454,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_links),
         cmocka_unit_test(test_check),
         cmocka_unit_test(test_signal_removes_temporary),
+        cmocka_unit_test(test_write_from),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
