@@ -11,8 +11,9 @@ variable set to 5 is a real 5% slowdown of one cell of three, 2 a real 2% one, 0
 subjects are two-line shell wrappers of the same binary (`exec` with the variable set), the
 baseline's at 0, so they differ in nothing but the variable's one-digit value.
 
-For each load (quiet; beside HOGS busy loops started here and killed at the end), for each trial,
-for each case (A/A, 5%, 2%), for each mode (paired; run-level), one comparison:
+For each trial, for each load (quiet; beside HOGS busy loops started for the trial's loaded
+comparisons and killed after them), for each case (A/A, 5%, 2%), for each mode (paired;
+run-level), one comparison:
 
   libbench compare --mode=MODE [--runs=RUNS] --seed=TRIAL --json=FILE [COMPARE_ARGS] BASE CAND
                    [-- BENCH_ARGS]
@@ -149,6 +150,14 @@ def run_compare(a, mode, base, cand, seed, out_json):
         except subprocess.TimeoutExpired:
             p.kill()
             out, err = p.communicate()
+    except BaseException:  # stopped by a signal: the tool and its subjects go too
+        p.terminate()
+        try:
+            p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+        raise
     wall = time.monotonic() - t0
     ticks1, cpu1 = busy_ticks(), own_cpu_s()
     other = None
@@ -410,10 +419,11 @@ def main(argv):
         total = sum(counts.values()) * len(a.modes) * len(a.loads)
         done, stopped = 0, None
         try:
-            for load in a.loads:
-                if load == "hogs":
-                    hogs = start_hogs(a.hogs)
-                for i in range(max(counts.values(), default=0)):
+            for i in range(max(counts.values(), default=0)):
+                for load in a.loads:
+                    if load == "hogs":
+                        hogs = start_hogs(a.hogs)
+                        time.sleep(0.5)  # let them reach their loop
                     for case in a.cases:
                         if i >= counts[case]:
                             continue
@@ -441,7 +451,7 @@ def main(argv):
                                 " (mix detected)" if j["detected"] else "", r["wall_s"],
                                 "; false claims: " + ", ".join(j["false_claims"])
                                 if j["false_claims"] else ""), file=sys.stderr, flush=True)
-                stop_hogs(hogs)
+                    stop_hogs(hogs)
         except (KeyboardInterrupt, Stop) as e:
             stopped = str(e) or "interrupt"
         finally:
