@@ -44,8 +44,10 @@ size_t bench__batch_recv(struct bench__batch_slot *s, void *buf, size_t len)
         ssize_t n = recv(s->sock, buf, len, MSG_DONTWAIT);
         if (n > 0)
             return (size_t)n;
-        if (n < 0 && errno == EINTR)
-            continue;
+        if (n < 0 && (errno == EINTR || errno == ECONNRESET))
+            continue; /* ECONNRESET: the process closed its end with a request of ours unread
+                       * (a batch sent while its test ran). Linux reports that before the
+                       * messages it sent first, once: they are read next, then the end. */
         if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
             s->gone = true;
         return 0;
