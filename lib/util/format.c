@@ -50,6 +50,12 @@ void bench__format_ns(double ns, char *buf, size_t size)
 
 void bench__format_ns_pair(double a, double b, char *abuf, char *bbuf, size_t size)
 {
+    bench__format_ns_pair_step(a, b, NAN, abuf, bbuf, size);
+}
+
+void bench__format_ns_pair_step(double a, double b, double step, char *abuf, char *bbuf,
+                                size_t size)
+{
     double top = a > b ? a : b;
     if (!isfinite(a) || !isfinite(b) || a < 0 || b < 0 || !(top < 3600e9)) {
         bench__format_ns(a, abuf, size);
@@ -69,7 +75,8 @@ void bench__format_ns_pair(double a, double b, char *abuf, char *bbuf, size_t si
     size_t u = 0;
     while (u + 1 < sizeof units / sizeof units[0] && !(top < units[u].limit))
         u++;
-    double x = a / units[u].scale, y = b / units[u].scale, diff = fabs(x - y);
+    double x = a / units[u].scale, y = b / units[u].scale;
+    double diff = step > 0 ? step / units[u].scale : fabs(x - y);
     int d = units[u].decimals;
     /* (a relative slack of 1e-9 so that 1.0005 - 0.9995 counts as 0.001) */
     while (diff > 0 && d < BENCH__FORMAT_PAIR_DECIMALS_MAX &&

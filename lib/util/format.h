@@ -28,6 +28,12 @@ BENCH__HIDDEN void bench__format_ns(double ns, char *buf, size_t size);
  * is NaN or negative is an em dash; beyond an hour each is formatted alone. */
 #define BENCH__FORMAT_PAIR_DECIMALS_MAX 6
 BENCH__HIDDEN void bench__format_ns_pair(double a, double b, char *abuf, char *bbuf, size_t size);
+/* The same, with the last digit at most a tenth of `step` (ns) instead of their difference: a
+ * paired comparison reports the median of the per-round ratios, which two equal medians can
+ * hide, so it passes that change (|delta| × the smaller median) as the step. A step that is not
+ * positive (or NaN) falls back on the difference. */
+BENCH__HIDDEN void bench__format_ns_pair_step(double a, double b, double step, char *abuf,
+                                              char *bbuf, size_t size);
 /* A metric value in its format: count (SI-scaled: 1.25G, 118.40k, 233, 3.37), ratio
  * (%.2f), percent (%.2f%); NaN → em dash; an estimate gets a leading U+2248. */
 BENCH__HIDDEN void bench__format_metric(double value, enum bench__format format, bool estimate,

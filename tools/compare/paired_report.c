@@ -38,6 +38,25 @@ static char *ns_text(double v)
     return bench__xstrdup(buf);
 }
 
+/* The two medians in one unit, with the digits that show the delta the row reports (the median
+ * of the per-round ratios, which the two medians may hide). */
+static void medians_text(const struct bench__paired_out *o, char **row)
+{
+    double b = o ? o->median_b : NAN, c = o ? o->median_c : NAN;
+    if (!isfinite(b) || !isfinite(c)) {
+        row[0] = ns_text(b);
+        row[1] = ns_text(c);
+        return;
+    }
+    double apart = fabs(b - c),
+           moved = isfinite(o->rel_delta) ? fabs(o->rel_delta) * fmin(b, c) : 0;
+    double step = apart > 0 && moved > 0 ? fmin(apart, moved) : fmax(apart, moved);
+    char bb[64], cb[64];
+    bench__format_ns_pair_step(b, c, step, bb, cb, sizeof bb);
+    row[0] = bench__xstrdup(bb);
+    row[1] = bench__xstrdup(cb);
+}
+
 static char *pct(double v)
 {
     return isfinite(v) ? bench__xasprintf("%+.2f%%", v * 100.0) : bench__xstrdup(EM_DASH);
@@ -122,8 +141,8 @@ static void print_table(FILE *out, const struct paired_run *r)
         if (labels)
             row[k++] = shown(c->operation);
         row[k++] = bench__xasprintf("%zu", c->rounds);
-        row[k++] = ns_text(o ? o->median_b : NAN);
-        row[k++] = ns_text(o ? o->median_c : NAN);
+        medians_text(o, row + k);
+        k += 2;
         row[k++] = pct(o ? o->rel_delta : NAN);
         if (o && isfinite(o->ci_lo) && isfinite(o->ci_hi))
             row[k++] = bench__xasprintf("[%+.2f%%, %+.2f%%] %.4g%%", o->ci_lo * 100.0,

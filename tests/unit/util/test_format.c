@@ -101,6 +101,25 @@ static const struct {
     {NAN, 100.0, "\xe2\x80\x94", "100.00ns", "unmeasured is an em dash"},
 };
 
+/* A paired comparison's delta (0.3% of 3.9µs) that two equal-looking medians would hide gets
+ * its digits; no step (or 0) is the plain pair. */
+static void test_format_ns_pair_step(void **state)
+{
+    (void)state;
+    char a[32], b[32];
+    bench__format_ns_pair_step(3900.0, 3904.0, 0.003 * 3900.0, a, b, sizeof a);
+    assert_string_equal(a, "3.900\xc2\xb5s");
+    assert_string_equal(b, "3.904\xc2\xb5s");
+    bench__format_ns_pair_step(3900.0, 3900.0, 0.003 * 3900.0, a, b, sizeof a);
+    assert_string_equal(a, "3.900\xc2\xb5s"); /* equal medians, a delta of 0.3%: its digits */
+    assert_string_equal(b, "3.900\xc2\xb5s");
+    bench__format_ns_pair_step(3900.0, 3900.0, 0.0, a, b, sizeof a);
+    assert_string_equal(a, "3.9\xc2\xb5s");
+    bench__format_ns_pair_step(1300.0, 1361.0, NAN, a, b, sizeof a);
+    assert_string_equal(a, "1.300\xc2\xb5s");
+    assert_string_equal(b, "1.361\xc2\xb5s");
+}
+
 static void test_format_ns_pair(void **state)
 {
     (void)state;
@@ -303,6 +322,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_format_ns_table),
         cmocka_unit_test(test_format_ns_pair),
+        cmocka_unit_test(test_format_ns_pair_step),
         cmocka_unit_test(test_format_ns_below_1000_is_percent_2f),
         cmocka_unit_test(test_format_ns_microsecond_ties_round_up),
         cmocka_unit_test(test_shell_quote_table),
