@@ -122,7 +122,7 @@ static void eval_timed(struct look_ctx *cx, const struct bench__paired_item *it,
     double *d = cx->d, *e = cx->e;
     for (size_t r = 0; r < n; r++) {
         d[r] = log(it->c[r] / it->b[r]);
-        e[r] = log(it->a[r] / it->b[r]);
+        e[r] = log(it->a[r] / (it->b_aa ? it->b_aa : it->b)[r]);
     }
     struct bench__sr_test td, te;
     bench__sr_test(&cx->cache, d, n, &td);
@@ -224,7 +224,8 @@ static void eval_exact(struct look_ctx *cx, const struct bench__paired_item *it,
     }
     o->nondeterministic = true;
     double spread = fmax(rel_range(it->b, n, it->a, n), rel_range(it->c, n, NULL, 0));
-    if (!all_positive(it->b, n) || !all_positive(it->c, n) || !all_positive(it->a, n)) {
+    if (!all_positive(it->b, n) || !all_positive(it->c, n) || !all_positive(it->a, n) ||
+        (it->b_aa && !all_positive(it->b_aa, n))) {
         /* Zero counts that vary: no log ratio, and more rounds will not make one. */
         set_medians(cx, it, o, n);
         o->reason = "nondeterministic";

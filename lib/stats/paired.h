@@ -138,6 +138,8 @@ struct bench__paired_item {
     const struct bench__paired_channel *channel;
     const double *b, *c, *a; /* a NULL: no control (UNMEASURED, no_aa_floor) */
     size_t rounds;
+    const double *b_aa; /* the baseline the control is paired with when it is another sample
+                           than b's (compare --duet); NULL: b */
 };
 
 enum bench__paired_state {

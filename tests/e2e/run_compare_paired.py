@@ -277,7 +277,58 @@ def case_interrupt():
         check(left == [], f"interrupt: subjects outlived the tool: {left}")
 
 
-CASES = {"serve": case_serve, "interrupt": case_interrupt, "aa": case_aa, "regression": case_regression, "crash": case_crash, "hang": case_hang, "fail": case_fail,
+def case_duet():
+    """--duet: the served mode's timed start and CPU (the protocol by hand), then an A/A that
+    never claims and a 50% knob claimed, each pair timed at once on two CPUs; and its usage."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        rc, out, err, doc = compare(tempfile.gettempdir(), KNOB, KNOB, ["--duet"])
+        check(rc == 2 and "--duet needs two CPUs" in err, f"duet on one CPU: {rc} {err[-300:]!r}")
+        return
+    at = time.clock_gettime_ns(time.CLOCK_MONOTONIC) + 300_000_000  # 0.3 s ahead
+    script = (f"sample\t0\t16\t{at}\t{cpus[1]}\nsample\t0\t16\t0\t-1\n"
+              f"sample\t0\t16\t{at}\tx\nsample\t0\t16\t1\t-1\nquit\n")
+    p = subprocess.run([KNOB, "--bench", "--bench-serve", "--bench-min-time=1"],
+                       input=script.encode(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=120)
+    after = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+    rest = [r for r in p.stdout.decode("utf-8").split("\n")[8:] if r]
+    check(len(rest) == 4, f"duet serve: answers {rest!r}")
+    if len(rest) == 4:
+        f = rest[0].split("\t")
+        check(len(f) == 4 and f[0] == "ns" and int(f[1]) > 0 and f[2] == "16" and int(f[3]) >= 0,
+              f"duet serve: a timed start {rest[0]!r}")
+        check(after >= at, "duet serve: answered before the start it was given")
+        check(rest[1] == "error\tbad duet start or CPU", f"duet serve: start 0 {rest[1]!r}")
+        check(rest[2] == "error\tbad duet start or CPU", f"duet serve: CPU x {rest[2]!r}")
+        f = rest[3].split("\t")
+        check(len(f) == 4 and f[0] == "ns" and int(f[3]) > 0,
+              f"duet serve: a start long past is late {rest[3]!r}")
+    with tempfile.TemporaryDirectory() as tmp:
+        rc, out, err, doc = compare(tmp, KNOB, KNOB, ["--duet", "--seed", "3"])
+        by = common(rc, out, err, doc, "duet A/A")
+        check(rc in (0, 2), f"duet A/A: exit {rc}:\n{out}")
+        for name, c in by.items():
+            check(c["state"] not in ("REGRESSION", "IMPROVEMENT"),
+                  f"duet A/A: {name} claimed {c['state']}:\n{out}")
+        duet = (doc or {}).get("duet") or {}
+        check(duet.get("cpus") == cpus[:2] and duet.get("pairs", 0) > 0 and
+              0 <= duet.get("late", -1) <= duet.get("pairs", 0) and "duet: CPUs" in out,
+              f"duet A/A: the duet facts {duet} / header:\n{out[:600]}")
+        cand = wrapper(tmp, "slower", "SERVED_EXTRA=50")
+        rc, out, err, doc = compare(tmp, KNOB, cand, ["--duet"])
+        by = common(rc, out, err, doc, "duet 50% knob")
+        check(rc == 1, f"duet 50% knob: exit {rc}:\n{out}")
+        work = by.get("served_knob.work", {})
+        check(work.get("state") == "REGRESSION",
+              f"duet 50% knob: work is {work.get('state')}:\n{out}")
+        for extra, want in ((["--runs", "5"], "--duet applies to the paired mode"),
+                            (["--mode", "runs"], "--duet applies to the paired mode")):
+            rc, out, err, doc = compare(tmp, KNOB, KNOB, ["--duet"] + extra)
+            check(rc == 2 and want in err, f"duet {extra}: exit {rc} {err[-300:]!r}")
+
+
+CASES = {"duet": case_duet, "serve": case_serve, "interrupt": case_interrupt, "aa": case_aa, "regression": case_regression, "crash": case_crash, "hang": case_hang, "fail": case_fail,
          "fallback": case_fallback}
 
 if __name__ == "__main__":

@@ -64,6 +64,9 @@ void compare_usage(FILE *out)
           "  --processes WHEN    paired mode: round (default) starts the three subjects afresh\n"
           "                      for every round, so that one process's layout (ASLR, pages)\n"
           "                      is noise, not a bias; once keeps them for the whole run\n"
+          "  --duet              paired mode: time the baseline beside the candidate (and\n"
+          "                      beside the control) at the same instant on two CPUs, each\n"
+          "                      pinned; needs two CPUs\n"
           "  --runs N            binary mode: runs per subject (default 5; 5 is the practical\n"
           "                      minimum, fewer than 3 leaves every cell UNMEASURED)\n"
           "  --runs auto[:MAX]   binary mode: 5 runs, then one more at a time until every\n"
@@ -206,6 +209,10 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
             o->shell = true;
             continue;
         }
+        if (strcmp(arg, "--duet") == 0) {
+            o->duet = true;
+            continue;
+        }
         /* --commands is a mode: its two commands are the two words that are not options, in
          * order (baseline, candidate), wherever they stand among the options. */
         if (tool_option_is(arg, "--commands", &value)) {
@@ -346,6 +353,8 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
     }
 
     bool any_files = seen_list[0] || seen_list[1] || seen_list[2];
+    if (o->duet && (o->commands_mode || any_files || o->mode == COMPARE_MODE_RUNS))
+        return usage_error(e, "--duet applies to the paired mode (two binaries that serve)");
     if (o->commands_mode) {
         if (seen[10] || seen[11] || seen[12] || seen[13])
             return usage_error(e, "%s applies to binaries",
@@ -409,6 +418,15 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
                                              : "--metric");
     if (o->mode == COMPARE_MODE_AUTO && (seen[0] || o->junit_path || o->summary_path || o->metric))
         o->mode = COMPARE_MODE_RUNS; /* options of the run-level mode choose it */
+    if (o->duet && o->mode == COMPARE_MODE_RUNS)
+        return usage_error(e, "--duet applies to the paired mode, which %s leaves",
+                           seen[0]           ? "--runs"
+                           : o->junit_path   ? "--junit"
+                           : o->summary_path ? "--summary"
+                                             : "--metric");
+    if (o->duet)
+        o->mode =
+            COMPARE_MODE_PAIRED; /* a binary that does not serve is an error, not a fallback */
     if (seen[6] && (any_files || o->mode == COMPARE_MODE_RUNS))
         return usage_error(e, "--timeout applies to --commands and the paired mode");
     if ((seen[11] || seen[12] || seen[13]) && (any_files || o->mode == COMPARE_MODE_RUNS))

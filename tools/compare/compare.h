@@ -118,6 +118,7 @@ struct compare_options {
     double budget_s;          /* --budget: the paired mode's wall time for measuring */
     unsigned max_rounds;      /* --max-rounds: the paired mode's round cap */
     bool fresh;               /* --processes=round: new subjects for every round (paired) */
+    bool duet;                /* --duet: a round's pairs timed at once on two CPUs (paired) */
     unsigned runs;            /* binary mode: runs per subject (with runs_auto: the first runs) */
     bool runs_auto;           /* --runs=auto[:MAX]: more runs until every floor is under detect */
     unsigned runs_max;        /* --runs=auto: the most runs per subject */
@@ -280,6 +281,12 @@ int compare_live_start(struct compare_live *l, struct tool_program *prog, int64_
  * -1 when it died or did not answer in timeout_ns (it is ended: why says how). */
 int compare_live_call(struct compare_live *l, const char *command, int64_t timeout_ns,
                       uint64_t *count, double *ns, char *why, size_t size);
+/* The two halves of compare_live_call, for commands to two subjects at once (--duet): send (0,
+ * or -1 with the subject ended and why), then the answer as above, with *late_ns the lateness
+ * a duet sample reports (0 when it reports none). */
+int compare_live_send(struct compare_live *l, const char *command, char *why, size_t size);
+int compare_live_answer(struct compare_live *l, int64_t timeout_ns, uint64_t *count, double *ns,
+                        int64_t *late_ns, char *why, size_t size);
 /* End it (quit: ask it to exit first); why (may be NULL) gets how it ended. */
 void compare_live_stop(struct compare_live *l, bool quit, char *why, size_t size);
 void compare_live_cells_free(struct compare_live *l);

@@ -192,6 +192,14 @@ void compare_live_cells_free(struct compare_live *l)
 int compare_live_call(struct compare_live *l, const char *command, int64_t timeout_ns,
                       uint64_t *count, double *ns, char *why, size_t size)
 {
+    int64_t late = 0;
+    if (compare_live_send(l, command, why, size) != 0)
+        return -1;
+    return compare_live_answer(l, timeout_ns, count, ns, &late, why, size);
+}
+
+int compare_live_send(struct compare_live *l, const char *command, char *why, size_t size)
+{
     size_t len = strlen(command);
     const char *p = command;
     while (len > 0) {
@@ -205,6 +213,13 @@ int compare_live_call(struct compare_live *l, const char *command, int64_t timeo
         p += put;
         len -= (size_t)put;
     }
+    return 0;
+}
+
+int compare_live_answer(struct compare_live *l, int64_t timeout_ns, uint64_t *count, double *ns,
+                        int64_t *late_ns, char *why, size_t size)
+{
+    *late_ns = 0;
     int rc = read_line(l, bench__clock_deadline_ns() + timeout_ns);
     if (rc != 0) {
         char died[COMPARE_ERROR_MAX];
@@ -218,17 +233,21 @@ int compare_live_call(struct compare_live *l, const char *command, int64_t timeo
         }
         return -1;
     }
-    char *f[3];
-    size_t n = bench__serve_split(l->line, f, 3);
+    char *f[4];
+    size_t n = bench__serve_split(l->line, f, 4);
     char *end = NULL;
     if (n == 2 && !strcmp(f[0], "count")) {
         *count = strtoull(f[1], &end, 10);
         if (*end == '\0' && *count > 0)
             return 0;
-    } else if (n == 3 && !strcmp(f[0], "ns")) {
+    } else if ((n == 3 || n == 4) && !strcmp(f[0], "ns")) {
         *ns = strtod(f[1], &end);
-        if (*end == '\0' && *ns >= 0)
+        char *end_late = NULL;
+        long long late = n == 4 ? strtoll(f[3], &end_late, 10) : 0;
+        if (*end == '\0' && *ns >= 0 && (n == 3 || (*end_late == '\0' && late >= 0))) {
+            *late_ns = (int64_t)late;
             return 0;
+        }
     } else if (n == 2 && !strcmp(f[0], "error")) {
         char text[COMPARE_ERROR_MAX];
         if (!bench__serve_unescape(f[1], strlen(f[1]), text, sizeof text))

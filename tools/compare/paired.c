@@ -16,11 +16,16 @@
 #include "common/interrupt.h"
 #include "common/spawn.h"
 #include "common/tmpdir.h"
+#include "util/affinity.h"
 #include "util/alloc.h"
 #include "util/clock.h"
 #include "util/text.h"
 
 #define START_TIMEOUT_NS INT64_C(60000000000) /* a subject's listing (runs each body once) */
+/* --duet: the two samples of a pair begin this long after the tool sent the two commands, time
+ * for both to read it and run the body's untimed setup (a subject still in its setup then
+ * begins at once, and the pair counts as late). */
+#define DUET_LEAD_NS INT64_C(2000000)
 
 struct paired_driver {
     struct compare_state *st;
@@ -192,16 +197,115 @@ static int call(struct paired_driver *d, size_t s, struct paired_cell *c, bool c
     return -1;
 }
 
-static void push(struct paired_cell *c, const double v[N_SUBJECTS])
+/* A complete round: v per subject, and (--duet) the baseline's sample beside the control. */
+static void push(struct paired_cell *c, const double v[N_SUBJECTS], const double *ab)
 {
     if (c->rounds == c->cap) {
         c->cap = c->cap ? 2 * c->cap : 16;
         for (size_t s = 0; s < N_SUBJECTS; s++)
             c->v[s] = bench__xrealloc(c->v[s], c->cap * sizeof *c->v[s]);
+        if (ab)
+            c->v_ab = bench__xrealloc(c->v_ab, c->cap * sizeof *c->v_ab);
     }
     for (size_t s = 0; s < N_SUBJECTS; s++)
         c->v[s][c->rounds] = v[s];
+    if (ab)
+        c->v_ab[c->rounds] = *ab;
     c->rounds++;
+}
+
+/* The answer of subject s to a sample command already sent: 0 with the value per iteration;
+ * otherwise the cell failed (and a subject that died is restarted). *late: it began late. */
+static int duet_answer(struct paired_driver *d, size_t s, struct paired_cell *c, double *value,
+                       bool *late)
+{
+    char why[COMPARE_ERROR_MAX];
+    uint64_t count = 0;
+    double ns = NAN;
+    int64_t late_ns = 0;
+    int rc =
+        compare_live_answer(&d->live[s], d->timeout_ns, &count, &ns, &late_ns, why, sizeof why);
+    if (rc == 0) {
+        *value = ns / (double)c->count;
+        *late = *late || late_ns > 0;
+        if (ns > 0 && isfinite(*value))
+            return 0;
+        bench__fmt(why, sizeof why, "a sample of 0 ns at %" PRIu64 " iterations", c->count);
+        rc = 1;
+    }
+    char *full = bench__xasprintf("%s: %s", compare_subject_names[s], why);
+    cell_fail(c, full);
+    free(full);
+    if (rc < 0)
+        restart(d, s, c->name, why);
+    return -1;
+}
+
+/* One pair of a --duet round: the baseline on CPU cpu_b and `partner` on the other, both
+ * commands sent before either answer is read, each sample beginning at the same instant. 0
+ * with the two values per iteration; otherwise the cell failed. */
+static int duet(struct paired_driver *d, struct paired_cell *c, size_t partner, int cpu_b,
+                double *vb, double *vp)
+{
+    const size_t who[2] = {SUBJ_BASELINE, partner};
+    const int cpu[2] = {cpu_b,
+                        cpu_b == d->run.duet_cpus[0] ? d->run.duet_cpus[1] : d->run.duet_cpus[0]};
+    for (size_t k = 0; k < 2; k++)
+        if (d->down[who[k]]) {
+            cell_fail(c, d->down[who[k]]);
+            return -1;
+        }
+    int64_t at = bench__clock_deadline_ns() + DUET_LEAD_NS;
+    bool sent[2] = {false, false};
+    for (size_t k = 0; k < 2; k++) {
+        char cmd[128], why[COMPARE_ERROR_MAX];
+        bench__fmt(cmd, sizeof cmd, "sample\t%zu\t%" PRIu64 "\t%" PRId64 "\t%d\n", c->index[who[k]],
+                   c->count, at, cpu[k]);
+        if (compare_live_send(&d->live[who[k]], cmd, why, sizeof why) == 0) {
+            sent[k] = true;
+            continue;
+        }
+        char *full = bench__xasprintf("%s: %s", compare_subject_names[who[k]], why);
+        cell_fail(c, full);
+        free(full);
+        restart(d, who[k], c->name, why);
+        break;
+    }
+    double v[2];
+    bool late = false;
+    int ok = sent[0] && sent[1] ? 0 : -1;
+    for (size_t k = 0; k < 2; k++) /* every answer sent for is read, whatever the other's */
+        if (sent[k] && duet_answer(d, who[k], c, &v[k], &late) != 0)
+            ok = -1;
+    if (ok != 0)
+        return -1;
+    d->run.duets++;
+    d->run.late += late;
+    *vb = v[0];
+    *vp = v[1];
+    return 0;
+}
+
+/* A --duet round of cell c: the baseline beside the candidate, and the baseline beside the
+ * control, the two pairs in the round's shuffled order (the candidate's place against the
+ * control's), the baseline on the CPU the shuffle's parity picks, the same in both pairs. */
+static void take_duet_round(struct paired_driver *d, struct paired_cell *c)
+{
+    unsigned order[3];
+    bench__paired_round_order(d->run.params.global_seed, c->name, c->operation, c->rounds, order);
+    size_t pos[N_SUBJECTS] = {0};
+    for (size_t k = 0; k < N_SUBJECTS; k++)
+        pos[order[k]] = k;
+    unsigned inversions = (order[0] > order[1]) + (order[0] > order[2]) + (order[1] > order[2]);
+    int cpu_b = d->run.duet_cpus[inversions % 2];
+    double v[N_SUBJECTS], ab;
+    size_t first = pos[SUBJ_CANDIDATE] < pos[SUBJ_AA] ? SUBJ_CANDIDATE : SUBJ_AA;
+    size_t second = first == SUBJ_CANDIDATE ? SUBJ_AA : SUBJ_CANDIDATE;
+    double *b_of[N_SUBJECTS] = {NULL, &v[SUBJ_BASELINE], &ab};
+    if (duet(d, c, first, cpu_b, b_of[first], &v[first]) != 0 ||
+        duet(d, c, second, cpu_b, b_of[second], &v[second]) != 0)
+        return; /* the round is lost with the cell */
+    push(c, v, &ab);
 }
 
 /* Round c->rounds of cell c: one sample per subject, in the round's shuffled order. */
@@ -213,7 +317,7 @@ static void take_round(struct paired_driver *d, struct paired_cell *c)
     for (size_t k = 0; k < N_SUBJECTS; k++)
         if (call(d, order[k], c, false, &v[order[k]]) != 0)
             return; /* the round is lost with the cell */
-    push(c, v);
+    push(c, v, NULL);
 }
 
 static bool over_budget(const struct paired_driver *d)
@@ -249,6 +353,7 @@ static int look(struct paired_driver *d, size_t k, char *err, size_t err_size)
         it->b = c->v[SUBJ_BASELINE];
         it->c = c->v[SUBJ_CANDIDATE];
         it->a = c->v[SUBJ_AA];
+        it->b_aa = c->v_ab;
         it->rounds = c->rounds;
     }
     if (r->looked)
@@ -298,8 +403,12 @@ static int measure(struct paired_driver *d, char *err, size_t err_size)
                 if (!fresh && d->st->opts.fresh) /* once per round, before its first sample */
                     respawn_all(d);
                 fresh = true;
-                if (cell_open(d, c))
-                    take_round(d, c);
+                if (cell_open(d, c)) {
+                    if (d->st->opts.duet)
+                        take_duet_round(d, c);
+                    else
+                        take_round(d, c);
+                }
             }
         }
         if (k == 0)
@@ -369,6 +478,7 @@ static void driver_free(struct paired_driver *d)
         free(r->cells[i].fail);
         for (size_t s = 0; s < N_SUBJECTS; s++)
             free(r->cells[i].v[s]);
+        free(r->cells[i].v_ab);
     }
     free(r->cells);
     free(r->items);
@@ -427,6 +537,15 @@ int compare_run_paired(struct compare_state *st, int *status, char *fallback_why
         bench__fmt(d->live[s].log_path, sizeof d->live[s].log_path, "%s/%s.log", d->tmpdir,
                    compare_subject_names[s]);
         d->live[s].fd = -1;
+    }
+    if (st->opts.duet) {
+        int n = bench__affinity_cpus(r->duet_cpus, 2);
+        if (n < 2) {
+            bench__fmt(err, err_size, "--duet needs two CPUs to time a pair at once: %s",
+                       n < 0 ? "this platform cannot pin a process to a CPU"
+                             : "this process may run on one CPU only");
+            goto done;
+        }
     }
     d->t0 = bench__clock_deadline_ns();
     d->budget_end = d->t0 + (int64_t)(st->opts.budget_s * 1e9);

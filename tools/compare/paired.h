@@ -18,6 +18,8 @@ struct paired_cell {
     size_t index[N_SUBJECTS]; /* in each subject's listing; SIZE_MAX: not listed */
     uint64_t count;           /* iterations per sample, calibrated on the baseline; 0: not yet */
     double *v[N_SUBJECTS];
+    double *v_ab; /* --duet: the baseline's sample beside the control (v[baseline]: beside the
+                     candidate); NULL otherwise */
     size_t rounds, cap;
     char *fail; /* why it is UNMEASURED whatever the engine says (a crash, a failed body) */
     long item;  /* its index in the engine's items; -1: never an item */
@@ -37,6 +39,8 @@ struct paired_run {
     double wall_s;    /* from the subjects' start to the last sample */
     size_t restarts[N_SUBJECTS];
     size_t processes;    /* the rounds that started fresh subjects (--processes=round) */
+    int duet_cpus[2];    /* --duet: the two CPUs */
+    size_t duets, late;  /* --duet: pairs timed, and those where a subject began late */
     const char *verdict; /* the engine's, made UNMEASURED by failed cells */
     const char *reason;
     int exit_code;

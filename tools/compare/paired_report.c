@@ -188,15 +188,20 @@ void paired_report_text(FILE *out, const struct paired_run *r)
     for (size_t i = 0; i < r->n_cells; i++)
         most = r->cells[i].rounds > most ? r->cells[i].rounds : most;
     fprintf(out,
-            "libbench compare: paired mode (baseline, candidate and control sampled in turn, "
-            "one sample each per round, shuffled; %s), seed %" PRIu64
-            ", q %g, detect \xc2\xb1%g%%, "
+            "libbench compare: paired mode (%s; %s), seed %" PRIu64 ", q %g, detect \xc2\xb1%g%%, "
             "A/A floor \xe2\x89\xa5 %g%%; %zu cell%s, up to %zu rounds (cap %zu); stopped after "
             "%.1f s: "
             "%s\n",
+            r->opts->duet ? "duet: baseline beside candidate, then beside control, each pair at "
+                            "once on two CPUs"
+                          : "baseline, candidate and control sampled in turn, one sample each "
+                            "per round, shuffled",
             r->opts->fresh ? "new processes every round" : "the same processes throughout",
             p->global_seed, p->q, p->detect * 100.0, BENCH__PAIRED_TIME_F_MIN * 100.0, r->n_cells,
             r->n_cells == 1 ? "" : "s", most, p->max_rounds, r->wall_s, stop_text(r->stop));
+    if (r->opts->duet)
+        fprintf(out, "duet: CPUs %d and %d; %zu of %zu pairs began late (a setup past the start)\n",
+                r->duet_cpus[0], r->duet_cpus[1], r->late, r->duets);
     for (size_t w = 0; w < r->n_warnings; w++)
         fprintf(out, "warning: %s\n", r->warnings[w]);
     for (size_t s = 0; s < N_SUBJECTS; s++)
@@ -331,6 +336,15 @@ int paired_report_json(const struct paired_run *r, const char *path, char *err, 
     put(params, "max_rounds", json_integer((json_int_t)p->max_rounds));
     put(params, "budget_s", json_real(o->budget_s));
     put(params, "processes", tool_json_text(o->fresh ? "round" : "once"));
+    if (o->duet) {
+        json_t *duet = json_object();
+        put(duet, "cpus", json_pack("[ii]", r->duet_cpus[0], r->duet_cpus[1]));
+        put(duet, "pairs", json_integer((json_int_t)r->duets));
+        put(duet, "late", json_integer((json_int_t)r->late));
+        put(doc, "duet", duet);
+    } else {
+        put(doc, "duet", json_null());
+    }
     json_t *subjects = json_object();
     put(doc, "subjects", subjects);
     for (size_t s = 0; s < N_SUBJECTS; s++) {

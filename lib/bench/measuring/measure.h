@@ -93,8 +93,10 @@ struct bench__serve {
     unsigned target;    /* the BENCH_ITER loop to time, 1-based; 0: none (every loop runs once) */
     uint64_t count;     /* sample: iterations to time; calibrate: the count found */
     int64_t elapsed_ns; /* sample: the one sample */
-    bool done;          /* the sample or the calibration was taken */
-    char error[512];    /* why not, when the body failed, skipped or left its loop */
+    int64_t start_ns; /* sample: begin at this bench__clock_measure_ns (compare's --duet); 0: now */
+    int64_t late_ns;  /* sample with start_ns: how late the timed loop began (0: on time) */
+    bool done;        /* the sample or the calibration was taken */
+    char error[512];  /* why not, when the body failed, skipped or left its loop */
 };
 
 struct bench__measure {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../util/affinity.h"
 #include "../../util/alloc.h"
 #include "../../util/clock.h"
 #include "../../util/serve_line.h"
@@ -99,6 +100,19 @@ static int64_t time_calls(void (*fn)(void *), void *arg, uint64_t count)
     return bench__clock_measure_ns() - t0;
 }
 
+/* A duet sample (compare --duet) begins at the time the tool gave both subjects: spin until
+ * then, so that the two timed loops start together on their two CPUs; a body whose untimed
+ * setup ran past it starts at once, and the answer says how late. */
+static void wait_start(struct bench__serve *sv)
+{
+    if (sv->start_ns <= 0)
+        return;
+    int64_t now = bench__clock_measure_ns();
+    sv->late_ns = now > sv->start_ns ? now - sv->start_ns : 0;
+    while (now < sv->start_ns)
+        now = bench__clock_measure_ns();
+}
+
 static void call_body(void *arg)
 {
     bench_t *b = arg;
@@ -111,6 +125,7 @@ static void time_fn(struct bench__measure *m, struct bench__serve *sv, void (*fn
                     void *arg, uint64_t pin)
 {
     if (sv->op == OP_SAMPLE) {
+        wait_start(sv);
         sv->elapsed_ns = time_calls(fn, arg, sv->count);
         sv->done = true;
         return;
@@ -208,8 +223,10 @@ uint64_t bench__serve_iter_begin(struct bench__measure *m)
     m->loop_open = true;
     if (sv->op == OP_CALIBRATE)
         bench__sampler_start(&m->sampler, m->budget_ns, m->pin);
-    else
+    else {
         m->sampler.count = sv->count;
+        wait_start(sv);
+    }
     m->t0 = bench__clock_measure_ns();
     return m->sampler.count;
 }
@@ -291,26 +308,45 @@ static void send_listing(FILE *out, const struct serve_cells *c)
 static bool serve_command(struct bench__measure *m, struct bench__serve *sv,
                           const struct serve_cells *c, char *line, FILE *out)
 {
-    char *f[4];
-    size_t n = bench__serve_split(line, f, 4);
+    char *f[6];
+    size_t n = bench__serve_split(line, f, 6);
     if (n == 1 && (!strcmp(f[0], "quit") || !f[0][0]))
         return strcmp(f[0], "quit") != 0;
     char *end = NULL;
     unsigned long long idx = n >= 2 ? strtoull(f[1], &end, 10) : 0;
     bool calibrate = n == 2 && !strcmp(f[0], "calibrate");
-    bool sample = n == 3 && !strcmp(f[0], "sample");
+    bool duet = n == 5 && !strcmp(f[0], "sample"); /* sample IDX COUNT AT_NS CPU */
+    bool sample = (n == 3 && !strcmp(f[0], "sample")) || duet;
     if ((!calibrate && !sample) || !end || *end || idx >= c->n) {
         answer_error(out, "unknown command");
         return true;
     }
     const struct serve_cell *cell = &c->cells[idx];
     sv->op = calibrate ? OP_CALIBRATE : OP_SAMPLE;
+    sv->start_ns = sv->late_ns = 0;
     if (sample) {
         sv->count = strtoull(f[2], &end, 10);
         if (*end || sv->count == 0) {
             answer_error(out, "bad count");
             return true;
         }
+    }
+    if (duet) {
+        char *end_at = NULL, *end_cpu = NULL;
+        long long at = strtoll(f[3], &end_at, 10);
+        long cpu = strtol(f[4], &end_cpu, 10);
+        if (*end_at || at <= 0 || *end_cpu || cpu < -1 || cpu > 65535) {
+            answer_error(out, "bad duet start or CPU");
+            return true;
+        }
+        int rc = cpu >= 0 ? bench__affinity_pin((int)cpu) : 0;
+        if (rc != 0) {
+            char why[128];
+            bench__fmt(why, sizeof why, "cannot pin to CPU %ld: %s", cpu, strerror(-rc));
+            answer_error(out, why);
+            return true;
+        }
+        sv->start_ns = (int64_t)at;
     }
     bool ok = run_body(m, sv, cell->entry, cell);
     bench__serve_cases_clear(m);
@@ -319,6 +355,9 @@ static bool serve_command(struct bench__measure *m, struct bench__serve *sv,
         answer_error(out, sv->error);
     else if (calibrate)
         say(out, "count\t%" PRIu64 "\n", sv->count);
+    else if (duet)
+        say(out, "ns\t%" PRId64 "\t%" PRIu64 "\t%" PRId64 "\n", sv->elapsed_ns, sv->count,
+            sv->late_ns);
     else
         say(out, "ns\t%" PRId64 "\t%" PRIu64 "\n", sv->elapsed_ns, sv->count);
     return true;

@@ -375,7 +375,7 @@ static const struct bench__paired_channel instr_ch = {"instructions", true, 0.01
 static struct bench__paired_item item_of(const char *scenario, const struct rounds *r,
                                          size_t rounds)
 {
-    return (struct bench__paired_item){scenario, "", &time_ch, r->b, r->c, r->a, rounds};
+    return (struct bench__paired_item){scenario, "", &time_ch, r->b, r->c, r->a, rounds, NULL};
 }
 
 /* One look of a single-look schedule at `rounds`. */
@@ -540,7 +540,7 @@ static void test_exact_by_hand(void **state)
 {
     (void)state;
     double b[8], c[8], a[8];
-    struct bench__paired_item it = {"count", "", &instr_ch, b, c, a, 8};
+    struct bench__paired_item it = {"count", "", &instr_ch, b, c, a, 8, NULL};
     struct bench__paired_out o;
     struct bench__paired_result res;
 
@@ -607,10 +607,10 @@ static void test_channels_disagree(void **state)
     double b[16], c[16], a[16];
     fill(b, 16, 5000), fill(c, 16, 5050), fill(a, 16, 5000); /* +1% instructions */
     struct bench__paired_item items[4] = {
-        {"x", "k=1", &time_ch, faster.b, faster.c, faster.a, 16},
-        {"x", "k=1", &instr_ch, b, c, a, 16},
-        {"y", "", &time_ch, same.b, same.c, same.a, 16},
-        {"y", "", &instr_ch, b, b, a, 16},
+        {"x", "k=1", &time_ch, faster.b, faster.c, faster.a, 16, NULL},
+        {"x", "k=1", &instr_ch, b, c, a, 16, NULL},
+        {"y", "", &time_ch, same.b, same.c, same.a, 16, NULL},
+        {"y", "", &instr_ch, b, b, a, 16, NULL},
     };
     struct bench__paired_out o[4];
     struct bench__paired_result res;
@@ -719,7 +719,7 @@ static void test_order_independent(void **state)
     }
     double cb[24], cc[24], ca[24];
     fill(cb, 24, 100), fill(cc, 24, 101), fill(ca, 24, 100);
-    items[N - 1] = (struct bench__paired_item){"a", "", &instr_ch, cb, cc, ca, 24};
+    items[N - 1] = (struct bench__paired_item){"a", "", &instr_ch, cb, cc, ca, 24, NULL};
     struct bench__paired_out ref[N], out[N];
     struct bench__paired_result rref, rout;
     one_look(24, items, N, ref, &rref);

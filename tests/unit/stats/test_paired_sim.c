@@ -98,8 +98,8 @@ static struct outcome run_family(const struct bench__paired_params *p, struct ce
     struct bench__paired_result res = {0};
     struct outcome oc = {{false}, {0}, 0, false, 0};
     for (size_t i = 0; i < CELLS; i++)
-        items[i] =
-            (struct bench__paired_item){names[i], "", ch, cells[i].b, cells[i].c, cells[i].a, 0};
+        items[i] = (struct bench__paired_item){names[i],   "",         ch, cells[i].b,
+                                               cells[i].c, cells[i].a, 0,  NULL};
     size_t looks = bench__paired_looks(p);
     for (size_t k = 0; k < looks; k++) {
         size_t n = bench__paired_look_rounds(p, k);
@@ -265,7 +265,8 @@ static unsigned needed_of(const struct bench__paired_params *p, struct bench__rn
                           double change)
 {
     draw_cell(g, &family[0], p->max_rounds, sigma, change);
-    struct bench__paired_item it = {"x", "", &time_ch, family[0].b, family[0].c, family[0].a, 0};
+    struct bench__paired_item it = {"x",         "",          &time_ch, family[0].b,
+                                    family[0].c, family[0].a, 0,        NULL};
     struct bench__paired_out o1, o2, *prev = NULL, *out = &o1;
     struct bench__paired_result res;
     size_t looks = bench__paired_looks(p);
@@ -378,7 +379,7 @@ static void test_exact_channels(void **state)
                 family[i].c[r] = i == 0 ? round(count * 1.005) : count * (double)(i + 1);
             }
             items[i] = (struct bench__paired_item){names[i],    "",          &instr, family[i].b,
-                                                   family[i].c, family[i].a, 3};
+                                                   family[i].c, family[i].a, 3,      NULL};
         }
         struct bench__paired_out out[CELLS];
         struct bench__paired_result res;
@@ -395,7 +396,7 @@ static void test_exact_channels(void **state)
             c[r] = 50000 + (double)bench__rng_below(&g, 40);
             a[r] = 50000 + (double)bench__rng_below(&g, 40);
         }
-        struct bench__paired_item it = {"nd", "", &instr, b, c, a, 16};
+        struct bench__paired_item it = {"nd", "", &instr, b, c, a, 16, NULL};
         struct bench__paired_out out;
         struct bench__paired_result res;
         assert_int_equal(bench__paired_look(&p, 2, &it, 1, NULL, &out, &res, NULL), 0);
