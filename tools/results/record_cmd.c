@@ -237,6 +237,8 @@ int record_main(int argc, char **argv)
         info.source_revision = revision[0] ? revision : NULL;
     else
         info.source_revision = git = git_revision();
+    if (!dir)
+        dir = results_location_default(); /* LIBBENCH_RESULTS */
     enum results_location_kind kind;
     if (results_location("record", dir, &kind) != 0)
         goto out;
@@ -322,7 +324,7 @@ int record_main(int argc, char **argv)
             ret = 1;
         } else {
             printf("recorded %ld measurement%s of %zu document%s as %s/%s%s\n", lines,
-                   lines == 1 ? "" : "s", used, used == 1 ? "" : "s", dir, key,
+                   lines == 1 ? "" : "s", used, used == 1 ? "" : "s", store.dir, key,
                    already ? " (already there)" : "");
             if (refused)
                 ret = 1;

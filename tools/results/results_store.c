@@ -27,12 +27,66 @@
 
 #define LIST_DEPTH_MAX 16 /* raw/v1/profile=/date=/bench_id=/sha256=/results.jsonl is 7 deep */
 
+/* mkdir -p of path (mode 0700 for what it creates): 0, or -1 with errno. */
+static int make_dirs(char *path)
+{
+    for (char *p = path + 1;; p++) {
+        if (*p && *p != '/')
+            continue;
+        char c = *p;
+        *p = '\0';
+        int rc = mkdir(path, 0700);
+        *p = c;
+        if (rc != 0 && errno != EEXIST)
+            return -1;
+        if (!c)
+            return 0;
+    }
+}
+
+/* A PostgreSQL store: its raw objects on the server, its index a local cache under
+ * $XDG_CACHE_HOME/libbench/ (~/.cache, or $TMPDIR), one directory per URL. */
+static int open_pg(const char *url, struct results_store *st, char *err, size_t err_size)
+{
+#ifdef LIBBENCH_HAVE_PG
+    if (results_pg_open(url, &st->pg, err, err_size) != 0)
+        return -1;
+    st->dir = results_pg_shown(st->pg);
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME"), *tmp = getenv("TMPDIR");
+    char hex[65];
+    tool_sha256_hex(st->dir, strlen(st->dir), hex);
+    char *cache =
+        xdg && xdg[0] == '/'
+            ? bench__xasprintf("%s/libbench/pg-%.16s", xdg, hex)
+        : home && home[0] == '/'
+            ? bench__xasprintf("%s/.cache/libbench/pg-%.16s", home, hex)
+            : bench__xasprintf("%s/libbench-cache-%ld/pg-%.16s", tmp && tmp[0] == '/' ? tmp : "/tmp",
+                               (long)getuid(), hex);
+    if (make_dirs(cache) != 0 || (st->fd = open(cache, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+                                                           O_CLOEXEC)) < 0) {
+        tool_json_error(err, err_size, "cannot open the local index's directory %s: %s", cache,
+                        strerror(errno));
+        free(cache);
+        results_store_close(st);
+        return -1;
+    }
+    st->real = cache;
+    return 0;
+#else
+    (void)st;
+    (void)url;
+    return tool_json_error(err, err_size, "this libbench was built without libpq (libpq-dev)");
+#endif
+}
+
 int results_store_open(const char *dir, bool create, struct results_store *st, char *err,
                        size_t err_size)
 {
     memset(st, 0, sizeof *st);
     st->fd = -1;
     st->dir = dir;
+    if (results_location_is_pg(dir))
+        return open_pg(dir, st, err, err_size);
     if (create && mkdir(dir, 0777) != 0 && errno != EEXIST)
         return tool_json_error(err, err_size, "cannot create %s: %s", dir, strerror(errno));
     st->fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -56,6 +110,10 @@ void results_store_close(struct results_store *st)
     if (st->fd >= 0)
         close(st->fd);
     free(st->real);
+#ifdef LIBBENCH_HAVE_PG
+    results_pg_close(st->pg);
+#endif
+    st->pg = NULL;
     st->fd = -1;
     st->real = NULL;
 }
@@ -126,6 +184,10 @@ int results_store_read(const struct results_store *st, const char *rel, char **t
 {
     *text = NULL;
     *len = 0;
+#ifdef LIBBENCH_HAVE_PG
+    if (st->pg)
+        return results_pg_read(st->pg, rel, text, len, err, err_size);
+#endif
     const char *slash = strrchr(rel, '/');
     size_t dir_len = slash ? (size_t)(slash - rel) : 0;
     int dfd = open_dirs(st, rel, dir_len, false, err, err_size);
@@ -258,6 +320,13 @@ static int write_once(const struct results_store *st, const char *rel, const cha
 int results_store_put_object(const struct results_store *st, const char *key, const char *text,
                              size_t len, char *err, size_t err_size)
 {
+#ifdef LIBBENCH_HAVE_PG
+    if (st->pg) {
+        char hex[65];
+        tool_sha256_hex(text, len, hex);
+        return results_pg_put(st->pg, "raw", key, hex, text, len, err, err_size);
+    }
+#endif
     return write_once(st, key, text, len, err, err_size);
 }
 
@@ -275,7 +344,13 @@ int results_store_put_error(const struct results_store *st, const char *profile,
                                        "sha256=%.12s.json",
                                        profile, date, bench_id, hex)
                     : bench__xasprintf("ingest-errors/v1/unkeyed/sha256=%.12s.json", hex);
-    int rc = write_once(st, rel, t.data, t.len, err, err_size);
+    int rc;
+#ifdef LIBBENCH_HAVE_PG
+    if (st->pg)
+        rc = results_pg_put(st->pg, "errors", rel, NULL, t.data, t.len, err, err_size) < 0 ? -1 : 0;
+    else
+#endif
+        rc = write_once(st, rel, t.data, t.len, err, err_size);
     free(t.data);
     if (rc < 0) {
         free(rel);
@@ -367,6 +442,18 @@ int results_store_list(const struct results_store *st, struct results_entry **li
     size_t cap = 0;
     *list = NULL;
     *n = 0;
+#ifdef LIBBENCH_HAVE_PG
+    if (st->pg) { /* in byte order from the server */
+        char **keys;
+        size_t n_keys;
+        if (results_pg_list(st->pg, &keys, &n_keys, err, err_size) != 0)
+            return -1;
+        for (size_t i = 0; i < n_keys; i++)
+            add_entry(list, n, &cap, keys[i], NULL);
+        free(keys);
+        return 0;
+    }
+#endif
     int dfd = open_dirs(st, "raw", 3, false, err, err_size);
     if (dfd < 0)
         return errno == ENOENT ? 0 : -1;
