@@ -71,7 +71,9 @@ static int pg_error(const struct results_pg *pg, const PGresult *res, const char
     char line[300];
     size_t n = 0;
     for (const char *p = msg; *p && n + 3 < sizeof line; p++) {
-        if (*p == '\n' || *p == '\r') {
+        if (*p == '\n' || *p == '\r') { /* "...\n\tHINT..." into "...; HINT..." */
+            while (p[1] == ' ' || p[1] == '\t')
+                p++;
             if (p[1] && p[1] != '\n' && n)
                 line[n++] = ';', line[n++] = ' ';
             continue;
