@@ -37,8 +37,12 @@ char *results_pg_redact(const char *url)
     struct bench__text t = {0};
     if (rest) {
         rest += 3;
-        const char *at = strpbrk(rest, "@/?");
-        const char *colon = at && *at == '@' ? memchr(rest, ':', (size_t)(at - rest)) : NULL;
+        /* the last '@' of the authority: a password with an unencoded '@' is cut whole */
+        const char *at = NULL;
+        for (const char *p = rest; *p && *p != '/' && *p != '?'; p++)
+            if (*p == '@')
+                at = p;
+        const char *colon = at ? memchr(rest, ':', (size_t)(at - rest)) : NULL;
         if (colon) {
             bench__text_append(url, (size_t)(colon - url), &t);
             url = at;
