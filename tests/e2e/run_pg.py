@@ -181,6 +181,36 @@ def case_record(tmp):
     rc, out, err = run([LIBBENCH, "results", "rebuild", "--results", url],
                        env={"XDG_CACHE_HOME": cache})
     check(rc == 0 and ix and db_dump(ix) == before, f"rebuild in place: {rc} {err}")
+    # the roles of the how-to: a recorder inserts and reads, a reader only reads
+    db = url.rsplit("/", 1)[1]
+    for sql in ("DROP ROLE IF EXISTS lbt_recorder", "DROP ROLE IF EXISTS lbt_reader",
+                "CREATE ROLE lbt_recorder LOGIN PASSWORD 'rec'",
+                "CREATE ROLE lbt_reader LOGIN PASSWORD 'rea'"):
+        psql(ADMIN_URL, sql)
+    for sql in (f"GRANT CONNECT ON DATABASE {db} TO lbt_recorder, lbt_reader",
+                "GRANT USAGE ON SCHEMA public TO lbt_recorder, lbt_reader",
+                "GRANT SELECT ON ALL TABLES IN SCHEMA public TO lbt_recorder, lbt_reader",
+                "GRANT INSERT ON libbench_raw_objects, libbench_raw_uploads, "
+                "libbench_ingest_errors TO lbt_recorder",
+                "GRANT USAGE ON SEQUENCE libbench_raw_uploads_id_seq TO lbt_recorder"):
+        psql(url, sql)
+    as_role = lambda role, pw: url.replace("libbench:" + (password() or ""), f"{role}:{pw}", 1)
+    rec, rea = as_role("lbt_recorder", "rec"), as_role("lbt_reader", "rea")
+    rc, out, err = record(rec, [os.path.join(tmp, "day3.json")], "2026-11-20T08:00:00Z",
+                          os.path.join(tmp, "rec"), "--profile", "nightly")
+    check(rc == 0 and "(already there)" not in out, f"record as the recorder role: {rc} {err}")
+    rc, out, err = run([LIBBENCH, "report", "--results", rea], env={"XDG_CACHE_HOME": os.path.join(tmp, "rea")})
+    check(rc in (0, 1) and "encode" in out, f"report as the reader role: {rc} {err}")
+    rc, out, err = record(rea, [os.path.join(tmp, "day3.json")], "2026-11-21T08:00:00Z",
+                          os.path.join(tmp, "rea"), "--profile", "nightly")
+    check(rc == 1 and "permission denied" in err and err.count("\n") == 1 and "rea@" not in err,
+          f"record as the reader role: {rc} {err!r}")
+    try:
+        psql(rec, "DELETE FROM libbench_raw_objects")
+        check(False, "the recorder role deleted raw objects")
+    except RuntimeError as e:
+        check("permission denied" in str(e), f"recorder delete: {e}")
+    check(psql(url, "SELECT count(*) FROM libbench_raw_objects") == "8", "8 raw objects")
     # push: a local store's objects into a second database, twice (idempotent)
     local = os.path.join(tmp, "local")
     week(tmp, local, cache)
