@@ -27,6 +27,7 @@
 
 #define LIST_DEPTH_MAX 16 /* raw/v1/profile=/date=/bench_id=/sha256=/results.jsonl is 7 deep */
 
+#ifdef LIBBENCH_HAVE_PG
 /* mkdir -p of path (mode 0700 for what it creates): 0, or -1 with errno. */
 static int make_dirs(char *path)
 {
@@ -43,6 +44,7 @@ static int make_dirs(char *path)
             return 0;
     }
 }
+#endif
 
 /* A PostgreSQL store: its raw objects on the server, its index a local cache under
  * $XDG_CACHE_HOME/libbench/ (~/.cache, or $TMPDIR), one directory per URL. */
