@@ -14,26 +14,27 @@
 
 void results_usage(FILE *out)
 {
-    fputs("usage: libbench results rebuild [--results DIR|URL]\n"
-          "       libbench results push DIR postgresql://...\n"
-          "\n"
-          "rebuild: recreate the index DIR/index.sqlite from the raw objects under DIR/raw/\n"
-          "alone: built in a file of its own, then put in place in one step; the same raw\n"
-          "objects give the same index, whatever order they were recorded in. A damaged index\n"
-          "(not a database, damaged pages, another schema, a directory, a symbolic link) is kept\n"
-          "aside, under a name this prints. What cannot be read goes to DIR/ingest-errors/.\n"
-          "With a postgresql:// URL, the local index of that store is rebuilt from the raw\n"
-          "objects on the server.\n"
-          "\n"
-          "push: copy every raw object of the local store DIR into the PostgreSQL store (those\n"
-          "already there with the same bytes are left as they are: pushing again changes nothing).\n"
-          "\n"
-          "options:\n"
-          "  --results DIR|URL  the store (default: $LIBBENCH_RESULTS, else results)\n"
-          "  -h, --help         print this help and exit\n"
-          "\n"
-          "exit status: 0 done, 1 it could not be done, 2 a usage error\n",
-          out);
+    fputs(
+        "usage: libbench results rebuild [--results DIR|URL]\n"
+        "       libbench results push DIR postgresql://...\n"
+        "\n"
+        "rebuild: recreate the index DIR/index.sqlite from the raw objects under DIR/raw/\n"
+        "alone: built in a file of its own, then put in place in one step; the same raw\n"
+        "objects give the same index, whatever order they were recorded in. A damaged index\n"
+        "(not a database, damaged pages, another schema, a directory, a symbolic link) is kept\n"
+        "aside, under a name this prints. What cannot be read goes to DIR/ingest-errors/.\n"
+        "With a postgresql:// URL, the local index of that store is rebuilt from the raw\n"
+        "objects on the server.\n"
+        "\n"
+        "push: copy every raw object of the local store DIR into the PostgreSQL store (those\n"
+        "already there with the same bytes are left as they are: pushing again changes nothing).\n"
+        "\n"
+        "options:\n"
+        "  --results DIR|URL  the store (default: $LIBBENCH_RESULTS, else results)\n"
+        "  -h, --help         print this help and exit\n"
+        "\n"
+        "exit status: 0 done, 1 it could not be done, 2 a usage error\n",
+        out);
 }
 
 /* `results rebuild`: dir as given, shown as messages name it (pg: a PostgreSQL store's URL). */
@@ -113,8 +114,9 @@ int results_main(int argc, char **argv)
         if (results_location("results", operands[1], &to) != 0)
             return 2;
         if (to != RESULTS_LOCATION_POSTGRESQL)
-            return tool_usage_error("results", "push: the second operand must be a postgresql:// "
-                                               "URL%s",
+            return tool_usage_error("results",
+                                    "push: the second operand must be a postgresql:// "
+                                    "URL%s",
                                     "");
         return results_push_main(operands[0], operands[1]);
     }

@@ -443,7 +443,8 @@ int results_store_open_for_report(const char *dir, struct results_store *st,
         char why[512];
         if (results_store_reconcile(st, *ix, &r, why, sizeof why) == 0) {
             if (r.indexed && st->pg)
-                fprintf(stderr, "libbench report: %zu raw object%s indexed into the local index first\n",
+                fprintf(stderr,
+                        "libbench report: %zu raw object%s indexed into the local index first\n",
                         r.indexed, r.indexed == 1 ? "" : "s");
             else if (r.indexed)
                 fprintf(stderr,

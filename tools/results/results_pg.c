@@ -106,8 +106,7 @@ static bool retryable(const PGresult *res)
 }
 
 /* One statement without parameters that returns no rows: 0, or -1 with the reason. */
-static int pg_exec(struct results_pg *pg, const char *sql, const char *what, char *err,
-                   size_t size)
+static int pg_exec(struct results_pg *pg, const char *sql, const char *what, char *err, size_t size)
 {
     PGresult *res = PQexec(pg->conn, sql);
     int rc = PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK
@@ -159,11 +158,13 @@ static int pg_schema(struct results_pg *pg, char *err, size_t size)
         int rc = pg_exec(pg, "SELECT pg_advisory_xact_lock(" PG_LOCK_KEY ")",
                          "cannot lock the schema", err, size);
         if (rc == 0)
-            rc = pg_exec(pg, "CREATE TABLE IF NOT EXISTS libbench_schema (version integer NOT NULL)",
-                         "cannot create the schema", err, size);
+            rc =
+                pg_exec(pg, "CREATE TABLE IF NOT EXISTS libbench_schema (version integer NOT NULL)",
+                        "cannot create the schema", err, size);
         int version = 0;
         if (rc == 0) {
-            PGresult *res = PQexec(pg->conn, "SELECT coalesce(max(version), 0) FROM libbench_schema");
+            PGresult *res =
+                PQexec(pg->conn, "SELECT coalesce(max(version), 0) FROM libbench_schema");
             if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
                 version = atoi(PQgetvalue(res, 0, 0));
             else
@@ -235,7 +236,8 @@ static PGresult *pg_query(struct results_pg *pg, const char *sql, int n, const c
 /* A value of bytea read back in binary. */
 static bool same_value(const PGresult *res, int col, const char *text, size_t len)
 {
-    return (size_t)PQgetlength(res, 0, col) == len && memcmp(PQgetvalue(res, 0, col), text, len) == 0;
+    return (size_t)PQgetlength(res, 0, col) == len &&
+           memcmp(PQgetvalue(res, 0, col), text, len) == 0;
 }
 
 int results_pg_put(struct results_pg *pg, const char *table, const char *key, const char *sha256,
@@ -258,8 +260,7 @@ int results_pg_put(struct results_pg *pg, const char *table, const char *key, co
             res = pg_query(pg,
                            "INSERT INTO libbench_raw_objects (key, sha256, bytes) "
                            "VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING",
-                           3, params, lengths, formats, 0, "cannot insert", &retry, err,
-                           size);
+                           3, params, lengths, formats, 0, "cannot insert", &retry, err, size);
         } else {
             const char *p2[2] = {key, text};
             int l2[2] = {0, (int)len}, f2[2] = {0, 1};
@@ -342,9 +343,9 @@ int results_pg_list(struct results_pg *pg, char ***keys, size_t *n, char *err, s
 {
     *keys = NULL;
     *n = 0;
-    PGresult *res = pg_query(pg, "SELECT key FROM libbench_raw_objects ORDER BY key COLLATE \"C\"",
-                             0, NULL, NULL, NULL, 0, "cannot list the raw objects", NULL, err,
-                             size);
+    PGresult *res =
+        pg_query(pg, "SELECT key FROM libbench_raw_objects ORDER BY key COLLATE \"C\"", 0, NULL,
+                 NULL, NULL, 0, "cannot list the raw objects", NULL, err, size);
     if (!res)
         return -1;
     size_t rows = (size_t)PQntuples(res);

@@ -48,6 +48,20 @@ int results_push_main(const char *dir, const char *url)
             refused++;
             continue;
         }
+        /* an object whose bytes are not its key's is not copied: the shared store would refuse
+         * it at every rebuild */
+        char profile[65], date[11], bench_id[17], sha12[13], hex[65];
+        tool_sha256_hex(text, len, hex);
+        if (!results_object_key_parse(list[i].key, profile, date, bench_id, sha12) ||
+            strncmp(hex, sha12, 12) != 0) {
+            fprintf(stderr,
+                    "libbench results: %s/%s: its content's SHA-256 does not match its "
+                    "key: not pushed\n",
+                    local.dir, shown);
+            free(text);
+            refused++;
+            continue;
+        }
         int put = results_store_put_object(&shared, list[i].key, text, len, err, sizeof err);
         free(text);
         if (put < 0)

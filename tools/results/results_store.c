@@ -5,8 +5,9 @@
  * (an unnamed O_TMPFILE linked to its name: a kill leaves nothing behind, an existing object is
  * never replaced, and one found at the key is checked byte for byte); an ingest error written next
  * to the raw objects; the files under raw/ listed; the index file's place (its checks before it
- * is opened, and a rebuilt index swapped in with a damaged one kept aside). It holds no SQL
- * (results_index.h) and reads no line (results_ingest.c). */
+ * is opened, and a rebuilt index swapped in with a damaged one kept aside). A PostgreSQL store
+ * (st->pg) has its raw objects and ingest errors on the server (results_pg.c) and its directory
+ * is its local index's. It holds no SQL (results_index.h) and reads no line (results_ingest.c). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -57,15 +58,13 @@ static int open_pg(const char *url, struct results_store *st, char *err, size_t 
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME"), *tmp = getenv("TMPDIR");
     char hex[65];
     tool_sha256_hex(st->dir, strlen(st->dir), hex);
-    char *cache =
-        xdg && xdg[0] == '/'
-            ? bench__xasprintf("%s/libbench/pg-%.16s", xdg, hex)
-        : home && home[0] == '/'
-            ? bench__xasprintf("%s/.cache/libbench/pg-%.16s", home, hex)
-            : bench__xasprintf("%s/libbench-cache-%ld/pg-%.16s", tmp && tmp[0] == '/' ? tmp : "/tmp",
-                               (long)getuid(), hex);
-    if (make_dirs(cache) != 0 || (st->fd = open(cache, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-                                                           O_CLOEXEC)) < 0) {
+    char *cache = xdg && xdg[0] == '/' ? bench__xasprintf("%s/libbench/pg-%.16s", xdg, hex)
+                  : home && home[0] == '/'
+                      ? bench__xasprintf("%s/.cache/libbench/pg-%.16s", home, hex)
+                      : bench__xasprintf("%s/libbench-cache-%ld/pg-%.16s",
+                                         tmp && tmp[0] == '/' ? tmp : "/tmp", (long)getuid(), hex);
+    if (make_dirs(cache) != 0 ||
+        (st->fd = open(cache, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
         tool_json_error(err, err_size, "cannot open the local index's directory %s: %s", cache,
                         strerror(errno));
         free(cache);

@@ -115,10 +115,10 @@ bool results_object_key_parse(const char *key, char profile[65], char date[11], 
 #define RESULTS_INDEX_FILE "index.sqlite"
 struct results_pg;
 struct results_store {
-    const char *dir;     /* as given: what messages name (a URL: without its password) */
-    const char *command; /* "record", "report", "results": the prefix of what it says on stderr */
-    char *real;          /* its real path: the index file's is made from it */
-    int fd;              /* the directory (a PostgreSQL store's: its local index's, a cache) */
+    const char *dir;       /* as given: what messages name (a URL: without its password) */
+    const char *command;   /* "record", "report", "results": the prefix of what it says on stderr */
+    char *real;            /* its real path: the index file's is made from it */
+    int fd;                /* the directory (a PostgreSQL store's: its local index's, a cache) */
     struct results_pg *pg; /* a PostgreSQL store: its raw objects and ingest errors; or NULL */
 };
 /* Opens dir, creating it when `create`: 0; 1 when it does not exist (without `create`); -1 with
@@ -220,7 +220,7 @@ int results_store_rebuild(const char *dir, struct results_rebuilt *out, char *er
 
 /* What a --results value names (results_location.c). */
 enum results_location_kind {
-    RESULTS_LOCATION_DIRECTORY, /* a local store: the value (NULL: RESULTS_DEFAULT_DIR) */
+    RESULTS_LOCATION_DIRECTORY,  /* a local store: the value (NULL: RESULTS_DEFAULT_DIR) */
     RESULTS_LOCATION_POSTGRESQL, /* a postgresql:// (or postgres://) URL, in a build with libpq */
 };
 /* Whether value is a postgresql:// or postgres:// URL. */

@@ -24,7 +24,8 @@ static void test_redact(void **state)
 {
     (void)state;
     check("postgresql://u:secret@db:5432/bench", "postgresql://u@db:5432/bench");
-    check("postgres://u:se:cr@et@db/bench?sslmode=require", "postgres://u@db/bench?sslmode=require");
+    check("postgres://u:se:cr@et@db/bench?sslmode=require",
+          "postgres://u@db/bench?sslmode=require");
     check("postgresql://u@db/bench", "postgresql://u@db/bench");
     check("postgresql://db/bench", "postgresql://db/bench");
     check("postgresql://db/bench?user=u&password=secret&sslmode=verify-full",
