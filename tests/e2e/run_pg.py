@@ -64,11 +64,23 @@ def with_db(url, db):
     return base[:base.rindex("/")] + "/" + db + q + query
 
 
+made = []  # the databases and roles a case made: dropped at its end
+
+
 def fresh_db(case):
     db = f"lbt_{case}_{os.getpid()}"
     psql(ADMIN_URL, f"DROP DATABASE IF EXISTS {db}")
     psql(ADMIN_URL, f"CREATE DATABASE {db}")
+    made.append("DATABASE " + db)
     return with_db(ADMIN_URL, db)
+
+
+def drop_made():
+    for what in reversed(made):
+        try:
+            psql(ADMIN_URL, f"DROP {what}" + (" WITH (FORCE)" if what.startswith("DATA") else ""))
+        except RuntimeError as e:
+            print(f"note: {e}")
 
 
 def password():
@@ -183,19 +195,19 @@ def case_record(tmp):
     check(rc == 0 and ix and db_dump(ix) == before, f"rebuild in place: {rc} {err}")
     # the roles of the how-to: a recorder inserts and reads, a reader only reads
     db = url.rsplit("/", 1)[1]
-    for sql in ("DROP ROLE IF EXISTS lbt_recorder", "DROP ROLE IF EXISTS lbt_reader",
-                "CREATE ROLE lbt_recorder LOGIN PASSWORD 'rec'",
-                "CREATE ROLE lbt_reader LOGIN PASSWORD 'rea'"):
-        psql(ADMIN_URL, sql)
-    for sql in (f"GRANT CONNECT ON DATABASE {db} TO lbt_recorder, lbt_reader",
-                "GRANT USAGE ON SCHEMA public TO lbt_recorder, lbt_reader",
-                "GRANT SELECT ON ALL TABLES IN SCHEMA public TO lbt_recorder, lbt_reader",
+    recorder, reader = f"lbt_recorder_{os.getpid()}", f"lbt_reader_{os.getpid()}"
+    for role, pw in ((recorder, "rec"), (reader, "rea")):
+        psql(ADMIN_URL, f"CREATE ROLE {role} LOGIN PASSWORD '{pw}'")
+        made.insert(0, "ROLE " + role)  # dropped after the databases
+    for sql in (f"GRANT CONNECT ON DATABASE {db} TO {recorder}, {reader}",
+                f"GRANT USAGE ON SCHEMA public TO {recorder}, {reader}",
+                f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {recorder}, {reader}",
                 "GRANT INSERT ON libbench_raw_objects, libbench_raw_uploads, "
-                "libbench_ingest_errors TO lbt_recorder",
-                "GRANT USAGE ON SEQUENCE libbench_raw_uploads_id_seq TO lbt_recorder"):
+                f"libbench_ingest_errors TO {recorder}",
+                f"GRANT USAGE ON SEQUENCE libbench_raw_uploads_id_seq TO {recorder}"):
         psql(url, sql)
     as_role = lambda role, pw: url.replace("libbench:" + (password() or ""), f"{role}:{pw}", 1)
-    rec, rea = as_role("lbt_recorder", "rec"), as_role("lbt_reader", "rea")
+    rec, rea = as_role(recorder, "rec"), as_role(reader, "rea")
     rc, out, err = record(rec, [os.path.join(tmp, "day3.json")], "2026-11-20T08:00:00Z",
                           os.path.join(tmp, "rec"), "--profile", "nightly")
     check(rc == 0 and "(already there)" not in out, f"record as the recorder role: {rc} {err}")
@@ -425,6 +437,8 @@ def main():
         except Skip as e:
             print(f"skipped: {e}")
             sys.exit(SKIP)
+        finally:
+            drop_made()
     for f in failures:
         print("FAIL:", f)
     sys.exit(1 if failures else 0)

@@ -3,11 +3,16 @@
  * (versioned, created or migrated under an advisory lock), an object inserted once in one
  * transaction (retried on a serialization failure or a deadlock, bounded), read back, listed in
  * byte order, and the ingest errors; the URL shown without its password. Every statement is
- * parameterized. It holds no index (the store's index is the local one, results_ingest.c). */
+ * parameterized; and the store it makes (results_store.c): the server's raw objects, a local
+ * directory for its index. It holds no index (the index is a local one, results_ingest.c). */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libpq-fe.h>
 
@@ -354,5 +359,68 @@ int results_pg_list(struct results_pg *pg, char ***keys, size_t *n, char *err, s
         (*keys)[i] = bench__xstrdup(PQgetvalue(res, (int)i, 0));
     *n = rows;
     PQclear(res);
+    return 0;
+}
+
+/* ---- the store: its raw objects on the server, its index local ---- */
+
+/* mkdir -p of path (mode 0700 for what it creates): 0, or -1 with errno. */
+static int make_dirs(char *path)
+{
+    for (char *p = path + 1;; p++) {
+        if (*p && *p != '/')
+            continue;
+        char c = *p;
+        *p = '\0';
+        int rc = mkdir(path, 0700);
+        *p = c;
+        if (rc != 0 && errno != EEXIST)
+            return -1;
+        if (!c)
+            return 0;
+    }
+}
+
+/* What results_pg_store_open made, undone (not results_store_close: no circle of files). */
+static void pg_store_undo(struct results_store *st)
+{
+    if (st->fd >= 0)
+        close(st->fd);
+    st->fd = -1;
+    results_pg_close(st->pg);
+    st->pg = NULL;
+}
+
+/* A PostgreSQL store: its raw objects on the server, its index a local cache under
+ * $XDG_CACHE_HOME/libbench/ (~/.cache, or $TMPDIR), one directory per URL. */
+int results_pg_store_open(const char *url, struct results_store *st, char *err, size_t err_size)
+{
+    if (results_pg_open(url, &st->pg, err, err_size) != 0)
+        return -1;
+    st->dir = results_pg_shown(st->pg);
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME"), *tmp = getenv("TMPDIR");
+    char hex[65];
+    tool_sha256_hex(st->dir, strlen(st->dir), hex);
+    char *cache = xdg && xdg[0] == '/' ? bench__xasprintf("%s/libbench/pg-%.16s", xdg, hex)
+                  : home && home[0] == '/'
+                      ? bench__xasprintf("%s/.cache/libbench/pg-%.16s", home, hex)
+                      : bench__xasprintf("%s/libbench-cache-%ld/pg-%.16s",
+                                         tmp && tmp[0] == '/' ? tmp : "/tmp", (long)getuid(), hex);
+    if (make_dirs(cache) != 0 ||
+        (st->fd = open(cache, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+        tool_json_error(err, err_size, "cannot open the local index's directory %s: %s", cache,
+                        strerror(errno));
+        free(cache);
+        pg_store_undo(st);
+        return -1;
+    }
+    struct stat sb; /* under a shared $TMPDIR: never a directory another user made */
+    if (fstat(st->fd, &sb) != 0 || sb.st_uid != getuid()) {
+        tool_json_error(err, err_size, "the local index's directory %s is not this user's", cache);
+        free(cache);
+        pg_store_undo(st);
+        return -1;
+    }
+    st->real = cache;
     return 0;
 }

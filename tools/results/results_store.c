@@ -28,66 +28,19 @@
 
 #define LIST_DEPTH_MAX 16 /* raw/v1/profile=/date=/bench_id=/sha256=/results.jsonl is 7 deep */
 
-#ifdef LIBBENCH_HAVE_PG
-/* mkdir -p of path (mode 0700 for what it creates): 0, or -1 with errno. */
-static int make_dirs(char *path)
-{
-    for (char *p = path + 1;; p++) {
-        if (*p && *p != '/')
-            continue;
-        char c = *p;
-        *p = '\0';
-        int rc = mkdir(path, 0700);
-        *p = c;
-        if (rc != 0 && errno != EEXIST)
-            return -1;
-        if (!c)
-            return 0;
-    }
-}
-#endif
-
-/* A PostgreSQL store: its raw objects on the server, its index a local cache under
- * $XDG_CACHE_HOME/libbench/ (~/.cache, or $TMPDIR), one directory per URL. */
-static int open_pg(const char *url, struct results_store *st, char *err, size_t err_size)
-{
-#ifdef LIBBENCH_HAVE_PG
-    if (results_pg_open(url, &st->pg, err, err_size) != 0)
-        return -1;
-    st->dir = results_pg_shown(st->pg);
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME"), *tmp = getenv("TMPDIR");
-    char hex[65];
-    tool_sha256_hex(st->dir, strlen(st->dir), hex);
-    char *cache = xdg && xdg[0] == '/' ? bench__xasprintf("%s/libbench/pg-%.16s", xdg, hex)
-                  : home && home[0] == '/'
-                      ? bench__xasprintf("%s/.cache/libbench/pg-%.16s", home, hex)
-                      : bench__xasprintf("%s/libbench-cache-%ld/pg-%.16s",
-                                         tmp && tmp[0] == '/' ? tmp : "/tmp", (long)getuid(), hex);
-    if (make_dirs(cache) != 0 ||
-        (st->fd = open(cache, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
-        tool_json_error(err, err_size, "cannot open the local index's directory %s: %s", cache,
-                        strerror(errno));
-        free(cache);
-        results_store_close(st);
-        return -1;
-    }
-    st->real = cache;
-    return 0;
-#else
-    (void)st;
-    (void)url;
-    return tool_json_error(err, err_size, "this libbench was built without libpq (libpq-dev)");
-#endif
-}
-
 int results_store_open(const char *dir, bool create, struct results_store *st, char *err,
                        size_t err_size)
 {
     memset(st, 0, sizeof *st);
     st->fd = -1;
     st->dir = dir;
-    if (results_location_is_pg(dir))
-        return open_pg(dir, st, err, err_size);
+    if (results_location_is_pg(dir)) {
+#ifdef LIBBENCH_HAVE_PG
+        return results_pg_store_open(dir, st, err, err_size);
+#else
+        return tool_json_error(err, err_size, "this libbench was built without libpq (libpq-dev)");
+#endif
+    }
     if (create && mkdir(dir, 0777) != 0 && errno != EEXIST)
         return tool_json_error(err, err_size, "cannot create %s: %s", dir, strerror(errno));
     st->fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

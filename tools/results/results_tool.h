@@ -233,6 +233,9 @@ const char *results_location_default(void);
 int results_pg_open(const char *url, struct results_pg **out, char *err, size_t size);
 void results_pg_close(struct results_pg *pg);
 const char *results_pg_shown(const struct results_pg *pg);
+/* Opens the PostgreSQL store at url as st (results_store_open of a postgresql:// value): the
+ * connection, its schema, and the local directory of its index (created). 0, or -1. */
+int results_pg_store_open(const char *url, struct results_store *st, char *err, size_t size);
 /* The URL without its password (malloc'd). */
 char *results_pg_redact(const char *url);
 /* Inserts text at key in one transaction, never over another body: table "raw" (the raw
