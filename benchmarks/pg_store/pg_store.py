@@ -68,35 +68,62 @@ def timed(argv, env=None):
     return time.monotonic() - t, p.returncode
 
 
-def bench(tool, store, kind, tmp, a):
-    document = doc(os.path.join(tmp, "doc.json"))
-    caches = os.path.join(tmp, f"cache-{kind}")
-    out = {}
+def concurrent(tool, store, kind, document, caches, a):
+    """R recorders x N runs into one store: seconds, what was stored and what failed."""
     secs, bad = recorders(tool, store, document, a.recorders, 0, a.runs, caches)
-    out["concurrent_s"] = secs
-    out["failed_recorders"] = bad
+    out = {"concurrent_s": round(secs, 2), "failed_recorders": bad}
     if kind == "pg":
         out["stored"] = int(psql(store, "SELECT count(*) FROM libbench_raw_objects"))
         out["distinct"] = int(psql(store, "SELECT count(DISTINCT key) FROM libbench_raw_objects"))
     else:
         keys = [os.path.join(r, f) for r, _, fs in os.walk(os.path.join(store, "raw"))
                 for f in fs if f == "results.jsonl"]
-        out["stored"] = len(keys)
-        out["distinct"] = len(set(keys))
+        out["stored"], out["distinct"] = len(keys), len(set(keys))
+    out["lost"] = a.recorders * a.runs - out["distinct"]
+    out["duplicated"] = out["stored"] - out["distinct"]
+    return out
+
+
+def fill(tool, sqlite_store, pg, document, tmp, a):
+    """The runs up to a.total, recorded into small side stores (a record's cost grows with its
+    store's history), then copied into the SQLite store's raw/ (what a sync of raw/ does) and
+    pushed into PostgreSQL (`results push`)."""
     rest = a.total - a.recorders * a.runs
     per = -(-rest // a.recorders)
-    secs, bad = recorders(tool, store, document, a.recorders, a.recorders * a.runs + 1000, per,
-                          caches)
-    out["fill_s"] = secs
+    side = []
+    procs = []
+    for i in range(a.recorders):
+        store = os.path.join(tmp, f"side{i}")
+        side.append(store)
+        script = "; ".join(
+            f'"$0" record --results "$1" --timestamp '
+            f'2026-{1 + k // 28 % 12:02d}-{1 + k % 28:02d}T{i:02d}:{k // 336 % 60:02d}:00Z '
+            f'--source-revision "" "$2" >/dev/null || exit 1'
+            for k in range(a.recorders * a.runs + 1000, a.recorders * a.runs + 1000 + per))
+        procs.append(subprocess.Popen(["sh", "-c", script, tool, store, document]))
+    for p in procs:
+        p.wait()
+    for store in side:
+        subprocess.run(["cp", "-a", "--no-clobber", os.path.join(store, "raw"), sqlite_store],
+                       check=True)
+        subprocess.run([tool, "results", "push", store, pg], check=True,
+                       stdout=subprocess.DEVNULL)
+
+
+def after(tool, store, kind, caches):
+    out = {}
     env = {"XDG_CACHE_HOME": os.path.join(caches, "runner0")}
-    out["rebuild_s"], rc = timed([tool, "results", "rebuild", "--results", store], env)
-    out["report_warm_s"], rc2 = timed([tool, "report", "--results", store], env)
-    if kind == "pg":  # a new runner: an empty local index, every object fetched
-        out["report_cold_s"], _ = timed([tool, "report", "--results", store],
-                                        {"XDG_CACHE_HOME": os.path.join(caches, "new")})
-        out["total_stored"] = int(psql(store, "SELECT count(*) FROM libbench_raw_objects"))
-    out["rebuild_rc"], out["report_rc"] = rc, rc2
-    return out
+    out["rebuild_s"], out["rebuild_rc"] = timed([tool, "results", "rebuild", "--results", store],
+                                                env)
+    out["report_s"], out["report_rc"] = timed([tool, "report", "--results", store], env)
+    if kind == "pg":  # a new runner: an empty local index, every object fetched and indexed
+        out["report_new_runner_s"], _ = timed([tool, "report", "--results", store],
+                                              {"XDG_CACHE_HOME": os.path.join(caches, "new")})
+        out["objects"] = int(psql(store, "SELECT count(*) FROM libbench_raw_objects"))
+    else:
+        out["objects"] = sum(1 for r, _, fs in os.walk(os.path.join(store, "raw"))
+                             for f in fs if f == "results.jsonl")
+    return {k: round(v, 2) if isinstance(v, float) else v for k, v in out.items()}
 
 
 def main():
@@ -120,8 +147,14 @@ def main():
         psql(url, f"CREATE DATABASE {db}")
         base, q, query = url.partition("?")
         pg = base[:base.rindex("/")] + "/" + db + q + query
-        res = {"sqlite": bench(tool, os.path.join(tmp, "store"), "sqlite", tmp, a),
-               "pg": bench(tool, pg, "pg", tmp, a)}
+        document = doc(os.path.join(tmp, "doc.json"))
+        local = os.path.join(tmp, "store")
+        res = {"sqlite": concurrent(tool, local, "sqlite", document,
+                                    os.path.join(tmp, "cache-sqlite"), a),
+               "pg": concurrent(tool, pg, "pg", document, os.path.join(tmp, "cache-pg"), a)}
+        fill(tool, local, pg, document, tmp, a)
+        res["sqlite"].update(after(tool, local, "sqlite", os.path.join(tmp, "cache-sqlite")))
+        res["pg"].update(after(tool, pg, "pg", os.path.join(tmp, "cache-pg")))
         psql(url, f"DROP DATABASE {db}")
         print(json.dumps(res, indent=1))
     finally:
