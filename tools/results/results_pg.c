@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libpq-fe.h>
@@ -311,6 +312,9 @@ int results_pg_put(struct results_pg *pg, const char *table, const char *key, co
         }
         if (!retry || tries + 1 >= PG_TRIES || PQstatus(pg->conn) != CONNECTION_OK)
             return -1;
+        /* another recorder's transaction won: wait 1, 2, 4... ms, then again */
+        struct timespec pause = {0, (1L << tries) * 1000000L};
+        nanosleep(&pause, NULL);
     }
 }
 
