@@ -292,6 +292,25 @@ def case_concurrent(tmp):
     meas = con.execute("SELECT count(*) FROM measurements").fetchone()[0]
     con.close()
     check(runs == 80 and meas == 160, f"indexed runs {runs}, measurements {meas}")
+    # 8 recorders of the same bytes at the same time: one key; the losers of the race are
+    # serialization failures, retried, and find it there
+    same = bench_doc(os.path.join(tmp, "same.json"), [("same", 1.0, "")])
+    procs = [subprocess.Popen([LIBBENCH, "record", "--results", url, "--timestamp",
+                               "2026-11-25T00:00:00Z", "--source-revision", "", same],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              env=dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, f"s{i}")))
+             for i in range(8)]
+    outs = [p.communicate(timeout=300) + (p.returncode,) for p in procs]
+    check(all(rc == 0 for _, _, rc in outs), f"same-key recorders: {outs}")
+    fresh = sum(1 for o, _, _ in outs if b"(already there)" not in o)
+    ups = psql(url, "SELECT count(*) FILTER (WHERE NOT already) || '/' || count(*) FROM "
+                    "libbench_raw_uploads WHERE key LIKE '%bench_id=20261125T000000Z%'")
+    objs = psql(url, "SELECT count(*) FROM libbench_raw_objects WHERE key LIKE "
+                     "'%bench_id=20261125T000000Z%'")
+    check(fresh == 1 and ups == "1/8" and objs == "1",
+          f"same key: {fresh} said recorded, uploads new/all {ups}, objects {objs}")
+    print(f"same key: 8 recorders at once: {objs} object, {fresh} recorded and "
+          f"{8 - fresh} already there; uploads new/all {ups}")
     print(f"concurrent: 8 recorders x 10 runs in {secs:.1f} s: {n} stored, {d} distinct, "
           f"{80 - int(n)} lost, {int(n) - int(d)} duplicated; indexed {runs} runs")
 
