@@ -8,7 +8,8 @@
 # `report --json`), concurrent (8 recorders x 10 runs: all stored, none twice), kills (a recorder
 # killed with SIGKILL at random moments leaves whole objects only, and a rebuild gives the index
 # the reconciled one was), down (no server: one line, exit 1; the connection cut mid-record: one
-# line, exit 1, nothing stored, and the retry stores the run once). Skips (77) with the reason
+# line, exit 1, nothing stored, and the retry stores the run once), retry (serialization failures
+# and deadlocks injected by a trigger: retried, at most 8 tries). Skips (77) with the reason
 # without a server or without the PostgreSQL store in the tool.
 import glob
 import json
@@ -446,7 +447,39 @@ def case_down(tmp):
     print(f"retry: {n} object stored")
 
 
-CASES_BY_NAME = {"record": case_record, "identical": case_identical,
+def case_retry(tmp):
+    """Serialization failures (40001) and deadlocks (40P01), made by a trigger on the server:
+    retried, at most 8 tries in all, then one line and exit 1 with nothing stored."""
+    url = fresh_db("retry")
+    cache = os.path.join(tmp, "cache")
+    doc = bench_doc(os.path.join(tmp, "r.json"), [("r", 1.0, "")])
+    rc, _, err = record(url, [doc], "2026-11-23T00:00:00Z", cache)  # the schema made
+    check(rc == 0, f"first record: {err}")
+    psql(url, "CREATE SEQUENCE lbt_fail; CREATE TABLE lbt_plan (upto int, code text); "
+              "INSERT INTO lbt_plan VALUES (0, '40001'); "
+              "CREATE FUNCTION lbt_fail() RETURNS trigger LANGUAGE plpgsql AS $$ "
+              "DECLARE p lbt_plan; BEGIN SELECT * INTO p FROM lbt_plan; "
+              "IF nextval('lbt_fail') <= p.upto THEN "
+              "RAISE EXCEPTION 'injected' USING ERRCODE = p.code; END IF; RETURN NEW; END $$; "
+              "CREATE TRIGGER lbt_fail BEFORE INSERT ON libbench_raw_uploads "
+              "FOR EACH ROW EXECUTE FUNCTION lbt_fail()")
+    for i, (upto, code, want) in enumerate([(3, "40001", 0), (5, "40P01", 0), (8, "40001", 1)]):
+        psql(url, f"ALTER SEQUENCE lbt_fail RESTART; UPDATE lbt_plan SET upto = {upto}, "
+                  f"code = '{code}'")
+        ts = f"2026-11-23T01:00:0{i}Z"
+        rc, out, err = record(url, [doc], ts, cache)
+        n = psql(url, "SELECT count(*) FROM libbench_raw_objects WHERE key LIKE "
+                      f"'%bench_id=20261123T01000{i}Z%'")
+        check(rc == want and n == ("1" if want == 0 else "0"),
+              f"{upto} x {code}: exit {rc}, {n} stored, {out!r} {err!r}")
+        if want:
+            check(err.count("\n") == 1 and "injected" in err, f"after 8 tries: {err!r}")
+            print(f"retry: {upto} x {code}: exit {rc}, nothing stored: {err.strip()}")
+        else:
+            print(f"retry: {upto} x {code}: exit {rc}, stored once")
+
+
+CASES_BY_NAME = {"retry": case_retry, "record": case_record, "identical": case_identical,
                  "concurrent": case_concurrent, "kills": case_kills, "down": case_down}
 
 
