@@ -37,7 +37,8 @@ void record_usage(FILE *out)
           "row that cannot be read goes to DIR/ingest-errors/ with its reason.\n"
           "\n"
           "options:\n"
-          "  --results DIR          the store (default: results)\n"
+          "  --results DIR|URL      the store: a directory, or a postgresql:// URL (default:\n"
+          "                         $LIBBENCH_RESULTS, else results)\n"
           "  --profile NAME         the profile of the run: [A-Za-z0-9._-] (default: default)\n"
           "  --subject NAME         what was measured: a build, a branch (default: local)\n"
           "  --timestamp TIME       the record time, YYYY-MM-DDTHH:MM:SSZ (default: now); the\n"
@@ -237,6 +238,8 @@ int record_main(int argc, char **argv)
         info.source_revision = revision[0] ? revision : NULL;
     else
         info.source_revision = git = git_revision();
+    if (!dir)
+        dir = results_location_default(); /* LIBBENCH_RESULTS */
     enum results_location_kind kind;
     if (results_location("record", dir, &kind) != 0)
         goto out;
@@ -322,7 +325,7 @@ int record_main(int argc, char **argv)
             ret = 1;
         } else {
             printf("recorded %ld measurement%s of %zu document%s as %s/%s%s\n", lines,
-                   lines == 1 ? "" : "s", used, used == 1 ? "" : "s", dir, key,
+                   lines == 1 ? "" : "s", used, used == 1 ? "" : "s", store.dir, key,
                    already ? " (already there)" : "");
             if (refused)
                 ret = 1;

@@ -40,7 +40,8 @@ void report_usage(FILE *out)
           "runs confirm it.\n"
           "\n"
           "options:\n"
-          "  --results DIR            the store (default: results)\n"
+          "  --results DIR|URL        the store: a directory, or a postgresql:// URL (default:\n"
+          "                           $LIBBENCH_RESULTS, else results)\n"
           "  --target SUBJECT         the latest run of SUBJECT is the target\n"
           "  --baseline SUBJECT       ... compared with the latest run of SUBJECT instead of\n"
           "                           its history (needs --target)\n"
@@ -369,6 +370,8 @@ int report_main(int argc, char **argv)
     if (lists[2])
         opt.priorities.operation_prefixes = operations,
         opt.priorities.n_operation_prefixes = split_list(lists[2], operations);
+    if (!dir)
+        dir = results_location_default(); /* LIBBENCH_RESULTS */
     enum results_location_kind kind;
     if (results_location("report", dir, &kind) != 0)
         goto out;
@@ -392,7 +395,7 @@ int report_main(int argc, char **argv)
         report_select(&runs, &aggs, &opt, (size_t)-1, &sel, &rows, err, sizeof err) != 0 ||
         results_index_measurements(ix, sel.target->bench_id, &values, err, sizeof err) != 0) {
         char shown[256];
-        bench__sanitize_copy(dir, shown, sizeof shown);
+        bench__sanitize_copy(store.dir, shown, sizeof shown); /* a URL: without its password */
         fprintf(stderr, "error: %s: %s\n", shown, err);
         goto done;
     }
@@ -410,7 +413,7 @@ int report_main(int argc, char **argv)
         gate = true;
     ret = gate && bad ? 1 : 0;
     if (json_path || html_path) {
-        int w = write_outputs(dir, &opt, &sel, &rows, &values, json_path, html_path);
+        int w = write_outputs(store.dir, &opt, &sel, &rows, &values, json_path, html_path);
         ret = w ? w : ret;
     }
     if (junit_path && report_junit_write(&rows, junit_path, err, sizeof err) != 0) {

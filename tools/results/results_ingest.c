@@ -421,7 +421,8 @@ int results_store_open_for_report(const char *dir, struct results_store *st,
     if (rc != 0)
         return -1;
     st->command = "report";
-    rc = results_store_open_index(st, false, ix, err, err_size);
+    /* a PostgreSQL store's index is a local cache: made here when this machine has none */
+    rc = results_store_open_index(st, st->pg != NULL, ix, err, err_size);
     if (rc == 1) {
         struct results_entry *list = NULL;
         size_t n = 0;
@@ -441,7 +442,11 @@ int results_store_open_for_report(const char *dir, struct results_store *st,
         struct results_reconciled r;
         char why[512];
         if (results_store_reconcile(st, *ix, &r, why, sizeof why) == 0) {
-            if (r.indexed)
+            if (r.indexed && st->pg)
+                fprintf(stderr,
+                        "libbench report: %zu raw object%s indexed into the local index first\n",
+                        r.indexed, r.indexed == 1 ? "" : "s");
+            else if (r.indexed)
                 fprintf(stderr,
                         "libbench report: %zu raw object%s the index lacked (a record stopped "
                         "before its end) indexed first\n",

@@ -5,8 +5,9 @@
  * (an unnamed O_TMPFILE linked to its name: a kill leaves nothing behind, an existing object is
  * never replaced, and one found at the key is checked byte for byte); an ingest error written next
  * to the raw objects; the files under raw/ listed; the index file's place (its checks before it
- * is opened, and a rebuilt index swapped in with a damaged one kept aside). It holds no SQL
- * (results_index.h) and reads no line (results_ingest.c). */
+ * is opened, and a rebuilt index swapped in with a damaged one kept aside). A PostgreSQL store
+ * (st->pg) has its raw objects and ingest errors on the server (results_pg.c) and its directory
+ * is its local index's. It holds no SQL (results_index.h) and reads no line (results_ingest.c). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -33,6 +34,13 @@ int results_store_open(const char *dir, bool create, struct results_store *st, c
     memset(st, 0, sizeof *st);
     st->fd = -1;
     st->dir = dir;
+    if (results_location_is_pg(dir)) {
+#ifdef LIBBENCH_HAVE_PG
+        return results_pg_store_open(dir, st, err, err_size);
+#else
+        return tool_json_error(err, err_size, "this libbench was built without libpq (libpq-dev)");
+#endif
+    }
     if (create && mkdir(dir, 0777) != 0 && errno != EEXIST)
         return tool_json_error(err, err_size, "cannot create %s: %s", dir, strerror(errno));
     st->fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -56,6 +64,10 @@ void results_store_close(struct results_store *st)
     if (st->fd >= 0)
         close(st->fd);
     free(st->real);
+#ifdef LIBBENCH_HAVE_PG
+    results_pg_close(st->pg);
+#endif
+    st->pg = NULL;
     st->fd = -1;
     st->real = NULL;
 }
@@ -126,6 +138,10 @@ int results_store_read(const struct results_store *st, const char *rel, char **t
 {
     *text = NULL;
     *len = 0;
+#ifdef LIBBENCH_HAVE_PG
+    if (st->pg)
+        return results_pg_read(st->pg, rel, text, len, err, err_size);
+#endif
     const char *slash = strrchr(rel, '/');
     size_t dir_len = slash ? (size_t)(slash - rel) : 0;
     int dfd = open_dirs(st, rel, dir_len, false, err, err_size);
@@ -258,6 +274,13 @@ static int write_once(const struct results_store *st, const char *rel, const cha
 int results_store_put_object(const struct results_store *st, const char *key, const char *text,
                              size_t len, char *err, size_t err_size)
 {
+#ifdef LIBBENCH_HAVE_PG
+    if (st->pg) {
+        char hex[65];
+        tool_sha256_hex(text, len, hex);
+        return results_pg_put(st->pg, "raw", key, hex, text, len, err, err_size);
+    }
+#endif
     return write_once(st, key, text, len, err, err_size);
 }
 
@@ -275,7 +298,13 @@ int results_store_put_error(const struct results_store *st, const char *profile,
                                        "sha256=%.12s.json",
                                        profile, date, bench_id, hex)
                     : bench__xasprintf("ingest-errors/v1/unkeyed/sha256=%.12s.json", hex);
-    int rc = write_once(st, rel, t.data, t.len, err, err_size);
+    int rc;
+#ifdef LIBBENCH_HAVE_PG
+    if (st->pg)
+        rc = results_pg_put(st->pg, "errors", rel, NULL, t.data, t.len, err, err_size) < 0 ? -1 : 0;
+    else
+#endif
+        rc = write_once(st, rel, t.data, t.len, err, err_size);
     free(t.data);
     if (rc < 0) {
         free(rel);
@@ -367,6 +396,18 @@ int results_store_list(const struct results_store *st, struct results_entry **li
     size_t cap = 0;
     *list = NULL;
     *n = 0;
+#ifdef LIBBENCH_HAVE_PG
+    if (st->pg) { /* in byte order from the server */
+        char **keys;
+        size_t n_keys;
+        if (results_pg_list(st->pg, &keys, &n_keys, err, err_size) != 0)
+            return -1;
+        for (size_t i = 0; i < n_keys; i++)
+            add_entry(list, n, &cap, keys[i], NULL);
+        free(keys);
+        return 0;
+    }
+#endif
     int dfd = open_dirs(st, "raw", 3, false, err, err_size);
     if (dfd < 0)
         return errno == ENOENT ? 0 : -1;

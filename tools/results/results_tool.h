@@ -113,11 +113,13 @@ bool results_object_key_parse(const char *key, char profile[65], char date[11], 
 /* The store on disk (results_store.c): its directory, opened once; every file under it is
  * reached from that descriptor, one directory at a time, never through a symbolic link. */
 #define RESULTS_INDEX_FILE "index.sqlite"
+struct results_pg;
 struct results_store {
-    const char *dir;     /* as given: what messages name */
-    const char *command; /* "record", "report", "results": the prefix of what it says on stderr */
-    char *real;          /* its real path: the index file's is made from it */
-    int fd;              /* the directory */
+    const char *dir;       /* as given: what messages name (a URL: without its password) */
+    const char *command;   /* "record", "report", "results": the prefix of what it says on stderr */
+    char *real;            /* its real path: the index file's is made from it */
+    int fd;                /* the directory (a PostgreSQL store's: its local index's, a cache) */
+    struct results_pg *pg; /* a PostgreSQL store: its raw objects and ingest errors; or NULL */
 };
 /* Opens dir, creating it when `create`: 0; 1 when it does not exist (without `create`); -1 with
  * the reason in err. */
@@ -218,8 +220,34 @@ int results_store_rebuild(const char *dir, struct results_rebuilt *out, char *er
 
 /* What a --results value names (results_location.c). */
 enum results_location_kind {
-    RESULTS_LOCATION_DIRECTORY, /* a local store: the value (NULL: RESULTS_DEFAULT_DIR) */
+    RESULTS_LOCATION_DIRECTORY,  /* a local store: the value (NULL: RESULTS_DEFAULT_DIR) */
+    RESULTS_LOCATION_POSTGRESQL, /* a postgresql:// (or postgres://) URL, in a build with libpq */
 };
+/* Whether value is a postgresql:// or postgres:// URL. */
+bool results_location_is_pg(const char *value);
+/* The --results value when none is given: LIBBENCH_RESULTS when set and not empty, else NULL. */
+const char *results_location_default(void);
+
+/* A PostgreSQL store's raw objects (results_pg.c, a build with libpq). The URL goes to libpq as
+ * it is (sslmode and every other option pass through); messages show it without its password. */
+int results_pg_open(const char *url, struct results_pg **out, char *err, size_t size);
+void results_pg_close(struct results_pg *pg);
+const char *results_pg_shown(const struct results_pg *pg);
+/* Opens the PostgreSQL store at url as st (results_store_open of a postgresql:// value): the
+ * connection, its schema, and the local directory of its index (created). 0, or -1. */
+int results_pg_store_open(const char *url, struct results_store *st, char *err, size_t size);
+/* The URL without its password (malloc'd). */
+char *results_pg_redact(const char *url);
+/* Inserts text at key in one transaction, never over another body: table "raw" (the raw
+ * objects, with sha256, each upload logged) or "errors" (the ingest errors). 0 inserted, 1 the same
+ * bytes were there, -1 with the reason (other bytes at key included). */
+int results_pg_put(struct results_pg *pg, const char *table, const char *key, const char *sha256,
+                   const char *text, size_t len, char *err, size_t size);
+/* The raw object at key (at most RESULTS_OBJECT_MAX_BYTES, malloc'd, NUL-terminated). */
+int results_pg_read(struct results_pg *pg, const char *key, char **text, size_t *len, char *err,
+                    size_t size);
+/* Every raw object's key in byte order (malloc'd, each and the array). */
+int results_pg_list(struct results_pg *pg, char ***keys, size_t *n, char *err, size_t size);
 /* 0 with *kind; or 2, the exit status of a usage error, after its one line on stderr ("libbench
  * <command>": an empty value, a URL of a store this build does not have). */
 int results_location(const char *command, const char *value, enum results_location_kind *kind);
@@ -231,6 +259,9 @@ void report_usage(FILE *out);
 int report_main(int argc, char **argv);
 void results_usage(FILE *out);
 int results_main(int argc, char **argv);
+/* `libbench results push DIR URL`: every raw object of the local store DIR into the PostgreSQL
+ * store URL (results_push.c). The exit status. */
+int results_push_main(const char *dir, const char *url);
 
 /* results_line.c's checks of a JSON value, shared with the writer (results_raw.c): a number or
  * null (NaN), false when it is something else; an array of strings, else NULL. */
