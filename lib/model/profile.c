@@ -239,7 +239,6 @@ struct bench__profile *bench__profile_copy(const struct bench__profile *p)
     c->unavailable = dup_or_null(p->unavailable);
     c->event = dup_or_null(p->event);
     c->note = dup_or_null(p->note);
-    c->harness_unmeasured = dup_or_null(p->harness_unmeasured);
     c->hot = dup_or_null(p->hot);
     c->self = copy_entries(p->self, p->n_self);
     c->inclusive = copy_entries(p->inclusive, p->n_inclusive);
@@ -259,7 +258,6 @@ void bench__profile_free(struct bench__profile *p)
     free(p->unavailable);
     free(p->event);
     free(p->note);
-    free(p->harness_unmeasured);
     free(p->hot);
     entries_free(p->self, p->n_self);
     entries_free(p->inclusive, p->n_inclusive);

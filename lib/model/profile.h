@@ -52,18 +52,13 @@ struct bench__profile {
     char *unavailable;   /* non-NULL: no pass ran, and why; nothing below is meaningful */
     char *event;         /* "cpu-clock", "cycles" */
     double hz;           /* the rate asked */
-    double hz_reached;   /* samples (body and harness) per second of the event's running time; NaN:
-                          * unknown */
+    double hz_reached;   /* samples per second of the event's running time; NaN: unknown */
     double running_ns;   /* the time the sampling event ran (on-CPU time of the pass) */
     uint64_t iterations; /* calls of the body (or iterations of its loop) the pass ran */
-    uint64_t samples;    /* every sample of the body kept, symbolised or not */
-    /* samples in libbench's own code during the pass (the harness's share, never in the tables
-     * or the stacks); meaningful only when harness_unmeasured is NULL, which says why not */
-    uint64_t harness_samples;
-    char *harness_unmeasured;
-    uint64_t lost; /* samples the kernel dropped (the ring buffer was full) */
-    bool chains;   /* call chains were recorded: the inclusive table is meaningful */
-    char *note;    /* "" or what the reader must know (frame pointers, throttling) */
+    uint64_t samples;    /* every sample kept, symbolised or not */
+    uint64_t lost;       /* samples the kernel dropped (the ring buffer was full) */
+    bool chains;         /* call chains were recorded: the inclusive table is meaningful */
+    char *note;          /* "" or what the reader must know (frame pointers, throttling) */
     struct bench__profile_entry *self; /* by self samples, most first */
     size_t n_self;
     struct bench__profile_entry *inclusive; /* by inclusive samples (chains only) */

@@ -9,7 +9,7 @@
 
 int bench__affinity_cpus(int *cpus, size_t max)
 {
-#ifdef __linux__
+#if BENCH__LINUX
     cpu_set_t set;
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof set, &set) != 0)
@@ -31,7 +31,7 @@ int bench__affinity_cpus(int *cpus, size_t max)
 
 int bench__affinity_pin(int cpu)
 {
-#ifdef __linux__
+#if BENCH__LINUX
     if (cpu < 0 || cpu >= CPU_SETSIZE)
         return -EINVAL;
     cpu_set_t set;

@@ -1697,8 +1697,6 @@ def profile_run(binary, *extra, **env):
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         doc_path, folded_path = os.path.join(d, "doc.json"), os.path.join(d, "stacks.folded")
-        if "-i" not in extra and binary in (PROFILE, PROFILE_STRIPPED, PROFILE_NO_ARANGES):
-            extra = ("-i", "split_80_20") + extra  # per_call has its own check
         rc, out, err = run([binary, "--bench", "--profile", "--bench-json=" + doc_path,
                             "--profile-folded=" + folded_path] + list(extra), **env)
         doc = load_json(doc_path) if os.path.exists(doc_path) else {}
@@ -1830,42 +1828,6 @@ def case_profile():
     rc, out, err = run([PROFILE, "--list-metrics", "--profile"])
     check(rc == 0 and "✓ ipSampling" in out and "✓ symbolization" in out,
           f"--list-metrics --profile\n{out}")
-    profile_harness()
-
-
-def profile_harness():
-    """Issue 32, point 13: a call of a few ns profiled. The pass runs no counting bracket (no
-    ioctl per call), the samples in libbench's own code are the harness's share on their own
-    line and JSON fields, never in the tables or the stacks, and the achieved rate is shown."""
-    rc, out, err, doc, folded = profile_run(PROFILE, "-i", "per_call")
-    check(rc == 0, f"harness: exit {rc} {err!r}")
-    prof = (doc.get("rows") or [{}])[0].get("profile", {})
-    self_ = prof.get("self", [])
-    inclusive = prof.get("inclusive") or []
-    functions = {e.get("function") for e in self_ + inclusive}
-    check("bench__count_bracket_begin" not in functions and "ioctl" not in functions,
-          f"harness: the counting bracket ran in the pass: {sorted(map(str, functions))}")
-    check(self_ and self_[0].get("function") == "tiny_call",
-          f"harness: the body is not the top self entry: {self_[:3]}\n{out}")
-    check(prof.get("hzReached") is not None and prof.get("hzRequested") == 1000 and
-          re.search(r"at 1000 Hz \(reached \d+ Hz\)", out) is not None,
-          f"harness: the achieved rate {prof.get('hzReached')}\n{out}")
-    if prof.get("harnessUnmeasured") is not None:
-        # libbench linked into the benchmark (a static build): said, with the reason
-        check(prof.get("harnessSamples") is None and
-              "harness (libbench's own code): — (" in out,
-              f"harness: unmeasured {prof.get('harnessUnmeasured')!r}\n{out}")
-        return
-    own = [e for e in self_ + inclusive if (e.get("module") or "").startswith("libbench")]
-    check(not own, f"harness: libbench's own code in the tables: {own}")
-    hs = prof.get("harnessSamples")
-    check(isinstance(hs, int) and hs >= 0 and prof.get("harnessShare") is not None and
-          "harness (libbench's own code): " in out,
-          f"harness: {hs} {prof.get('harnessShare')}\n{out}")
-    stacks = parse_folded(folded or "") or []
-    check(sum(c for _, c in stacks) == prof.get("samples") and
-          not any(f[-1].startswith("bench_") for f, _ in stacks),
-          f"harness: the folded stacks hold the harness's samples: {folded!r}")
 def validate(doc_path, what):
     v = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                      "check_json_schema.py"), SCHEMA, doc_path],
