@@ -285,6 +285,14 @@ def case_duet():
         rc, out, err, doc = compare(tempfile.gettempdir(), KNOB, KNOB, ["--duet"])
         check(rc == 2 and "--duet needs two CPUs" in err, f"duet on one CPU: {rc} {err[-300:]!r}")
         return
+    probe = subprocess.run([KNOB, "--bench", "--bench-serve", "--bench-min-time=1"],
+                           input=f"sample\t0\t1\t1\t{cpus[0]}\nquit\n".encode(),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    if b"Function not implemented" in probe.stdout:  # a build without CPU pinning (portable)
+        rc, out, err, doc = compare(tempfile.gettempdir(), KNOB, KNOB, ["--duet"])
+        check(rc == 2 and "cannot pin a process to a CPU" in err,
+              f"duet without pinning: {rc} {err[-300:]!r}")
+        return
     at = time.clock_gettime_ns(time.CLOCK_MONOTONIC) + 300_000_000  # 0.3 s ahead
     script = (f"sample\t0\t16\t{at}\t{cpus[1]}\nsample\t0\t16\t0\t-1\n"
               f"sample\t0\t16\t{at}\tx\nsample\t0\t16\t1\t-1\nquit\n")
