@@ -165,6 +165,34 @@ static void respawn_all(struct paired_driver *d)
     d->run.processes++;
 }
 
+/* Subject s failed cell c (rc 1: it answered an error; -1: it died or hung, and is restarted):
+ * the cell is UNMEASURED with why. Always -1. */
+static int subject_failed(struct paired_driver *d, size_t s, struct paired_cell *c, int rc,
+                          const char *why)
+{
+    char *full = bench__xasprintf("%s: %s", compare_subject_names[s], why);
+    cell_fail(c, full);
+    free(full);
+    if (rc < 0)
+        restart(d, s, c->name, why);
+    return -1;
+}
+
+/* An answer of subject s (rc, count, ns as compare_live_answer gives them) made a value: 0 with
+ * the count (calibrate) or the ns per iteration; otherwise subject_failed. */
+static int take_answer(struct paired_driver *d, size_t s, struct paired_cell *c, bool calibrate,
+                       int rc, uint64_t count, double ns, char *why, size_t why_size, double *value)
+{
+    if (rc == 0) {
+        *value = calibrate ? (double)count : ns / (double)c->count;
+        if (calibrate || (ns > 0 && isfinite(*value)))
+            return 0;
+        bench__fmt(why, why_size, "a sample of 0 ns at %" PRIu64 " iterations", c->count);
+        rc = 1;
+    }
+    return subject_failed(d, s, c, rc, why);
+}
+
 /* One command to subject s for cell c: 0 with the value; otherwise the cell failed (and a
  * subject that died is restarted). */
 static int call(struct paired_driver *d, size_t s, struct paired_cell *c, bool calibrate,
@@ -182,19 +210,7 @@ static int call(struct paired_driver *d, size_t s, struct paired_cell *c, bool c
     uint64_t count = 0;
     double ns = NAN;
     int rc = compare_live_call(&d->live[s], cmd, d->timeout_ns, &count, &ns, why, sizeof why);
-    if (rc == 0) {
-        *value = calibrate ? (double)count : ns / (double)c->count;
-        if (calibrate || (ns > 0 && isfinite(*value)))
-            return 0;
-        bench__fmt(why, sizeof why, "a sample of 0 ns at %" PRIu64 " iterations", c->count);
-        rc = 1;
-    }
-    char *full = bench__xasprintf("%s: %s", compare_subject_names[s], why);
-    cell_fail(c, full);
-    free(full);
-    if (rc < 0)
-        restart(d, s, c->name, why);
-    return -1;
+    return take_answer(d, s, c, calibrate, rc, count, ns, why, sizeof why, value);
 }
 
 /* A complete round: v per subject, and (--duet) the baseline's sample beside the control. */
@@ -225,20 +241,8 @@ static int duet_answer(struct paired_driver *d, size_t s, struct paired_cell *c,
     int64_t late_ns = 0;
     int rc =
         compare_live_answer(&d->live[s], d->timeout_ns, &count, &ns, &late_ns, why, sizeof why);
-    if (rc == 0) {
-        *value = ns / (double)c->count;
-        *late = *late || late_ns > 0;
-        if (ns > 0 && isfinite(*value))
-            return 0;
-        bench__fmt(why, sizeof why, "a sample of 0 ns at %" PRIu64 " iterations", c->count);
-        rc = 1;
-    }
-    char *full = bench__xasprintf("%s: %s", compare_subject_names[s], why);
-    cell_fail(c, full);
-    free(full);
-    if (rc < 0)
-        restart(d, s, c->name, why);
-    return -1;
+    *late = *late || (rc == 0 && late_ns > 0);
+    return take_answer(d, s, c, false, rc, count, ns, why, sizeof why, value);
 }
 
 /* One pair of a --duet round: the baseline on CPU cpu_b and `partner` on the other, both
@@ -265,10 +269,7 @@ static int duet(struct paired_driver *d, struct paired_cell *c, size_t partner, 
             sent[k] = true;
             continue;
         }
-        char *full = bench__xasprintf("%s: %s", compare_subject_names[who[k]], why);
-        cell_fail(c, full);
-        free(full);
-        restart(d, who[k], c->name, why);
+        subject_failed(d, who[k], c, -1, why);
         break;
     }
     double v[2];
