@@ -299,7 +299,7 @@ static void take_duet_round(struct paired_driver *d, struct paired_cell *c)
         pos[order[k]] = k;
     unsigned inversions = (order[0] > order[1]) + (order[0] > order[2]) + (order[1] > order[2]);
     int cpu_b = d->run.duet_cpus[inversions % 2];
-    double v[N_SUBJECTS], ab;
+    double v[N_SUBJECTS], ab = NAN; /* set by the pair with the control */
     size_t first = pos[SUBJ_CANDIDATE] < pos[SUBJ_AA] ? SUBJ_CANDIDATE : SUBJ_AA;
     size_t second = first == SUBJ_CANDIDATE ? SUBJ_AA : SUBJ_CANDIDATE;
     double *b_of[N_SUBJECTS] = {NULL, &v[SUBJ_BASELINE], &ab};
