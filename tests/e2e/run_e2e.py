@@ -78,11 +78,11 @@ def isolated(argv):
     return argv
 
 
-def run(argv, preexec_fn=None, keep_environment=False, **env):
+def run(argv, preexec_fn=None, keep_environment=False, cwd=None, **env):
     argv = isolated(argv)
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        stdin=subprocess.DEVNULL, env=clean_env(**env), timeout=90,
-                       preexec_fn=preexec_fn)
+                       preexec_fn=preexec_fn, cwd=cwd)
     err = without_emulator(p.stderr.decode("utf-8"))
     if not keep_environment:
         err = ENVIRONMENT_WARNING.sub("", err)
@@ -1692,13 +1692,13 @@ def parse_folded(text):
     return stacks
 
 
-def profile_run(binary, *extra, **env):
+def profile_run(binary, *extra, cwd=None, **env):
     """--bench --profile with a JSON document and folded stacks: (rc, out, err, doc, folded)."""
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         doc_path, folded_path = os.path.join(d, "doc.json"), os.path.join(d, "stacks.folded")
         rc, out, err = run([binary, "--bench", "--profile", "--bench-json=" + doc_path,
-                            "--profile-folded=" + folded_path] + list(extra), **env)
+                            "--profile-folded=" + folded_path] + list(extra), cwd=cwd, **env)
         doc = load_json(doc_path) if os.path.exists(doc_path) else {}
         folded = open(folded_path).read() if os.path.exists(folded_path) else None
         if os.path.exists(doc_path):
@@ -1711,6 +1711,26 @@ def profile_run(binary, *extra, **env):
 
 # The lines of hot_function in tests/e2e/profile.c (its loop).
 HOT_LINES = range(12, 20)
+# The source tree, as the compiler saw it (the build records physical directories).
+SOURCE_ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def check_source_paths(binary, what):
+    """The hot line's file is shown relative to the current directory when it lies below it (the
+    source root: tests/e2e/profile.c), absolute from elsewhere (the joined compilation directory
+    of a unit built from ../, never a path relative to the build directory)."""
+    import tempfile
+    absolute = os.path.join(SOURCE_ROOT, "tests", "e2e", "profile.c")
+    with tempfile.TemporaryDirectory() as elsewhere:
+        for cwd, shown in ((SOURCE_ROOT, "tests/e2e/profile.c"),
+                           (os.path.realpath(elsewhere), absolute)):
+            rc, out, err, doc, folded = profile_run(binary, cwd=cwd)
+            prof = (doc.get("rows") or [{}])[0].get("profile", {})
+            lines = (prof.get("hotLines") or {}).get("lines", [])
+            where = lines[0]["location"].rpartition(":")[0] if lines else None
+            check(rc == 0 and where == shown,
+                  f"{what}: from {cwd} the hot line's file is {where!r}, not {shown!r}")
+            check(rc != 0 or f"│ {shown}:" in out, f"{what}: from {cwd}, the table\n{out}")
 
 
 def case_profile():
@@ -1809,6 +1829,11 @@ def case_profile():
     m = re.match(r".*profile\.c:(\d+)$", lines[0]["location"]) if lines else None
     check(rc == 0 and m is not None and int(m.group(1)) in HOT_LINES,
           f"no .debug_aranges: exit {rc}, hot line {lines[:1]}")
+
+    # source paths: the compilation directory joined, shown from the current directory, both
+    # through the line of an address (.debug_aranges) and unit by unit (without it)
+    check_source_paths(PROFILE, "source paths")
+    check_source_paths(PROFILE_NO_ARANGES, "source paths without .debug_aranges")
 
     # libdw hidden: the capability is absent with the reason, and the run still passes
     asan = os.environ.get("ASAN_OPTIONS", "")
