@@ -348,7 +348,8 @@ def case_pty_live_table():
     # (cursor up over its lines, erase below) before the next or the final table
     rc, text = run_pty_sized([CASES, "--bench", "-i", "matrix"], 200, 60)
     check(rc == 1, f"live table: exit {rc}")
-    frame = re.search("\x1b\\[2m│ small +│ fast +│ " + SPINNER + " count +│ measuring… │", text)
+    frame = re.search("\x1b\\[2m│ small +│ fast +│ " + SPINNER + " cases\\.count +│ measuring… │",
+                      text)
     check(frame is not None, "live table: no dim in-flight row for count: " + repr(text))
     check(re.search(r"^0/1 \(\S+\)$", text, re.M) is not None and "1/1 (" not in text,
           "live table: no done/total count under the frame: " + repr(text))
@@ -357,11 +358,11 @@ def case_pty_live_table():
     # the final table stays, its error row red and its skipped row yellow
     final = text[text.rindex("╭"):]
     check("measuring…" not in final, "live table: the final table has an in-flight row")
-    check(re.search("\x1b\\[31m│ small +│ slow +│ fails ", final) is not None,
+    check(re.search("\x1b\\[31m│ small +│ slow +│ cases\\.fails ", final) is not None,
           "live table: the error row is not red: " + repr(final))
-    check(re.search("\x1b\\[33m│ small +│ +│ skips ", final) is not None,
+    check(re.search("\x1b\\[33m│ small +│ +│ cases\\.skips ", final) is not None,
           "live table: the skipped row is not yellow: " + repr(final))
-    check(re.search("^│ small +│ fast +│ count ", final, re.M) is not None,
+    check(re.search("^│ small +│ fast +│ cases\\.count ", final, re.M) is not None,
           "live table: a measured row is painted: " + repr(final))
     # stdout redirected, stderr a terminal: stdout has no escape at all and no frame; the
     # stderr ticker counts instead
@@ -374,7 +375,7 @@ def case_pty_live_table():
         terminal = p.stdout.decode("utf-8")
         with open(out_path, encoding="utf-8") as f:
             out = f.read()
-        check("\x1b" not in out and "measuring" not in out and "│ count " in out,
+        check("\x1b" not in out and "measuring" not in out and "│ cases.count " in out,
               "redirected stdout: " + repr(out))
         check(re.search("\x1b\\[2K" + SPINNER + r" 0/1 \([^)]*\) cases\.matrix", terminal),
               "redirected stdout: no ticker with the count on stderr: " + repr(terminal))
