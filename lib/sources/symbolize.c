@@ -13,6 +13,7 @@
 
 #include "../platform/os.h"
 #include "../util/alloc.h"
+#include "../util/source_path.h"
 #include "../util/text.h"
 #include "symbolize.h"
 
@@ -36,6 +37,14 @@ struct dw_die {
     long padding;
 };
 
+/* Dwarf_Attribute: an opaque value, filled by dwarf_attr */
+struct dw_attr {
+    unsigned int code;
+    unsigned int form;
+    unsigned char *valp;
+    void *cu;
+};
+
 /* Dwfl_Callbacks: find_elf, find_debuginfo, section_address, debuginfo_path */
 struct dw_callbacks {
     void *find_elf;
@@ -45,6 +54,7 @@ struct dw_callbacks {
 };
 
 #define DW_TAG_INLINED 0x1d /* DW_TAG_inlined_subroutine */
+#define DW_AT_COMP_DIR 0x1b /* DW_AT_comp_dir */
 
 #ifdef BENCH_HAVE_DW_HEADERS
 _Static_assert(sizeof(struct dw_die) == sizeof(Dwarf_Die), "Dwarf_Die differs from <libdw.h>");
@@ -54,6 +64,9 @@ _Static_assert(offsetof(struct dw_callbacks, debuginfo_path) ==
                    offsetof(Dwfl_Callbacks, debuginfo_path),
                "Dwfl_Callbacks differs from <libdwfl.h>");
 _Static_assert(DW_TAG_INLINED == DW_TAG_inlined_subroutine, "DW_TAG_inlined_subroutine");
+_Static_assert(DW_AT_COMP_DIR == DW_AT_comp_dir, "DW_AT_comp_dir");
+_Static_assert(sizeof(struct dw_attr) == sizeof(Dwarf_Attribute),
+               "Dwarf_Attribute differs from <libdw.h>");
 #endif
 
 struct dw_lib {
@@ -82,6 +95,9 @@ struct dw_lib {
     void *(*getsrc_die)(struct dw_die *, dw_addr); /* a Dwarf_Line * */
     int (*lineno)(void *, int *);
     const char *(*linesrc)(void *, uint64_t *, uint64_t *);
+    const char *(*line_comp_dir)(dw_line *);
+    struct dw_attr *(*attr)(struct dw_die *, unsigned int, struct dw_attr *);
+    const char *(*formstring)(struct dw_attr *);
     int (*errno_)(void);
     const char *(*errmsg)(int);
     void *find_elf;       /* dwfl_linux_proc_find_elf, handed to libdw */
@@ -120,6 +136,9 @@ bool bench__dw_load(char *reason, size_t reason_size)
         "dwarf_getsrc_die",
         "dwarf_lineno",
         "dwarf_linesrc",
+        "dwfl_line_comp_dir",
+        "dwarf_attr",
+        "dwarf_formstring",
         "dwfl_errno",
         "dwfl_errmsg",
         "dwfl_linux_proc_find_elf",
@@ -145,13 +164,13 @@ bool bench__dw_load(char *reason, size_t reason_size)
             if (all) {
                 /* POSIX guarantees a dlsym'd object pointer converts to a function pointer */
                 void *slots[] = {
-                    &dw.begin,         &dw.end,         &dw.report_begin, &dw.report_end,
-                    &dw.proc_report,   &dw.addrmodule,  &dw.addrname,     &dw.getsrc,
-                    &dw.lineinfo,      &dw.module_info, &dw.getdwarf,     &dw.getsymtab,
-                    &dw.addrdie,       &dw.getscopes,   &dw.tag,          &dw.diename,
-                    &dw.nextcu,        &dw.haspc,       &dw.getsrc_die,   &dw.lineno,
-                    &dw.linesrc,       &dw.errno_,      &dw.errmsg,       &dw.find_elf,
-                    &dw.find_debuginfo};
+                    &dw.begin,       &dw.end,           &dw.report_begin, &dw.report_end,
+                    &dw.proc_report, &dw.addrmodule,    &dw.addrname,     &dw.getsrc,
+                    &dw.lineinfo,    &dw.module_info,   &dw.getdwarf,     &dw.getsymtab,
+                    &dw.addrdie,     &dw.getscopes,     &dw.tag,          &dw.diename,
+                    &dw.nextcu,      &dw.haspc,         &dw.getsrc_die,   &dw.lineno,
+                    &dw.linesrc,     &dw.line_comp_dir, &dw.attr,         &dw.formstring,
+                    &dw.errno_,      &dw.errmsg,        &dw.find_elf,     &dw.find_debuginfo};
                 _Static_assert(sizeof slots / sizeof slots[0] == N, "one slot per name");
                 for (size_t i = 0; i < N; i++)
                     memcpy(slots[i], &sym[i], sizeof sym[i]);
@@ -186,6 +205,7 @@ struct bench__symbolizer {
     struct dw_callbacks callbacks;
     char *debuginfo_path;
     bool reported_again;
+    char *cwd; /* the current directory when the session began (NULL: unknown) */
     struct slot *slots;
     size_t cap, used;
 };
@@ -212,6 +232,7 @@ struct bench__symbolizer *bench__symbolizer_new(char *reason, size_t reason_size
         bench__symbolizer_free(z);
         return NULL;
     }
+    z->cwd = getcwd(NULL, 0); /* source paths are shown relative to it */
     z->cap = 1024;
     z->slots = bench__xcalloc(z->cap, sizeof *z->slots);
     return z;
@@ -235,6 +256,7 @@ void bench__symbolizer_free(struct bench__symbolizer *z)
         if (z->slots && z->slots[i].frame)
             frame_free(z->slots[i].frame);
     free(z->slots);
+    free(z->cwd);
     if (z->dwfl)
         dw.end(z->dwfl);
     free(z);
@@ -312,13 +334,19 @@ static struct bench__profile_frame *resolve(struct bench__symbolizer *z, uint64_
     dw_line *line = dw.getsrc(mod, pc);
     int lineno = 0;
     const char *file = line ? dw.lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    const char *comp_dir = line ? dw.line_comp_dir(line) : NULL;
     dw_addr bias = 0;
     struct dw_die *cu = line ? NULL : unit_at(mod, pc, &bias); /* no .debug_aranges */
     void *unit_line = cu ? dw.getsrc_die(cu, pc - bias) : NULL;
-    if (unit_line && dw.lineno(unit_line, &lineno) == 0)
+    if (unit_line && dw.lineno(unit_line, &lineno) == 0) {
         file = dw.linesrc(unit_line, NULL, NULL);
+        struct dw_attr attr;
+        comp_dir = dw.attr(cu, DW_AT_COMP_DIR, &attr) ? dw.formstring(&attr) : NULL;
+    }
     if (file && lineno > 0) {
-        f->file = bench__xstrdup(file);
+        /* libdw names a file as its line table does, joined with its directory entry, which
+         * can be relative to the unit's compilation directory (meson's "../src/a.c") */
+        f->file = bench__source_path(comp_dir, file, z->cwd);
         f->line = (unsigned)lineno;
     }
     f->inlined = inlined_chain(mod, pc);

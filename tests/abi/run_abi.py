@@ -65,11 +65,11 @@ def case_grown():
     rc, out, err, doc = bench_json([exe])
     check(rc == 0, f"grown: --bench exit {rc}\n{out}{err}")
     rows, windows = by_name(doc, "rows"), by_name(doc, "windows")
-    check(set(rows) == {"grown.measured", "grown_case"}, f"grown: rows {list(rows)}")
+    check(set(rows) == {"grown.measured", "grown.grown_case"}, f"grown: rows {list(rows)}")
     loop = rows.get("grown.measured", {})
     check(measured(loop) and loop.get("iterations") == 64,
           f"grown: the pinned loop (64 iterations) {loop} of {list(rows)}")
-    case = rows.get("grown_case", {})
+    case = rows.get("grown.grown_case", {})
     # labels and metrics read through the definition's strides (elements one field larger)
     check(measured(case) and case.get("samples") == 16 and  # .iterations: pinned timed calls
           case.get("labels") == {"abi": "grown", "stride": "wide"} and
@@ -118,10 +118,10 @@ def case_grown():
               f"grown: refused {tail}, test mode {rc}\n{out}{err}")
         rc, out, err, doc = bench_json([exe], GROWN_TAIL=tail)
         rows = by_name(doc, "rows")
-        case = rows.get("grown_case", {})
+        case = rows.get("grown.grown_case", {})
         check(rc == 1, f"grown: refused {tail}, --bench exit {rc}\n{out}{err}")
         # no error row for the matrix body: its check that bench_case returned BENCH_ESTRUCT held
-        check(set(rows) == {"grown.measured", "grown_case"},
+        check(set(rows) == {"grown.measured", "grown.grown_case"},
               f"grown: refused {tail}, rows {list(rows)}")
         check(case.get("error") == "registration: " + problem and
               case.get("medianNs", 0) is None, f"grown: refused {tail}, the row {case}")
@@ -205,10 +205,10 @@ def frozen_v01(exe, env):
     rc, out, err, doc = bench_json([exe], **env)
     check(rc == 0, f"frozen: --bench exit {rc}\n{out}{err}")
     rows, windows = by_name(doc, "rows"), by_name(doc, "windows")
-    check(set(rows) == {"consumer.pinned_loop", "parse"}, f"frozen: rows {list(rows)}")
+    check(set(rows) == {"consumer.pinned_loop", "consumer.parse"}, f"frozen: rows {list(rows)}")
     loop = rows.get("consumer.pinned_loop", {})
     check(measured(loop) and loop.get("iterations") == 128, f"frozen: the pinned loop {loop}")
-    parse = rows.get("parse", {})
+    parse = rows.get("consumer.parse", {})
     check(measured(parse) and parse.get("labels") == {"impl": "old", "input": "tiny"} and
           parse.get("metrics", {}).get("depth") == 2 and "items/s" in parse.get("metrics", {}),
           f"frozen: the case row {parse}")
@@ -217,7 +217,7 @@ def frozen_v01(exe, env):
     check(step.get("reps") == 2 and isinstance(step.get("wallNs"), (int, float)) and
           not step.get("error") and step.get("regime", {}).get("requested") == "warm",
           f"frozen: the window {step} of {list(windows)}")
-    check("consumer.pinned_loop" in out and "parse" in out and "consumer.phases/step" in out,
+    check("consumer.pinned_loop" in out and "consumer.parse" in out and "consumer.phases/step" in out,
           f"frozen: the tables\n{out}")
 
 
@@ -240,9 +240,10 @@ def frozen_v02(exe, env):
     rc, out, err, doc = bench_json([exe], **env)
     check(rc == 0, f"frozen 0.2: --bench exit {rc}\n{out}{err}")
     rows, windows = by_name(doc, "rows"), by_name(doc, "windows")
-    check(set(rows) == {"encode"}, f"frozen 0.2: rows {list(rows)}")
+    # the case row is named by the library: <file-stem>.<name>, for an old binary too
+    check(set(rows) == {"consumer.encode"}, f"frozen 0.2: rows {list(rows)}")
     check("⊘ consumer.skipper (skipped on purpose)" in err, f"frozen 0.2: the skip line\n{err}")
-    encode = rows.get("encode", {})
+    encode = rows.get("consumer.encode", {})
     check(measured(encode) and
           encode.get("labels") == {"codec": "rot", "width": "64", "abi": "0.2"} and
           encode.get("metrics", {}).get("bits") == 64 and "words/s" in encode.get("metrics", {}),

@@ -276,10 +276,10 @@ def case_bench_junit():
         check_schema(path, "bench")
         cases = junitparser_cases(path)
         kinds = {n: kind(c) for n, c in cases.items()}
-        check(kinds.get("skips/dataset:small") == "Skipped" and
+        check(kinds.get("cases.skips/dataset:small") == "Skipped" and
               list(kinds.values()).count("Failure") == 2 and len(kinds) == 7,
               f"a case per row: {kinds}")
-        skipped = cases.get("skips/dataset:small", {"result": [["", ""]]})
+        skipped = cases.get("cases.skips/dataset:small", {"result": [["", ""]]})
         check(skipped["result"][0][1] == "fixture missing", f"the skip's reason: {skipped}")
         passed = [c for c in cases.values() if kind(c) == "Pass"]
         check(passed and all(float(c["properties"].get("median_ns", "nan")) > 0 and

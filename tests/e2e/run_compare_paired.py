@@ -18,7 +18,8 @@ import tempfile
 TOOL = os.environ.get("COMPARE_TOOL", "")
 KNOB = os.environ.get("SERVED_KNOB", "")
 FAST = ["--", "--bench-min-time=1"]
-CELLS = ["served_knob.work", "served_knob.steady", "table{size=0}", "table{size=1}",
+CELLS = ["served_knob.work", "served_knob.steady", "served_knob.table{size=0}",
+         "served_knob.table{size=1}",
          "served_knob.whole", "served_knob.zz_fragile"]
 
 failures = []
@@ -206,7 +207,8 @@ def case_serve():
     err = p.stderr.decode("utf-8")
     check(p.returncode == 0, f"serve: exit {p.returncode}: {err[-400:]!r}")
     want_head = ["libbench-serve 1", "cell\tserved_knob.work\t", "cell\tserved_knob.steady\t",
-                 "cell\ttable\tsize=0", "cell\ttable\tsize=1", "cell\tserved_knob.whole\t",
+                 "cell\tserved_knob.table\tsize=0", "cell\tserved_knob.table\tsize=1",
+                 "cell\tserved_knob.whole\t",
                  "cell\tserved_knob.zz_fragile\t", "ready\t6"]
     check(lines[:8] == want_head, f"serve: the listing {lines[:8]!r}")
     rest = lines[8:]

@@ -78,11 +78,11 @@ def isolated(argv):
     return argv
 
 
-def run(argv, preexec_fn=None, keep_environment=False, **env):
+def run(argv, preexec_fn=None, keep_environment=False, cwd=None, **env):
     argv = isolated(argv)
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        stdin=subprocess.DEVNULL, env=clean_env(**env), timeout=90,
-                       preexec_fn=preexec_fn)
+                       preexec_fn=preexec_fn, cwd=cwd)
     err = without_emulator(p.stderr.decode("utf-8"))
     if not keep_environment:
         err = ENVIRONMENT_WARNING.sub("", err)
@@ -348,7 +348,8 @@ def case_pty_live_table():
     # (cursor up over its lines, erase below) before the next or the final table
     rc, text = run_pty_sized([CASES, "--bench", "-i", "matrix"], 200, 60)
     check(rc == 1, f"live table: exit {rc}")
-    frame = re.search("\x1b\\[2m│ small +│ fast +│ " + SPINNER + " count +│ measuring… │", text)
+    frame = re.search("\x1b\\[2m│ small +│ fast +│ " + SPINNER + " cases\\.count +│ measuring… │",
+                      text)
     check(frame is not None, "live table: no dim in-flight row for count: " + repr(text))
     check(re.search(r"^0/1 \(\S+\)$", text, re.M) is not None and "1/1 (" not in text,
           "live table: no done/total count under the frame: " + repr(text))
@@ -357,11 +358,11 @@ def case_pty_live_table():
     # the final table stays, its error row red and its skipped row yellow
     final = text[text.rindex("╭"):]
     check("measuring…" not in final, "live table: the final table has an in-flight row")
-    check(re.search("\x1b\\[31m│ small +│ slow +│ fails ", final) is not None,
+    check(re.search("\x1b\\[31m│ small +│ slow +│ cases\\.fails ", final) is not None,
           "live table: the error row is not red: " + repr(final))
-    check(re.search("\x1b\\[33m│ small +│ +│ skips ", final) is not None,
+    check(re.search("\x1b\\[33m│ small +│ +│ cases\\.skips ", final) is not None,
           "live table: the skipped row is not yellow: " + repr(final))
-    check(re.search("^│ small +│ fast +│ count ", final, re.M) is not None,
+    check(re.search("^│ small +│ fast +│ cases\\.count ", final, re.M) is not None,
           "live table: a measured row is painted: " + repr(final))
     # stdout redirected, stderr a terminal: stdout has no escape at all and no frame; the
     # stderr ticker counts instead
@@ -374,7 +375,7 @@ def case_pty_live_table():
         terminal = p.stdout.decode("utf-8")
         with open(out_path, encoding="utf-8") as f:
             out = f.read()
-        check("\x1b" not in out and "measuring" not in out and "│ count " in out,
+        check("\x1b" not in out and "measuring" not in out and "│ cases.count " in out,
               "redirected stdout: " + repr(out))
         check(re.search("\x1b\\[2K" + SPINNER + r" 0/1 \([^)]*\) cases\.matrix", terminal),
               "redirected stdout: no ticker with the count on stderr: " + repr(terminal))
@@ -674,13 +675,14 @@ def case_cases():
         check(col in header, f"cases: column {col} missing from {header}")
     names = [r[2] for r in rows[1:] if len(r) > 2 and r[2]]
     # ok rows by median (count and pinned cost about the same), then failures by name
-    check(sorted(names[:2]) == ["count", "pinned"] and names[2:5] == ["fails", "refused", "skips"],
+    check(sorted(names[:2]) == ["cases.count", "cases.pinned"] and
+          names[2:5] == ["cases.fails", "cases.refused", "cases.skips"],
           f"cases: row order (ok rows by median, then error and skip rows by name) {names}")
     by_name = {r[2]: r for r in rows[1:] if len(r) > 2 and r[2]}
-    if "pinned" in by_name:
-        check(by_name["pinned"][3] == "50", f"cases: pinned n {by_name['pinned']}")
-    if "count" in by_name:
-        r = by_name["count"]
+    if "cases.pinned" in by_name:
+        check(by_name["cases.pinned"][3] == "50", f"cases: pinned n {by_name['cases.pinned']}")
+    if "cases.count" in by_name:
+        r = by_name["cases.count"]
         check(r[header.index("depth")] == "4" and r[header.index("user.cycles")] == "1",
               f"cases: level metrics {r}")
         check(re.fullmatch(r"\d+(\.\d+)?[kMG]?( \u2021)?", r[header.index("items/s")]) is not None,
@@ -692,7 +694,7 @@ def case_cases():
     check("second line is not shown" not in out, "cases: second line of a message shown")
     check("registration: a label contains the 0x1F" in out, "cases: refused registration")
     check("fixture missing" in out, "cases: skip in setup")
-    for name in ("fails", "refused", "skips"):
+    for name in ("cases.fails", "cases.refused", "cases.skips"):
         if name in by_name:
             check(by_name[name][3:7] == ["—", "—", "—", "—"], f"cases: {name} numeric cells")
     check("cases.two_loops " in out and "cases.two_loops#2" in out, "cases: two loops, two rows")
@@ -714,7 +716,7 @@ def case_cases():
     check("--group-by: no benchmark case has label 'nope'\n" in err, f"group-by unknown: {err!r}")
     rc, out, err = run([CASES, "--bench", "--sort-by=name", "--bench-min-time=1"])
     names = [r[2] for r in table_rows(out)[1:] if len(r) > 2 and r[2]]
-    check(names[:2] == ["count", "pinned"], f"sort-by=name: {names}")
+    check(names[:2] == ["cases.count", "cases.pinned"], f"sort-by=name: {names}")
     rc, out, err = run([CASES, "--bench", "--sort-by=bogus", "--bench-min-time=1"])
     check("--sort-by: no metric column named 'bogus' — rows keep their default order\n" in err,
           f"sort-by unknown: {err!r}")
@@ -758,22 +760,24 @@ def case_json():
         note = "\u2021 the marked row" in out
         check(note == (marked > 0), f"json: {marked} rows at the clock's resolution, note {note}")
         names = [r["name"] for r in doc["rows"]]
-        check(names == ["count", "fails", "skips", "refused", "pinned", "cases.two_loops",
+        check(names == ["cases.count", "cases.fails", "cases.skips", "cases.refused",
+                        "cases.pinned", "cases.two_loops",
                         "cases.two_loops#2"], f"json: rows in measurement order {names}")
         rows = {r["name"]: r for r in doc["rows"]}
-        count = rows.get("count", {})
+        count = rows.get("cases.count", {})
         check(list(count.get("labels", {})) == ["dataset", "impl"], "json: labels sorted")
         check(count.get("metrics", {}).get("depth") == 4 and '"depth": 4' in text,
               "json: integral metric printed as an integer")
         check(count.get("error") == "" and count.get("iterations") == 1, "json: ok row")
-        for name in ("fails", "refused"):
+        for name in ("cases.fails", "cases.refused"):
             r = rows.get(name, {})
             check(all(r.get(k, 0) is None for k in ("medianNs", "deviationNs", "minNs", "maxNs")),
                   f"json: {name} timing not null")
             check(r.get("metrics") == {} and "countIterations" not in r and
                   "estimatedMetrics" not in r, f"json: {name} optional keys")
-        check(rows.get("fails", {}).get("error") == "result mismatch at call 3 …", "json: error")
-        check(rows.get("skips", {}).get("error") == "fixture missing", "json: skip reason")
+        check(rows.get("cases.fails", {}).get("error") == "result mismatch at call 3 …",
+              "json: error")
+        check(rows.get("cases.skips", {}).get("error") == "fixture missing", "json: skip reason")
         check(isinstance(rows.get("cases.two_loops", {}).get("medianNs"), (int, float)),
               "json: batched row timing")
         cols = [c["name"] for c in doc["columns"]]
@@ -800,8 +804,9 @@ def case_json():
             check(r.get("samples") == 32 and r.get("error") == "" and
                   isinstance(r.get("iterations"), int) and r["iterations"] >= 1,
                   f"json rounds: {name} {r}")
-        check(rrows.get("pinned", {}).get("samples") == 50, "json rounds: pinned case sampled once")
-        check(rrows.get("fails", {}).get("error") == "result mismatch at call 3 …",
+        check(rrows.get("cases.pinned", {}).get("samples") == 50,
+              "json rounds: pinned case sampled once")
+        check(rrows.get("cases.fails", {}).get("error") == "result mismatch at call 3 …",
               "json rounds: the failing case fails once, in the last round")
         check(err.count("provenance: allocator=libc\n") == 1, f"json rounds: provenance {err!r}")
         v = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__),
@@ -1346,12 +1351,13 @@ def case_crashing():
     # every row once, in measurement order
     want_order = ["crashing.a_measured_first", "crashing.b_segfaults", "crashing.c_aborts",
                   "crashing.c_aborts (body)", "crashing.d_exits", "crashing.e_hangs",
-                  "good_before", "crashes", "good_after", "crashing.g_measured_last",
+                  "crashing.good_before", "crashing.crashes", "crashing.good_after",
+                  "crashing.g_measured_last",
                   "crashing.h_reads_terminal"]
     check([r["name"] for r in doc.get("rows", [])] == want_order,
           f"crashing: rows {[r['name'] for r in doc.get('rows', [])]}")
-    for name in ["crashing.a_measured_first", "crashing.c_aborts", "good_before", "good_after",
-                 "crashing.g_measured_last"]:
+    for name in ["crashing.a_measured_first", "crashing.c_aborts", "crashing.good_before",
+                 "crashing.good_after", "crashing.g_measured_last"]:
         r = rows.get(name, {})
         check(not r.get("error") and (r.get("medianNs") or 0) > 0,
               f"crashing: {name} measured: {r}")
@@ -1360,7 +1366,7 @@ def case_crashing():
         "crashing.c_aborts (body)": "killed by SIGABRT; last output: c_aborts: about to abort",
         "crashing.d_exits": "exited with status 0 before the benchmark finished",
         "crashing.e_hangs": f"timed out after {limit} s; last output: e_hangs: waiting forever",
-        "crashes": "killed by SIGSEGV",
+        "crashing.crashes": "killed by SIGSEGV",
     }
     for name, error in errors.items():
         r = rows.get(name, {})
@@ -1651,15 +1657,16 @@ def case_duplicates():
             cells = [(r["name"], tuple(sorted(r["labels"].items()))) for r in rows]
             check(len(cells) == len(set(cells)), f"{what}: two rows with one cell: {cells}")
             by_name = {r["name"]: r for r in rows}
-            check(sorted(by_name) == ["duplicates.loop", "duplicates.loop (2)", "shared",
-                                      "shared (2)", "shared (3)"], f"{what}: rows {sorted(by_name)}")
-            for name in ("shared", "duplicates.loop"):
+            check(sorted(by_name) == ["duplicates.loop", "duplicates.loop (2)", "duplicates.shared",
+                                      "duplicates.shared (2)", "duplicates.shared (3)"],
+                  f"{what}: rows {sorted(by_name)}")
+            for name in ("duplicates.shared", "duplicates.loop"):
                 check(by_name.get(name, {}).get("error") == "" and
                       by_name.get(name, {}).get("medianNs") is not None,
                       f"{what}: {name} is measured: {by_name.get(name)}")
-            for name in ("shared (2)", "shared (3)"):
+            for name in ("duplicates.shared (2)", "duplicates.shared (3)"):
                 check(by_name.get(name, {}).get("error") ==
-                      "registration: the case 'shared' {impl=x} is registered by "
+                      "registration: the case 'duplicates.shared' {impl=x} is registered by "
                       "duplicates.first and again by duplicates.second: a run has one row per "
                       "case name and labels", f"{what}: {name}: {by_name.get(name)}")
             check(by_name.get("duplicates.loop (2)", {}).get("error") ==
@@ -1667,7 +1674,7 @@ def case_duplicates():
                   "a row of BENCHMARK duplicates.loop: give the case a label or another name",
                   f"{what}: duplicates.loop (2): {by_name.get('duplicates.loop (2)')}")
             # the table says it too
-            check("│ shared (2)" in out and "│ duplicates.loop (2)" in out,
+            check("│ duplicates.shared (2)" in out and "│ duplicates.loop (2)" in out,
                   f"{what}: the table rows\n{out}")
             # the comparison's reader takes the document (it refuses a document with two rows
             # of one cell: "rows[N]: the same cell as rows[M]")
@@ -1692,13 +1699,13 @@ def parse_folded(text):
     return stacks
 
 
-def profile_run(binary, *extra, **env):
+def profile_run(binary, *extra, cwd=None, **env):
     """--bench --profile with a JSON document and folded stacks: (rc, out, err, doc, folded)."""
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         doc_path, folded_path = os.path.join(d, "doc.json"), os.path.join(d, "stacks.folded")
         rc, out, err = run([binary, "--bench", "--profile", "--bench-json=" + doc_path,
-                            "--profile-folded=" + folded_path] + list(extra), **env)
+                            "--profile-folded=" + folded_path] + list(extra), cwd=cwd, **env)
         doc = load_json(doc_path) if os.path.exists(doc_path) else {}
         folded = open(folded_path).read() if os.path.exists(folded_path) else None
         if os.path.exists(doc_path):
@@ -1711,6 +1718,26 @@ def profile_run(binary, *extra, **env):
 
 # The lines of hot_function in tests/e2e/profile.c (its loop).
 HOT_LINES = range(12, 20)
+# The source tree, as the compiler saw it (the build records physical directories).
+SOURCE_ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def check_source_paths(binary, what):
+    """The hot line's file is shown relative to the current directory when it lies below it (the
+    source root: tests/e2e/profile.c), absolute from elsewhere (the joined compilation directory
+    of a unit built from ../, never a path relative to the build directory)."""
+    import tempfile
+    absolute = os.path.join(SOURCE_ROOT, "tests", "e2e", "profile.c")
+    with tempfile.TemporaryDirectory() as elsewhere:
+        for cwd, shown in ((SOURCE_ROOT, "tests/e2e/profile.c"),
+                           (os.path.realpath(elsewhere), absolute)):
+            rc, out, err, doc, folded = profile_run(binary, cwd=cwd)
+            prof = (doc.get("rows") or [{}])[0].get("profile", {})
+            lines = (prof.get("hotLines") or {}).get("lines", [])
+            where = lines[0]["location"].rpartition(":")[0] if lines else None
+            check(rc == 0 and where == shown,
+                  f"{what}: from {cwd} the hot line's file is {where!r}, not {shown!r}")
+            check(rc != 0 or f"│ {shown}:" in out, f"{what}: from {cwd}, the table\n{out}")
 
 
 def case_profile():
@@ -1809,6 +1836,11 @@ def case_profile():
     m = re.match(r".*profile\.c:(\d+)$", lines[0]["location"]) if lines else None
     check(rc == 0 and m is not None and int(m.group(1)) in HOT_LINES,
           f"no .debug_aranges: exit {rc}, hot line {lines[:1]}")
+
+    # source paths: the compilation directory joined, shown from the current directory, both
+    # through the line of an address (.debug_aranges) and unit by unit (without it)
+    check_source_paths(PROFILE, "source paths")
+    check_source_paths(PROFILE_NO_ARANGES, "source paths without .debug_aranges")
 
     # libdw hidden: the capability is absent with the reason, and the run still passes
     asan = os.environ.get("ASAN_OPTIONS", "")

@@ -22,14 +22,24 @@ static bool body_has_row(const struct bench__measure *m, size_t first_row, const
     return false;
 }
 
+/* Has the body registered a case whose row takes its own name (bench__case_clash allows it)? */
+static bool body_has_case(const struct bench__measure *m, const struct bench__entry *e)
+{
+    for (size_t i = 0; i < m->n_pending; i++)
+        if (m->pending[i].entry == e && !m->pending[i].measured &&
+            !strcmp(m->pending[i].name, e->full_name))
+            return true;
+    return false;
+}
+
 /* The name of a row for a failure of the body: the open loop's, else the test's (marked
- * " (body)" when a finished loop already took that name). */
+ * " (body)" when a finished loop or a registered case already took that name). */
 static char *failure_name(const struct bench__measure *m, const struct bench__entry *e,
                           size_t first_row)
 {
     if (m->loop_open)
         return bench__loop_name(e, m->loops);
-    if (!body_has_row(m, first_row, e->full_name))
+    if (!body_has_row(m, first_row, e->full_name) && !body_has_case(m, e))
         return bench__xstrdup(e->full_name);
     return bench__xasprintf("%s (body)", e->full_name);
 }

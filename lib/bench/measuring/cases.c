@@ -165,7 +165,11 @@ static int copy_labels(struct bench__pending *p, const struct bench_case_def *de
 static int store_refused(struct bench__measure *m, struct bench__pending *p,
                          const struct bench_case_def *def, const char *problem)
 {
-    p->name = printable_copy(def && def->name && *def->name ? def->name : m->entry->full_name);
+    /* named as an accepted case would be, 0x1F shown as '?' */
+    char *name = def && def->name && *def->name ? bench__case_row_name(m->entry, def->name)
+                                                : bench__try_strdup(m->entry->full_name);
+    p->name = name ? printable_copy(name) : NULL;
+    free(name);
     p->refused = bench__try_asprintf("registration: %s", problem);
     if (!p->name || !p->refused)
         return BENCH_ENOMEM;
@@ -177,10 +181,11 @@ static int store_refused(struct bench__measure *m, struct bench__pending *p,
     return 0;
 }
 
+/* `name` (bench__case_row_name) is the pending case's from now on. */
 static int store_case(struct bench__measure *m, struct bench__pending *p,
-                      const struct bench_case_def *def)
+                      const struct bench_case_def *def, char *name)
 {
-    p->name = bench__try_strdup(def->name);
+    p->name = name;
     p->metrics = bench__try_calloc(def->n_metrics + 1, sizeof *p->metrics);
     p->state = def->state_size ? bench__try_malloc(def->state_size) : NULL;
     if (!p->name || !p->metrics || (def->state_size && !p->state) || copy_labels(p, def) != 0)
@@ -231,10 +236,13 @@ int bench_case(bench_t *b, const struct bench_case_def *def)
     m->registered = true;
     /* one cell per row: a case the run has already, or named like a BENCHMARK's rows, is
      * refused (the earlier row keeps the cell) */
-    char *clash = NULL;
+    char *clash = NULL, *name = NULL;
     if (!problem) {
-        if (bench__case_clash(m, def, &clash) != 0)
+        name = bench__case_row_name(m->entry, def->name);
+        if (!name || bench__case_clash(m, name, def, &clash) != 0) {
+            free(name);
             return BENCH_ENOMEM;
+        }
         if (clash) {
             problem = clash;
             code = BENCH_EDUP;
@@ -245,6 +253,7 @@ int bench_case(bench_t *b, const struct bench_case_def *def)
         struct bench__pending *grown = bench__try_realloc(m->pending, cap * sizeof *grown);
         if (!grown) {
             free(clash);
+            free(name);
             return BENCH_ENOMEM;
         }
         m->pending = grown;
@@ -253,7 +262,9 @@ int bench_case(bench_t *b, const struct bench_case_def *def)
     struct bench__pending *p = &m->pending[m->n_pending];
     memset(p, 0, sizeof *p);
     p->entry = m->entry;
-    int stored = problem ? store_refused(m, p, def, problem) : store_case(m, p, def);
+    int stored = problem ? store_refused(m, p, def, problem) : store_case(m, p, def, name);
+    if (problem)
+        free(name);
     free(clash);
     if (stored == 0)
         stored = bench__case_claim(m, p); /* a refused row, too, has a cell of its own */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../../suite/case_def.h"
+#include "../../suite/registry.h"
 #include "../../util/alloc.h"
 #include "../../util/text.h"
 #include "measure.h"
@@ -200,12 +201,23 @@ static char *cell_text(const char *name, const struct bench__kv *labels, size_t 
     return s;
 }
 
-int bench__case_clash(struct bench__measure *m, const struct bench_case_def *def, char **why)
+char *bench__case_row_name(const struct bench__entry *e, const char *case_name)
 {
-    const char *name = def->name;
+    const char *stem;
+    size_t stem_len = bench__file_stem(e->test->file, &stem); /* never 0: checked at start */
+    return bench__try_asprintf("%.*s.%s", (int)stem_len, stem, case_name);
+}
+
+int bench__case_clash(struct bench__measure *m, const char *name, const struct bench_case_def *def,
+                      char **why)
+{
     size_t n = def->n_labels;
     *why = NULL;
     const struct bench__entry *owner = n == 0 ? bench__body_row_owner(m, name) : NULL;
+    /* a body that registers a case has no whole-body row: its one case may be its row
+     * (BENCHMARK(compress) registering "compress"); an earlier loop row is seen below */
+    if (owner == m->entry && bench__utf8_same(name, owner->full_name))
+        owner = NULL;
     if (owner) {
         *why = bench__try_asprintf("the case name '%s' without labels is the name of a row of "
                                    "BENCHMARK %s: give the case a label or another name",

@@ -198,11 +198,15 @@ BENCH__HIDDEN int bench__row_contention_gap(const struct bench__measure *m);
  * F#k for its k-th loop, "F (body)"; NULL when none does (or the run's suite is not known). */
 BENCH__HIDDEN const struct bench__entry *bench__body_row_owner(const struct bench__measure *m,
                                                                const char *name);
-/* Why a case the body being run registers cannot have its cell (*why malloc'd, NULL when it
- * can): an unlabelled name a BENCHMARK's rows take, or a cell an earlier row or a case not
- * measured yet has. 0 or BENCH_ENOMEM. */
-BENCH__HIDDEN int bench__case_clash(struct bench__measure *m, const struct bench_case_def *def,
-                                    char **why);
+/* The row name of a case that the test `e` registers: "<file-stem>.<case name>", the stem of
+ * the file that defines `e`, as a BENCHMARK's own rows are named (malloc'd; NULL when out of
+ * memory). */
+BENCH__HIDDEN char *bench__case_row_name(const struct bench__entry *e, const char *case_name);
+/* Why a case the body being run registers, as the row `name` (bench__case_row_name), cannot
+ * have its cell (*why malloc'd, NULL when it can): an unlabelled name a BENCHMARK's rows take,
+ * or a cell an earlier row or a case not measured yet has. 0 or BENCH_ENOMEM. */
+BENCH__HIDDEN int bench__case_clash(struct bench__measure *m, const char *name,
+                                    const struct bench_case_def *def, char **why);
 /* Claim the cell of the case `p` being stored (m->pending[m->n_pending], not yet counted): a
  * refused case whose cell is taken is renamed "name (2)", "name (3)", ... (the first free
  * one) first. 0 or BENCH_ENOMEM. */

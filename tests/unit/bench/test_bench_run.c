@@ -337,22 +337,68 @@ BENCHMARK(dup_b)
                                          .timed = advance_1000, .iterations = 40));
 }
 
-/* Cases named like the rows of BENCHMARK iter_100ns (its loop, its 2nd loop, its failure
- * after loops), and names that are not (no labels: #1 and #02 are never row names; a label
- * makes another cell). */
+/* Cases whose rows (test_bench_run.<name>) are named like the rows of BENCHMARK iter_100ns
+ * of this file (its loop, its 2nd loop, its failure after loops), and names that are not (no
+ * labels: #1 and #02 are never row names; a label makes another cell). */
 BENCHMARK(dup_named_like_rows)
 {
     static const char *const names[] = {
-        "test_bench_run.iter_100ns",        "test_bench_run.iter_100ns#2",
-        "test_bench_run.iter_100ns (body)", "test_bench_run.iter_100ns#1",
-        "test_bench_run.iter_100ns#02",
+        "iter_100ns", "iter_100ns#2", "iter_100ns (body)", "iter_100ns#1", "iter_100ns#02",
     };
     for (int k = 0; k < 5; k++)
         dup_codes[k] = bench_case(
             b, BENCH_CASE_DEF(.name = names[k], .timed = advance_1000, .iterations = 40));
     dup_codes[5] =
-        bench_case(b, BENCH_CASE_DEF(.name = "test_bench_run.iter_100ns", .labels = impl_x,
-                                     .n_labels = 1, .timed = advance_1000, .iterations = 40));
+        bench_case(b, BENCH_CASE_DEF(.name = "iter_100ns", .labels = impl_x, .n_labels = 1,
+                                     .timed = advance_1000, .iterations = 40));
+}
+
+/* ---- row names: <file-stem>.<name> for a BENCHMARK's rows and a case's alike ------------- */
+
+/* A BENCHMARK whose one case has the BENCHMARK's name: the case is its row. */
+BENCHMARK(named_case)
+{
+    dup_codes[0] = bench_case(
+        b, BENCH_CASE_DEF(.name = "named_case", .timed = advance_1000, .iterations = 40));
+}
+
+/* The same, and then the body fails: its failure row is "named_case_fails (body)". */
+BENCHMARK(named_case_fails)
+{
+    dup_codes[1] = bench_case(
+        b, BENCH_CASE_DEF(.name = "named_case_fails", .timed = advance_1000, .iterations = 40));
+    bench_fail(b, "after its case");
+}
+
+/* A case that another BENCHMARK of this file names like named_case's row: refused. */
+BENCHMARK(takes_named_case)
+{
+    dup_codes[2] = bench_case(
+        b, BENCH_CASE_DEF(.name = "named_case", .timed = advance_1000, .iterations = 40));
+}
+
+/* A body of another file (stem "codec") registering the case 'shared' {impl=x}, as dup_a of
+ * this file does: two rows, codec.shared and test_bench_run.shared. */
+static void codec_body(bench_t *b)
+{
+    dup_codes[3] = bench_case(b, BENCH_CASE_DEF(.name = "shared", .labels = impl_x, .n_labels = 1,
+                                                .timed = advance_1000, .iterations = 40));
+}
+
+static const struct bench_benchmark_opts codec_opts = {.size = sizeof(struct bench_benchmark_opts)};
+static struct bench_test codec_test = {.size = sizeof(struct bench_test),
+                                       .kind = BENCH_KIND_BENCHMARK,
+                                       .name = "matrix",
+                                       .file = "src/codec/codec.c",
+                                       .line = 1,
+                                       .build = BENCH_BUILD_NDEBUG | BENCH_BUILD_OPTIMIZED,
+                                       .compiler = "test",
+                                       .fn = codec_body,
+                                       .benchmark = &codec_opts};
+
+__attribute__((constructor)) static void register_codec_test(void)
+{
+    bench_register(&codec_test);
 }
 
 /* Label keys given twice (the second pair only once the document's UTF-8 repair is applied),
@@ -524,16 +570,17 @@ static char *last_text;
 /* Run the tests whose names (after "test_bench_run.") match the ERE `names`, `n_selected` of
  * them, under --bench with the fake clock and the NULL-terminated `extra` arguments; return
  * the JSON document. */
-static json_t *run_selected(const char *names, size_t n_selected, const char *const *extra)
+/* Run the tests whose full names match `pattern` (n_selected of them) under --bench with the
+ * fake clock; return the JSON document. */
+static json_t *run_pattern(const char *pattern, size_t n_selected, const char *const *extra)
 {
     char path[] = "/tmp/test_bench_run.XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    char pattern[128], json_arg[128];
-    snprintf(pattern, sizeof pattern, "^test_bench_run\\.(%s)$", names);
+    char json_arg[128];
     snprintf(json_arg, sizeof json_arg, "--bench-json=%s", path);
-    char *argv[16] = {(char *)"prog", (char *)"--bench", (char *)"-i", pattern, json_arg};
+    char *argv[16] = {(char *)"prog", (char *)"--bench", (char *)"-i", (char *)pattern, json_arg};
     int argc = 5;
     for (size_t i = 0; extra && extra[i]; i++) {
         assert_true(argc < 15);
@@ -575,6 +622,14 @@ static json_t *run_selected(const char *names, size_t n_selected, const char *co
     json_t *doc = json_loads(last_text, 0, &jerr);
     assert_non_null(doc);
     return doc;
+}
+
+/* Run the tests of this file named `names` (an ERE alternation), n_selected of them. */
+static json_t *run_selected(const char *names, size_t n_selected, const char *const *extra)
+{
+    char pattern[256];
+    snprintf(pattern, sizeof pattern, "^test_bench_run\\.(%s)$", names);
+    return run_pattern(pattern, n_selected, extra);
 }
 
 /* Run one test under --bench with the fake clock; return the JSON document. */
@@ -943,7 +998,8 @@ static void test_duplicate_case_is_refused(void **state)
         assert_int_equal(dup_codes[2], BENCH_EDUP);
         assert_int_equal(json_array_size(json_object_get(doc, "rows")), 3);
         assert_cells_unique(doc);
-        static const char *const names[] = {"shared", "shared (2)", "shared (3)"};
+        static const char *const names[] = {"test_bench_run.shared", "test_bench_run.shared (2)",
+                                            "test_bench_run.shared (3)"};
         for (size_t i = 0; i < 3; i++) {
             json_t *row = row_at(doc, i);
             assert_string_equal(text_of(row, "name"), names[i]);
@@ -954,9 +1010,10 @@ static void test_duplicate_case_is_refused(void **state)
                 continue;
             }
             assert_string_equal(text_of(row, "error"),
-                                "registration: the case 'shared' {impl=x} is registered by "
-                                "test_bench_run.dup_a and again by test_bench_run.dup_b: a run "
-                                "has one row per case name and labels");
+                                "registration: the case 'test_bench_run.shared' {impl=x} is "
+                                "registered by test_bench_run.dup_a and again by "
+                                "test_bench_run.dup_b: a run has one row per case name and "
+                                "labels");
         }
         json_decref(doc);
     }
@@ -985,6 +1042,16 @@ static void test_case_named_like_a_body_row(void **state)
                         "registration: the case name 'test_bench_run.iter_100ns' without labels "
                         "is the name of a row of BENCHMARK test_bench_run.iter_100ns: give the "
                         "case a label or another name");
+    /* the case with the label has the cell test_bench_run.iter_100ns {impl=x} */
+    json_t *labelled = NULL;
+    for (size_t i = 0; i < json_array_size(json_object_get(doc, "rows")); i++) {
+        json_t *r = row_at(doc, i);
+        if (!strcmp(text_of(r, "name"), "test_bench_run.iter_100ns") &&
+            json_object_size(json_object_get(r, "labels")) == 1)
+            labelled = r;
+    }
+    assert_non_null(labelled);
+    assert_string_equal(text_of(labelled, "error"), "");
     assert_non_null(strstr(text_of(row_named(doc, "test_bench_run.iter_100ns#2 (2)"), "error"),
                            "is the name of a row of BENCHMARK test_bench_run.iter_100ns"));
     assert_non_null(strstr(text_of(row_named(doc, "test_bench_run.iter_100ns (body) (2)"), "error"),
@@ -1003,6 +1070,51 @@ static void test_case_named_like_a_body_row(void **state)
     json_decref(doc);
 }
 
+/* A BENCHMARK's rows and a case's rows are named by one rule, <file-stem>.<name>: a case may
+ * have its BENCHMARK's own name (it is that BENCHMARK's row, and a failure of the body after it
+ * is "<name> (body)"), another body's case may not take it, and a case of another file with the
+ * same name and labels is another cell. */
+static void test_case_rows_named_by_file_stem(void **state)
+{
+    (void)state;
+    memset(dup_codes, 0x55, sizeof dup_codes);
+    json_t *doc = run_selected("iter_100ns|named_case|named_case_fails|takes_named_case", 4, NULL);
+    assert_int_equal(last_status, 1);
+    assert_int_equal(dup_codes[0], 0);
+    assert_int_equal(dup_codes[1], 0);
+    assert_int_equal(dup_codes[2], BENCH_EDUP);
+    assert_cells_unique(doc);
+    /* the loop row of a BENCHMARK and the row of a case: one rule */
+    assert_string_equal(text_of(row_named(doc, "test_bench_run.iter_100ns"), "error"), "");
+    json_t *own = row_named(doc, "test_bench_run.named_case");
+    assert_string_equal(text_of(own, "error"), "");
+    assert_int_equal((int64_t)num(own, "samples"), 40);
+    assert_int_equal((int64_t)num(own, "iterations"), 1); /* a case: one call per sample */
+    assert_string_equal(text_of(row_named(doc, "test_bench_run.named_case_fails"), "error"), "");
+    assert_string_equal(text_of(row_named(doc, "test_bench_run.named_case_fails (body)"), "error"),
+                        "after its case");
+    assert_string_equal(text_of(row_named(doc, "test_bench_run.named_case (2)"), "error"),
+                        "registration: the case name 'test_bench_run.named_case' without labels "
+                        "is the name of a row of BENCHMARK test_bench_run.named_case: give the "
+                        "case a label or another name");
+    assert_int_equal(json_array_size(json_object_get(doc, "rows")), 5);
+    json_decref(doc);
+
+    /* the same case name and labels in two files: two cells, both measured */
+    memset(dup_codes, 0x55, sizeof dup_codes);
+    doc = run_pattern("^(test_bench_run\\.dup_a|codec\\.matrix)$", 2, NULL);
+    assert_int_equal(last_status, 0);
+    assert_int_equal(dup_codes[0], 0);
+    assert_int_equal(dup_codes[3], 0);
+    assert_cells_unique(doc);
+    json_t *mine = row_named(doc, "test_bench_run.shared");
+    json_t *theirs = row_named(doc, "codec.shared");
+    assert_string_equal(text_of(mine, "error"), "");
+    assert_string_equal(text_of(theirs, "error"), "");
+    assert_string_equal(text_of(json_object_get(theirs, "labels"), "impl"), "x");
+    json_decref(doc);
+}
+
 /* A label key given twice is refused (the document's labels are an object): the row keeps the
  * first; two names that the document writes alike are one cell. */
 static void test_repeated_label_key_and_repaired_names(void **state)
@@ -1016,15 +1128,16 @@ static void test_repeated_label_key_and_repaired_names(void **state)
     assert_int_equal(dup_codes[2], 0);
     assert_int_equal(dup_codes[3], BENCH_EDUP);
     assert_cells_unique(doc);
-    json_t *keys = row_named(doc, "keys");
+    json_t *keys = row_named(doc, "test_bench_run.keys");
     assert_string_equal(text_of(keys, "error"), "registration: two labels have the same key");
     json_t *labels = json_object_get(keys, "labels");
     assert_int_equal(json_object_size(labels), 2);
     assert_string_equal(text_of(labels, "impl"), "a");
     assert_string_equal(text_of(labels, "size"), "1");
-    assert_int_equal(json_object_size(json_object_get(row_named(doc, "keys2"), "labels")), 1);
-    assert_string_equal(text_of(row_named(doc, "caf\xef\xbf\xbd"), "error"), "");
-    assert_non_null(strstr(text_of(row_named(doc, "caf\xef\xbf\xbd (2)"), "error"),
+    assert_int_equal(
+        json_object_size(json_object_get(row_named(doc, "test_bench_run.keys2"), "labels")), 1);
+    assert_string_equal(text_of(row_named(doc, "test_bench_run.caf\xef\xbf\xbd"), "error"), "");
+    assert_non_null(strstr(text_of(row_named(doc, "test_bench_run.caf\xef\xbf\xbd (2)"), "error"),
                            "is registered twice by test_bench_run.dup_keys"));
     json_decref(doc);
 
@@ -1233,7 +1346,7 @@ static void test_rounds_per_call_once(void **state)
     assert_int_equal(case_body_entries, 4);
     assert_int_equal(case_setups, 1);
     assert_int_equal(calls, 5001);
-    json_t *row = row_named(doc, "rounds_case");
+    json_t *row = row_named(doc, "test_bench_run.rounds_case");
     assert_int_equal((int64_t)num(row, "samples"), 5000);
     assert_int_equal((int64_t)num(row, "iterations"), 1);
     assert_true(num(row, "medianNs") == 1000.0);
@@ -1248,7 +1361,7 @@ static void test_rounds_per_call_once(void **state)
     assert_int_equal(case_setups, 1);
     assert_int_equal(calls, 5001);
     assert_int_equal(json_array_size(json_object_get(doc, "rows")), 1);
-    assert_int_equal((int64_t)num(row_named(doc, "rounds_case"), "samples"), 5000);
+    assert_int_equal((int64_t)num(row_named(doc, "test_bench_run.rounds_case"), "samples"), 5000);
     json_decref(doc);
 }
 
@@ -1423,6 +1536,7 @@ int main(void)
         cmocka_unit_test(test_perf_iters_and_batch_pins),
         cmocka_unit_test(test_duplicate_case_is_refused),
         cmocka_unit_test(test_case_named_like_a_body_row),
+        cmocka_unit_test(test_case_rows_named_by_file_stem),
         cmocka_unit_test(test_repeated_label_key_and_repaired_names),
         cmocka_unit_test(test_body_rows_never_share_a_cell),
         cmocka_unit_test(test_rounds_keep_count_and_samples),
