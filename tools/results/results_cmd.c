@@ -48,7 +48,7 @@ static int rebuild(const char *dir, const char *shown, bool pg)
         return 1;
     }
     if (pg)
-        printf("rebuilt the local index of %s from its %zu raw object%s", shown, o.objects,
+        printf("rebuilt the index tables of %s from its %zu raw object%s", shown, o.objects,
                o.objects == 1 ? "" : "s");
     else
         printf("rebuilt %s/%s from %zu raw object%s", shown, RESULTS_INDEX_FILE, o.objects,
