@@ -247,6 +247,16 @@ def case_record(tmp):
     check(rc == 0 and out.startswith("pushed 0 raw objects") and "(7 already there)" in out,
           f"push again: {rc} {out} {err}")
     check(psql(url2, "SELECT count(*) FROM libbench_raw_objects") == "7", "pushed: 7 objects")
+    # pushed objects are not indexed: the next report indexes them first
+    rc, out, err = run([LIBBENCH, "report", "--results", url2])
+    check(rc in (0, 1) and "7 raw objects the index lacked" in err and
+          indexed(url2, "uploads") == 7, f"report after a push: {rc} {err}")
+    # index tables of a newer libbench: refused in one line, never changed
+    psql(url2, "UPDATE libbench_index_schema SET version = 99")
+    rc, out, err = run([LIBBENCH, "report", "--results", url2])
+    check(rc != 0 and "index tables are version 99" in err and err.count("\n") == 1,
+          f"newer index tables: {rc} {err!r}")
+    check(indexed(url2, "uploads") == 7, "newer index tables changed")
     rc, out, err = run([LIBBENCH, "results", "push", local, "postgresql://x:secretpw@127.0.0.1:1/x"])
     check(rc == 1 and "secretpw" not in out + err and err.count("\n") == 1,
           f"push to no server: {rc} {err!r}")
@@ -357,6 +367,10 @@ def case_kills(tmp):
         ok = whole_objects(url) == "0"
         check(ok, f"kill {k}: an object whose bytes are not its key's")
         if stored:
+            # the object and its index rows are one transaction: indexed before any report
+            n = indexed(url, "uploads")
+            ok = ok and n == stored
+            check(n == stored, f"kill {k}: {n} objects indexed of the {stored} stored")
             rc, out, err = run([LIBBENCH, "report", "--results", url], env=env)
             ok = ok and rc in (0, 1)
             check(rc in (0, 1), f"kill {k}: report: {rc} {err}")

@@ -6,7 +6,8 @@
  * transaction. Writers are serialized by a session advisory lock taken before their
  * SERIALIZABLE transaction (a failure that may pass is retried by the store). Every statement is
  * parameterized; bulk rows go through COPY (data, never SQL). Text columns are COLLATE "C":
- * SQLite's order. It computes nothing and stores unmeasured values as NULL, never 0. */
+ * SQLite's order. It computes nothing and stores unmeasured values as NULL, never 0. Over 600
+ * lines because every PostgreSQL statement of the index is in this one file. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>

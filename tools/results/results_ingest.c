@@ -3,7 +3,9 @@
  * index"): an object's lines read a batch at a time (what the reader refuses sent to
  * ingest-errors/), the aggregates and comparisons recomputed, the objects the index lacks found
  * and indexed (reconcile), the transaction of one `record` (the index before the object), and a
- * rebuild into a file of its own put in place of the old index. It holds no SQL
+ * rebuild into a file of its own put in place of the old index (a server's index emptied and
+ * filled again in one transaction). Over 600 lines because the record, the reconcile and the
+ * rebuild share its reading of an object. It holds no SQL
  * (results_index.h), no file I/O of its own (results_store.c) and no statistics
  * (lib/stats/results.h). */
 #define _GNU_SOURCE
