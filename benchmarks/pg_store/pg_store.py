@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # pg_store.py: the PostgreSQL results store against the SQLite one (issue 29): R concurrent
 # recorders x N runs of a 100-row document (stored, lost, duplicated), then more runs up to 1000,
-# a rebuild of the 1000 runs and a report over them (a warm local index, and a cold one: a new
-# runner). Wall-clock seconds, one measurement each (a benchmark, not a test: nothing is asserted
+# a rebuild of the 1000 runs and a report over them (on PostgreSQL also from a new runner: nothing
+# local, the index tables on the server). Wall-clock seconds, one measurement each (a benchmark, not a test: nothing is asserted
 # on time). Uses LIBBENCH_TEST_PG_URL, or starts a throwaway cluster with
 # tests/e2e/pg_cluster.sh. Figures in docs/explanation/performance.md.
 #   python3 benchmarks/pg_store/pg_store.py --libbench build/tools/libbench [--recorders 8]
@@ -39,8 +39,8 @@ def doc(path, rows=100):
 
 
 def recorders(tool, store, document, n_rec, first, runs, cache_base):
-    """n_rec processes, each recording `runs` runs (its own local index, as separate runners
-    have); the seconds of the whole."""
+    """n_rec processes, each recording `runs` runs (each with a cache directory of its own, as
+    separate runners have); the seconds of the whole."""
     t = time.monotonic()
     procs = []
     for i in range(n_rec):
@@ -116,7 +116,7 @@ def after(tool, store, kind, caches):
     out["rebuild_s"], out["rebuild_rc"] = timed([tool, "results", "rebuild", "--results", store],
                                                 env)
     out["report_s"], out["report_rc"] = timed([tool, "report", "--results", store], env)
-    if kind == "pg":  # a new runner: an empty local index, every object fetched and indexed
+    if kind == "pg":  # a new runner: nothing local (the index tables are on the server)
         out["report_new_runner_s"], _ = timed([tool, "report", "--results", store],
                                               {"XDG_CACHE_HOME": os.path.join(caches, "new")})
         out["objects"] = int(psql(store, "SELECT count(*) FROM libbench_raw_objects"))

@@ -23,8 +23,8 @@ void results_usage(FILE *out)
         "objects give the same index, whatever order they were recorded in. A damaged index\n"
         "(not a database, damaged pages, another schema, a directory, a symbolic link) is kept\n"
         "aside, under a name this prints. What cannot be read goes to DIR/ingest-errors/.\n"
-        "With a postgresql:// URL, the local index of that store is rebuilt from the raw\n"
-        "objects on the server.\n"
+        "With a postgresql:// URL, the index tables of that store are emptied and filled\n"
+        "again from the raw objects on the server, in one transaction.\n"
         "\n"
         "push: copy every raw object of the local store DIR into the PostgreSQL store (those\n"
         "already there with the same bytes are left as they are: pushing again changes nothing).\n"
@@ -48,7 +48,7 @@ static int rebuild(const char *dir, const char *shown, bool pg)
         return 1;
     }
     if (pg)
-        printf("rebuilt the local index of %s from its %zu raw object%s", shown, o.objects,
+        printf("rebuilt the index tables of %s from its %zu raw object%s", shown, o.objects,
                o.objects == 1 ? "" : "s");
     else
         printf("rebuilt %s/%s from %zu raw object%s", shown, RESULTS_INDEX_FILE, o.objects,

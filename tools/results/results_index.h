@@ -2,9 +2,10 @@
 /* results_index.h: the narrow interface of the results history's derived index (the tables of
  * docs/reference/results.md, "The index"). The index is rebuilt from raw/ alone, so everything in
  * it is derived. Callers see only these calls: rows go in as raw lines, aggregates and
- * comparisons computed elsewhere (lib/stats/results.h), and come back out as plain structs. The
- * one implementation is results_sqlite.c, the only file with SQL; another database (PostgreSQL
- * for many machines) implements this header and nothing else changes. */
+ * comparisons computed elsewhere (lib/stats/results.h), and come back out as plain structs. Two
+ * implementations (results_index_impl.h), chosen when the index is opened (results_index.c):
+ * SQLite (a directory's index.sqlite, results_sqlite.c) and PostgreSQL (the index tables of a
+ * postgresql:// store, results_index_pg.c); nothing else holds SQL of the index. */
 #ifndef LIBBENCH_RESULTS_INDEX_H
 #define LIBBENCH_RESULTS_INDEX_H
 
@@ -25,6 +26,12 @@ struct results_index;
  * holds nothing yet; waits for other writers (a busy timeout) rather than failing. 0, or -1 or
  * RESULTS_INDEX_DAMAGED with the reason in err. */
 int results_index_open(const char *path, struct results_index **out, char *err, size_t err_size);
+/* Opens the index tables of the PostgreSQL store pg (a build with libpq), on its connection:
+ * creates them, or migrates them from an older version (then results_index_stale), under an
+ * advisory lock when they are not at this libbench's version. 0, or -1 with the reason. */
+struct results_pg;
+int results_index_open_pg(struct results_pg *pg, struct results_index **out, char *err,
+                          size_t err_size);
 void results_index_close(struct results_index *ix);
 /* A page cache of 8 MiB rather than a record's 128 MiB: what a reader that reads each page once
  * (a report of the latest run) keeps in memory. */
@@ -32,6 +39,11 @@ void results_index_reader_cache(struct results_index *ix);
 /* Whether a call on ix failed because the index is damaged (RESULTS_INDEX_DAMAGED), whatever
  * the caller's return value said. */
 bool results_index_damaged(const struct results_index *ix);
+/* Whether the last failure of ix may pass when its whole transaction is run again (a server's
+ * serialization failure or deadlock): the store runs it again, RESULTS_INDEX_TRIES times at
+ * most. Never for SQLite (its writers wait for each other). */
+#define RESULTS_INDEX_TRIES 8
+bool results_index_retryable(const struct results_index *ix);
 /* Whether the index file at path is healthy, read only: 0, or 1 with why it is not (no
  * database, another schema, PRAGMA quick_check's first complaint) in why. */
 int results_index_health(const char *path, char *why, size_t why_size);
@@ -42,7 +54,8 @@ int results_index_replace(struct results_index *ix, const char *source_path, cha
                           size_t err_size);
 
 /* One write transaction that excludes every other writer from its start; the other calls change
- * nothing outside one. */
+ * nothing outside one. On PostgreSQL, the raw object a record inserts is in the same
+ * transaction. */
 int results_index_begin(struct results_index *ix, char *err, size_t err_size);
 int results_index_commit(struct results_index *ix, char *err, size_t err_size);
 void results_index_rollback(struct results_index *ix);

@@ -3,7 +3,9 @@
  * index"): an object's lines read a batch at a time (what the reader refuses sent to
  * ingest-errors/), the aggregates and comparisons recomputed, the objects the index lacks found
  * and indexed (reconcile), the transaction of one `record` (the index before the object), and a
- * rebuild into a file of its own put in place of the old index. It holds no SQL
+ * rebuild into a file of its own put in place of the old index (a server's index emptied and
+ * filled again in one transaction). Over 600 lines because the record, the reconcile and the
+ * rebuild share its reading of an object. It holds no SQL
  * (results_index.h), no file I/O of its own (results_store.c) and no statistics
  * (lib/stats/results.h). */
 #define _GNU_SOURCE
@@ -28,22 +30,33 @@ int results_store_open_index(const struct results_store *st, bool create, struct
 {
     bool exists;
     *ix = NULL;
-    if (results_store_index_check(st, &exists, err, err_size) != 0)
-        return -1;
-    if (!exists && !create)
-        return 1;
-    char *path = results_store_index_path(st, RESULTS_INDEX_FILE);
-    int rc = results_index_open(path, ix, err, err_size);
-    free(path);
+    int rc;
+    if (st->pg) { /* the index tables on the server, made when there are none */
+        rc = results_index_open_pg(st->pg, ix, err, err_size);
+    } else {
+        if (results_store_index_check(st, &exists, err, err_size) != 0)
+            return -1;
+        if (!exists && !create)
+            return 1;
+        char *path = results_store_index_path(st, RESULTS_INDEX_FILE);
+        rc = results_index_open(path, ix, err, err_size);
+        free(path);
+    }
     if (rc == 0 && results_index_stale(*ix)) {
         /* made by an older libbench (other tables): the index is a cache, so it is made again
          * from raw/ before anything is read from or written to it */
         char shown[256];
         bench__sanitize_copy(st->dir, shown, sizeof shown);
-        fprintf(stderr,
-                "libbench: %s/%s was made by another version of libbench: rebuilding it from "
-                "raw/\n",
-                shown, RESULTS_INDEX_FILE);
+        if (st->pg)
+            fprintf(stderr,
+                    "libbench: the index tables of %s were made by another version of libbench: "
+                    "rebuilding them from its raw objects\n",
+                    shown);
+        else
+            fprintf(stderr,
+                    "libbench: %s/%s was made by another version of libbench: rebuilding it "
+                    "from raw/\n",
+                    shown, RESULTS_INDEX_FILE);
         struct results_rebuilt o = {0};
         rc = fill(st, *ix, true, &o, err, err_size);
         if (rc != 0) {
@@ -378,10 +391,12 @@ int results_store_reconcile(const struct results_store *st, struct results_index
     return results_index_commit(ix, err, err_size);
 }
 
-int results_store_record(const struct results_store *st, struct results_index *ix, const char *key,
-                         const char *sha256_hex, struct bench__text *object,
-                         struct results_reconciled *r, bool *already, size_t *rejected, char *err,
-                         size_t err_size)
+/* One try of a record (results_store_record). The object's memory is freed before the history
+ * is recomputed unless `keep` (a try that may be run again needs it). */
+static int record_once(const struct results_store *st, struct results_index *ix, const char *key,
+                       const char *sha256_hex, struct bench__text *object, bool keep,
+                       struct results_reconciled *r, bool *already, size_t *rejected, char *err,
+                       size_t err_size)
 {
     const char *text = object->data;
     size_t len = object->len;
@@ -400,8 +415,10 @@ int results_store_record(const struct results_store *st, struct results_index *i
         *already = put == 1;
         rc = put < 0 ? -1 : 0;
     }
-    free(object->data); /* its memory is not held while the history is recomputed */
-    *object = (struct bench__text){0};
+    if (!keep) { /* its memory is not held while the history is recomputed */
+        free(object->data);
+        *object = (struct bench__text){0};
+    }
     if (rc == 0)
         rc = refresh_history(ix, err, err_size);
     if (rc != 0) {
@@ -409,6 +426,27 @@ int results_store_record(const struct results_store *st, struct results_index *i
         return rc;
     }
     return results_index_commit(ix, err, err_size);
+}
+
+int results_store_record(const struct results_store *st, struct results_index *ix, const char *key,
+                         const char *sha256_hex, struct bench__text *object,
+                         struct results_reconciled *r, bool *already, size_t *rejected, char *err,
+                         size_t err_size)
+{
+    /* on a server, the object and its index are one transaction: run again whole when it
+     * failed in a way that may pass (another transaction won), RESULTS_INDEX_TRIES at most */
+    bool server = st->pg != NULL;
+    for (int tries = 0;; tries++) {
+        int rc = record_once(st, ix, key, sha256_hex, object, server, r, already, rejected, err,
+                             err_size);
+        if (rc == 0 || !results_index_retryable(ix) || tries + 1 >= RESULTS_INDEX_TRIES) {
+            free(object->data);
+            *object = (struct bench__text){0};
+            return rc;
+        }
+        struct timespec pause = {0, (1L << tries) * 1000000L}; /* 1, 2, 4... ms */
+        nanosleep(&pause, NULL);
+    }
 }
 
 int results_store_open_for_report(const char *dir, struct results_store *st,
@@ -421,8 +459,7 @@ int results_store_open_for_report(const char *dir, struct results_store *st,
     if (rc != 0)
         return -1;
     st->command = "report";
-    /* a PostgreSQL store's index is a local cache: made here when this machine has none */
-    rc = results_store_open_index(st, st->pg != NULL, ix, err, err_size);
+    rc = results_store_open_index(st, false, ix, err, err_size);
     if (rc == 1) {
         struct results_entry *list = NULL;
         size_t n = 0;
@@ -444,7 +481,8 @@ int results_store_open_for_report(const char *dir, struct results_store *st,
         if (results_store_reconcile(st, *ix, &r, why, sizeof why) == 0) {
             if (r.indexed && st->pg)
                 fprintf(stderr,
-                        "libbench report: %zu raw object%s indexed into the local index first\n",
+                        "libbench report: %zu raw object%s the index lacked (pushed, or recorded "
+                        "by an older libbench) indexed first\n",
                         r.indexed, r.indexed == 1 ? "" : "s");
             else if (r.indexed)
                 fprintf(stderr,
@@ -538,6 +576,15 @@ int results_store_rebuild(const char *dir, struct results_rebuilt *o, char *err,
     if (results_store_open(dir, true, &st, err, err_size) != 0)
         return -1;
     st.command = "results";
+    if (st.pg) { /* the index tables emptied and filled again in one transaction */
+        struct results_index *ix = NULL;
+        int rc = results_index_open_pg(st.pg, &ix, err, err_size);
+        if (rc == 0)
+            rc = fill(&st, ix, true, o, err, err_size);
+        results_index_close(ix);
+        results_store_close(&st);
+        return rc == 0 ? 0 : -1;
+    }
     char *fresh = results_store_rebuild_name(&st);
     int rc = build(&st, fresh, o, err, err_size);
     bool exists = false, damaged = false;

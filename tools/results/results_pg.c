@@ -2,18 +2,14 @@
 /* results_pg.c: owns the raw objects of a PostgreSQL store (libpq): the connection, the schema
  * (versioned, created or migrated under an advisory lock), an object inserted once in one
  * transaction (retried on a serialization failure or a deadlock, bounded), read back, listed in
- * byte order, and the ingest errors; the URL shown without its password. Every statement is
- * parameterized; and the store it makes (results_store.c): the server's raw objects, a local
- * directory for its index. It holds no index (the index is a local one, results_ingest.c). */
+ * byte order, and the ingest errors (or inserted inside the transaction of a record's index);
+ * the URL shown without its password. Every statement is parameterized; and the store it makes
+ * (results_store.c). It holds no index (its tables are results_index_pg.c's). */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <libpq-fe.h>
 
@@ -29,7 +25,18 @@
 struct results_pg {
     PGconn *conn;
     char *shown; /* the URL without its password */
+    bool retry;  /* the last failure of a put inside a transaction may pass if run again */
 };
+
+PGconn *results_pg_conn(struct results_pg *pg)
+{
+    return pg->conn;
+}
+
+bool results_pg_retry(const struct results_pg *pg)
+{
+    return pg->retry;
+}
 
 const char *results_pg_shown(const struct results_pg *pg)
 {
@@ -71,9 +78,8 @@ char *results_pg_redact(const char *url)
     return bench__xstrdup(shown);
 }
 
-/* The server's message on one line (no newline, no trailing space). */
-static int pg_error(const struct results_pg *pg, const PGresult *res, const char *what, char *err,
-                    size_t size)
+int results_pg_error(const struct results_pg *pg, const PGresult *res, const char *what, char *err,
+                     size_t size)
 {
     const char *msg = res ? PQresultErrorMessage(res) : "";
     if (!msg || !msg[0])
@@ -106,7 +112,7 @@ static const char *sqlstate(const PGresult *res)
     return s ? s : "";
 }
 
-static bool retryable(const PGresult *res)
+bool results_pg_retryable(const PGresult *res)
 {
     return !strcmp(sqlstate(res), "40001") || !strcmp(sqlstate(res), "40P01");
 }
@@ -117,7 +123,7 @@ static int pg_exec(struct results_pg *pg, const char *sql, const char *what, cha
     PGresult *res = PQexec(pg->conn, sql);
     int rc = PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK
                  ? 0
-                 : pg_error(pg, res, what, err, size);
+                 : results_pg_error(pg, res, what, err, size);
     PQclear(res);
     return rc;
 }
@@ -174,7 +180,7 @@ static int pg_schema(struct results_pg *pg, char *err, size_t size)
             if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
                 version = atoi(PQgetvalue(res, 0, 0));
             else
-                rc = pg_error(pg, res, "cannot read the schema version", err, size);
+                rc = results_pg_error(pg, res, "cannot read the schema version", err, size);
             PQclear(res);
         }
         if (rc == 0 && version > PG_SCHEMA_VERSION)
@@ -200,7 +206,7 @@ int results_pg_open(const char *url, struct results_pg **out, char *err, size_t 
     *out = NULL;
     pg->conn = PQconnectdb(url); /* sslmode and the other libpq options pass through */
     if (PQstatus(pg->conn) != CONNECTION_OK) {
-        pg_error(pg, NULL, "cannot connect", err, size);
+        results_pg_error(pg, NULL, "cannot connect", err, size);
         results_pg_close(pg);
         return -1;
     }
@@ -233,8 +239,8 @@ static PGresult *pg_query(struct results_pg *pg, const char *sql, int n, const c
     if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK)
         return res;
     if (retry)
-        *retry = retryable(res);
-    pg_error(pg, res, what, err, size);
+        *retry = results_pg_retryable(res);
+    results_pg_error(pg, res, what, err, size);
     PQclear(res);
     return NULL;
 }
@@ -246,66 +252,81 @@ static bool same_value(const PGresult *res, int col, const char *text, size_t le
            memcmp(PQgetvalue(res, 0, col), text, len) == 0;
 }
 
+/* The statements of one put, inside a transaction: 0 inserted, 1 the same bytes were there, -1
+ * with the reason (*retry: worth running the transaction again). */
+static int put_in(struct results_pg *pg, bool raw, const char *key, const char *sha256,
+                  const char *text, size_t len, bool *retry, char *err, size_t size)
+{
+    const char *select = raw ? "SELECT bytes FROM libbench_raw_objects WHERE key = $1"
+                             : "SELECT bytes FROM libbench_ingest_errors WHERE key = $1";
+    int rc = 0;
+    const char *params[3] = {key, raw ? sha256 : "", text};
+    int lengths[3] = {0, 0, (int)len}, formats[3] = {0, 0, 1};
+    PGresult *res;
+    if (raw) {
+        res = pg_query(pg,
+                       "INSERT INTO libbench_raw_objects (key, sha256, bytes) "
+                       "VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING",
+                       3, params, lengths, formats, 0, "cannot insert", retry, err, size);
+    } else {
+        const char *p2[2] = {key, text};
+        int l2[2] = {0, (int)len}, f2[2] = {0, 1};
+        res = pg_query(pg,
+                       "INSERT INTO libbench_ingest_errors (key, bytes) VALUES ($1, $2) "
+                       "ON CONFLICT (key) DO NOTHING",
+                       2, p2, l2, f2, 0, "cannot insert", retry, err, size);
+    }
+    bool inserted = res && !strcmp(PQcmdTuples(res), "1");
+    if (!res)
+        rc = -1;
+    PQclear(res);
+    if (rc == 0 && !inserted) { /* there already: the same bytes, or another's */
+        res = pg_query(pg, select, 1, params, NULL, NULL, 1, "cannot read", retry, err, size);
+        if (!res)
+            rc = -1;
+        else if (PQntuples(res) != 1 || !same_value(res, 0, text, len))
+            rc = tool_json_error(err, size,
+                                 "%s: %s is there with other bytes: it was altered after it "
+                                 "was written (its content no longer matches its key); "
+                                 "nothing was recorded",
+                                 pg->shown, key);
+        PQclear(res);
+    }
+    if (rc == 0 && raw) {
+        const char *p2[2] = {key, inserted ? "false" : "true"};
+        res = pg_query(pg, "INSERT INTO libbench_raw_uploads (key, already) VALUES ($1, $2)", 2, p2,
+                       NULL, NULL, 0, "cannot insert", retry, err, size);
+        rc = res ? 0 : -1;
+        PQclear(res);
+    }
+    return rc == 0 ? (inserted ? 0 : 1) : -1;
+}
+
 int results_pg_put(struct results_pg *pg, const char *table, const char *key, const char *sha256,
                    const char *text, size_t len, char *err, size_t size)
 {
     bool raw = !strcmp(table, "raw");
-    const char *select = raw ? "SELECT bytes FROM libbench_raw_objects WHERE key = $1"
-                             : "SELECT bytes FROM libbench_ingest_errors WHERE key = $1";
     if (len > (size_t)RESULTS_OBJECT_MAX_BYTES)
         return tool_json_error(err, size, "%s: %s: over the store's limit", pg->shown, key);
+    if (PQtransactionStatus(pg->conn) != PQTRANS_IDLE) {
+        /* inside the transaction of a record's index (results_index_pg.c): one commit for both,
+         * and the record runs it again when it may pass */
+        pg->retry = false;
+        return put_in(pg, raw, key, sha256, text, len, &pg->retry, err, size);
+    }
     for (int tries = 0;; tries++) {
         bool retry = false;
-        int rc = 0;
         if (pg_exec(pg, "BEGIN ISOLATION LEVEL SERIALIZABLE", "cannot begin", err, size) != 0)
             return -1;
-        const char *params[3] = {key, raw ? sha256 : "", text};
-        int lengths[3] = {0, 0, (int)len}, formats[3] = {0, 0, 1};
-        PGresult *res;
-        if (raw) {
-            res = pg_query(pg,
-                           "INSERT INTO libbench_raw_objects (key, sha256, bytes) "
-                           "VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING",
-                           3, params, lengths, formats, 0, "cannot insert", &retry, err, size);
-        } else {
-            const char *p2[2] = {key, text};
-            int l2[2] = {0, (int)len}, f2[2] = {0, 1};
-            res = pg_query(pg,
-                           "INSERT INTO libbench_ingest_errors (key, bytes) VALUES ($1, $2) "
-                           "ON CONFLICT (key) DO NOTHING",
-                           2, p2, l2, f2, 0, "cannot insert", &retry, err, size);
-        }
-        bool inserted = res && !strcmp(PQcmdTuples(res), "1");
-        if (!res)
-            rc = -1;
-        PQclear(res);
-        if (rc == 0 && !inserted) { /* there already: the same bytes, or another's */
-            res = pg_query(pg, select, 1, params, NULL, NULL, 1, "cannot read", &retry, err, size);
-            if (!res)
-                rc = -1;
-            else if (PQntuples(res) != 1 || !same_value(res, 0, text, len))
-                rc = tool_json_error(err, size,
-                                     "%s: %s is there with other bytes: it was altered after it "
-                                     "was written (its content no longer matches its key); "
-                                     "nothing was recorded",
-                                     pg->shown, key);
-            PQclear(res);
-        }
-        if (rc == 0 && raw) {
-            const char *p2[2] = {key, inserted ? "false" : "true"};
-            res = pg_query(pg, "INSERT INTO libbench_raw_uploads (key, already) VALUES ($1, $2)", 2,
-                           p2, NULL, NULL, 0, "cannot insert", &retry, err, size);
-            rc = res ? 0 : -1;
-            PQclear(res);
-        }
-        if (rc == 0) {
-            res = PQexec(pg->conn, "COMMIT");
+        int rc = put_in(pg, raw, key, sha256, text, len, &retry, err, size);
+        if (rc >= 0) {
+            PGresult *res = PQexec(pg->conn, "COMMIT");
             if (PQresultStatus(res) == PGRES_COMMAND_OK) {
                 PQclear(res);
-                return inserted ? 0 : 1;
+                return rc;
             }
-            retry = retryable(res);
-            pg_error(pg, res, "cannot commit", err, size);
+            retry = results_pg_retryable(res);
+            results_pg_error(pg, res, "cannot commit", err, size);
             PQclear(res);
         } else {
             PQclear(PQexec(pg->conn, "ROLLBACK"));
@@ -366,65 +387,14 @@ int results_pg_list(struct results_pg *pg, char ***keys, size_t *n, char *err, s
     return 0;
 }
 
-/* ---- the store: its raw objects on the server, its index local ---- */
+/* ---- the store: its raw objects and its index on the server ---- */
 
-/* mkdir -p of path (mode 0700 for what it creates): 0, or -1 with errno. */
-static int make_dirs(char *path)
-{
-    for (char *p = path + 1;; p++) {
-        if (*p && *p != '/')
-            continue;
-        char c = *p;
-        *p = '\0';
-        int rc = mkdir(path, 0700);
-        *p = c;
-        if (rc != 0 && errno != EEXIST)
-            return -1;
-        if (!c)
-            return 0;
-    }
-}
-
-/* What results_pg_store_open made, undone (not results_store_close: no circle of files). */
-static void pg_store_undo(struct results_store *st)
-{
-    if (st->fd >= 0)
-        close(st->fd);
-    st->fd = -1;
-    results_pg_close(st->pg);
-    st->pg = NULL;
-}
-
-/* A PostgreSQL store: its raw objects on the server, its index a local cache under
- * $XDG_CACHE_HOME/libbench/ (~/.cache, or $TMPDIR), one directory per URL. */
+/* A PostgreSQL store: its raw objects, ingest errors and index tables on the server; no local
+ * directory (st->fd stays -1). */
 int results_pg_store_open(const char *url, struct results_store *st, char *err, size_t err_size)
 {
     if (results_pg_open(url, &st->pg, err, err_size) != 0)
         return -1;
     st->dir = results_pg_shown(st->pg);
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME"), *tmp = getenv("TMPDIR");
-    char hex[65];
-    tool_sha256_hex(st->dir, strlen(st->dir), hex);
-    char *cache = xdg && xdg[0] == '/' ? bench__xasprintf("%s/libbench/pg-%.16s", xdg, hex)
-                  : home && home[0] == '/'
-                      ? bench__xasprintf("%s/.cache/libbench/pg-%.16s", home, hex)
-                      : bench__xasprintf("%s/libbench-cache-%ld/pg-%.16s",
-                                         tmp && tmp[0] == '/' ? tmp : "/tmp", (long)getuid(), hex);
-    if (make_dirs(cache) != 0 ||
-        (st->fd = open(cache, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
-        tool_json_error(err, err_size, "cannot open the local index's directory %s: %s", cache,
-                        strerror(errno));
-        free(cache);
-        pg_store_undo(st);
-        return -1;
-    }
-    struct stat sb; /* under a shared $TMPDIR: never a directory another user made */
-    if (fstat(st->fd, &sb) != 0 || sb.st_uid != getuid()) {
-        tool_json_error(err, err_size, "the local index's directory %s is not this user's", cache);
-        free(cache);
-        pg_store_undo(st);
-        return -1;
-    }
-    st->real = cache;
     return 0;
 }

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* results_sqlite.c: owns the SQLite implementation of the results index (results_index.h): the
- * schema, the statements, the transactions and the busy timeout that lets two `libbench record`
- * processes share one file. The only file with SQL. It computes nothing: aggregates and
- * comparisons arrive computed (lib/stats/results.h), and unmeasured values are stored as NULL,
- * never 0. Over 600 lines: every statement of the index is in this one file, so that another
- * database implements results_index.h by replacing it alone. */
+/* results_sqlite.c: owns the SQLite implementation of the results index (results_index_impl.h):
+ * the schema, the statements, the transactions and the busy timeout that lets two `libbench
+ * record` share one file. It computes nothing, and stores unmeasured values as NULL, never 0.
+ * Over 600 lines: every SQLite statement of the index is in this one file. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdint.h>
@@ -13,7 +11,7 @@
 
 #include <sqlite3.h>
 
-#include "results_index.h"
+#include "results_index_impl.h"
 #include "common/json.h"
 #include "util/alloc.h"
 #include "util/text.h"
@@ -27,7 +25,7 @@
  * never overwritten (libbench results rebuild replaces it and keeps it aside). */
 #define SCHEMA_VERSION 3
 
-struct results_index {
+struct results_sqlite {
     sqlite3 *db;
     int bind_rc;  /* the first failed sqlite3_bind_* since the last step, else SQLITE_OK */
     bool damaged; /* a call failed because the file is not an index (results_index_damaged) */
@@ -86,7 +84,7 @@ static const char DROP[] = "DROP TABLE IF EXISTS uploads; DROP TABLE IF EXISTS h
 
 /* -1 with what failed and SQLite's reason; RESULTS_INDEX_DAMAGED when the reason is that the
  * file is not a database or its pages are damaged. */
-static int db_error(struct results_index *ix, char *err, size_t size, const char *what)
+static int db_error(struct results_sqlite *ix, char *err, size_t size, const char *what)
 {
     int code = sqlite3_errcode(ix->db) & 0xff;
     tool_json_error(err, size, "%s: %s", what, sqlite3_errmsg(ix->db));
@@ -96,7 +94,8 @@ static int db_error(struct results_index *ix, char *err, size_t size, const char
     return RESULTS_INDEX_DAMAGED;
 }
 
-static int exec(struct results_index *ix, const char *sql, char *err, size_t size, const char *what)
+static int exec(struct results_sqlite *ix, const char *sql, char *err, size_t size,
+                const char *what)
 {
     if (sqlite3_exec(ix->db, sql, NULL, NULL, NULL) != SQLITE_OK)
         return db_error(ix, err, size, what);
@@ -104,7 +103,7 @@ static int exec(struct results_index *ix, const char *sql, char *err, size_t siz
 }
 
 /* One integer a query gives (count(*), a pragma). */
-static int query_int(struct results_index *ix, const char *sql, int64_t *v, char *err, size_t size)
+static int query_int(struct results_sqlite *ix, const char *sql, int64_t *v, char *err, size_t size)
 {
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
@@ -119,7 +118,7 @@ static int query_int(struct results_index *ix, const char *sql, int64_t *v, char
 
 /* Whether the index is one this file reads: *fresh when it holds nothing yet (a new or empty
  * file); RESULTS_INDEX_DAMAGED with the reason when it is no database, or of another schema. */
-static int check_schema(struct results_index *ix, bool *fresh, char *err, size_t size)
+static int check_schema(struct results_sqlite *ix, bool *fresh, char *err, size_t size)
 {
     int64_t tables, version;
     int rc = query_int(ix, "SELECT count(*) FROM sqlite_master", &tables, err, size);
@@ -143,10 +142,10 @@ static int check_schema(struct results_index *ix, bool *fresh, char *err, size_t
 
 /* The tables of an index holding nothing yet, in a write transaction: two first writers do not
  * race (the second finds them there). */
-static int create_schema(struct results_index *ix, char *err, size_t size)
+static int create_schema(struct results_sqlite *ix, char *err, size_t size)
 {
     bool fresh = false;
-    int rc = results_index_begin(ix, err, size);
+    int rc = results_sqlite_begin(ix, err, size);
     if (rc == 0)
         rc = check_schema(ix, &fresh, err, size);
     if (rc == 0 && fresh) {
@@ -157,8 +156,8 @@ static int create_schema(struct results_index *ix, char *err, size_t size)
             rc = exec(ix, version, err, size, "cannot create the index's tables");
     }
     if (rc == 0)
-        return results_index_commit(ix, err, size);
-    results_index_rollback(ix);
+        return results_sqlite_commit(ix, err, size);
+    results_sqlite_rollback(ix);
     return rc;
 }
 
@@ -175,9 +174,9 @@ static int open_db(const char *path, int flags, sqlite3 **db, char *err, size_t 
     return -1;
 }
 
-int results_index_open(const char *path, struct results_index **out, char *err, size_t err_size)
+int results_sqlite_open(const char *path, struct results_sqlite **out, char *err, size_t err_size)
 {
-    struct results_index *ix = bench__xcalloc(1, sizeof *ix);
+    struct results_sqlite *ix = bench__xcalloc(1, sizeof *ix);
     *out = NULL;
     if (open_db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &ix->db, err, err_size) != 0) {
         free(ix);
@@ -199,14 +198,14 @@ int results_index_open(const char *path, struct results_index **out, char *err, 
     return 0;
 }
 
-void results_index_reader_cache(struct results_index *ix)
+void results_sqlite_reader_cache(struct results_sqlite *ix)
 {
     sqlite3_exec(ix->db, "PRAGMA cache_size = -8192", NULL, NULL, NULL);
 }
 
-int results_index_health(const char *path, char *why, size_t why_size)
+int results_sqlite_health(const char *path, char *why, size_t why_size)
 {
-    struct results_index ix = {0};
+    struct results_sqlite ix = {0};
     if (open_db(path, SQLITE_OPEN_READONLY, &ix.db, why, why_size) != 0)
         return 1;
     sqlite3_busy_timeout(ix.db, BUSY_TIMEOUT_MS);
@@ -229,8 +228,8 @@ int results_index_health(const char *path, char *why, size_t why_size)
     return rc != 0;
 }
 
-int results_index_replace(struct results_index *ix, const char *source_path, char *err,
-                          size_t err_size)
+int results_sqlite_replace(struct results_sqlite *ix, const char *source_path, char *err,
+                           size_t err_size)
 {
     sqlite3 *src = NULL;
     if (open_db(source_path, SQLITE_OPEN_READONLY, &src, err, err_size) != 0)
@@ -252,7 +251,7 @@ int results_index_replace(struct results_index *ix, const char *source_path, cha
     return rc;
 }
 
-void results_index_close(struct results_index *ix)
+void results_sqlite_close(struct results_sqlite *ix)
 {
     if (!ix)
         return;
@@ -260,25 +259,25 @@ void results_index_close(struct results_index *ix)
     free(ix);
 }
 
-int results_index_begin(struct results_index *ix, char *err, size_t err_size)
+int results_sqlite_begin(struct results_sqlite *ix, char *err, size_t err_size)
 {
     return exec(ix, "BEGIN IMMEDIATE", err, err_size, "cannot start a write transaction");
 }
 
-int results_index_commit(struct results_index *ix, char *err, size_t err_size)
+int results_sqlite_commit(struct results_sqlite *ix, char *err, size_t err_size)
 {
     int rc = exec(ix, "COMMIT", err, err_size, "cannot commit");
     if (rc != 0)
-        results_index_rollback(ix);
+        results_sqlite_rollback(ix);
     return rc;
 }
 
-void results_index_rollback(struct results_index *ix)
+void results_sqlite_rollback(struct results_sqlite *ix)
 {
     sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
-int results_index_reset(struct results_index *ix, char *err, size_t err_size)
+int results_sqlite_reset(struct results_sqlite *ix, char *err, size_t err_size)
 {
     char version[64];
     bench__fmt(version, sizeof version, "PRAGMA user_version = %d", SCHEMA_VERSION);
@@ -294,7 +293,7 @@ int results_index_reset(struct results_index *ix, char *err, size_t err_size)
 
 /* ---- statements ---- */
 
-static sqlite3_stmt *prepare(struct results_index *ix, const char *sql, char *err, size_t size)
+static sqlite3_stmt *prepare(struct results_sqlite *ix, const char *sql, char *err, size_t size)
 {
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK) {
@@ -306,7 +305,7 @@ static sqlite3_stmt *prepare(struct results_index *ix, const char *sql, char *er
 
 /* Every bind goes through these: a failed one (no memory, a value too big) is kept in
  * ix->bind_rc, and the statement it belongs to is not stepped but failed (bind_failed). */
-static void bind_check(struct results_index *ix, int rc)
+static void bind_check(struct results_sqlite *ix, int rc)
 {
     if (rc != SQLITE_OK && ix->bind_rc == SQLITE_OK)
         ix->bind_rc = rc;
@@ -314,24 +313,24 @@ static void bind_check(struct results_index *ix, int rc)
 
 /* SQLITE_STATIC: every statement here is stepped and reset (its bindings cleared) while the
  * strings it was given are alive, so SQLite need not copy them. */
-static void bind_text(struct results_index *ix, sqlite3_stmt *st, int i, const char *s)
+static void bind_text(struct results_sqlite *ix, sqlite3_stmt *st, int i, const char *s)
 {
     bind_check(ix, s ? sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i));
 }
 
 /* NaN and infinities are stored as NULL: unmeasured, never 0. */
-static void bind_real(struct results_index *ix, sqlite3_stmt *st, int i, double v)
+static void bind_real(struct results_sqlite *ix, sqlite3_stmt *st, int i, double v)
 {
     bind_check(ix, isfinite(v) ? sqlite3_bind_double(st, i, v) : sqlite3_bind_null(st, i));
 }
 
-static void bind_int64(struct results_index *ix, sqlite3_stmt *st, int i, sqlite3_int64 v)
+static void bind_int64(struct results_sqlite *ix, sqlite3_stmt *st, int i, sqlite3_int64 v)
 {
     bind_check(ix, sqlite3_bind_int64(st, i, v));
 }
 
 /* -1 with the reason when a bind of the statement about to run failed (and forgets it). */
-static int bind_failed(struct results_index *ix, char *err, size_t size, const char *what)
+static int bind_failed(struct results_sqlite *ix, char *err, size_t size, const char *what)
 {
     int rc = ix->bind_rc;
     if (rc == SQLITE_OK)
@@ -340,7 +339,7 @@ static int bind_failed(struct results_index *ix, char *err, size_t size, const c
     return tool_json_error(err, size, "%s: cannot bind a value: %s", what, sqlite3_errstr(rc));
 }
 
-static int step_done(struct results_index *ix, sqlite3_stmt *st, char *err, size_t size,
+static int step_done(struct results_sqlite *ix, sqlite3_stmt *st, char *err, size_t size,
                      const char *what)
 {
     if (ix->bind_rc != SQLITE_OK) {
@@ -356,8 +355,8 @@ static int step_done(struct results_index *ix, sqlite3_stmt *st, char *err, size
     return 0;
 }
 
-int results_index_has_upload(struct results_index *ix, const char *object_key, bool *has, char *err,
-                             size_t err_size)
+int results_sqlite_has_upload(struct results_sqlite *ix, const char *object_key, bool *has,
+                              char *err, size_t err_size)
 {
     sqlite3_stmt *st = prepare(ix, "SELECT 1 FROM uploads WHERE object_key = ?", err, err_size);
     if (!st)
@@ -375,8 +374,9 @@ int results_index_has_upload(struct results_index *ix, const char *object_key, b
     return 0;
 }
 
-int results_index_add_upload(struct results_index *ix, const struct results_upload *u,
-                             const struct results_line *lines, size_t n, char *err, size_t err_size)
+int results_sqlite_add_upload(struct results_sqlite *ix, const struct results_upload *u,
+                              const struct results_line *lines, size_t n, char *err,
+                              size_t err_size)
 {
     /* an object is added a batch of lines at a time: the last call leaves its counts */
     sqlite3_stmt *up = prepare(ix,
@@ -510,7 +510,7 @@ static double col_real(sqlite3_stmt *st, int i)
     return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
 
-static int finish_read(struct results_index *ix, sqlite3_stmt *st, int rc, char *err, size_t size)
+static int finish_read(struct results_sqlite *ix, sqlite3_stmt *st, int rc, char *err, size_t size)
 {
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
@@ -518,8 +518,8 @@ static int finish_read(struct results_index *ix, sqlite3_stmt *st, int rc, char 
     return 0;
 }
 
-int results_index_runs(struct results_index *ix, struct results_list *out, char *err,
-                       size_t err_size)
+int results_sqlite_runs(struct results_sqlite *ix, struct results_list *out, char *err,
+                        size_t err_size)
 {
     sqlite3_stmt *st = prepare(ix,
                                "SELECT bench_id, timestamp_utc, host_id, profile,"
@@ -543,8 +543,8 @@ int results_index_runs(struct results_index *ix, struct results_list *out, char 
     return finish_read(ix, st, rc, err, err_size);
 }
 
-int results_index_measurements(struct results_index *ix, const char *bench_id,
-                               struct results_list *out, char *err, size_t err_size)
+int results_sqlite_measurements(struct results_sqlite *ix, const char *bench_id,
+                                struct results_list *out, char *err, size_t err_size)
 {
     sqlite3_stmt *st = prepare(ix,
                                "SELECT bench_id, subject, profile, scenario, operation, host_id,"
@@ -587,9 +587,9 @@ int results_index_measurements(struct results_index *ix, const char *bench_id,
     return finish_read(ix, st, rc, err, err_size);
 }
 
-int results_index_set_aggregates(struct results_index *ix, const char *bench_id,
-                                 const struct bench__result_aggregate *a, size_t n, char *err,
-                                 size_t err_size)
+int results_sqlite_set_aggregates(struct results_sqlite *ix, const char *bench_id,
+                                  const struct bench__result_aggregate *a, size_t n, char *err,
+                                  size_t err_size)
 {
     sqlite3_stmt *del = prepare(ix, "DELETE FROM aggregates WHERE bench_id = ?", err, err_size);
     sqlite3_stmt *ins =
@@ -627,8 +627,8 @@ out:
     return rc;
 }
 
-int results_index_aggregates(struct results_index *ix, struct results_list *out, char *err,
-                             size_t err_size)
+int results_sqlite_aggregates(struct results_sqlite *ix, struct results_list *out, char *err,
+                              size_t err_size)
 {
     sqlite3_stmt *st = prepare(
         ix,
@@ -662,13 +662,13 @@ int results_index_aggregates(struct results_index *ix, struct results_list *out,
     return finish_read(ix, st, rc, err, err_size);
 }
 
-int results_index_clear_comparisons(struct results_index *ix, char *err, size_t err_size)
+int results_sqlite_clear_comparisons(struct results_sqlite *ix, char *err, size_t err_size)
 {
     return exec(ix, "DELETE FROM comparisons", err, err_size, "cannot replace the comparisons");
 }
 
-int results_index_add_comparisons(struct results_index *ix, const struct bench__result_row *rows,
-                                  size_t n, char *err, size_t err_size)
+int results_sqlite_add_comparisons(struct results_sqlite *ix, const struct bench__result_row *rows,
+                                   size_t n, char *err, size_t err_size)
 {
     sqlite3_stmt *ins = prepare(
         ix, "INSERT OR REPLACE INTO comparisons VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err,
@@ -703,18 +703,18 @@ int results_index_add_comparisons(struct results_index *ix, const struct bench__
 
 /* ---- the store's checks (results_ingest.c) ---- */
 
-bool results_index_damaged(const struct results_index *ix)
+bool results_sqlite_damaged(const struct results_sqlite *ix)
 {
     return ix && ix->damaged;
 }
 
-bool results_index_stale(const struct results_index *ix)
+bool results_sqlite_stale(const struct results_sqlite *ix)
 {
     return ix->stale;
 }
 
-int results_index_upload_keys(struct results_index *ix, char ***keys, size_t *n, char *err,
-                              size_t err_size)
+int results_sqlite_upload_keys(struct results_sqlite *ix, char ***keys, size_t *n, char *err,
+                               size_t err_size)
 {
     *keys = NULL;
     *n = 0;
@@ -734,8 +734,8 @@ int results_index_upload_keys(struct results_index *ix, char ***keys, size_t *n,
 
 /* ---- change points ---- */
 
-int results_index_set_changes(struct results_index *ix, const struct results_change *c, size_t n,
-                              char *err, size_t err_size)
+int results_sqlite_set_changes(struct results_sqlite *ix, const struct results_change *c, size_t n,
+                               char *err, size_t err_size)
 {
     if (exec(ix, "DELETE FROM changes", err, err_size, "cannot replace the change points") != 0)
         return -1;
@@ -765,8 +765,8 @@ int results_index_set_changes(struct results_index *ix, const struct results_cha
     return rc;
 }
 
-int results_index_changes(struct results_index *ix, struct results_list *out, char *err,
-                          size_t err_size)
+int results_sqlite_changes(struct results_sqlite *ix, struct results_list *out, char *err,
+                           size_t err_size)
 {
     sqlite3_stmt *st =
         prepare(ix,

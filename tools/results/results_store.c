@@ -6,8 +6,9 @@
  * never replaced, and one found at the key is checked byte for byte); an ingest error written next
  * to the raw objects; the files under raw/ listed; the index file's place (its checks before it
  * is opened, and a rebuilt index swapped in with a damaged one kept aside). A PostgreSQL store
- * (st->pg) has its raw objects and ingest errors on the server (results_pg.c) and its directory
- * is its local index's. It holds no SQL (results_index.h) and reads no line (results_ingest.c). */
+ * (st->pg) has its raw objects, ingest errors and index on the server (results_pg.c,
+ * results_index_pg.c) and no directory. It holds no SQL (results_index.h) and reads no line
+ * (results_ingest.c). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>

@@ -118,7 +118,7 @@ struct results_store {
     const char *dir;       /* as given: what messages name (a URL: without its password) */
     const char *command;   /* "record", "report", "results": the prefix of what it says on stderr */
     char *real;            /* its real path: the index file's is made from it */
-    int fd;                /* the directory (a PostgreSQL store's: its local index's, a cache) */
+    int fd;                /* the directory (-1 for a PostgreSQL store) */
     struct results_pg *pg; /* a PostgreSQL store: its raw objects and ingest errors; or NULL */
 };
 /* Opens dir, creating it when `create`: 0; 1 when it does not exist (without `create`); -1 with
@@ -233,12 +233,24 @@ const char *results_location_default(void);
 int results_pg_open(const char *url, struct results_pg **out, char *err, size_t size);
 void results_pg_close(struct results_pg *pg);
 const char *results_pg_shown(const struct results_pg *pg);
+/* The connection (results_index_pg.c runs the index's statements on it); a failed result's
+ * reason on one line into err (-1); whether a result's failure may pass when its transaction is
+ * run again (a serialization failure, a deadlock); whether the last put inside a transaction
+ * failed so. */
+struct pg_conn;
+struct pg_result;
+struct pg_conn *results_pg_conn(struct results_pg *pg);
+int results_pg_error(const struct results_pg *pg, const struct pg_result *res, const char *what,
+                     char *err, size_t size);
+bool results_pg_retryable(const struct pg_result *res);
+bool results_pg_retry(const struct results_pg *pg);
 /* Opens the PostgreSQL store at url as st (results_store_open of a postgresql:// value): the
  * connection, its schema, and the local directory of its index (created). 0, or -1. */
 int results_pg_store_open(const char *url, struct results_store *st, char *err, size_t size);
 /* The URL without its password (malloc'd). */
 char *results_pg_redact(const char *url);
-/* Inserts text at key in one transaction, never over another body: table "raw" (the raw
+/* Inserts text at key in one transaction (or in the connection's open one, not retried: see
+ * results_pg_retry), never over another body: table "raw" (the raw
  * objects, with sha256, each upload logged) or "errors" (the ingest errors). 0 inserted, 1 the same
  * bytes were there, -1 with the reason (other bytes at key included). */
 int results_pg_put(struct results_pg *pg, const char *table, const char *key, const char *sha256,
