@@ -1,0 +1,594 @@
+/* SPDX-License-Identifier: MIT */
+/* callgrind.c: owns the "callgrind" counting source (--instr=callgrind): exact instructions (Ir)
+ * per iteration, counted by running the test binary again under valgrind --tool=callgrind, twice,
+ * and every reason it cannot. It never times anything under Valgrind: the runs it starts count
+ * only, their output is discarded, and every time column comes from the normal run.
+ *
+ * Two sides (docs/reference/metrics.md, "callgrind"). The normal run's open() starts the binary
+ * again (its /proc/self/exe, the same arguments minus those that write files) under
+ * `valgrind --tool=callgrind --collect-atstart=no`, twice, one after the other and before any
+ * sample is timed, with a private mkdtemp directory removed afterwards. In those runs this source
+ * toggles collection exactly around the brackets of each counting pass (CALLGRIND_TOGGLE_COLLECT),
+ * dumps the pass (CALLGRIND_DUMP_STATS_AT) and writes its Ir to a file of the directory. The normal
+ * run then gives each row the count of the same row's pass (matched by name and occurrence), and
+ * the spread between the two runs. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#if BENCH__LINUX
+#include <sys/auxv.h>
+#endif
+#if BENCH_HAVE_VALGRIND_HEADERS
+#include <valgrind/callgrind.h>
+#endif
+
+#include "../util/alloc.h"
+#include "../util/text.h"
+#include "source.h"
+
+enum { C_IR, C_SPREAD, C_N };
+
+/* Per iteration, two decimals: an exact count divided by the iterations of the pass. */
+static const struct bench__column_desc callgrind_family[C_N] = {
+    {"instructions", "Ir/iter", BENCH__FORMAT_RATIO, BENCH__QUANTITATIVE, "callgrind", true},
+    {"instructions-spread", "Ir-spread", BENCH__FORMAT_RATIO, BENCH__DIAGNOSTIC, "callgrind", true},
+};
+
+#define ENV_DIR "BENCH__CALLGRIND_DIR" /* set for the runs under Valgrind: the private dir */
+#define ENV_RUN "BENCH__CALLGRIND_RUN" /* ...and which of the two runs it is (1 or 2) */
+#define RUNS 2
+
+/* One counted pass of a run under Valgrind. */
+struct cg_pass {
+    char *row;
+    double per_iter[RUNS]; /* Ir per iteration in run 1 and run 2 (NaN: not counted) */
+};
+
+struct cg_state {
+    bool inside;     /* this process runs under Valgrind for a normal run */
+    bool probe_only; /* opened by a listing or without --instr=callgrind */
+    char dir[512];
+    unsigned run;
+    char *row; /* the row of the pass under way */
+    bool open;
+    uint64_t closed, seq;
+    struct cg_pass *passes;
+    size_t n_passes;
+    bool *taken; /* per pass: given to a row of the normal run already (the n-th pass of a row
+                  * name goes to the n-th row of that name) */
+};
+
+/* ---- the probe ---------------------------------------------------------------------------- */
+
+static bool static_binary(void)
+{
+#if BENCH__LINUX
+    return getauxval(AT_BASE) == 0;
+#else
+    return false;
+#endif
+}
+
+/* The full path of `name` on PATH, into out; false when it is not there. */
+static bool on_path(const char *name, char *out, size_t size)
+{
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        return false;
+    char *copy = bench__xstrdup(path), *save = NULL;
+    bool found = false;
+    for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+        bench__fmt(out, size, "%s/%s", *d ? d : ".", name);
+        found = access(out, X_OK) == 0;
+    }
+    free(copy);
+    return found;
+}
+
+/* ---- under Valgrind: the counting side ----------------------------------------------------- */
+
+/* The Ir of the dump whose trigger is `tag` (a file of dir), removed once read; -1 when absent. */
+static double dump_ir(const char *dir, const char *tag)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    char want[160];
+    bench__fmt(want, sizeof want, "desc: Trigger: Client Request: %s\n", tag);
+    double ir = -1;
+    struct dirent *e;
+    while (ir < 0 && (e = readdir(d))) {
+        if (strncmp(e->d_name, "cg.", 3) != 0)
+            continue;
+        char path[1024], line[512];
+        bench__fmt(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        bool mine = false;
+        while (fgets(line, sizeof line, f)) {
+            if (strcmp(line, want) == 0)
+                mine = true;
+            else if (mine && strncmp(line, "totals:", 7) == 0) {
+                ir = strtod(line + 7, NULL);
+                break;
+            } else if (!mine && strncmp(line, "events:", 7) == 0)
+                break; /* the header ended without our trigger */
+        }
+        fclose(f);
+        if (mine)
+            unlink(path);
+    }
+    closedir(d);
+    return ir;
+}
+
+/* Append a pass's count to the run's file: "<Ir>\t<iterations>\t<brackets>\t<row>". */
+static void record(const struct cg_state *s, double ir, uint64_t iterations, uint64_t brackets)
+{
+    char path[600];
+    bench__fmt(path, sizeof path, "%s/counts.%u", s->dir, s->run);
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return;
+    char line[1024];
+    int n = snprintf(line, sizeof line, "%.0f\t%llu\t%llu\t%s\n", ir,
+                     (unsigned long long)iterations, (unsigned long long)brackets, s->row);
+    if (n > 0 && (size_t)n < sizeof line && write(fd, line, (size_t)n) != n)
+        (void)0; /* a short write loses this row's count: the normal run shows it unmeasured */
+    close(fd);
+}
+
+/* ---- the normal run: the runs under Valgrind ------------------------------------------------- */
+
+/* The options whose values are files: the runs under Valgrind must not write them. */
+static bool writes_a_file(const char *arg, bool *takes_next)
+{
+    static const char *const opts[] = {"--bench-json", "--junit", "--profile-folded",
+                                       "--bench-format"};
+    *takes_next = false;
+    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
+        size_t n = strlen(opts[i]);
+        if (strncmp(arg, opts[i], n) != 0)
+            continue;
+        if (arg[n] == '=')
+            return true;
+        if (arg[n] == '\0') {
+            *takes_next = true;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* This process's arguments (from /proc/self/cmdline), NULL-terminated, minus the file outputs. */
+static char **own_arguments(size_t *n_out)
+{
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    if (!f)
+        return NULL;
+    size_t cap = 16, n = 0;
+    char **argv = bench__xcalloc(cap, sizeof *argv);
+    char *arg = NULL;
+    size_t len = 0;
+    bool skip_next = false, first = true;
+    while (getdelim(&arg, &len, '\0', f) > 0) {
+        bool takes_next = false;
+        if (first) { /* argv[0]: the caller sets the path itself */
+            first = false;
+            continue;
+        }
+        if (skip_next) {
+            skip_next = false;
+            continue;
+        }
+        if (writes_a_file(arg, &takes_next)) {
+            skip_next = takes_next;
+            continue;
+        }
+        if (n + 2 > cap)
+            argv = bench__xrealloc(argv, (cap *= 2) * sizeof *argv);
+        argv[n++] = bench__xstrdup(arg);
+    }
+    free(arg);
+    fclose(f);
+    argv[n] = NULL;
+    *n_out = n;
+    return argv;
+}
+
+/* The last line of the run's log that Valgrind wrote ("==PID== ..."), for a refusal's reason. */
+static void valgrind_said(const char *log, char *out, size_t size)
+{
+    out[0] = '\0';
+    FILE *f = fopen(log, "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        const char *p = line;
+        if (strncmp(p, "==", 2) == 0 && (p = strstr(p + 2, "== ")) && p[3])
+            bench__fmt(out, size, "%s", p + 3);
+        else if (strncmp(line, "valgrind:", 9) == 0)
+            bench__fmt(out, size, "%s", line);
+    }
+    fclose(f);
+}
+
+/* Run the binary under Valgrind once (run 1 or 2): 0, or -1 with the reason in why. */
+static int run_under_valgrind(const char *valgrind, const char *dir, unsigned run, char *why,
+                              size_t why_size)
+{
+    char exe[1024];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0) {
+        bench__fmt(why, why_size, "cannot read /proc/self/exe: %s", strerror(errno));
+        return -1;
+    }
+    exe[len] = '\0';
+    size_t n_args = 0;
+    char **args = own_arguments(&n_args);
+    if (!args) {
+        bench__fmt(why, why_size, "cannot read /proc/self/cmdline: %s", strerror(errno));
+        return -1;
+    }
+    char out_file[700], log[700], run_text[16];
+    bench__fmt(out_file, sizeof out_file, "--callgrind-out-file=%s/cg.%%p", dir);
+    bench__fmt(log, sizeof log, "%s/log.%u", dir, run);
+    bench__fmt(run_text, sizeof run_text, "%u", run);
+    const char *head[] = {valgrind, "--tool=callgrind", "--collect-atstart=no", out_file, exe};
+    size_t n_head = sizeof head / sizeof *head;
+    char **argv = bench__xcalloc(n_head + n_args + 1, sizeof *argv);
+    for (size_t i = 0; i < n_head; i++)
+        argv[i] = (char *)head[i];
+    for (size_t i = 0; i < n_args; i++)
+        argv[n_head + i] = args[i];
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDONLY);
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (null >= 0)
+            dup2(null, STDIN_FILENO);
+        if (fd >= 0) {
+            dup2(fd, STDOUT_FILENO);
+            dup2(fd, STDERR_FILENO);
+        }
+        setenv(ENV_DIR, dir, 1);
+        setenv(ENV_RUN, run_text, 1);
+        execv(valgrind, argv);
+        _exit(127);
+    }
+    int status = 0;
+    int rc = 0;
+    if (pid < 0) {
+        bench__fmt(why, why_size, "fork: %s", strerror(errno));
+        rc = -1;
+    } else {
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        char counts[700];
+        bench__fmt(counts, sizeof counts, "%s/counts.%u", dir, run);
+        struct stat st;
+        bool any = stat(counts, &st) == 0 && st.st_size > 0;
+        /* a run whose benchmarks fail still counts its other rows; one that counted nothing
+         * was refused (or crashed) */
+        if (!any) {
+            char said[300];
+            valgrind_said(log, said, sizeof said);
+            bench__fmt(why, why_size, "the run under Valgrind counted nothing (%s %d%s%s)",
+                       WIFEXITED(status) ? "exit status" : "signal",
+                       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+                       said[0] ? "; valgrind: " : "", said);
+            rc = -1;
+        }
+    }
+    for (size_t i = 0; i < n_args; i++)
+        free(args[i]);
+    free(args);
+    free(argv);
+    return rc;
+}
+
+/* Read run `run`'s counts into the passes (run 1 adds them, run 2 fills its column). */
+static void read_counts(struct cg_state *s, unsigned run)
+{
+    char path[600];
+    bench__fmt(path, sizeof path, "%s/counts.%u", s->dir, run);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char *line = NULL;
+    size_t len = 0;
+    while (getline(&line, &len, f) > 0) {
+        line[strcspn(line, "\n")] = '\0';
+        char *p = line, *end;
+        double ir = strtod(p, &end);
+        if (*end != '\t')
+            continue;
+        unsigned long long iters = strtoull(end + 1, &end, 10);
+        if (*end != '\t' || iters == 0)
+            continue;
+        (void)strtoull(end + 1, &end, 10);
+        if (*end != '\t')
+            continue;
+        const char *row = end + 1;
+        double v = ir / (double)iters;
+        if (run == 1) {
+            s->passes = bench__xrealloc(s->passes, (s->n_passes + 1) * sizeof *s->passes);
+            s->passes[s->n_passes++] = (struct cg_pass){bench__xstrdup(row), {v, NAN}};
+            continue;
+        }
+        /* run 2: the same row's same occurrence in run 1 */
+        for (size_t i = 0; i < s->n_passes; i++) {
+            if (strcmp(s->passes[i].row, row) == 0 && isnan(s->passes[i].per_iter[1])) {
+                s->passes[i].per_iter[1] = v;
+                break;
+            }
+        }
+    }
+    free(line);
+    fclose(f);
+}
+
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            char path[1024];
+            bench__fmt(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+/* ---- the source ------------------------------------------------------------------------------ */
+
+static void *callgrind_open(const struct bench__source_request *req, struct bench__caps *caps,
+                            char *status, size_t status_size)
+{
+    status[0] = '\0';
+#if !BENCH__LINUX
+    (void)req;
+    bench__caps_off_platform(caps, BENCH__CAP_COUNTING,
+                             "the runs under Valgrind read /proc/self/exe");
+    return NULL;
+#elif !BENCH_HAVE_VALGRIND_HEADERS
+    (void)req;
+    bench__caps_absent(caps, BENCH__CAP_COUNTING,
+                       "not built with valgrind headers (<valgrind/callgrind.h>: install "
+                       "valgrind, or valgrind-devel, and rebuild)");
+    return NULL;
+#else
+    if (RUNNING_ON_VALGRIND) {
+        const char *dir = getenv(ENV_DIR), *run = getenv(ENV_RUN);
+        if (!dir || !run) {
+            bench__caps_absent(caps, BENCH__CAP_COUNTING,
+                               "already running under Valgrind, not started by libbench: run "
+                               "without valgrind (--instr=callgrind starts it itself)");
+            return NULL;
+        }
+        struct cg_state *s = bench__xcalloc(1, sizeof *s);
+        s->inside = true;
+        bench__fmt(s->dir, sizeof s->dir, "%s", dir);
+        s->run = (unsigned)strtoul(run, NULL, 10);
+        bench__caps_present(caps, BENCH__CAP_COUNTING);
+        return s;
+    }
+    char valgrind[1024];
+    if (static_binary()) {
+        bench__caps_absent(caps, BENCH__CAP_COUNTING,
+                           "a static binary: Valgrind's tools need the dynamic loader to start "
+                           "the test binary under them");
+        return NULL;
+    }
+    if (!on_path("valgrind", valgrind, sizeof valgrind)) {
+        bench__caps_absent(caps, BENCH__CAP_COUNTING,
+                           "valgrind is not on PATH (install valgrind to count instructions "
+                           "under Callgrind)");
+        return NULL;
+    }
+    struct cg_state *s = bench__xcalloc(1, sizeof *s);
+    if (!req->flag) { /* a listing, or a metric named without --instr=callgrind */
+        s->probe_only = true;
+        bench__caps_present(caps, BENCH__CAP_COUNTING);
+        bench__fmt(status, status_size, "counts only with --instr=callgrind");
+        return s;
+    }
+    const char *tmp = getenv("TMPDIR");
+    bench__fmt(s->dir, sizeof s->dir, "%s/libbench-callgrind-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(s->dir)) {
+        bench__caps_absent(caps, BENCH__CAP_COUNTING, "mkdtemp %s: %s", s->dir, strerror(errno));
+        free(s);
+        return NULL;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    char why[BENCH__REASON_MAX] = "";
+    int rc = 0;
+    for (unsigned run = 1; run <= RUNS && rc == 0; run++)
+        rc = run_under_valgrind(valgrind, s->dir, run, why, sizeof why);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (rc == 0)
+        for (unsigned run = 1; run <= RUNS; run++)
+            read_counts(s, run);
+    remove_dir(s->dir);
+    if (rc != 0) {
+        bench__caps_absent(caps, BENCH__CAP_COUNTING, "%s", why);
+        free(s);
+        return NULL;
+    }
+    s->taken = bench__xcalloc(s->n_passes + 1, sizeof *s->taken);
+    bench__caps_present(caps, BENCH__CAP_COUNTING);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    bench__fmt(status, status_size, "counted under Valgrind in %u runs (%.1f s), before timing",
+               RUNS, secs);
+    return s;
+#endif
+}
+
+static void callgrind_close(void *state)
+{
+    struct cg_state *s = state;
+    for (size_t i = 0; i < s->n_passes; i++)
+        free(s->passes[i].row);
+    free(s->passes);
+    free(s->taken);
+    free(s->row);
+    free(s);
+}
+
+static int callgrind_backend_check(const char *value, char *err, size_t err_size)
+{
+    if (strcmp(value, "callgrind") == 0)
+        return 0;
+    if (strcmp(value, "callgrind:cache") == 0)
+        bench__fmt(err, err_size, "'callgrind:cache' is not yet available (only 'callgrind')");
+    else
+        bench__fmt(err, err_size, "'%s' is not an instruction counter (only 'callgrind')", value);
+    return -1;
+}
+
+static void callgrind_pass_row(void *state, const char *row)
+{
+    struct cg_state *s = state;
+    free(s->row);
+    s->row = row ? bench__xstrdup(row) : NULL;
+}
+
+static void callgrind_pass_begin(void *state)
+{
+    struct cg_state *s = state;
+    s->closed = 0;
+#if BENCH_HAVE_VALGRIND_HEADERS
+    if (s->inside)
+        CALLGRIND_ZERO_STATS;
+#endif
+}
+
+static void callgrind_bracket_begin(void *state)
+{
+    struct cg_state *s = state;
+#if BENCH_HAVE_VALGRIND_HEADERS
+    if (s->inside && !s->open)
+        CALLGRIND_TOGGLE_COLLECT;
+#endif
+    s->open = true;
+}
+
+static void callgrind_bracket_end(void *state)
+{
+    struct cg_state *s = state;
+    if (!s->open)
+        return;
+#if BENCH_HAVE_VALGRIND_HEADERS
+    if (s->inside)
+        CALLGRIND_TOGGLE_COLLECT;
+#endif
+    s->open = false;
+    s->closed++;
+}
+
+static void callgrind_pass_end(void *state, uint64_t iterations, uint64_t brackets,
+                               struct bench__counts *out)
+{
+    struct cg_state *s = state;
+    out->values[C_IR] = out->values[C_SPREAD] = NAN;
+    char *row = s->row;
+    s->row = NULL;
+    bool balanced = iterations > 0 && brackets > 0 && s->closed == brackets && !s->open;
+    if (!row || !balanced || s->probe_only) {
+        free(row);
+        return;
+    }
+    if (s->inside) {
+#if BENCH_HAVE_VALGRIND_HEADERS
+        char tag[64];
+        bench__fmt(tag, sizeof tag, "libbench-%ld-%llu", (long)getpid(),
+                   (unsigned long long)++s->seq);
+        CALLGRIND_DUMP_STATS_AT(tag);
+        double ir = dump_ir(s->dir, tag);
+        if (ir >= 0) {
+            s->row = row;
+            record(s, ir, iterations, brackets);
+            s->row = NULL;
+            out->values[C_IR] = ir / (double)iterations;
+        }
+#endif
+        free(row);
+        return;
+    }
+    /* the normal run: this row's next occurrence among run 1's passes */
+    for (size_t i = 0; i < s->n_passes; i++) {
+        if (strcmp(s->passes[i].row, row) != 0 || s->taken[i])
+            continue;
+        s->taken[i] = true;
+        double a = s->passes[i].per_iter[0], b = s->passes[i].per_iter[1];
+        out->values[C_IR] = a;
+        out->values[C_SPREAD] = isnan(b) ? NAN : fabs(a - b);
+        break;
+    }
+    free(row);
+}
+
+/* ---- workload windows: not counted (their totals are unmeasured, never 0) ------------------- */
+
+static void callgrind_run_edge(void *state)
+{
+    (void)state;
+}
+
+static void callgrind_edge_read(void *state, void *snapshot)
+{
+    (void)state;
+    *(char *)snapshot = 0;
+}
+
+static void callgrind_window_counts(void *state, const void *open, const void *close,
+                                    const struct bench__edge_shared shared[2],
+                                    struct bench__counts *out)
+{
+    (void)state, (void)open, (void)close, (void)shared;
+    out->values[C_IR] = out->values[C_SPREAD] = NAN;
+}
+
+const struct bench__source_ops bench__source_callgrind = {
+    .name = "callgrind",
+    .flag = "instr",
+    .flag_value = "BACKEND",
+    .flag_help = "with --bench: count instructions (=callgrind: exact Ir per iteration, counted "
+                 "by running the binary again under Valgrind's callgrind, twice)",
+    .flag_value_check = callgrind_backend_check,
+    .family = callgrind_family,
+    .n_family = C_N,
+    .open = callgrind_open,
+    .close = callgrind_close,
+    .pass_begin = callgrind_pass_begin,
+    .pass_row = callgrind_pass_row,
+    .bracket_begin = callgrind_bracket_begin,
+    .bracket_end = callgrind_bracket_end,
+    .pass_end = callgrind_pass_end,
+    .edge_size = 1,
+    .edge_rank = 0,
+    .run_begin = callgrind_run_edge,
+    .edge_read = callgrind_edge_read,
+    .window_counts = callgrind_window_counts,
+    .run_end = callgrind_run_edge,
+};
