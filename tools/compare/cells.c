@@ -116,7 +116,7 @@ void compare_subject_free(struct compare_state *st, size_t s, size_t n)
  * engine judges it with the runs it has (docs/how-to/compare-two-builds.md, "Lost runs"). */
 bool compare_metric_is_exact(const char *name)
 {
-    static const char *const exact[] = {"allocs", "frees", "alloc-bytes"};
+    static const char *const exact[] = {"allocs", "frees", "alloc-bytes", "instructions"};
     for (size_t i = 0; name && i < sizeof exact / sizeof *exact; i++)
         if (strcmp(name, exact[i]) == 0)
             return true;
