@@ -22,7 +22,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #if BENCH__LINUX
 #include <sys/auxv.h>
@@ -32,6 +31,7 @@
 #endif
 
 #include "../util/alloc.h"
+#include "../util/clock.h"
 #include "../util/text.h"
 #include "source.h"
 
@@ -419,13 +419,12 @@ static void *callgrind_open(const struct bench__source_request *req, struct benc
         free(s);
         return NULL;
     }
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int64_t t0 = bench__clock_deadline_ns();
     char why[BENCH__REASON_MAX] = "";
     int rc = 0;
     for (unsigned run = 1; run <= RUNS && rc == 0; run++)
         rc = run_under_valgrind(valgrind, s->dir, run, why, sizeof why);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    int64_t t1 = bench__clock_deadline_ns();
     if (rc == 0)
         for (unsigned run = 1; run <= RUNS; run++)
             read_counts(s, run);
@@ -437,7 +436,7 @@ static void *callgrind_open(const struct bench__source_request *req, struct benc
     }
     s->taken = bench__xcalloc(s->n_passes + 1, sizeof *s->taken);
     bench__caps_present(caps, BENCH__CAP_COUNTING);
-    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    double secs = (double)(t1 - t0) / 1e9;
     bench__fmt(status, status_size, "counted under Valgrind in %u runs (%.1f s), before timing",
                RUNS, secs);
     return s;
