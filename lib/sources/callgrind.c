@@ -4,14 +4,14 @@
  * and every reason it cannot. It never times anything under Valgrind: the runs it starts count
  * only, their output is discarded, and every time column comes from the normal run.
  *
- * Two sides (docs/reference/metrics.md, "callgrind"). The normal run's open() starts the binary
- * again (its /proc/self/exe, the same arguments minus those that write files) under
- * `valgrind --tool=callgrind --collect-atstart=no`, twice, one after the other and before any
- * sample is timed, with a private mkdtemp directory removed afterwards. In those runs this source
- * toggles collection exactly around the brackets of each counting pass (CALLGRIND_TOGGLE_COLLECT),
- * dumps the pass (CALLGRIND_DUMP_STATS_AT) and writes its Ir to a file of the directory. The normal
- * run then gives each row the count of the same row's pass (matched by name and occurrence), and
- * the spread between the two runs. */
+ * Two sides (docs/reference/metrics.md, "callgrind"). The normal run's open() starts the runs
+ * under Valgrind (callgrind_runs.c: the same binary and arguments, a pinned counting schedule of
+ * BENCH__CALLGRIND_ITERS iterations per pass, a private directory removed afterwards), one after
+ * the other and before any sample is timed. In those runs this source toggles collection exactly
+ * around the brackets of each counting pass (CALLGRIND_TOGGLE_COLLECT), dumps the pass
+ * (CALLGRIND_DUMP_STATS_AT), subtracts what an empty bracket counts once per bracket, and writes
+ * the pass's Ir to a file of the directory. The normal run then gives each row the count of the
+ * same row's pass (matched by name and occurrence), and the spread between the two runs. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -21,11 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
-#if BENCH__LINUX
-#include <sys/auxv.h>
-#endif
 #if BENCH_HAVE_VALGRIND_HEADERS
 #include <valgrind/callgrind.h>
 #endif
@@ -33,6 +29,8 @@
 #include "../util/alloc.h"
 #include "../util/clock.h"
 #include "../util/text.h"
+#include "callgrind_runs.h"
+#include "process_probe.h"
 #include "source.h"
 
 enum { C_IR, C_SPREAD, C_N };
@@ -43,9 +41,8 @@ static const struct bench__column_desc callgrind_family[C_N] = {
     {"instructions-spread", "Ir-spread", BENCH__FORMAT_RATIO, BENCH__DIAGNOSTIC, "callgrind", true},
 };
 
-#define ENV_DIR "BENCH__CALLGRIND_DIR" /* set for the runs under Valgrind: the private dir */
-#define ENV_RUN "BENCH__CALLGRIND_RUN" /* ...and which of the two runs it is (1 or 2) */
 #define RUNS 2
+#define EMPTY_BRACKETS 16
 
 /* One counted pass of a run under Valgrind. */
 struct cg_pass {
@@ -58,7 +55,8 @@ struct cg_state {
     bool probe_only; /* opened by a listing or without --instr=callgrind */
     char dir[512];
     unsigned run;
-    char *row; /* the row of the pass under way */
+    char *row;       /* the row of the pass under way */
+    double empty_ir; /* under Valgrind: what one empty bracket (a toggle pair) counts */
     bool open;
     uint64_t closed, seq;
     struct cg_pass *passes;
@@ -68,15 +66,6 @@ struct cg_state {
 };
 
 /* ---- the probe ---------------------------------------------------------------------------- */
-
-static bool static_binary(void)
-{
-#if BENCH__LINUX
-    return getauxval(AT_BASE) == 0;
-#else
-    return false;
-#endif
-}
 
 /* The full path of `name` on PATH, into out; false when it is not there. */
 static bool on_path(const char *name, char *out, size_t size)
@@ -132,6 +121,25 @@ static double dump_ir(const char *dir, const char *tag)
     return ir;
 }
 
+#if BENCH_HAVE_VALGRIND_HEADERS
+/* What one empty bracket counts under Valgrind (EMPTY_BRACKETS toggle pairs, nothing between):
+ * subtracted from every pass, once per bracket, so a count is the calls' own and not the
+ * bracket's. The rest of the harness around a bracket stays in (docs/reference/metrics.md). */
+static double empty_bracket_ir(struct cg_state *s)
+{
+    CALLGRIND_ZERO_STATS;
+    for (int i = 0; i < EMPTY_BRACKETS; i++) {
+        CALLGRIND_TOGGLE_COLLECT;
+        CALLGRIND_TOGGLE_COLLECT;
+    }
+    char tag[64];
+    bench__fmt(tag, sizeof tag, "libbench-%ld-empty", (long)getpid());
+    CALLGRIND_DUMP_STATS_AT(tag);
+    double ir = dump_ir(s->dir, tag);
+    return ir >= 0 ? ir / EMPTY_BRACKETS : 0;
+}
+#endif
+
 /* Append a pass's count to the run's file: "<Ir>\t<iterations>\t<brackets>\t<row>". */
 static void record(const struct cg_state *s, double ir, uint64_t iterations, uint64_t brackets)
 {
@@ -146,159 +154,6 @@ static void record(const struct cg_state *s, double ir, uint64_t iterations, uin
     if (n > 0 && (size_t)n < sizeof line && write(fd, line, (size_t)n) != n)
         (void)0; /* a short write loses this row's count: the normal run shows it unmeasured */
     close(fd);
-}
-
-/* ---- the normal run: the runs under Valgrind ------------------------------------------------- */
-
-/* The options whose values are files: the runs under Valgrind must not write them. */
-static bool writes_a_file(const char *arg, bool *takes_next)
-{
-    static const char *const opts[] = {"--bench-json", "--junit", "--profile-folded",
-                                       "--bench-format"};
-    *takes_next = false;
-    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
-        size_t n = strlen(opts[i]);
-        if (strncmp(arg, opts[i], n) != 0)
-            continue;
-        if (arg[n] == '=')
-            return true;
-        if (arg[n] == '\0') {
-            *takes_next = true;
-            return true;
-        }
-    }
-    return false;
-}
-
-/* This process's arguments (from /proc/self/cmdline), NULL-terminated, minus the file outputs. */
-static char **own_arguments(size_t *n_out)
-{
-    FILE *f = fopen("/proc/self/cmdline", "r");
-    if (!f)
-        return NULL;
-    size_t cap = 16, n = 0;
-    char **argv = bench__xcalloc(cap, sizeof *argv);
-    char *arg = NULL;
-    size_t len = 0;
-    bool skip_next = false, first = true;
-    while (getdelim(&arg, &len, '\0', f) > 0) {
-        bool takes_next = false;
-        if (first) { /* argv[0]: the caller sets the path itself */
-            first = false;
-            continue;
-        }
-        if (skip_next) {
-            skip_next = false;
-            continue;
-        }
-        if (writes_a_file(arg, &takes_next)) {
-            skip_next = takes_next;
-            continue;
-        }
-        if (n + 2 > cap)
-            argv = bench__xrealloc(argv, (cap *= 2) * sizeof *argv);
-        argv[n++] = bench__xstrdup(arg);
-    }
-    free(arg);
-    fclose(f);
-    argv[n] = NULL;
-    *n_out = n;
-    return argv;
-}
-
-/* The last line of the run's log that Valgrind wrote ("==PID== ..."), for a refusal's reason. */
-static void valgrind_said(const char *log, char *out, size_t size)
-{
-    out[0] = '\0';
-    FILE *f = fopen(log, "r");
-    if (!f)
-        return;
-    char line[512];
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = '\0';
-        const char *p = line;
-        if (strncmp(p, "==", 2) == 0 && (p = strstr(p + 2, "== ")) && p[3])
-            bench__fmt(out, size, "%s", p + 3);
-        else if (strncmp(line, "valgrind:", 9) == 0)
-            bench__fmt(out, size, "%s", line);
-    }
-    fclose(f);
-}
-
-/* Run the binary under Valgrind once (run 1 or 2): 0, or -1 with the reason in why. */
-static int run_under_valgrind(const char *valgrind, const char *dir, unsigned run, char *why,
-                              size_t why_size)
-{
-    char exe[1024];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0) {
-        bench__fmt(why, why_size, "cannot read /proc/self/exe: %s", strerror(errno));
-        return -1;
-    }
-    exe[len] = '\0';
-    size_t n_args = 0;
-    char **args = own_arguments(&n_args);
-    if (!args) {
-        bench__fmt(why, why_size, "cannot read /proc/self/cmdline: %s", strerror(errno));
-        return -1;
-    }
-    char out_file[700], log[700], run_text[16];
-    bench__fmt(out_file, sizeof out_file, "--callgrind-out-file=%s/cg.%%p", dir);
-    bench__fmt(log, sizeof log, "%s/log.%u", dir, run);
-    bench__fmt(run_text, sizeof run_text, "%u", run);
-    const char *head[] = {valgrind, "--tool=callgrind", "--collect-atstart=no", out_file, exe};
-    size_t n_head = sizeof head / sizeof *head;
-    char **argv = bench__xcalloc(n_head + n_args + 1, sizeof *argv);
-    for (size_t i = 0; i < n_head; i++)
-        argv[i] = (char *)head[i];
-    for (size_t i = 0; i < n_args; i++)
-        argv[n_head + i] = args[i];
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDONLY);
-        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (null >= 0)
-            dup2(null, STDIN_FILENO);
-        if (fd >= 0) {
-            dup2(fd, STDOUT_FILENO);
-            dup2(fd, STDERR_FILENO);
-        }
-        setenv(ENV_DIR, dir, 1);
-        setenv(ENV_RUN, run_text, 1);
-        execv(valgrind, argv);
-        _exit(127);
-    }
-    int status = 0;
-    int rc = 0;
-    if (pid < 0) {
-        bench__fmt(why, why_size, "fork: %s", strerror(errno));
-        rc = -1;
-    } else {
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-            ;
-        char counts[700];
-        bench__fmt(counts, sizeof counts, "%s/counts.%u", dir, run);
-        struct stat st;
-        bool any = stat(counts, &st) == 0 && st.st_size > 0;
-        /* a run whose benchmarks fail still counts its other rows; one that counted nothing
-         * was refused (or crashed) */
-        if (!any) {
-            char said[300];
-            valgrind_said(log, said, sizeof said);
-            bench__fmt(why, why_size, "the run under Valgrind counted nothing (%s %d%s%s)",
-                       WIFEXITED(status) ? "exit status" : "signal",
-                       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-                       said[0] ? "; valgrind: " : "", said);
-            rc = -1;
-        }
-    }
-    for (size_t i = 0; i < n_args; i++)
-        free(args[i]);
-    free(args);
-    free(argv);
-    return rc;
 }
 
 /* Read run `run`'s counts into the passes (run 1 adds them, run 2 fills its column). */
@@ -342,23 +197,6 @@ static void read_counts(struct cg_state *s, unsigned run)
     fclose(f);
 }
 
-static void remove_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-                continue;
-            char path[1024];
-            bench__fmt(path, sizeof path, "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-        closedir(d);
-    }
-    rmdir(dir);
-}
-
 /* ---- the source ------------------------------------------------------------------------------ */
 
 static void *callgrind_open(const struct bench__source_request *req, struct bench__caps *caps,
@@ -378,7 +216,7 @@ static void *callgrind_open(const struct bench__source_request *req, struct benc
     return NULL;
 #else
     if (RUNNING_ON_VALGRIND) {
-        const char *dir = getenv(ENV_DIR), *run = getenv(ENV_RUN);
+        const char *dir = getenv(BENCH__CALLGRIND_ENV_DIR), *run = getenv(BENCH__CALLGRIND_ENV_RUN);
         if (!dir || !run) {
             bench__caps_absent(caps, BENCH__CAP_COUNTING,
                                "already running under Valgrind, not started by libbench: run "
@@ -389,11 +227,20 @@ static void *callgrind_open(const struct bench__source_request *req, struct benc
         s->inside = true;
         bench__fmt(s->dir, sizeof s->dir, "%s", dir);
         s->run = (unsigned)strtoul(run, NULL, 10);
+        s->empty_ir = empty_bracket_ir(s);
         bench__caps_present(caps, BENCH__CAP_COUNTING);
         return s;
     }
     char valgrind[1024];
-    if (static_binary()) {
+    const char *sanitizer = bench__sanitizer_present();
+    if (sanitizer) {
+        bench__caps_absent(caps, BENCH__CAP_COUNTING,
+                           "a %s build: its runtime and Valgrind cannot share one process (count "
+                           "instructions with a build without sanitizers)",
+                           sanitizer);
+        return NULL;
+    }
+    if (bench__static_binary()) {
         bench__caps_absent(caps, BENCH__CAP_COUNTING,
                            "a static binary: Valgrind's tools need the dynamic loader to start "
                            "the test binary under them");
@@ -423,12 +270,12 @@ static void *callgrind_open(const struct bench__source_request *req, struct benc
     char why[BENCH__REASON_MAX] = "";
     int rc = 0;
     for (unsigned run = 1; run <= RUNS && rc == 0; run++)
-        rc = run_under_valgrind(valgrind, s->dir, run, why, sizeof why);
+        rc = bench__callgrind_run(valgrind, s->dir, run, why, sizeof why);
     int64_t t1 = bench__clock_deadline_ns();
     if (rc == 0)
         for (unsigned run = 1; run <= RUNS; run++)
             read_counts(s, run);
-    remove_dir(s->dir);
+    bench__callgrind_remove_dir(s->dir);
     if (rc != 0) {
         bench__caps_absent(caps, BENCH__CAP_COUNTING, "%s", why);
         free(s);
@@ -525,6 +372,7 @@ static void callgrind_pass_end(void *state, uint64_t iterations, uint64_t bracke
         CALLGRIND_DUMP_STATS_AT(tag);
         double ir = dump_ir(s->dir, tag);
         if (ir >= 0) {
+            ir -= s->empty_ir * (double)brackets;
             s->row = row;
             record(s, ir, iterations, brackets);
             s->row = NULL;
