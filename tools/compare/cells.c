@@ -123,6 +123,13 @@ bool compare_metric_is_exact(const char *name)
     return false;
 }
 
+void compare_select_channel(struct compare_options *o, size_t k)
+{
+    const char *name = o->channels[k];
+    o->metric = strcmp(name, "time") == 0 ? NULL : name;
+    o->metric_exact = compare_metric_is_exact(o->metric);
+}
+
 /* The value of a row for this comparison: its medianNs, or with --metric its metric. A metric
  * that the row lacks or that is null is a skip with its reason, never 0. *why is malloc'd. */
 static double row_value(const struct compare_options *o, const struct compare_row *row, char **why)
