@@ -44,7 +44,8 @@ static bool writes_a_file(const char *arg, bool *takes_next)
  * both runs, and for a baseline and a candidate), and a short timed phase (discarded: it only
  * warms the code up). */
 static const char *const pinned[] = {"--perf-iters=" BENCH__CALLGRIND_ITERS,
-                                     "--perf-batch=" BENCH__CALLGRIND_ITERS, "--bench-min-time=1"};
+                                     "--perf-batch=" BENCH__CALLGRIND_ITERS, "--bench-min-time=1",
+                                     "--bench-precision=100"};
 #define N_PINNED (sizeof pinned / sizeof *pinned)
 
 /* Whether arg sets the option of pinned[i] (as --name=V or --name V). */
