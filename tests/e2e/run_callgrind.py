@@ -173,40 +173,40 @@ def case_absent():
 
 
 def case_compare():
-    """compare --metric=instructions: A/A floor 0, NO_CHANGE, PASS, exit 0; 1% more work
-    (100 nops on 10000): CLAIMED regression, its CI excluding 0, exit 1."""
+    """compare --metric=instructions, one comparison of two rows: env_work with 1% more work in
+    the candidate (100 nops on 10000) is a CLAIMED regression whose CI excludes 0, with exit 1;
+    nops_1000, the same in both, is NO_CHANGE with a floor of exactly 0 (the A/A control, the
+    baseline run again, reads the baseline's count). benchmarks/callgrind_gate runs the A/A
+    comparisons and the 0.5% trials."""
     if not LIBBENCH:
         print("skipped: no libbench tool")
         sys.exit(77)
     if not need_valgrind():
         return
-    args = ["--", "--bench-min-time=1", "--instr=callgrind", "-i", "env_work"]
+    args = ["--", "--bench-min-time=1", "--instr=callgrind", "-i", "env_work|nops_1000"]
     with tempfile.TemporaryDirectory() as d:
         cand = os.path.join(d, "candidate.sh")
         with open(cand, "w", encoding="utf-8") as f:
             f.write(f"#!/bin/sh\nE2E_CG_EXTRA=100 exec '{BIN}' \"$@\"\n")
         os.chmod(cand, 0o755)
         out_json = os.path.join(d, "cmp.json")
-        for name, candidate in (("aa", BIN), ("more", cand)):
-            rc, out, err = run([LIBBENCH, "compare", "--metric=instructions", "--runs", "3",
-                                "--json", out_json, BIN, candidate] + args)
-            print(f"--- compare --metric=instructions ({name})\n{out}")
-            with open(out_json, encoding="utf-8") as fh:
-                doc = json.load(fh)
-            cell = {c["name"]: c for c in doc["cells"]}.get("callgrind.env_work", {})
-            check(doc["params"]["metric"] == "instructions" and
-                  doc["params"]["metric_exact"] is True and
-                  "A/A floor 0 (an exact count);" in out, f"{name}: header\n{out}")
-            if name == "aa":
-                check(rc == 0 and doc["verdict"] == "PASS" and cell.get("state") == "NO_CHANGE"
-                      and cell.get("floor") == 0, f"aa: {rc} {doc['verdict']} {cell}\n{out}{err}")
-            else:
-                lo, hi = cell.get("ci_lo"), cell.get("ci_hi")
-                check(rc == 1 and doc["verdict"] == "REGRESSION" and
-                      cell.get("state") == "CLAIMED" and cell.get("direction") == "regression"
-                      and cell.get("rel_delta") is not None and 0.009 < cell["rel_delta"] < 0.011,
-                      f"more: {rc} {doc['verdict']} {cell}\n{out}{err}")
-                check(lo is None or lo > 0, f"more: the CI [{lo}, {hi}] includes 0")
+        rc, out, err = run([LIBBENCH, "compare", "--metric=instructions", "--runs", "3",
+                            "--json", out_json, BIN, cand] + args)
+        print(out)
+        with open(out_json, encoding="utf-8") as fh:
+            doc = json.load(fh)
+        cells = {c["name"]: c for c in doc["cells"]}
+        check(doc["params"]["metric"] == "instructions" and doc["params"]["metric_exact"] is True
+              and "A/A floor 0 (an exact count);" in out, f"header\n{out}")
+        work, same = cells.get("callgrind.env_work", {}), cells.get("callgrind.nops_1000", {})
+        lo, hi = work.get("ci_lo"), work.get("ci_hi")
+        check(rc == 1 and doc["verdict"] == "REGRESSION" and work.get("state") == "CLAIMED" and
+              work.get("direction") == "regression" and work.get("rel_delta") is not None and
+              0.009 < work["rel_delta"] < 0.011, f"env_work: {rc} {doc['verdict']} {work}\n{err}")
+        check(lo is None or lo > 0, f"env_work: the CI [{lo}, {hi}] includes 0")
+        check(same.get("state") == "NO_CHANGE" and same.get("floor") == 0 and
+              same.get("median_baseline_ns") == same.get("median_aa_ns") ==
+              same.get("median_candidate_ns"), f"nops_1000: {same}")
 
 
 CASES = {"known": case_known, "determinism": case_determinism, "exit": case_exit,
