@@ -33,13 +33,24 @@
 #include "process_probe.h"
 #include "source.h"
 
-enum { C_IR, C_SPREAD, C_N };
+enum { C_IR, C_SPREAD, C_L1, C_LL, C_EST, C_N };
+#define C_PLAIN 2 /* --instr=callgrind: the first two columns; callgrind:cache: all five */
 
-/* Per iteration, two decimals: an exact count divided by the iterations of the pass. */
+/* Per iteration, two decimals: an exact count divided by the iterations of the pass. The cache
+ * columns are the simulation's (--cache-sim=yes): L1 = I1mr + D1mr + D1mw, LL = ILmr + DLmr +
+ * DLmw, and the estimated cycles Ir + 10 L1 + 100 LL (KCachegrind's "Cycle Estimation"), an
+ * estimate (≈) wherever it goes. */
 static const struct bench__column_desc callgrind_family[C_N] = {
     {"instructions", "Ir/iter", BENCH__FORMAT_RATIO, BENCH__QUANTITATIVE, "callgrind", true},
     {"instructions-spread", "Ir-spread", BENCH__FORMAT_RATIO, BENCH__DIAGNOSTIC, "callgrind", true},
+    {"l1-misses", "L1-miss/iter", BENCH__FORMAT_RATIO, BENCH__QUANTITATIVE, "callgrind", true},
+    {"ll-misses", "LL-miss/iter", BENCH__FORMAT_RATIO, BENCH__QUANTITATIVE, "callgrind", true},
+    {"est-cycles", "est-cycles/iter", BENCH__FORMAT_RATIO, BENCH__QUANTITATIVE, "callgrind", true},
 };
+#define BACKEND_CACHE "callgrind:cache"
+
+/* What a dump holds: instructions, and with the cache simulation L1 and LL misses. */
+enum { E_IR, E_L1, E_LL, E_N };
 
 #define RUNS 2
 #define EMPTY_BRACKETS 16
@@ -48,6 +59,7 @@ static const struct bench__column_desc callgrind_family[C_N] = {
 struct cg_pass {
     char *row;
     double per_iter[RUNS]; /* Ir per iteration in run 1 and run 2 (NaN: not counted) */
+    double misses[2];      /* run 1's L1 and LL misses per iteration (NaN without the cache) */
 };
 
 struct cg_state {
@@ -55,8 +67,9 @@ struct cg_state {
     bool probe_only; /* opened by a listing or without --instr=callgrind */
     char dir[512];
     unsigned run;
-    char *row;       /* the row of the pass under way */
-    double empty_ir; /* under Valgrind: what one empty bracket (a toggle pair) counts */
+    char *row;         /* the row of the pass under way */
+    bool cache;        /* --instr=callgrind:cache: the cache simulation's columns too */
+    double empty[E_N]; /* under Valgrind: what one empty bracket (a toggle pair) counts */
     bool open;
     uint64_t closed, seq;
     struct cg_pass *passes;
@@ -85,20 +98,56 @@ static bool on_path(const char *name, char *out, size_t size)
 
 /* ---- under Valgrind: the counting side ----------------------------------------------------- */
 
-/* The Ir of the dump whose trigger is `tag` (a file of dir), removed once read; -1 when absent. */
-static double dump_ir(const char *dir, const char *tag)
+/* The event of a dump's column name: Ir, or an L1 or LL miss; -1 for the others. */
+static int event_of(const char *name)
 {
+    static const struct {
+        const char *name;
+        int event;
+    } map[] = {{"Ir", E_IR},   {"I1mr", E_L1}, {"D1mr", E_L1}, {"D1mw", E_L1},
+               {"ILmr", E_LL}, {"DLmr", E_LL}, {"DLmw", E_LL}};
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+        if (strcmp(name, map[i].name) == 0)
+            return map[i].event;
+    return -1;
+}
+
+/* A dump's totals line summed into its events, by the names of its events line; a column the
+ * line leaves out at its end (Callgrind drops trailing zeros) is 0. */
+static void sum_totals(char *events, const char *totals, double out[E_N])
+{
+    char *save = NULL;
+    const char *p = totals;
+    for (char *name = strtok_r(events, " \t\n", &save); name;
+         name = strtok_r(NULL, " \t\n", &save)) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p)
+            v = 0;
+        p = end;
+        int e = event_of(name);
+        if (e >= 0)
+            out[e] = (isnan(out[e]) ? 0 : out[e]) + v;
+    }
+}
+
+/* The counts of the dump whose trigger is `tag` (a file of dir), removed once read: out[E_IR] is
+ * -1 when it is absent, the misses NaN without the cache simulation. */
+static void dump_counts(const char *dir, const char *tag, double out[E_N])
+{
+    out[E_IR] = -1;
+    out[E_L1] = out[E_LL] = NAN;
     DIR *d = opendir(dir);
     if (!d)
-        return -1;
+        return;
     char want[160];
     bench__fmt(want, sizeof want, "desc: Trigger: Client Request: %s\n", tag);
-    double ir = -1;
+    bool found = false;
     struct dirent *e;
-    while (ir < 0 && (e = readdir(d))) {
+    while (!found && (e = readdir(d))) {
         if (strncmp(e->d_name, "cg.", 3) != 0)
             continue;
-        char path[1024], line[512];
+        char path[1024], line[1024], events[512] = "";
         bench__fmt(path, sizeof path, "%s/%s", dir, e->d_name);
         FILE *f = fopen(path, "r");
         if (!f)
@@ -107,25 +156,31 @@ static double dump_ir(const char *dir, const char *tag)
         while (fgets(line, sizeof line, f)) {
             if (strcmp(line, want) == 0)
                 mine = true;
-            else if (mine && strncmp(line, "totals:", 7) == 0) {
-                ir = strtod(line + 7, NULL);
+            else if (strncmp(line, "events:", 7) == 0) {
+                if (!mine)
+                    break; /* the header ended without our trigger */
+                bench__fmt(events, sizeof events, "%s", line + 7);
+            } else if (mine && strncmp(line, "totals:", 7) == 0) {
+                out[E_IR] = NAN;
+                sum_totals(events, line + 7, out);
+                if (isnan(out[E_IR]))
+                    out[E_IR] = -1;
+                found = true;
                 break;
-            } else if (!mine && strncmp(line, "events:", 7) == 0)
-                break; /* the header ended without our trigger */
+            }
         }
         fclose(f);
         if (mine)
             unlink(path);
     }
     closedir(d);
-    return ir;
 }
 
 #if BENCH_HAVE_VALGRIND_HEADERS
 /* What one empty bracket counts under Valgrind (EMPTY_BRACKETS toggle pairs, nothing between):
  * subtracted from every pass, once per bracket, so a count is the calls' own and not the
  * bracket's. The rest of the harness around a bracket stays in (docs/reference/metrics.md). */
-static double empty_bracket_ir(struct cg_state *s)
+static void empty_bracket(struct cg_state *s)
 {
     CALLGRIND_ZERO_STATS;
     for (int i = 0; i < EMPTY_BRACKETS; i++) {
@@ -135,13 +190,18 @@ static double empty_bracket_ir(struct cg_state *s)
     char tag[64];
     bench__fmt(tag, sizeof tag, "libbench-%ld-empty", (long)getpid());
     CALLGRIND_DUMP_STATS_AT(tag);
-    double ir = dump_ir(s->dir, tag);
-    return ir >= 0 ? ir / EMPTY_BRACKETS : 0;
+    double c[E_N];
+    dump_counts(s->dir, tag, c);
+    /* instructions only: an empty bracket's misses depend on what ran before it (the first
+     * pair's are cold), so they stay in the counts rather than make one negative */
+    s->empty[E_IR] = c[E_IR] >= 0 ? c[E_IR] / EMPTY_BRACKETS : 0;
 }
 #endif
 
-/* Append a pass's count to the run's file: "<Ir>\t<iterations>\t<brackets>\t<row>". */
-static void record(const struct cg_state *s, double ir, uint64_t iterations, uint64_t brackets)
+/* Append a pass's counts to the run's file:
+ * "<Ir> <L1> <LL>\t<iterations>\t<brackets>\t<row>" (a miss count "nan" without the cache). */
+static void record(const struct cg_state *s, const double c[E_N], uint64_t iterations,
+                   uint64_t brackets)
 {
     char path[600];
     bench__fmt(path, sizeof path, "%s/counts.%u", s->dir, s->run);
@@ -149,8 +209,8 @@ static void record(const struct cg_state *s, double ir, uint64_t iterations, uin
     if (fd < 0)
         return;
     char line[1024];
-    int n = snprintf(line, sizeof line, "%.0f\t%llu\t%llu\t%s\n", ir,
-                     (unsigned long long)iterations, (unsigned long long)brackets, s->row);
+    int n = snprintf(line, sizeof line, "%.0f %.0f %.0f\t%llu\t%llu\t%s\n", c[E_IR], c[E_L1],
+                     c[E_LL], (unsigned long long)iterations, (unsigned long long)brackets, s->row);
     if (n > 0 && (size_t)n < sizeof line && write(fd, line, (size_t)n) != n)
         (void)0; /* a short write loses this row's count: the normal run shows it unmeasured */
     close(fd);
@@ -169,8 +229,10 @@ static void read_counts(struct cg_state *s, unsigned run)
     while (getline(&line, &len, f) > 0) {
         line[strcspn(line, "\n")] = '\0';
         char *p = line, *end;
-        double ir = strtod(p, &end);
-        if (*end != '\t')
+        double c[E_N];
+        for (size_t k = 0; k < E_N; k++, p = end)
+            c[k] = strtod(p, &end);
+        if (*end != '\t' || !(c[E_IR] >= 0))
             continue;
         unsigned long long iters = strtoull(end + 1, &end, 10);
         if (*end != '\t' || iters == 0)
@@ -179,10 +241,11 @@ static void read_counts(struct cg_state *s, unsigned run)
         if (*end != '\t')
             continue;
         const char *row = end + 1;
-        double v = ir / (double)iters;
+        double v = c[E_IR] / (double)iters;
         if (run == 1) {
             s->passes = bench__xrealloc(s->passes, (s->n_passes + 1) * sizeof *s->passes);
-            s->passes[s->n_passes++] = (struct cg_pass){bench__xstrdup(row), {v, NAN}};
+            s->passes[s->n_passes++] = (struct cg_pass){
+                bench__xstrdup(row), {v, NAN}, {c[E_L1] / (double)iters, c[E_LL] / (double)iters}};
             continue;
         }
         /* run 2: the same row's same occurrence in run 1 */
@@ -198,6 +261,25 @@ static void read_counts(struct cg_state *s, unsigned run)
 }
 
 /* ---- the source ------------------------------------------------------------------------------ */
+
+static bool wants_cache(const struct bench__source_request *req)
+{
+    for (size_t i = 0; i < req->n_flag_values; i++)
+        if (strcmp(req->flag_values[i], BACKEND_CACHE) == 0)
+            return true;
+    return false;
+}
+
+/* Two columns, or five with callgrind:cache (static text: nothing in `strings`). */
+static size_t callgrind_family_for(const struct bench__source_request *req,
+                                   struct bench__family *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n = wants_cache(req) ? C_N : C_PLAIN;
+    out->columns = bench__xcalloc(out->n, sizeof *out->columns);
+    memcpy(out->columns, callgrind_family, out->n * sizeof *out->columns);
+    return out->n;
+}
 
 static void *callgrind_open(const struct bench__source_request *req, struct bench__caps *caps,
                             char *status, size_t status_size)
@@ -227,7 +309,8 @@ static void *callgrind_open(const struct bench__source_request *req, struct benc
         s->inside = true;
         bench__fmt(s->dir, sizeof s->dir, "%s", dir);
         s->run = (unsigned)strtoul(run, NULL, 10);
-        s->empty_ir = empty_bracket_ir(s);
+        s->cache = wants_cache(req);
+        empty_bracket(s);
         bench__caps_present(caps, BENCH__CAP_COUNTING);
         return s;
     }
@@ -253,6 +336,7 @@ static void *callgrind_open(const struct bench__source_request *req, struct benc
         return NULL;
     }
     struct cg_state *s = bench__xcalloc(1, sizeof *s);
+    s->cache = wants_cache(req);
     if (!req->flag) { /* a listing, or a metric named without --instr=callgrind */
         s->probe_only = true;
         bench__caps_present(caps, BENCH__CAP_COUNTING);
@@ -270,7 +354,7 @@ static void *callgrind_open(const struct bench__source_request *req, struct benc
     char why[BENCH__REASON_MAX] = "";
     int rc = 0;
     for (unsigned run = 1; run <= RUNS && rc == 0; run++)
-        rc = bench__callgrind_run(valgrind, s->dir, run, why, sizeof why);
+        rc = bench__callgrind_run(valgrind, s->dir, run, s->cache, why, sizeof why);
     int64_t t1 = bench__clock_deadline_ns();
     if (rc == 0)
         for (unsigned run = 1; run <= RUNS; run++)
@@ -303,12 +387,10 @@ static void callgrind_close(void *state)
 
 static int callgrind_backend_check(const char *value, char *err, size_t err_size)
 {
-    if (strcmp(value, "callgrind") == 0)
+    if (strcmp(value, "callgrind") == 0 || strcmp(value, BACKEND_CACHE) == 0)
         return 0;
-    if (strcmp(value, "callgrind:cache") == 0)
-        bench__fmt(err, err_size, "'callgrind:cache' is not yet available (only 'callgrind')");
-    else
-        bench__fmt(err, err_size, "'%s' is not an instruction counter (only 'callgrind')", value);
+    bench__fmt(err, err_size, "'%s' is not an instruction counter (only 'callgrind' or '%s')",
+               value, BACKEND_CACHE);
     return -1;
 }
 
@@ -352,11 +434,27 @@ static void callgrind_bracket_end(void *state)
     s->closed++;
 }
 
+/* The cache columns of a row from its misses per iteration: NaN without the simulation. */
+static void cache_columns(const struct cg_state *s, double ir, const double misses[2],
+                          struct bench__counts *out)
+{
+    if (!s->cache)
+        return;
+    out->values[C_L1] = misses[0];
+    out->values[C_LL] = misses[1];
+    out->values[C_EST] = isnan(misses[0]) || isnan(misses[1]) || isnan(ir)
+                             ? NAN
+                             : ir + 10.0 * misses[0] + 100.0 * misses[1];
+    out->estimate[C_EST] = !isnan(out->values[C_EST]);
+}
+
 static void callgrind_pass_end(void *state, uint64_t iterations, uint64_t brackets,
                                struct bench__counts *out)
 {
     struct cg_state *s = state;
-    out->values[C_IR] = out->values[C_SPREAD] = NAN;
+    size_t n = s->cache ? C_N : C_PLAIN;
+    for (size_t k = 0; k < n; k++)
+        out->values[k] = NAN;
     char *row = s->row;
     s->row = NULL;
     bool balanced = iterations > 0 && brackets > 0 && s->closed == brackets && !s->open;
@@ -370,13 +468,14 @@ static void callgrind_pass_end(void *state, uint64_t iterations, uint64_t bracke
         bench__fmt(tag, sizeof tag, "libbench-%ld-%llu", (long)getpid(),
                    (unsigned long long)++s->seq);
         CALLGRIND_DUMP_STATS_AT(tag);
-        double ir = dump_ir(s->dir, tag);
-        if (ir >= 0) {
-            ir -= s->empty_ir * (double)brackets;
+        double c[E_N];
+        dump_counts(s->dir, tag, c);
+        if (c[E_IR] >= 0) {
+            c[E_IR] -= s->empty[E_IR] * (double)brackets;
             s->row = row;
-            record(s, ir, iterations, brackets);
+            record(s, c, iterations, brackets);
             s->row = NULL;
-            out->values[C_IR] = ir / (double)iterations;
+            out->values[C_IR] = c[E_IR] / (double)iterations;
         }
 #endif
         free(row);
@@ -390,6 +489,7 @@ static void callgrind_pass_end(void *state, uint64_t iterations, uint64_t bracke
         double a = s->passes[i].per_iter[0], b = s->passes[i].per_iter[1];
         out->values[C_IR] = a;
         out->values[C_SPREAD] = isnan(b) ? NAN : fabs(a - b);
+        cache_columns(s, a, s->passes[i].misses, out);
         break;
     }
     free(row);
@@ -412,8 +512,10 @@ static void callgrind_window_counts(void *state, const void *open, const void *c
                                     const struct bench__edge_shared shared[2],
                                     struct bench__counts *out)
 {
-    (void)state, (void)open, (void)close, (void)shared;
-    out->values[C_IR] = out->values[C_SPREAD] = NAN;
+    (void)open, (void)close, (void)shared;
+    const struct cg_state *s = state;
+    for (size_t k = 0; k < (s && s->cache ? C_N : C_PLAIN); k++)
+        out->values[k] = NAN;
 }
 
 const struct bench__source_ops bench__source_callgrind = {
@@ -423,8 +525,7 @@ const struct bench__source_ops bench__source_callgrind = {
     .flag_help = "with --bench: count instructions (=callgrind: exact Ir per iteration, counted "
                  "by running the binary again under Valgrind's callgrind, twice)",
     .flag_value_check = callgrind_backend_check,
-    .family = callgrind_family,
-    .n_family = C_N,
+    .family_for = callgrind_family_for,
     .open = callgrind_open,
     .close = callgrind_close,
     .pass_begin = callgrind_pass_begin,

@@ -113,7 +113,7 @@ static void valgrind_said(const char *log, char *out, size_t size)
     fclose(f);
 }
 
-int bench__callgrind_run(const char *valgrind, const char *dir, unsigned run, char *why,
+int bench__callgrind_run(const char *valgrind, const char *dir, unsigned run, bool cache, char *why,
                          size_t why_size)
 {
     char exe[1024];
@@ -134,7 +134,12 @@ int bench__callgrind_run(const char *valgrind, const char *dir, unsigned run, ch
     bench__fmt(out_file, sizeof out_file, "--callgrind-out-file=%s/cg.%%p", dir);
     bench__fmt(log, sizeof log, "%s/log.%u", dir, run);
     bench__fmt(run_text, sizeof run_text, "%u", run);
-    const char *head[] = {valgrind, "--tool=callgrind", "--collect-atstart=no", out_file, exe};
+    const char *head[] = {valgrind,
+                          "--tool=callgrind",
+                          "--collect-atstart=no",
+                          cache ? "--cache-sim=yes" : "--cache-sim=no",
+                          out_file,
+                          exe};
     size_t n_head = sizeof head / sizeof *head, n = 0;
     char **argv = bench__xcalloc(n_head + N_PINNED + n_args + 1, sizeof *argv);
     for (size_t i = 0; i < n_head; i++)

@@ -5,6 +5,7 @@
 #ifndef BENCH_SOURCES_CALLGRIND_RUNS_H
 #define BENCH_SOURCES_CALLGRIND_RUNS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "../util/hidden.h"
@@ -16,10 +17,11 @@
 #define BENCH__CALLGRIND_ITERS "10"
 
 /* Runs the binary (its /proc/self/exe and arguments, minus those that write files, plus the
- * pinned schedule) under valgrind once, as run `run`, its output in dir; waits for it. 0 when it
- * wrote dir/counts.<run>, else -1 with the reason (what Valgrind said last) in why. */
+ * pinned schedule) under valgrind once, as run `run`, its output in dir, with Callgrind's cache
+ * simulation when `cache`; waits for it. 0 when it wrote dir/counts.<run>, else -1 with the
+ * reason (what Valgrind said last) in why. */
 BENCH__HIDDEN int bench__callgrind_run(const char *valgrind, const char *dir, unsigned run,
-                                       char *why, size_t why_size);
+                                       bool cache, char *why, size_t why_size);
 /* Removes dir and the files in it. */
 BENCH__HIDDEN void bench__callgrind_remove_dir(const char *dir);
 

@@ -172,6 +172,37 @@ def case_absent():
     check(rc == 2 and "'perf' is not an instruction counter" in err, f"--instr=perf: {rc}\n{err}")
 
 
+def case_cache():
+    """--instr=callgrind:cache: the cache simulation's L1 and LL misses per iteration and the
+    estimated cycles Ir + 10 L1 + 100 LL, that one an estimate (estimatedMetrics, ≈ in the
+    table) and the counts not; without :cache none of those columns exists."""
+    if not need_valgrind():
+        return
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "doc.json")
+        rc, out, err = run([BIN, "--bench", "--bench-min-time=1", "--instr=callgrind:cache",
+                            f"--bench-json={path}", "-i", "nops_1000|env_work"])
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    print(out)
+    names = [c["name"] for c in doc["columns"]]
+    check(rc == 0 and names[-5:] == ["instructions", "instructions-spread", "l1-misses",
+                                     "ll-misses", "est-cycles"], f"columns {names}: {rc}\n{err}")
+    for r in doc["rows"]:
+        m = r["metrics"]
+        check(all(isinstance(m.get(k), (int, float)) for k in
+                  ("instructions", "l1-misses", "ll-misses", "est-cycles")), f"{r['name']}: {m}")
+        if isinstance(m.get("est-cycles"), (int, float)):
+            check(abs(m["est-cycles"] - (m["instructions"] + 10 * m["l1-misses"] +
+                                         100 * m["ll-misses"])) < 1e-6,
+                  f"{r['name']}: est-cycles is not Ir + 10 L1 + 100 LL: {m}")
+        check(r.get("estimatedMetrics") == ["est-cycles"],
+              f"{r['name']}: estimatedMetrics {r.get('estimatedMetrics')}")
+    check("≈" in out and "est-cycles/iter" in out and "L1-miss/iter" in out, f"table\n{out}")
+    rows = bench("-i", "nops_1000")[3]
+    check(all("l1-misses" not in r["metrics"] for r in rows.values()), f"without :cache: {rows}")
+
+
 def case_compare():
     """compare --metric=instructions, one comparison of two rows: env_work with 1% more work in
     the candidate (100 nops on 10000) is a CLAIMED regression whose CI excludes 0, with exit 1;
@@ -209,7 +240,7 @@ def case_compare():
               same.get("median_candidate_ns"), f"nops_1000: {same}")
 
 
-CASES = {"known": case_known, "determinism": case_determinism, "exit": case_exit,
+CASES = {"known": case_known, "cache": case_cache, "determinism": case_determinism, "exit": case_exit,
          "absent": case_absent, "compare": case_compare}
 
 if __name__ == "__main__":
