@@ -25,11 +25,15 @@
 #if BENCH_HAVE_VALGRIND_HEADERS
 #include <valgrind/callgrind.h>
 #endif
+/* The side that counts under Valgrind: Linux (callgrind_runs.c, callgrind_dump.c) with the
+ * client requests. */
+#define CG_COUNTS (BENCH__LINUX && BENCH_HAVE_VALGRIND_HEADERS)
 
 #include "../util/alloc.h"
 #include "../util/clock.h"
 #include "../util/text.h"
 #include "callgrind_runs.h"
+#include "callgrind_windows.h"
 #include "process_probe.h"
 #include "source.h"
 
@@ -49,9 +53,6 @@ static const struct bench__column_desc callgrind_family[C_N] = {
 };
 #define BACKEND_CACHE "callgrind:cache"
 
-/* What a dump holds: instructions, and with the cache simulation L1 and LL misses. */
-enum { E_IR, E_L1, E_LL, E_N };
-
 #define RUNS 2
 #define EMPTY_BRACKETS 16
 
@@ -67,12 +68,13 @@ struct cg_state {
     bool probe_only; /* opened by a listing or without --instr=callgrind */
     char dir[512];
     unsigned run;
-    char *row;         /* the row of the pass under way */
-    bool cache;        /* --instr=callgrind:cache: the cache simulation's columns too */
-    double empty[E_N]; /* under Valgrind: what one empty bracket (a toggle pair) counts */
+    char *row;                 /* the row of the pass under way */
+    bool cache;                /* --instr=callgrind:cache: the cache simulation's columns too */
+    double empty[BENCH__CG_N]; /* under Valgrind: what one empty bracket (a toggle pair) counts */
     bool open;
     uint64_t closed, seq;
     struct cg_pass *passes;
+    struct bench__cg_windows *windows; /* the workload windows (NULL: probe only) */
     size_t n_passes;
     bool *taken; /* per pass: given to a row of the normal run already (the n-th pass of a row
                   * name goes to the n-th row of that name) */
@@ -98,85 +100,7 @@ static bool on_path(const char *name, char *out, size_t size)
 
 /* ---- under Valgrind: the counting side ----------------------------------------------------- */
 
-/* The event of a dump's column name: Ir, or an L1 or LL miss; -1 for the others. */
-static int event_of(const char *name)
-{
-    static const struct {
-        const char *name;
-        int event;
-    } map[] = {{"Ir", E_IR},   {"I1mr", E_L1}, {"D1mr", E_L1}, {"D1mw", E_L1},
-               {"ILmr", E_LL}, {"DLmr", E_LL}, {"DLmw", E_LL}};
-    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
-        if (strcmp(name, map[i].name) == 0)
-            return map[i].event;
-    return -1;
-}
-
-/* A dump's totals line summed into its events, by the names of its events line; a column the
- * line leaves out at its end (Callgrind drops trailing zeros) is 0. */
-static void sum_totals(char *events, const char *totals, double out[E_N])
-{
-    char *save = NULL;
-    const char *p = totals;
-    for (char *name = strtok_r(events, " \t\n", &save); name;
-         name = strtok_r(NULL, " \t\n", &save)) {
-        char *end;
-        double v = strtod(p, &end);
-        if (end == p)
-            v = 0;
-        p = end;
-        int e = event_of(name);
-        if (e >= 0)
-            out[e] = (isnan(out[e]) ? 0 : out[e]) + v;
-    }
-}
-
-/* The counts of the dump whose trigger is `tag` (a file of dir), removed once read: out[E_IR] is
- * -1 when it is absent, the misses NaN without the cache simulation. */
-static void dump_counts(const char *dir, const char *tag, double out[E_N])
-{
-    out[E_IR] = -1;
-    out[E_L1] = out[E_LL] = NAN;
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    char want[160];
-    bench__fmt(want, sizeof want, "desc: Trigger: Client Request: %s\n", tag);
-    bool found = false;
-    struct dirent *e;
-    while (!found && (e = readdir(d))) {
-        if (strncmp(e->d_name, "cg.", 3) != 0)
-            continue;
-        char path[1024], line[1024], events[512] = "";
-        bench__fmt(path, sizeof path, "%s/%s", dir, e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        bool mine = false;
-        while (fgets(line, sizeof line, f)) {
-            if (strcmp(line, want) == 0)
-                mine = true;
-            else if (strncmp(line, "events:", 7) == 0) {
-                if (!mine)
-                    break; /* the header ended without our trigger */
-                bench__fmt(events, sizeof events, "%s", line + 7);
-            } else if (mine && strncmp(line, "totals:", 7) == 0) {
-                out[E_IR] = NAN;
-                sum_totals(events, line + 7, out);
-                if (isnan(out[E_IR]))
-                    out[E_IR] = -1;
-                found = true;
-                break;
-            }
-        }
-        fclose(f);
-        if (mine)
-            unlink(path);
-    }
-    closedir(d);
-}
-
-#if BENCH_HAVE_VALGRIND_HEADERS
+#if CG_COUNTS
 /* What one empty bracket counts under Valgrind (EMPTY_BRACKETS toggle pairs, nothing between):
  * subtracted from every pass, once per bracket, so a count is the calls' own and not the
  * bracket's. The rest of the harness around a bracket stays in (docs/reference/metrics.md). */
@@ -190,17 +114,30 @@ static void empty_bracket(struct cg_state *s)
     char tag[64];
     bench__fmt(tag, sizeof tag, "libbench-%ld-empty", (long)getpid());
     CALLGRIND_DUMP_STATS_AT(tag);
-    double c[E_N];
-    dump_counts(s->dir, tag, c);
+    double c[BENCH__CG_N];
+    bench__callgrind_dump_counts(s->dir, tag, c);
     /* instructions only: an empty bracket's misses depend on what ran before it (the first
      * pair's are cold), so they stay in the counts rather than make one negative */
-    s->empty[E_IR] = c[E_IR] >= 0 ? c[E_IR] / EMPTY_BRACKETS : 0;
+    s->empty[BENCH__CG_IR] = c[BENCH__CG_IR] >= 0 ? c[BENCH__CG_IR] / EMPTY_BRACKETS : 0;
 }
 #endif
 
+/* Under Valgrind: a first line in the run's file, so that a run with nothing to count (a binary
+ * of workloads without windows) is told from one Valgrind refused. */
+static void started(const struct cg_state *s)
+{
+    char path[600];
+    bench__fmt(path, sizeof path, "%s/counts.%u", s->dir, s->run);
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    if (fd >= 0 && write(fd, "#\n", 2) != 2)
+        (void)0; /* the normal run then says the run counted nothing */
+    if (fd >= 0)
+        close(fd);
+}
+
 /* Append a pass's counts to the run's file:
  * "<Ir> <L1> <LL>\t<iterations>\t<brackets>\t<row>" (a miss count "nan" without the cache). */
-static void record(const struct cg_state *s, const double c[E_N], uint64_t iterations,
+static void record(const struct cg_state *s, const double c[BENCH__CG_N], uint64_t iterations,
                    uint64_t brackets)
 {
     char path[600];
@@ -209,8 +146,9 @@ static void record(const struct cg_state *s, const double c[E_N], uint64_t itera
     if (fd < 0)
         return;
     char line[1024];
-    int n = snprintf(line, sizeof line, "%.0f %.0f %.0f\t%llu\t%llu\t%s\n", c[E_IR], c[E_L1],
-                     c[E_LL], (unsigned long long)iterations, (unsigned long long)brackets, s->row);
+    int n = snprintf(line, sizeof line, "%.0f %.0f %.0f\t%llu\t%llu\t%s\n", c[BENCH__CG_IR],
+                     c[BENCH__CG_L1], c[BENCH__CG_LL], (unsigned long long)iterations,
+                     (unsigned long long)brackets, s->row);
     if (n > 0 && (size_t)n < sizeof line && write(fd, line, (size_t)n) != n)
         (void)0; /* a short write loses this row's count: the normal run shows it unmeasured */
     close(fd);
@@ -228,11 +166,17 @@ static void read_counts(struct cg_state *s, unsigned run)
     size_t len = 0;
     while (getline(&line, &len, f) > 0) {
         line[strcspn(line, "\n")] = '\0';
+        if (line[0] == 'W' && line[1] == '\t') {
+#if BENCH__LINUX
+            bench__cg_windows_read(s->windows, line + 2, run);
+#endif
+            continue;
+        }
         char *p = line, *end;
-        double c[E_N];
-        for (size_t k = 0; k < E_N; k++, p = end)
+        double c[BENCH__CG_N];
+        for (size_t k = 0; k < BENCH__CG_N; k++, p = end)
             c[k] = strtod(p, &end);
-        if (*end != '\t' || !(c[E_IR] >= 0))
+        if (*end != '\t' || !(c[BENCH__CG_IR] >= 0))
             continue;
         unsigned long long iters = strtoull(end + 1, &end, 10);
         if (*end != '\t' || iters == 0)
@@ -241,11 +185,13 @@ static void read_counts(struct cg_state *s, unsigned run)
         if (*end != '\t')
             continue;
         const char *row = end + 1;
-        double v = c[E_IR] / (double)iters;
+        double v = c[BENCH__CG_IR] / (double)iters;
         if (run == 1) {
             s->passes = bench__xrealloc(s->passes, (s->n_passes + 1) * sizeof *s->passes);
             s->passes[s->n_passes++] = (struct cg_pass){
-                bench__xstrdup(row), {v, NAN}, {c[E_L1] / (double)iters, c[E_LL] / (double)iters}};
+                bench__xstrdup(row),
+                {v, NAN},
+                {c[BENCH__CG_L1] / (double)iters, c[BENCH__CG_LL] / (double)iters}};
             continue;
         }
         /* run 2: the same row's same occurrence in run 1 */
@@ -311,6 +257,8 @@ static void *callgrind_open(const struct bench__source_request *req, struct benc
         s->run = (unsigned)strtoul(run, NULL, 10);
         s->cache = wants_cache(req);
         empty_bracket(s);
+        s->windows = bench__cg_windows_new(s->dir, s->run, true);
+        started(s);
         bench__caps_present(caps, BENCH__CAP_COUNTING);
         return s;
     }
@@ -356,12 +304,14 @@ static void *callgrind_open(const struct bench__source_request *req, struct benc
     for (unsigned run = 1; run <= RUNS && rc == 0; run++)
         rc = bench__callgrind_run(valgrind, s->dir, run, s->cache, why, sizeof why);
     int64_t t1 = bench__clock_deadline_ns();
+    s->windows = bench__cg_windows_new(s->dir, 0, false);
     if (rc == 0)
         for (unsigned run = 1; run <= RUNS; run++)
             read_counts(s, run);
     bench__callgrind_remove_dir(s->dir);
     if (rc != 0) {
         bench__caps_absent(caps, BENCH__CAP_COUNTING, "%s", why);
+        bench__cg_windows_free(s->windows);
         free(s);
         return NULL;
     }
@@ -382,6 +332,9 @@ static void callgrind_close(void *state)
     free(s->passes);
     free(s->taken);
     free(s->row);
+#if BENCH__LINUX
+    bench__cg_windows_free(s->windows);
+#endif
     free(s);
 }
 
@@ -405,7 +358,7 @@ static void callgrind_pass_begin(void *state)
 {
     struct cg_state *s = state;
     s->closed = 0;
-#if BENCH_HAVE_VALGRIND_HEADERS
+#if CG_COUNTS
     if (s->inside)
         CALLGRIND_ZERO_STATS;
 #endif
@@ -414,7 +367,7 @@ static void callgrind_pass_begin(void *state)
 static void callgrind_bracket_begin(void *state)
 {
     struct cg_state *s = state;
-#if BENCH_HAVE_VALGRIND_HEADERS
+#if CG_COUNTS
     if (s->inside && !s->open)
         CALLGRIND_TOGGLE_COLLECT;
 #endif
@@ -426,7 +379,7 @@ static void callgrind_bracket_end(void *state)
     struct cg_state *s = state;
     if (!s->open)
         return;
-#if BENCH_HAVE_VALGRIND_HEADERS
+#if CG_COUNTS
     if (s->inside)
         CALLGRIND_TOGGLE_COLLECT;
 #endif
@@ -463,19 +416,19 @@ static void callgrind_pass_end(void *state, uint64_t iterations, uint64_t bracke
         return;
     }
     if (s->inside) {
-#if BENCH_HAVE_VALGRIND_HEADERS
+#if CG_COUNTS
         char tag[64];
         bench__fmt(tag, sizeof tag, "libbench-%ld-%llu", (long)getpid(),
                    (unsigned long long)++s->seq);
         CALLGRIND_DUMP_STATS_AT(tag);
-        double c[E_N];
-        dump_counts(s->dir, tag, c);
-        if (c[E_IR] >= 0) {
-            c[E_IR] -= s->empty[E_IR] * (double)brackets;
+        double c[BENCH__CG_N];
+        bench__callgrind_dump_counts(s->dir, tag, c);
+        if (c[BENCH__CG_IR] >= 0) {
+            c[BENCH__CG_IR] -= s->empty[BENCH__CG_IR] * (double)brackets;
             s->row = row;
             record(s, c, iterations, brackets);
             s->row = NULL;
-            out->values[C_IR] = c[E_IR] / (double)iterations;
+            out->values[C_IR] = c[BENCH__CG_IR] / (double)iterations;
         }
 #endif
         free(row);
@@ -495,27 +448,90 @@ static void callgrind_pass_end(void *state, uint64_t iterations, uint64_t bracke
     free(row);
 }
 
-/* ---- workload windows: not counted (their totals are unmeasured, never 0) ------------------- */
+/* ---- workload windows (callgrind_windows.c): a window's totals across it ------------------ */
 
-static void callgrind_run_edge(void *state)
+static void callgrind_run_name(void *state, const char *test)
 {
-    (void)state;
+    struct cg_state *s = state;
+#if BENCH__LINUX
+    if (s->windows)
+        bench__cg_windows_test(s->windows, test);
+#else
+    (void)s, (void)test;
+#endif
+}
+
+static void callgrind_run_begin(void *state)
+{
+    struct cg_state *s = state;
+#if BENCH__LINUX
+    if (s->windows)
+        bench__cg_windows_begin(s->windows);
+#else
+    (void)s;
+#endif
+}
+
+static void callgrind_run_end(void *state)
+{
+    struct cg_state *s = state;
+#if BENCH__LINUX
+    if (s->windows)
+        bench__cg_windows_end(s->windows);
+#else
+    (void)s;
+#endif
+}
+
+/* A window's totals: the counts across the window, not per iteration ("Ir", "L1-miss"). */
+static void callgrind_window_total(const struct bench__column_desc *column,
+                                   struct bench__total_desc *out)
+{
+    static const char *const headers[C_N] = {"Ir", "Ir-spread", "L1-miss", "LL-miss", "est-cycles"};
+    const char *header = column->header;
+    for (size_t k = 0; k < C_N; k++)
+        if (strcmp(column->name, callgrind_family[k].name) == 0)
+            header = headers[k];
+    *out = (struct bench__total_desc){"callgrind",         NULL, column->name, header, column->name,
+                                      BENCH__FORMAT_COUNT, true};
 }
 
 static void callgrind_edge_read(void *state, void *snapshot)
 {
-    (void)state;
-    *(char *)snapshot = 0;
+    struct cg_state *s = state;
+    uint64_t edge = UINT64_MAX;
+#if BENCH__LINUX
+    if (s->windows)
+        edge = bench__cg_windows_edge(s->windows);
+#else
+    (void)s;
+#endif
+    memcpy(snapshot, &edge, sizeof edge);
 }
 
 static void callgrind_window_counts(void *state, const void *open, const void *close,
                                     const struct bench__edge_shared shared[2],
                                     struct bench__counts *out)
 {
-    (void)open, (void)close, (void)shared;
+    (void)shared;
     const struct cg_state *s = state;
-    for (size_t k = 0; k < (s && s->cache ? C_N : C_PLAIN); k++)
+    for (size_t k = 0; k < (s->cache ? C_N : C_PLAIN); k++)
         out->values[k] = NAN;
+#if BENCH__LINUX
+    uint64_t o, c;
+    memcpy(&o, open, sizeof o);
+    memcpy(&c, close, sizeof c);
+    double d[BENCH__CG_RUNS][BENCH__CG_N];
+    if (s->inside || !s->windows || !bench__cg_windows_delta(s->windows, o, c, d))
+        return;
+    out->values[C_IR] = d[0][BENCH__CG_IR];
+    out->values[C_SPREAD] =
+        isnan(d[1][BENCH__CG_IR]) ? NAN : fabs(d[0][BENCH__CG_IR] - d[1][BENCH__CG_IR]);
+    double misses[2] = {d[0][BENCH__CG_L1], d[0][BENCH__CG_LL]};
+    cache_columns(s, d[0][BENCH__CG_IR], misses, out);
+#else
+    (void)open, (void)close;
+#endif
 }
 
 const struct bench__source_ops bench__source_callgrind = {
@@ -533,10 +549,12 @@ const struct bench__source_ops bench__source_callgrind = {
     .bracket_begin = callgrind_bracket_begin,
     .bracket_end = callgrind_bracket_end,
     .pass_end = callgrind_pass_end,
-    .edge_size = 1,
-    .edge_rank = 0,
-    .run_begin = callgrind_run_edge,
+    .edge_size = sizeof(uint64_t),
+    .edge_rank = 7, /* innermost: no other source's reading falls inside its windows */
+    .window_total = callgrind_window_total,
+    .run_name = callgrind_run_name,
+    .run_begin = callgrind_run_begin,
     .edge_read = callgrind_edge_read,
     .window_counts = callgrind_window_counts,
-    .run_end = callgrind_run_edge,
+    .run_end = callgrind_run_end,
 };

@@ -22,6 +22,14 @@
  * reason (what Valgrind said last) in why. */
 BENCH__HIDDEN int bench__callgrind_run(const char *valgrind, const char *dir, unsigned run,
                                        bool cache, char *why, size_t why_size);
+/* What a dump holds: instructions, and with the cache simulation L1 and LL misses. */
+enum { BENCH__CG_IR, BENCH__CG_L1, BENCH__CG_LL, BENCH__CG_N };
+
+/* The counts of the dump of dir whose trigger is `tag` (callgrind_dump.c), its file removed once
+ * read: out[BENCH__CG_IR] is -1 when there is none, the misses NaN without the cache
+ * simulation. */
+BENCH__HIDDEN void bench__callgrind_dump_counts(const char *dir, const char *tag,
+                                                double out[BENCH__CG_N]);
 /* Removes dir and the files in it. */
 BENCH__HIDDEN void bench__callgrind_remove_dir(const char *dir);
 

@@ -208,6 +208,10 @@ struct bench__source_ops {
     const struct bench__total_desc *totals;
     size_t n_totals;
     void (*window_total)(const struct bench__column_desc *column, struct bench__total_desc *out);
+    /* The workload test the next run_begin is for (its full name), said just before it. NULL
+     * op: not needed. A source that counts in another process (callgrind) matches that
+     * process's windows by it. */
+    void (*run_name)(void *state, const char *test);
     void (*run_begin)(void *state);
     void (*edge_read)(void *state, void *snapshot);
     void (*window_counts)(void *state, const void *open, const void *close,

@@ -2,7 +2,8 @@
 /* callgrind.c: bodies of a known instruction count, for the end-to-end checks of the "callgrind"
  * source (run_callgrind.py): 1000 nops, an empty body (the loop's own fixed cost), a per-call
  * case, a body whose work an environment variable sets (two "builds" for compare
- * --metric=instructions) and a body that calls exit() (an error row, under Valgrind too). */
+ * --metric=instructions), a body that calls exit() (an error row, under Valgrind too) and two
+ * workload windows (1000 nops, and nothing). */
 #include <stdlib.h>
 
 #include <bench/shim.h>
@@ -54,6 +55,25 @@ BENCHMARK(exits)
     {
         exit(3);
     }
+}
+
+/* Workload windows: one of 1000 nops, one of nothing (the edges' own fixed cost). */
+static void window_nops(void *state)
+{
+    (void)state;
+    __asm__ volatile(".rept 1000\n\tnop\n\t.endr" ::: "memory");
+}
+
+static void window_empty(void *state)
+{
+    (void)state;
+    __asm__ volatile("" ::: "memory");
+}
+
+WORKLOAD(windows)
+{
+    workload_window(b, "nops_1000", window_nops, NULL);
+    workload_window(b, "empty", window_empty, NULL);
 }
 
 BENCH_MAIN()

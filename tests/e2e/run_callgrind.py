@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # run_callgrind.py: end-to-end checks of the "callgrind" source (--instr=callgrind) on a real test
 # binary (callgrind.c): a body of 1000 nops reads exactly 1000 Ir/iter more than an empty body
-# (the loop's own fixed cost, docs/reference/metrics.md), two runs give the same counts and no
+# (the loop's own fixed cost, docs/reference/metrics.md), a window of 1000 nops 1000 more than an
+# empty window, two runs give the same counts and no
 # spread, a body that calls exit() is an error row as without Valgrind, every absence has its
 # reason and null values (never 0), and compare --metric=instructions: an A/A with floor 0 that
 # passes, 1% more work a claimed regression with exit 1.
@@ -203,6 +204,36 @@ def case_cache():
     check(all("l1-misses" not in r["metrics"] for r in rows.values()), f"without :cache: {rows}")
 
 
+def case_windows():
+    """Workload windows: the window of 1000 nops reads exactly 1000 Ir more than the empty one
+    (the edges' fixed cost), both with a spread of 0; with :cache the window object lists its
+    estimate."""
+    if not need_valgrind():
+        return
+    for backend in ("callgrind", "callgrind:cache"):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "doc.json")
+            rc, out, err = run([BIN, "--bench", f"--instr={backend}", f"--bench-json={path}",
+                                "-i", "windows"])
+            with open(path, encoding="utf-8") as f:
+                doc = json.load(f)
+        print(out)
+        wins = {w["name"]: w.get("callgrind", {}) for w in doc.get("windows", [])}
+        nops, empty = wins.get("callgrind.windows/nops_1000", {}), wins.get(
+            "callgrind.windows/empty", {})
+        check(rc == 0 and isinstance(nops.get("instructions"), (int, float)) and
+              isinstance(empty.get("instructions"), (int, float)) and
+              nops["instructions"] - empty["instructions"] == 1000,
+              f"{backend}: windows {wins}: {rc}\n{err}")
+        check(nops.get("instructions-spread") == 0 and empty.get("instructions-spread") == 0,
+              f"{backend}: spreads {wins}")
+        if backend.endswith(":cache"):
+            check(nops.get("estimated") == ["est-cycles"] and
+                  isinstance(nops.get("l1-misses"), (int, float)), f"{backend}: {nops}")
+        else:
+            check("estimated" not in nops and "l1-misses" not in nops, f"{backend}: {nops}")
+
+
 def case_compare():
     """compare --metric=instructions, one comparison of two rows: env_work with 1% more work in
     the candidate (100 nops on 10000) is a CLAIMED regression whose CI excludes 0, with exit 1;
@@ -240,7 +271,7 @@ def case_compare():
               same.get("median_candidate_ns"), f"nops_1000: {same}")
 
 
-CASES = {"known": case_known, "cache": case_cache, "determinism": case_determinism, "exit": case_exit,
+CASES = {"known": case_known, "cache": case_cache, "windows": case_windows, "determinism": case_determinism, "exit": case_exit,
          "absent": case_absent, "compare": case_compare}
 
 if __name__ == "__main__":
