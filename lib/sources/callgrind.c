@@ -29,6 +29,7 @@
  * client requests. */
 #define CG_COUNTS (BENCH__LINUX && BENCH_HAVE_VALGRIND_HEADERS)
 
+#include "../platform/os.h"
 #include "../util/alloc.h"
 #include "../util/clock.h"
 #include "../util/text.h"
@@ -92,7 +93,10 @@ static bool on_path(const char *name, char *out, size_t size)
     bool found = false;
     for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
         bench__fmt(out, size, "%s/%s", *d ? d : ".", name);
-        found = access(out, X_OK) == 0;
+        int fd = bench__os.open(out, O_RDONLY | O_CLOEXEC); /* the seam: a fake host has none */
+        found = fd >= 0 && access(out, X_OK) == 0;
+        if (fd >= 0)
+            bench__os.close(fd);
     }
     free(copy);
     return found;
@@ -216,11 +220,28 @@ static bool wants_cache(const struct bench__source_request *req)
     return false;
 }
 
-/* Two columns, or five with callgrind:cache (static text: nothing in `strings`). */
+/* What a selector of --metrics makes of this source: its columns, by name or header. */
+static enum bench__claim callgrind_claim(const char *selector)
+{
+    for (size_t k = 0; k < C_N; k++)
+        if (strcmp(selector, callgrind_family[k].name) == 0 ||
+            strcmp(selector, callgrind_family[k].header) == 0)
+            return BENCH__CLAIM_COUNTED;
+    return BENCH__CLAIM_NONE;
+}
+
+/* Nothing unless asked (--instr, or one of its columns named): then two columns, or five with
+ * callgrind:cache (static text: nothing in `strings`). */
 static size_t callgrind_family_for(const struct bench__source_request *req,
                                    struct bench__family *out)
 {
     memset(out, 0, sizeof *out);
+    bool asked = req->flag;
+    for (size_t i = 0; i < req->n_selectors && !asked; i++)
+        asked = strcmp(req->selectors[i], "all") == 0 ||
+                callgrind_claim(req->selectors[i]) == BENCH__CLAIM_COUNTED;
+    if (!asked)
+        return 0;
     out->n = wants_cache(req) ? C_N : C_PLAIN;
     out->columns = bench__xcalloc(out->n, sizeof *out->columns);
     memcpy(out->columns, callgrind_family, out->n * sizeof *out->columns);
@@ -542,6 +563,7 @@ const struct bench__source_ops bench__source_callgrind = {
                  "by running the binary again under Valgrind's callgrind, twice)",
     .flag_value_check = callgrind_backend_check,
     .family_for = callgrind_family_for,
+    .claim = callgrind_claim,
     .open = callgrind_open,
     .close = callgrind_close,
     .pass_begin = callgrind_pass_begin,
