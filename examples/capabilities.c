@@ -21,7 +21,7 @@ static int print_metrics(const bench_catalog_t *cat, bool wanted)
             return rc;
         if (m.available != wanted)
             continue;
-        printf("  %-15s %-16s %-8s", m.name, m.column, m.source);
+        printf("  %-19s %-16s %-9s", m.name, m.column, m.source);
         if (m.available)
             printf(" %s\n", m.is_default ? "default" : "on request");
         else
@@ -41,7 +41,7 @@ static int print_capabilities(const bench_catalog_t *cat)
         int rc = bench_catalog_capability(cat, i, &c);
         if (rc != 0)
             return rc;
-        printf("  %-8s %-15s %s", c.source, c.name, c.present ? "present" : "absent");
+        printf("  %-9s %-15s %s", c.source, c.name, c.present ? "present" : "absent");
         if (!c.present)
             printf(" \xe2\x80\x94 %s", c.reason);
         printf("\n");

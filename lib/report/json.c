@@ -284,7 +284,9 @@ static json_t *member_object(json_t *parent, const char *key)
 }
 
 /* A window's counter totals: one object per source, each total under its own name (never a
- * per-iteration catalog id), then the group's scale (and userOnly) when it reports them. */
+ * per-iteration catalog id), then the group's scale (and userOnly) when it reports them. A
+ * group without a scale lists its estimates (a model's, like callgrind's est-cycles) under
+ * "estimated". */
 static bool put_window_counters(json_t *o, const struct bench__window *win)
 {
     for (size_t g = 0; g < win->n_groups; g++) {
@@ -292,6 +294,7 @@ static bool put_window_counters(json_t *o, const struct bench__window *win)
         json_t *group = member_object(o, grp->object);
         if (!group)
             return false;
+        json_t *estimated = NULL;
         for (size_t i = 0; i < win->n_totals; i++) {
             const struct bench__total_desc *d = win->totals[i].desc;
             if (strcmp(d->object, grp->object) != 0 || !d->key)
@@ -299,6 +302,12 @@ static bool put_window_counters(json_t *o, const struct bench__window *win)
             json_t *into = d->nest ? member_object(group, d->nest) : group;
             if (!into || !put_text_key(into, d->key, number(win->totals[i].value)))
                 return false;
+            if (!grp->has_scale && win->totals[i].estimate && !isnan(win->totals[i].value)) {
+                if (!estimated && !put(group, "estimated", estimated = json_array()))
+                    return false;
+                if (!append(estimated, text(d->key)))
+                    return false;
+            }
         }
         if (grp->has_scale && !put(group, "scale", number(grp->scale)))
             return false;

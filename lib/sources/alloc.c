@@ -14,14 +14,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#if BENCH__LINUX
-#include <sys/auxv.h>
-#endif
 
 #include "../platform/os.h"
 #include "../util/alloc.h"
 #include "../util/text.h"
 #include "alloc.h"
+#include "process_probe.h"
 #include "../util/alloc_interposer.h"
 #include "source.h"
 
@@ -79,39 +77,6 @@ bool bench__alloc_absence(const struct bench__alloc_probe *p, char *why, size_t 
 
 /* ---- the probe -------------------------------------------------------------------------- */
 
-/* A sanitizer whose runtime replaces malloc, found by its init symbol. */
-static const char *sanitizer_present(void)
-{
-    static const struct {
-        const char *symbol, *name;
-    } runtimes[] = {
-        {"__asan_init", "AddressSanitizer"}, {"__hwasan_init", "HWAddressSanitizer"},
-        {"__tsan_init", "ThreadSanitizer"},  {"__msan_init", "MemorySanitizer"},
-        {"__lsan_init", "LeakSanitizer"},
-    };
-    for (size_t i = 0; i < sizeof runtimes / sizeof runtimes[0]; i++)
-        if (bench__os.dlsym(RTLD_DEFAULT, runtimes[i].symbol))
-            return runtimes[i].name;
-    return NULL;
-}
-
-/* No dynamic loader: a static binary (AT_BASE is the loader's address). */
-static bool static_binary(void)
-{
-#if BENCH__LINUX
-    return getauxval(AT_BASE) == 0;
-#else
-    return false;
-#endif
-}
-
-/* Valgrind's core preloads its vgpreload_* objects through LD_PRELOAD. */
-static bool under_valgrind(void)
-{
-    const char *preload = getenv("LD_PRELOAD");
-    return preload && strstr(preload, "vgpreload");
-}
-
 /* A malloc and a free of the library, counted on this thread. */
 static bool sees_allocations(const struct bench__alloc_interposer *ip)
 {
@@ -143,9 +108,9 @@ static void *alloc_open(const struct bench__source_request *req, struct bench__c
                                  "the interposer libbench-alloc.so is built on Linux only");
         return NULL;
     }
-    struct bench__alloc_probe p = {.sanitizer = sanitizer_present(),
-                                   .valgrind = under_valgrind(),
-                                   .static_binary = static_binary()};
+    struct bench__alloc_probe p = {.sanitizer = bench__sanitizer_present(),
+                                   .valgrind = bench__under_valgrind(),
+                                   .static_binary = bench__static_binary()};
     const struct bench__alloc_interposer *ip = NULL;
     if (!p.sanitizer && !p.valgrind) {
         void *sym = bench__os.dlsym(RTLD_DEFAULT, BENCH__ALLOC_INTERPOSER_SYMBOL);
@@ -291,7 +256,8 @@ const struct bench__source_ops bench__source_alloc = {
     .bracket_end = alloc_bracket_end,
     .pass_end = alloc_pass_end,
     .edge_size = sizeof(struct bench__alloc_tally),
-    .edge_rank = 6, /* innermost: no other source's reading falls inside its windows */
+    .edge_rank = 6, /* inside every other source's but callgrind's, which reads nothing and
+                       allocates nothing in the normal run */
     .totals = alloc_totals,
     .n_totals = A_N,
     .run_begin = alloc_run_begin,

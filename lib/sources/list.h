@@ -9,6 +9,7 @@ BENCH__SOURCE(tier0)
 BENCH__SOURCE(syscalls)
 BENCH__SOURCE(raw)
 BENCH__SOURCE(alloc)
+BENCH__SOURCE(callgrind)
 /* A test build appends its own sources here, each one line of the same form. */
 #ifdef BENCH__SOURCE_LIST_EXTRA
 #include BENCH__SOURCE_LIST_EXTRA

@@ -184,6 +184,10 @@ struct bench__source_ops {
     /* A counting pass: pass_begin once, then bracket_begin/bracket_end around each batch of
      * counted calls, then pass_end with the number of counted calls and brackets. */
     void (*pass_begin)(void *state);
+    /* The row the next counting pass is for (its name), said just before pass_begin; a pass
+     * with no row said (the empty-bracket disclosure) has none. NULL op: not needed. A source
+     * that counts in another process (callgrind) matches that process's passes by it. */
+    void (*pass_row)(void *state, const char *row);
     void (*bracket_begin)(void *state);
     void (*bracket_end)(void *state);
     void (*pass_end)(void *state, uint64_t iterations, uint64_t brackets,
@@ -204,6 +208,10 @@ struct bench__source_ops {
     const struct bench__total_desc *totals;
     size_t n_totals;
     void (*window_total)(const struct bench__column_desc *column, struct bench__total_desc *out);
+    /* The workload test the next run_begin is for (its full name), said just before it. NULL
+     * op: not needed. A source that counts in another process (callgrind) matches that
+     * process's windows by it. */
+    void (*run_name)(void *state, const char *test);
     void (*run_begin)(void *state);
     void (*edge_read)(void *state, void *snapshot);
     void (*window_counts)(void *state, const void *open, const void *close,

@@ -37,9 +37,14 @@ static void run_workload(struct bench__wl *w, const struct bench__entry *e)
     struct bench_ctx *saved = bench__current;
     bench__current = &ctx;
     /* the counting sources count for the whole test; windows read them at their edges */
-    for (size_t i = 0; i < w->catalog->n_sources; i++)
-        if (w->catalog->sources[i].state)
-            w->catalog->sources[i].ops->run_begin(w->catalog->sources[i].state);
+    for (size_t i = 0; i < w->catalog->n_sources; i++) {
+        const struct bench__open_source *src = &w->catalog->sources[i];
+        if (!src->state)
+            continue;
+        if (src->ops->run_name)
+            src->ops->run_name(src->state, e->full_name);
+        src->ops->run_begin(src->state);
+    }
     int jumped = setjmp(escape);
     if (jumped == 0) {
         bench__wl_open_edges(w, &w->edges);

@@ -952,6 +952,74 @@ BAD = [
 ]
 
 
+
+def case_channels():
+    """--metric=time,instructions (issue 27 point 4) on documents whose numbers are chosen: one
+    cell where both channels move up (agree: channels_disagree false), one where time falls by
+    20% while instructions rise by 1% (they disagree), one where both hold; the exit status
+    follows the two channels (a claimed regression in either: 1); --json carries each
+    channel's document and the combined cells, byte-identical for the same inputs."""
+    runs = 8
+    noise = [1.000, 1.004, 0.997, 1.002, 0.999, 1.003, 0.998, 1.001]
+
+    def cell_row(name, t, ir):
+        r = row(name, {}, t)
+        r["metrics"] = {"instructions": ir}
+        return r
+
+    # (name, time baseline -> candidate, instructions baseline -> candidate)
+    plan = [("both_up", (1000.0, 1200.0), (5000.0, 5050.0)),
+            ("disagree", (1000.0, 800.0), (5000.0, 5050.0)),
+            ("steady", (1000.0, 1000.0), (5000.0, 5000.0))]
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {"baseline": [], "candidate": [], "aa": []}
+        for arm in files:
+            for r in range(runs):
+                rows = []
+                for name, t, ir in plan:
+                    k = 1 if arm == "candidate" else 0
+                    rows.append(cell_row(name, t[k] * noise[(r + len(arm)) % runs], ir[k]))
+                files[arm].append(write(os.path.join(tmp, f"{arm}{r + 1}.json"), document(rows)))
+        out_json = os.path.join(tmp, "two.json")
+        args = ["compare", "--metric=time,instructions", "--json", out_json] + file_args(files)
+        rc, out, err = run(args)
+        print(out)
+        check(rc == 1 and "== channel 1 of 2: time" in out and
+              "== channel 2 of 2: instructions" in out and
+              "verdict: REGRESSION (time: REGRESSION, instructions: REGRESSION)" in out,
+              f"channels: exit {rc}\n{out}{err}")
+        doc = load(out_json)
+        check(doc.get("channels") == ["time", "instructions"] and doc.get("exit") == 1 and
+              sorted(doc.get("reports", {})) == ["instructions", "time"] and
+              doc["reports"]["instructions"]["params"]["metric"] == "instructions" and
+              doc["reports"]["time"]["params"]["metric"] is None, f"channels: document {doc}")
+        cells = {c["name"]: c for c in doc.get("cells", [])}
+        check(cells.get("both_up", {}).get("channels_disagree") is False and
+              cells["both_up"]["states"] == {"time": "CLAIMED regression",
+                                             "instructions": "CLAIMED regression"},
+              f"channels: both_up {cells.get('both_up')}")
+        check(cells.get("disagree", {}).get("channels_disagree") is True and
+              cells["disagree"]["states"] == {"time": "CLAIMED improvement",
+                                              "instructions": "CLAIMED regression"},
+              f"channels: disagree {cells.get('disagree')}")
+        check(cells.get("steady", {}).get("channels_disagree") is False and
+              cells["steady"]["states"]["instructions"] == "NO_CHANGE",
+              f"channels: steady {cells.get('steady')}")
+        check(re.search(r"│ disagree +│ CLAIMED improvement \(-20\.\d\d%\) +│ "
+                        r"CLAIMED regression \(\+1\.00%\) +│ yes", out) is not None,
+              f"channels: the combined table\n{out}")
+        first = open(out_json, "rb").read()
+        run(args)
+        check(open(out_json, "rb").read() == first, "channels: --json not deterministic")
+        # one channel unmeasured: no disagreement is claimed (null), never a guess
+        for name in ("junit", "summary"):
+            rc, out, err = run(["compare", "--metric=time,instructions", f"--{name}",
+                                os.path.join(tmp, "x")] + file_args(files))
+            check(rc == 2 and "judges one channel" in err, f"channels --{name}: {rc} {err}")
+        rc, out, err = run(["compare", "--metric=time,time"] + file_args(files))
+        check(rc == 2 and "two different channels" in err, f"channels time,time: {rc} {err}")
+
+
 def bad_document(name, tmp):
     good = row("sum", {"size": "64"}, 100)
     if name == "negative":

@@ -116,11 +116,18 @@ void compare_subject_free(struct compare_state *st, size_t s, size_t n)
  * engine judges it with the runs it has (docs/how-to/compare-two-builds.md, "Lost runs"). */
 bool compare_metric_is_exact(const char *name)
 {
-    static const char *const exact[] = {"allocs", "frees", "alloc-bytes"};
+    static const char *const exact[] = {"allocs", "frees", "alloc-bytes", "instructions"};
     for (size_t i = 0; name && i < sizeof exact / sizeof *exact; i++)
         if (strcmp(name, exact[i]) == 0)
             return true;
     return false;
+}
+
+void compare_select_channel(struct compare_options *o, size_t k)
+{
+    const char *name = o->channels[k];
+    o->metric = strcmp(name, "time") == 0 ? NULL : name;
+    o->metric_exact = compare_metric_is_exact(o->metric);
 }
 
 /* The value of a row for this comparison: its medianNs, or with --metric its metric. A metric

@@ -81,11 +81,16 @@ void compare_usage(FILE *out)
           "  --metric NAME       compare the rows' metric NAME (a --bench-json metric id, like\n"
           "                      allocs or instr) instead of their median time; binary mode\n"
           "                      adds --metrics=NAME to each run unless ARGS hold --metrics.\n"
-          "                      allocs, frees and alloc-bytes are exact counts: a floor of\n"
-          "                      0, any difference a change, equal counts NO_CHANGE\n"
+          "                      allocs, frees, alloc-bytes and instructions (callgrind) are\n"
+          "                      exact counts: a floor of 0, any difference a change, equal\n"
+          "                      counts NO_CHANGE; perf's instr is judged like time\n"
+          "  --metric A,B        two channels on the same runs (time,instructions): a state\n"
+          "                      per channel per cell, where they disagree, and exit 1 when\n"
+          "                      either claims a regression\n"
           "  --global-noise-floor[=PCT]  every cell's floor is at least PCT, or bare the\n"
-          "                      largest A/A floor of all cells (a claim must clear it)\n"
-          "  --json FILE         also write the comparison as JSON (written atomically)\n"
+          "                      largest A/A floor of all cells (a claim must clear it)\n",
+          out);
+    fputs("  --json FILE         also write the comparison as JSON (written atomically)\n"
           "  --junit FILE        also write each cell as a JUnit test case (a regression\n"
           "                      fails, UNMEASURED is skipped; written atomically)\n"
           "  --summary FILE      append the verdict and the cells that need a look as\n"
@@ -127,6 +132,49 @@ __attribute__((format(printf, 2, 3))) static int usage_error(struct cmd_error *e
 }
 
 enum list_id { LIST_NONE = -1 };
+
+/* --metric NAME or --metric A,B (two channels, each "time" or a metric name). */
+static int parse_metric(struct compare_options *o, const char *value, struct cmd_error *e)
+{
+    for (const char *c = value; *c; c++)
+        if (!(*c >= 'a' && *c <= 'z') && !(*c >= 'A' && *c <= 'Z') && !(*c >= '0' && *c <= '9') &&
+            !strchr("-_./,", *c))
+            return usage_error(e,
+                               "--metric: '%s' is not a metric name (letters, digits and "
+                               "- _ . /, like allocs) or two joined by a comma (time,instructions)",
+                               value);
+    const char *comma = strchr(value, ',');
+    if (!comma) {
+        o->metric = strcmp(value, "time") == 0 ? NULL : value;
+        o->metric_exact = compare_metric_is_exact(o->metric);
+        if (o->metric)
+            bench__fmt(o->metrics_arg, sizeof o->metrics_arg, "--metrics=%s", o->metric);
+        return 0;
+    }
+    free(o->channel_list);
+    o->channel_list = bench__xstrdup(value);
+    char *second = o->channel_list + (comma - value);
+    *second++ = '\0';
+    o->channels[0] = o->channel_list;
+    o->channels[1] = second;
+    o->n_channels = 2;
+    if (!*o->channels[0] || !*o->channels[1] || strchr(second, ',') ||
+        strcmp(o->channels[0], o->channels[1]) == 0)
+        return usage_error(e,
+                           "--metric: '%s': two different channels joined by one comma, "
+                           "like time,instructions",
+                           value);
+    char list[300] = "";
+    for (size_t k = 0; k < 2; k++)
+        if (strcmp(o->channels[k], "time") != 0)
+            bench__fmt(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? "," : "",
+                       o->channels[k]);
+    bench__fmt(o->metrics_arg, sizeof o->metrics_arg, "--metrics=%s", list);
+    /* the channel that decides --runs=auto: time when it is one (an exact count needs no more
+     * runs than the first) */
+    compare_select_channel(o, strcmp(o->channels[1], "time") == 0 ? 1 : 0);
+    return 0;
+}
 
 static int parse_args(struct compare_options *o, int argc, char **argv, struct cmd_error *e,
                       bool *help)
@@ -292,15 +340,8 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
                     e, "--min-delta-ns: '%s' is not a decimal number >= 0 (like 2.5)", value);
             break;
         case 9:
-            for (const char *c = value; *c; c++)
-                if (!(*c >= 'a' && *c <= 'z') && !(*c >= 'A' && *c <= 'Z') &&
-                    !(*c >= '0' && *c <= '9') && !strchr("-_./", *c))
-                    return usage_error(e,
-                                       "--metric: '%s' is not a metric name (letters, digits "
-                                       "and - _ . /, like allocs)",
-                                       value);
-            o->metric = value;
-            o->metric_exact = compare_metric_is_exact(value);
+            if (parse_metric(o, value, e) != 0)
+                return -1;
             break;
         case 4: o->json_path = value; break;
         case 7: o->junit_path = value; break;
@@ -381,7 +422,7 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
         if (o->n_args > 0)
             return usage_error(e, "ARGS after '--' apply to binaries: put a command's arguments "
                                   "in its string");
-        if (o->metric)
+        if (seen[9])
             return usage_error(e, "--metric applies to binaries and --bench-json documents: a "
                                   "command's only value is its wall time");
         for (int c = 0; c < 2; c++) {
@@ -409,14 +450,13 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
         return usage_error(e, "unexpected argument '%s' (give two binaries)", extra);
     if (seen[10] && (any_files || o->commands_mode))
         return usage_error(e, "--mode applies to binaries");
-    if (o->mode == COMPARE_MODE_PAIRED &&
-        (seen[0] || o->junit_path || o->summary_path || o->metric))
+    if (o->mode == COMPARE_MODE_PAIRED && (seen[0] || o->junit_path || o->summary_path || seen[9]))
         return usage_error(e, "--mode=paired: %s applies to the run-level mode",
                            seen[0]           ? "--runs"
                            : o->junit_path   ? "--junit"
                            : o->summary_path ? "--summary"
                                              : "--metric");
-    if (o->mode == COMPARE_MODE_AUTO && (seen[0] || o->junit_path || o->summary_path || o->metric))
+    if (o->mode == COMPARE_MODE_AUTO && (seen[0] || o->junit_path || o->summary_path || seen[9]))
         o->mode = COMPARE_MODE_RUNS; /* options of the run-level mode choose it */
     if (o->duet && o->mode == COMPARE_MODE_RUNS)
         return usage_error(e, "--duet applies to the paired mode, which %s leaves",
@@ -424,6 +464,9 @@ static int parse_args(struct compare_options *o, int argc, char **argv, struct c
                            : o->junit_path   ? "--junit"
                            : o->summary_path ? "--summary"
                                              : "--metric");
+    if (o->n_channels && (o->junit_path || o->summary_path))
+        return usage_error(e, "%s judges one channel: give --metric one name",
+                           o->junit_path ? "--junit" : "--summary");
     if (o->duet)
         o->mode =
             COMPARE_MODE_PAIRED; /* a binary that does not serve is an error, not a fallback */
@@ -480,6 +523,7 @@ static void state_free(struct compare_state *st)
             tool_words_free(st->opts.command_argv[c]);
     }
     free(st->programs);
+    free(st->opts.channel_list);
 }
 
 int compare_main(int argc, char **argv)
@@ -521,7 +565,6 @@ int compare_main(int argc, char **argv)
         bench__fmt(mode_note, sizeof mode_note, "the run-level mode: %s", why);
         fprintf(stderr, "libbench compare: %s\n", mode_note);
     }
-    struct bench__cmp_cell_out *out = NULL;
     st.runs_cap = st.opts.runs_auto ? st.opts.runs_max : st.opts.runs;
     if (st.opts.runs_auto)
         st.opts.runs = RUNS_DEFAULT; /* the first runs; then one at a time */
@@ -541,66 +584,17 @@ int compare_main(int argc, char **argv)
         fprintf(stderr, "error: %s\n", err);
         goto done;
     }
-    compare_assemble(&st);
-
-    struct bench__cmp_params params;
-    compare_engine_params(&st.opts, &params);
-    struct bench__cmp_result result = {.global_floor = NAN};
-    out = bench__xcalloc(st.n_cells ? st.n_cells : 1, sizeof *out);
-    if (st.n_cells == 0) {
-        /* nothing was measured: never a pass */
-        result.verdict = "UNMEASURED";
-        result.exit_code = 2;
-        result.reason = "unmeasured_cells";
-    } else if (compare_analyse(&st, &params, out, &result, err, sizeof err) != 0) {
+    if (st.opts.n_channels) {
+        status = compare_channels(&st, mode_note);
+        goto done;
+    }
+    struct compare_judged j;
+    if (compare_judge(&st, mode_note, &j, err, sizeof err) != 0) {
         fprintf(stderr, "error: %s\n", err);
         goto done;
     }
-
-    /* What Benjamini-Hochberg can confirm with these runs, as the engine judged it (so the
-     * warning and the verdict never disagree: docs/explanation/statistics.md, "Why 5 runs is the
-     * practical minimum"). None: no claim at all, the verdict is UNMEASURED. Only several cells
-     * together: said, with the runs one change alone needs. */
-    char bh_warning[400];
-    const char *warnings[2];
-    size_t n_warnings = 0;
-    if (mode_note[0])
-        warnings[n_warnings++] = mode_note;
-    unsigned bh_needs = result.family_size ? bench__runs_needed(result.family_size, params.q) : 0;
-    size_t m = result.family_size;
-    if (m > 0 && result.bh_min_cells == 0) {
-        bench__fmt(bh_warning, sizeof bh_warning,
-                   "%zu runs per arm are too few for Benjamini-Hochberg to confirm any change "
-                   "in a family of %zu cell%s at q %g, so nothing is claimed, no change and no "
-                   "PASS either: that needs %u runs per arm",
-                   result.bh_fewest_runs, m, m == 1 ? "" : "s", params.q, bh_needs);
-        warnings[n_warnings++] = bh_warning;
-    } else if (result.bh_min_cells > 1) {
-        bench__fmt(bh_warning, sizeof bh_warning,
-                   "with %zu runs per arm Benjamini-Hochberg confirms a change in a family of "
-                   "%zu cells at q %g only when at least %zu cells change together: one change "
-                   "alone needs %u runs per arm",
-                   result.bh_fewest_runs, m, params.q, result.bh_min_cells, bh_needs);
-        warnings[n_warnings++] = bh_warning;
-    }
-
-    struct compare_report rep = {
-        .opts = &st.opts,
-        .params = &params,
-        .cells = st.cells,
-        .n_cells = st.n_cells,
-        .out = out,
-        .result = &result,
-        .schedule = st.schedule,
-        .auto_stop = st.auto_stop,
-        .warnings = warnings,
-        .n_warnings = n_warnings,
-        .state = &st,
-    };
-    for (size_t s = 0; s < N_SUBJECTS; s++) {
-        rep.n_runs[s] = st.n_runs[s];
-        rep.run_fail[s] = st.run_fail[s];
-    }
+    const struct compare_report rep = j.rep;
+    const struct bench__cmp_result result = j.result;
     compare_report_text(stdout, &rep);
     fflush(stdout);
     status = result.exit_code;
@@ -619,8 +613,8 @@ int compare_main(int argc, char **argv)
         fprintf(stderr, "error: --summary: %s\n", err);
         status = 2;
     }
+    compare_judged_free(&j);
 done:
-    free(out);
     state_free(&st);
     return status;
 }

@@ -15,6 +15,8 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "stats/compare.h"
+
 #define COMPARE_ERROR_MAX 512
 
 /* ---- doc.c: the documents, as the readers give them --------------------------------------- */
@@ -140,15 +142,24 @@ struct compare_options {
     size_t n_args;
     char **files[N_SUBJECTS]; /* file mode: the files given; once loaded, the file of each run */
     size_t n_files[N_SUBJECTS];
-    const char *metric;  /* --metric: the row metric compared instead of medianNs; NULL: time */
-    bool metric_exact;   /* --metric names an exact count (allocs, frees, alloc-bytes): floor 0 */
-    double global_floor; /* --global-noise-floor[=PCT]: 0 none, a fraction, or
-                            BENCH__CMP_GLOBAL_FLOOR_WORST (the worst cell's A/A floor) */
+    const char *metric; /* --metric: the row metric compared instead of medianNs; NULL: time */
+    bool metric_exact;  /* --metric names an exact count (allocs, frees, alloc-bytes): floor 0 */
+    /* --metric=A,B: two channels judged on the same runs (channels.c), each "time" or a metric
+     * name; metric/metric_exact then name the channel that decides --runs=auto (time when it
+     * is one). n_channels is 0 for one --metric. */
+    char *channel_list; /* the --metric value, split in place */
+    const char *channels[2];
+    size_t n_channels;
+    char metrics_arg[320]; /* binary mode: the --metrics=... each run gets ("" for none) */
+    double global_floor;   /* --global-noise-floor[=PCT]: 0 none, a fraction, or
+                              BENCH__CMP_GLOBAL_FLOOR_WORST (the worst cell's A/A floor) */
 };
 
 /* cells.c: whether a metric is an exact count (integer counts that repeat exactly: allocs,
  * frees, alloc-bytes), judged by bench__cmp_exact_counts with a floor of 0. */
 bool compare_metric_is_exact(const char *name);
+/* The channel k of --metric=A,B as the one metric of a comparison (NULL for time). */
+void compare_select_channel(struct compare_options *o, size_t k);
 
 /* The cell of --commands: each run of a subject is one row of this name, its wall time. */
 #define COMPARE_COMMAND_CELL "process wall time"
@@ -326,6 +337,33 @@ char *compare_cell_reason(const struct compare_report *rep, size_t i);
 /* Write the --json document atomically; on failure -1 and one line in err. */
 int compare_report_json(const struct compare_report *rep, const char *path, char *err,
                         size_t err_size);
+struct json_t;
+/* The --json document of rep (a new reference). */
+struct json_t *compare_report_document(const struct compare_report *rep);
+
+/* ---- cmd.c: one judgement of the runs (the cells of the metric st->opts selects) ---------- */
+
+struct compare_judged {
+    struct bench__cmp_params params;
+    struct bench__cmp_result result;
+    struct bench__cmp_cell_out *out; /* rep.n_cells records; freed by compare_judged_free */
+    char bh_warning[400];
+    const char *warnings[2];
+    struct compare_report rep; /* its cells are st's: valid until the next compare_judge */
+};
+
+/* Assemble st's cells for the metric st->opts selects and judge them: j filled (its warnings
+ * from mode_note and Benjamini-Hochberg's reach). 0, or -1 with err. j must not move after. */
+int compare_judge(struct compare_state *st, const char *mode_note, struct compare_judged *j,
+                  char *err, size_t err_size);
+void compare_judged_free(struct compare_judged *j);
+
+/* ---- channels.c: --metric=A,B, two channels judged on the same runs ---------------------- */
+
+/* Judge st's runs once per channel, print each channel's report and the table of both, write
+ * --json (both channels' documents and the combined cells); the exit status (a claimed
+ * regression in either channel 1, else anything unmeasured 2, else 0). */
+int compare_channels(struct compare_state *st, const char *mode_note);
 
 /* ---- ci.c: the verdicts for CI: --junit and --summary ----------------------------------- */
 

@@ -574,6 +574,11 @@ static json_t *document(const struct compare_report *rep)
     return doc;
 }
 
+json_t *compare_report_document(const struct compare_report *rep)
+{
+    return document(rep);
+}
+
 int compare_report_json(const struct compare_report *rep, const char *path, char *err,
                         size_t err_size)
 {

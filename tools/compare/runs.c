@@ -92,8 +92,8 @@ static void run_subject(struct compare_state *st, size_t s, size_t r)
     bool chosen = false;
     for (size_t a = 0; a < st->opts.n_args; a++)
         chosen |= strncmp(st->opts.args[a], "--metrics", 9) == 0;
-    if (st->opts.metric && !st->opts.commands_mode && !chosen)
-        bench__fmt(metrics, sizeof metrics, "--metrics=%s", st->opts.metric);
+    if (st->opts.metrics_arg[0] && !st->opts.commands_mode && !chosen)
+        bench__fmt(metrics, sizeof metrics, "%s", st->opts.metrics_arg);
     size_t n = 3 + st->opts.n_args + (metrics[0] != '\0');
     const struct tool_program *bin = &st->programs[s == SUBJ_CANDIDATE ? 1 : 0];
     char **argv = bench__xcalloc(n + 1, sizeof *argv);

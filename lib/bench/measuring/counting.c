@@ -64,10 +64,13 @@ void bench__count_pass_begin(struct bench__measure *m, size_t row, uint64_t iter
     m->count.batch = batch;
     m->count.done = 0;
     m->count.brackets = 0;
-    if (m->count.profile)
+    if (m->count.profile) {
         bench__profile_pass_begin(m);
-    else
-        count_ops(m)->pass_begin(count_state(m));
+        return;
+    }
+    if (count_ops(m)->pass_row)
+        count_ops(m)->pass_row(count_state(m), m->rows[row].name);
+    count_ops(m)->pass_begin(count_state(m));
 }
 
 /* Read the pass and append the source's family as cells of the row. */

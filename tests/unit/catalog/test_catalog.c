@@ -320,6 +320,9 @@ static const struct bench__column_desc *declared(const char *source, const char 
     "the allocation interposer libbench-alloc.so is not loaded in this process: link the test "    \
     "binary with it (pkg-config libbench-alloc) or run it with LD_PRELOAD=libbench-alloc.so"
 
+#define CALLGRIND_REASON                                                                           \
+    "valgrind is not on PATH (install valgrind to count instructions under Callgrind)"
+
 static void test_metrics_on_the_fake_host(void **state)
 {
     (void)state;
@@ -329,7 +332,8 @@ static void test_metrics_on_the_fake_host(void **state)
     for (size_t i = 0; i < bench__n_sources; i++)
         if (!bench__sources[i]->family_for)
             want += bench__sources[i]->n_family;
-    want++; /* the syscall source's standing column, listed as if --syscalls were given */
+    want++;    /* the syscall source's standing column, listed as if --syscalls were given */
+    want += 2; /* callgrind's two columns, listed as if --instr=callgrind were given */
     assert_int_equal(bench_catalog_metric_count(cat), want);
 
     const char *perf_reason = capability_reason(cat, "perf", "counting");
@@ -345,6 +349,12 @@ static void test_metrics_on_the_fake_host(void **state)
             assert_string_equal(m.column, "syscalls");
             assert_false(m.available);
             assert_string_equal(m.reason, capability_reason(cat, "syscall", "counting"));
+            continue;
+        }
+        if (!strcmp(m.source, "callgrind")) { /* the fake host has no valgrind on PATH */
+            assert_true(!strcmp(m.name, "instructions") || !strcmp(m.name, "instructions-spread"));
+            assert_false(m.available);
+            assert_string_equal(m.reason, CALLGRIND_REASON);
             continue;
         }
         const struct bench__column_desc *d = declared(m.source, m.name);
@@ -416,6 +426,7 @@ static void test_capabilities_on_the_fake_host(void **state)
          "perf_event_open(raw:r0) failed: EACCES (Permission denied) — perf_event_paranoid=2 — "
          "lower it or grant CAP_PERFMON"},
         {"alloc", "counting", ALLOC_REASON},
+        {"callgrind", "counting", CALLGRIND_REASON},
         {"wall", "counting", NULL},
         {"psi", "counting", PSI_REASON},
         {"pfm", "eventNaming",
@@ -528,30 +539,31 @@ static void test_listing_blocks_and_runqueue_line(void **state)
     assert_string_equal(
         from + 1,
         "capabilities:\n"
-        "  perf    ✗ counting — perf_event_open(cycles) failed: EACCES (Permission denied) — "
+        "  perf      ✗ counting — perf_event_open(cycles) failed: EACCES (Permission denied) — "
         "perf_event_paranoid=2 — lower it or grant CAP_PERFMON\n"
-        "          ✗ countingScaled — opt-in: --perf-scaled\n"
-        "          ✗ selfMonitoring — no hardware counter to map (the perf group did not open)\n"
-        "          ✗ ipSampling — opt-in: --profile\n"
-        "          ✗ preciseMemory — looked for an IBS op PMU "
+        "            ✗ countingScaled — opt-in: --perf-scaled\n"
+        "            ✗ selfMonitoring — no hardware counter to map (the perf group did not open)\n"
+        "            ✗ ipSampling — opt-in: --profile\n"
+        "            ✗ preciseMemory — looked for an IBS op PMU "
         "(/sys/bus/event_source/devices/ibs_op/type: No such file or directory) and PEBS precise "
         "levels (/sys/bus/event_source/devices/cpu/caps/max_precise: No such file or directory): "
         "neither found\n"
-        "  perf-sw ✗ counting — perf_event_open(task-clock) failed: EACCES (Permission denied) — "
+        "  perf-sw   ✗ counting — perf_event_open(task-clock) failed: EACCES (Permission denied) — "
         "perf_event_paranoid=2 — lower it or grant CAP_PERFMON\n"
-        "  tier0   ✓ counting\n"
-        "  syscall ✗ counting — tracefs not mounted (mount -t tracefs nodev /sys/kernel/tracing)\n"
-        "          ✗ eventTracing — tracefs not mounted (mount -t tracefs nodev "
+        "  tier0     ✓ counting\n"
+        "  syscall   ✗ counting — tracefs not mounted (mount -t tracefs nodev /sys/kernel/tracing)\n"
+        "            ✗ eventTracing — tracefs not mounted (mount -t tracefs nodev "
         "/sys/kernel/tracing)\n"
-        "  raw     ✗ countingRaw — perf_event_open(raw:r0) failed: EACCES (Permission denied) — "
+        "  raw       ✗ countingRaw — perf_event_open(raw:r0) failed: EACCES (Permission denied) — "
         "perf_event_paranoid=2 — lower it or grant CAP_PERFMON\n"
-        "  alloc   ✗ counting — " ALLOC_REASON "\n"
-        "  wall    ✓ counting\n"
-        "  psi     ✗ counting — " PSI_REASON "\n"
-        "  pfm     ✗ eventNaming — libpfm4 not loaded: dlopen(libpfm.so.4) failed: libpfm.so.4: "
+        "  alloc     ✗ counting — " ALLOC_REASON "\n"
+        "  callgrind ✗ counting — " CALLGRIND_REASON "\n"
+        "  wall      ✓ counting\n"
+        "  psi       ✗ counting — " PSI_REASON "\n"
+        "  pfm       ✗ eventNaming — libpfm4 not loaded: dlopen(libpfm.so.4) failed: libpfm.so.4: "
         "cannot open shared object file: No such file or directory\n"
-        "  harness ✗ symbolization — opt-in: --profile (probed with the perf source)\n"
-        "          ✗ numaAttribution — not implemented (no page-to-node classification)\n"
+        "  harness   ✗ symbolization — opt-in: --profile (probed with the perf source)\n"
+        "            ✗ numaAttribution — not implemented (no page-to-node classification)\n"
         "\n"
         "workload: runqueue wait unattributable (/proc/thread-self/schedstat: No such file or "
         "directory; /proc/self/schedstat: No such file or directory — CONFIG_SCHED_INFO=n?) — "
