@@ -117,7 +117,7 @@ def case_known():
     rc, out, err, rows = bench("-i", "nops_1000|empty_body|per_call")
     print(out)
     nops, empty = ir(rows.get("callgrind.nops_1000")), ir(rows.get("callgrind.empty_body"))
-    call = ir(rows.get("nops_100"))
+    call = ir(rows.get("callgrind.nops_100"))
     check(rc == 0 and "--instr: callgrind counted under Valgrind in 2 runs" in err,
           f"run: {rc}\n{err}")
     check(nops is not None and empty is not None and abs(nops - empty - 1000) < 1e-9,
