@@ -83,6 +83,7 @@ struct cg_state {
 
 /* ---- the probe ---------------------------------------------------------------------------- */
 
+#if BENCH__LINUX
 /* The full path of `name` on PATH, into out; false when it is not there. */
 static bool on_path(const char *name, char *out, size_t size)
 {
@@ -101,6 +102,7 @@ static bool on_path(const char *name, char *out, size_t size)
     free(copy);
     return found;
 }
+#endif
 
 /* ---- under Valgrind: the counting side ----------------------------------------------------- */
 
@@ -126,6 +128,7 @@ static void empty_bracket(struct cg_state *s)
 }
 #endif
 
+#if CG_COUNTS /* the counts files: written under Valgrind, read by the normal run */
 /* Under Valgrind: a first line in the run's file, so that a run with nothing to count (a binary
  * of workloads without windows) is told from one Valgrind refused. */
 static void started(const struct cg_state *s)
@@ -210,6 +213,8 @@ static void read_counts(struct cg_state *s, unsigned run)
     fclose(f);
 }
 
+#endif
+
 /* ---- the source ------------------------------------------------------------------------------ */
 
 static bool wants_cache(const struct bench__source_request *req)
@@ -257,13 +262,8 @@ static void *callgrind_open(const struct bench__source_request *req, struct benc
     bench__caps_off_platform(caps, BENCH__CAP_COUNTING,
                              "the runs under Valgrind read /proc/self/exe");
     return NULL;
-#elif !BENCH_HAVE_VALGRIND_HEADERS
-    (void)req;
-    bench__caps_absent(caps, BENCH__CAP_COUNTING,
-                       "not built with valgrind headers (<valgrind/callgrind.h>: install "
-                       "valgrind, or valgrind-devel, and rebuild)");
-    return NULL;
 #else
+#if BENCH_HAVE_VALGRIND_HEADERS
     if (RUNNING_ON_VALGRIND) {
         const char *dir = getenv(BENCH__CALLGRIND_ENV_DIR), *run = getenv(BENCH__CALLGRIND_ENV_RUN);
         if (!dir || !run) {
@@ -283,7 +283,22 @@ static void *callgrind_open(const struct bench__source_request *req, struct benc
         bench__caps_present(caps, BENCH__CAP_COUNTING);
         return s;
     }
+#endif
+    /* PATH first, through the OS seam: a fake host answers the same in every build */
     char valgrind[1024];
+    if (!on_path("valgrind", valgrind, sizeof valgrind)) {
+        bench__caps_absent(caps, BENCH__CAP_COUNTING,
+                           "valgrind is not on PATH (install valgrind to count instructions "
+                           "under Callgrind)");
+        return NULL;
+    }
+#if !BENCH_HAVE_VALGRIND_HEADERS
+    (void)req;
+    bench__caps_absent(caps, BENCH__CAP_COUNTING,
+                       "not built with valgrind headers (<valgrind/callgrind.h>: install "
+                       "valgrind, or valgrind-devel, and rebuild)");
+    return NULL;
+#else
     const char *sanitizer = bench__sanitizer_present();
     if (sanitizer) {
         bench__caps_absent(caps, BENCH__CAP_COUNTING,
@@ -296,12 +311,6 @@ static void *callgrind_open(const struct bench__source_request *req, struct benc
         bench__caps_absent(caps, BENCH__CAP_COUNTING,
                            "a static binary: Valgrind's tools need the dynamic loader to start "
                            "the test binary under them");
-        return NULL;
-    }
-    if (!on_path("valgrind", valgrind, sizeof valgrind)) {
-        bench__caps_absent(caps, BENCH__CAP_COUNTING,
-                           "valgrind is not on PATH (install valgrind to count instructions "
-                           "under Callgrind)");
         return NULL;
     }
     struct cg_state *s = bench__xcalloc(1, sizeof *s);
@@ -342,7 +351,8 @@ static void *callgrind_open(const struct bench__source_request *req, struct benc
     bench__fmt(status, status_size, "counted under Valgrind in %u runs (%.1f s), before timing",
                RUNS, secs);
     return s;
-#endif
+#endif /* the valgrind headers */
+#endif /* Linux */
 }
 
 static void callgrind_close(void *state)

@@ -17,6 +17,7 @@ COUNTING = os.environ.get("E2E_COUNTING", "")  # a binary without the interposer
 LIBBENCH = os.environ.get("E2E_LIBBENCH", "")
 SANITIZE = os.environ.get("E2E_SANITIZE", "none")
 SANITIZED = SANITIZE not in ("", "none")
+CHARTJS_MISSING = os.environ.get("E2E_CHARTJS_MISSING", "")  # why report --html cannot run
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "reference",
                       "bench-json.schema.json")
 METRICS = "--metrics=allocs,frees,alloc-bytes"
@@ -201,7 +202,16 @@ def case_export_record():
         want = {"allocs": None, "frees": None, "alloc-bytes": None} if SANITIZED else \
             {"allocs": 3, "frees": 3, "alloc-bytes": 112}
         check(m == want, f"record: metrics {m}")
-        # the dashboard carries the metric: the row's details list it with its value
+        # the table of report --metrics carries the metric
+        rc, out, err = run([LIBBENCH, "report", "--results", store, "--metrics"])
+        if not SANITIZED:
+            check(any(ln.split("│")[5:7] and "allocs" in ln and " 3 " in ln
+                      for ln in out.splitlines()), f"report --metrics\n{out}")
+        # the dashboard carries it too: the row's details list it with its value (the page
+        # inlines Debian's Chart.js: without it, report --html refuses and says so)
+        if CHARTJS_MISSING:
+            print(f"dashboard not checked: {CHARTJS_MISSING}")
+            return
         html = os.path.join(d, "dash.html")
         rc, out, err = run([LIBBENCH, "report", "--results", store, "--metrics", "--html", html])
         check(rc in (0, 2) and os.path.exists(html), f"report --html: {rc} {err}")
@@ -209,8 +219,6 @@ def case_export_record():
         if not SANITIZED:
             check("allocs <span>3</span>" in page and "alloc-bytes <span>112</span>" in page and
                   "frees <span>3</span>" in page, "dashboard: the alloc metrics are missing")
-            check(any(ln.split("│")[5:7] and "allocs" in ln and " 3 " in ln
-                      for ln in out.splitlines()), f"report --metrics\n{out}")
 
 
 def case_compare():

@@ -653,8 +653,10 @@ def case_compare_commands():
                      ["true", "--runs", "3", "true", "--commands"],
                      ["--runs", "3", "--commands", "true", "--timeout", "5", "true"]):
             rc, out, err, doc = compare(args, tmp)
+            # 3 runs decide nothing: too few for Benjamini-Hochberg, or, when the noise of
+            # `true` happens to look like a change, a regression it cannot confirm
             check(rc == 2 and doc.get("mode") == "commands" and
-                  doc.get("reason") == "too_few_runs_for_bh" and
+                  doc.get("reason") in ("too_few_runs_for_bh", "unconfirmed_regression") and
                   "│ process wall time │ 3/3/3" in out, f"commands in any order: {args}: {rc} "
                   f"{doc.get('mode')} {doc.get('reason')}\n{out}{err}")
     for args, want in [
