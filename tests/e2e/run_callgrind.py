@@ -124,7 +124,9 @@ def case_known():
     call = ir(rows.get("callgrind.nops_100"))
     check(rc == 0 and "--instr: callgrind counted under Valgrind in 2 runs" in err,
           f"run: {rc}\n{err}")
-    check(nops is not None and empty is not None and abs(nops - empty - 1000) < 1e-9,
+    # exactly 1000 apart with gcc; the compiler may shape the two loops a little differently
+    # (clang 14: 1000.10, one instruction more per 10-iteration pass)
+    check(nops is not None and empty is not None and abs(nops - empty - 1000) <= 0.5,
           f"1000 nops read {nops} Ir/iter, the empty body {empty}: not 1000 apart")
     check(empty is not None and 0 < empty <= LOOP_COST_MAX,
           f"the loop's own fixed cost {empty} Ir/iter is outside (0, {LOOP_COST_MAX}]")
