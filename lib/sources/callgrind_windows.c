@@ -3,9 +3,9 @@
  * Valgrind, a workload test collects from its start to its end, and every edge of a window dumps
  * (the dump resets the counters) and adds the dump to the test's running total, which it writes
  * to the run's counts file as "W\t<Ir> <L1> <LL>\t<edge>\t<test>"; collection is off from the
- * edge's first instruction on until it returns, so the reading itself is never counted. In the normal run each edge is numbered the
- * same way and a window's counts are the difference of its two edges' totals, from the same
- * test's same occurrence in the runs under Valgrind. */
+ * edge's first instruction on until it returns, so the reading itself is never counted. In the
+ * normal run each edge is numbered the same way and a window's counts are the difference of its two
+ * edges' totals, from the same test's same occurrence in the runs under Valgrind. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <math.h>
