@@ -174,9 +174,7 @@ static void read_counts(struct cg_state *s, unsigned run)
     while (getline(&line, &len, f) > 0) {
         line[strcspn(line, "\n")] = '\0';
         if (line[0] == 'W' && line[1] == '\t') {
-#if BENCH__LINUX
             bench__cg_windows_read(s->windows, line + 2, run);
-#endif
             continue;
         }
         char *p = line, *end;
@@ -363,9 +361,7 @@ static void callgrind_close(void *state)
     free(s->passes);
     free(s->taken);
     free(s->row);
-#if BENCH__LINUX
     bench__cg_windows_free(s->windows);
-#endif
     free(s);
 }
 
@@ -483,35 +479,17 @@ static void callgrind_pass_end(void *state, uint64_t iterations, uint64_t bracke
 
 static void callgrind_run_name(void *state, const char *test)
 {
-    struct cg_state *s = state;
-#if BENCH__LINUX
-    if (s->windows)
-        bench__cg_windows_test(s->windows, test);
-#else
-    (void)s, (void)test;
-#endif
+    bench__cg_windows_test(((struct cg_state *)state)->windows, test);
 }
 
 static void callgrind_run_begin(void *state)
 {
-    struct cg_state *s = state;
-#if BENCH__LINUX
-    if (s->windows)
-        bench__cg_windows_begin(s->windows);
-#else
-    (void)s;
-#endif
+    bench__cg_windows_begin(((struct cg_state *)state)->windows);
 }
 
 static void callgrind_run_end(void *state)
 {
-    struct cg_state *s = state;
-#if BENCH__LINUX
-    if (s->windows)
-        bench__cg_windows_end(s->windows);
-#else
-    (void)s;
-#endif
+    bench__cg_windows_end(((struct cg_state *)state)->windows);
 }
 
 /* A window's totals: the counts across the window, not per iteration ("Ir", "L1-miss"). */
@@ -529,14 +507,7 @@ static void callgrind_window_total(const struct bench__column_desc *column,
 
 static void callgrind_edge_read(void *state, void *snapshot)
 {
-    struct cg_state *s = state;
-    uint64_t edge = UINT64_MAX;
-#if BENCH__LINUX
-    if (s->windows)
-        edge = bench__cg_windows_edge(s->windows);
-#else
-    (void)s;
-#endif
+    uint64_t edge = bench__cg_windows_edge(((struct cg_state *)state)->windows);
     memcpy(snapshot, &edge, sizeof edge);
 }
 
@@ -548,21 +519,17 @@ static void callgrind_window_counts(void *state, const void *open, const void *c
     const struct cg_state *s = state;
     for (size_t k = 0; k < (s->cache ? C_N : C_PLAIN); k++)
         out->values[k] = NAN;
-#if BENCH__LINUX
     uint64_t o, c;
     memcpy(&o, open, sizeof o);
     memcpy(&c, close, sizeof c);
     double d[BENCH__CG_RUNS][BENCH__CG_N];
-    if (s->inside || !s->windows || !bench__cg_windows_delta(s->windows, o, c, d))
+    if (s->inside || !bench__cg_windows_delta(s->windows, o, c, d))
         return;
     out->values[C_IR] = d[0][BENCH__CG_IR];
     out->values[C_SPREAD] =
         isnan(d[1][BENCH__CG_IR]) ? NAN : fabs(d[0][BENCH__CG_IR] - d[1][BENCH__CG_IR]);
     double misses[2] = {d[0][BENCH__CG_L1], d[0][BENCH__CG_LL]};
     cache_columns(s, d[0][BENCH__CG_IR], misses, out);
-#else
-    (void)open, (void)close;
-#endif
 }
 
 const struct bench__source_ops bench__source_callgrind = {

@@ -68,12 +68,16 @@ void bench__cg_windows_free(struct bench__cg_windows *w)
 
 void bench__cg_windows_test(struct bench__cg_windows *w, const char *test)
 {
+    if (!w)
+        return;
     free(w->test);
     w->test = bench__xstrdup(test ? test : "");
 }
 
 void bench__cg_windows_begin(struct bench__cg_windows *w)
 {
+    if (!w)
+        return;
     w->edge = 0;
     if (!w->inside) { /* the next occurrence of this test the runs recorded */
         w->current = NULL;
@@ -125,6 +129,8 @@ static void count_edge(struct bench__cg_windows *w)
 
 uint64_t bench__cg_windows_edge(struct bench__cg_windows *w)
 {
+    if (!w)
+        return UINT64_MAX;
     if (w->inside && w->running)
         count_edge(w);
     return w->edge++;
@@ -132,6 +138,8 @@ uint64_t bench__cg_windows_edge(struct bench__cg_windows *w)
 
 void bench__cg_windows_end(struct bench__cg_windows *w)
 {
+    if (!w)
+        return;
 #if BENCH_HAVE_VALGRIND_HEADERS
     if (w->inside && w->running)
         CALLGRIND_TOGGLE_COLLECT;
@@ -142,7 +150,7 @@ void bench__cg_windows_end(struct bench__cg_windows *w)
 
 void bench__cg_windows_read(struct bench__cg_windows *w, const char *line, unsigned run)
 {
-    if (run < 1 || run > BENCH__CG_RUNS)
+    if (!w || run < 1 || run > BENCH__CG_RUNS)
         return;
     char *end;
     double c[BENCH__CG_N];
@@ -186,7 +194,7 @@ void bench__cg_windows_read(struct bench__cg_windows *w, const char *line, unsig
 bool bench__cg_windows_delta(const struct bench__cg_windows *w, uint64_t open, uint64_t close,
                              double out[BENCH__CG_RUNS][BENCH__CG_N])
 {
-    const struct cg_test *t = w->current;
+    const struct cg_test *t = w ? w->current : NULL;
     if (!t || open >= t->n_edges || close >= t->n_edges || close <= open)
         return false;
     for (size_t r = 0; r < BENCH__CG_RUNS; r++)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* callgrind_windows.h: the workload windows of the "callgrind" source (callgrind_windows.c):
  * each edge of a workload test numbered, counted under Valgrind, and a window's counts found
- * again in the normal run. Linux only, like callgrind_runs.h. */
+ * again in the normal run. Every call takes NULL (a source that probes only, or a platform
+ * without the runs) and does nothing. */
 #ifndef BENCH_SOURCES_CALLGRIND_WINDOWS_H
 #define BENCH_SOURCES_CALLGRIND_WINDOWS_H
 
