@@ -364,6 +364,9 @@ def parse_args(argv):
     ap.add_argument("--trials", type=int, help="trials of each A/A cell (default 30; --quick 2)")
     ap.add_argument("--trials-slow", type=int,
                     help="trials of each slowdown cell (default 10; --quick 2)")
+    ap.add_argument("--runs-trials", metavar="AA,SLOW",
+                    help="trials of the run-level rows, when fewer than --trials and "
+                         "--trials-slow (its comparisons take about 75 s each when quiet)")
     ap.add_argument("--quick", action="store_true", help="a smoke run: 2 trials of every cell")
     ap.add_argument("--modes", default="paired,runs", help="of paired,runs (default both)")
     ap.add_argument("--loads", default="quiet,hogs", help="of quiet,hogs (default both)")
@@ -392,6 +395,13 @@ def parse_args(argv):
         setattr(a, name, [w for w in allowed if w in chosen])
     if a.trials < 0 or a.trials_slow < 0 or a.hogs < 0:
         ap.error("--trials, --trials-slow and --hogs take a whole number >= 0")
+    a.runs_aa, a.runs_slow = a.trials, a.trials_slow
+    if a.runs_trials is not None:
+        parts = a.runs_trials.split(",")
+        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            ap.error("--runs-trials takes two whole numbers, AA,SLOW (e.g. 6,3)")
+        a.runs_aa = min(int(parts[0]), a.trials)
+        a.runs_slow = min(int(parts[1]), a.trials_slow)
     return a
 
 
@@ -416,7 +426,9 @@ def main(argv):
             cands[case] = wrapper(os.path.join(tmp, "c" + case), "base", a.knob, CASES[case][1])
         out_json = os.path.join(tmp, "compare.json")
         counts = {c: (a.trials if c == "aa" else a.trials_slow) for c in a.cases}
-        total = sum(counts.values()) * len(a.modes) * len(a.loads)
+        runs_counts = {c: (a.runs_aa if c == "aa" else a.runs_slow) for c in a.cases}
+        per_mode = {m: (runs_counts if m == "runs" else counts) for m in a.modes}
+        total = sum(sum(per_mode[m].values()) for m in a.modes) * len(a.loads)
         done, stopped = 0, None
         try:
             for i in range(max(counts.values(), default=0)):
@@ -429,6 +441,8 @@ def main(argv):
                             continue
                         modes = a.modes if i % 2 == 0 else list(reversed(a.modes))
                         for mode in modes:
+                            if i >= per_mode[mode][case]:
+                                continue
                             dead = [p.pid for p in hogs if p.poll() is not None]
                             r = run_compare(a, mode, base, cands[case], i, out_json)
                             j = judge(r, case)
@@ -460,6 +474,7 @@ def main(argv):
                 doc = {"tool": "benchmarks/compare_power/compare_power.py",
                        "started_unix": started, "cpus": ncpu, "hogs": a.hogs,
                        "libbench": a.libbench, "knob": a.knob, "runs": a.runs,
+                       "runs_trials": [a.runs_aa, a.runs_slow],
                        "compare_args": a.compare_arg, "bench_args": a.bench_arg,
                        "complete": done == total, "stopped": stopped, "trials": trials}
                 tmp_out = a.out + ".tmp"
@@ -472,8 +487,9 @@ def main(argv):
         print("compare_power: stopped (%s) after %d of %d comparisons; the hogs were killed; "
               "the table holds the comparisons done" % (stopped, done, total))
     print("compare_power: %d comparisons on %s CPUs, %d hogs beside the loaded ones; "
-          "run-level --runs=%s; trials A/A %d, slowdowns %d%s" % (
+          "run-level --runs=%s; trials A/A %d, slowdowns %d (run-level: %d, %d)%s" % (
               len(trials), ncpu, a.hogs, a.runs or "(default)", a.trials, a.trials_slow,
+              a.runs_aa, a.runs_slow,
               " (--quick: smoke figures, not a measurement)" if a.quick else ""))
     print()
     print(table)

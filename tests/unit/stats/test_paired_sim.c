@@ -6,8 +6,10 @@
  * simulation has a fixed seed and reads no clock. It checks: the false claims of A/A/A families
  * under the sequential looks (with every look taken, and as the caller stops), that the same
  * looks without the spending would claim too often, the power for a 5% and a 50% slowdown, the
- * stability of rounds_needed, the exact channels, and that the shuffled order of a round's
- * samples is uniform. The figures are printed on every run. */
+ * stability of rounds_needed, the exact channels, that the shuffled order of a round's samples
+ * is uniform, and the error rates and power again with the pairing of --duet (the control beside
+ * a baseline sample of its own, on two CPUs of unequal speed). The figures are printed on every
+ * run. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -51,7 +53,13 @@ static const double cell_sigma[CELLS] = {0.01, 0.02, 0.03, 0.05, 0.08, 0.03, 0.0
 
 struct cell {
     double b[CAP], c[CAP], a[CAP];
+    double b2[CAP]; /* --duet: the baseline sample paired with the control (b_aa) */
 };
+
+/* The pairing of the simulated rounds: sequential (the control paired with the candidate's
+ * baseline sample, b) or duet (two pairs per round, each timed at one instant on two CPUs: the
+ * baseline beside the candidate, then another baseline sample beside the control). */
+static bool duet_pairing;
 
 static void draw_cell(struct bench__rng *g, struct cell *c, size_t rounds, double sigma,
                       double change)
@@ -63,6 +71,40 @@ static void draw_cell(struct bench__rng *g, struct cell *c, size_t rounds, doubl
         c->b[r] = sample(g, 1000.0, host, sigma);
         c->c[r] = sample(g, 1000.0 * (1.0 + change), host, sigma);
         c->a[r] = sample(g, 1000.0, host, sigma);
+    }
+}
+
+/* A --duet round (tools/compare/paired.c, take_duet_round): two pairs, each of two samples taken
+ * at the same instant on two CPUs. Each pair has its own host factor (the second, milliseconds
+ * later, follows the first with 3% of its own); the two CPUs differ by a persistent 4% (one of
+ * them also runs something else), and the baseline takes the CPU the round's shuffle picks (a
+ * fair coin), the same in both pairs; 10% of the samples start late and lose the pair's instant
+ * (a fresh host factor of their own). */
+static double duet_host(struct bench__rng *g)
+{
+    double host = exp(0.10 * gaussian(g));
+    return uniform(g) < 0.05 ? host * (1.1 + 0.2 * uniform(g)) : host;
+}
+
+static double duet_sample(struct bench__rng *g, double level, double host, double cpu, double sigma)
+{
+    if (uniform(g) < 0.10)
+        host = duet_host(g); /* late: timed outside its pair's instant */
+    return sample(g, level, host * cpu, sigma);
+}
+
+static void draw_cell_duet(struct bench__rng *g, struct cell *c, size_t rounds, double sigma,
+                           double change)
+{
+    const double cpu_speed[2] = {1.0, 1.04};
+    for (size_t r = 0; r < rounds; r++) {
+        unsigned on = uniform(g) < 0.5;
+        double kb = cpu_speed[on], kp = cpu_speed[!on];
+        double h1 = duet_host(g), h2 = h1 * exp(0.03 * gaussian(g));
+        c->b[r] = duet_sample(g, 1000.0, h1, kb, sigma);
+        c->c[r] = duet_sample(g, 1000.0 * (1.0 + change), h1, kp, sigma);
+        c->b2[r] = duet_sample(g, 1000.0, h2, kb, sigma);
+        c->a[r] = duet_sample(g, 1000.0, h2, kp, sigma);
     }
 }
 
@@ -98,8 +140,9 @@ static struct outcome run_family(const struct bench__paired_params *p, struct ce
     struct bench__paired_result res = {0};
     struct outcome oc = {{false}, {0}, 0, false, 0};
     for (size_t i = 0; i < CELLS; i++)
-        items[i] = (struct bench__paired_item){names[i],   "",         ch, cells[i].b,
-                                               cells[i].c, cells[i].a, 0,  NULL};
+        items[i] = (struct bench__paired_item){
+            names[i],   "",         ch, cells[i].b,
+            cells[i].c, cells[i].a, 0,  duet_pairing ? cells[i].b2 : NULL};
     size_t looks = bench__paired_looks(p);
     for (size_t k = 0; k < looks; k++) {
         size_t n = bench__paired_look_rounds(p, k);
@@ -143,8 +186,9 @@ static void draw_family(struct bench__rng *g, size_t rounds, size_t changed, dou
                         double changed_sigma)
 {
     for (size_t i = 0; i < CELLS; i++)
-        draw_cell(g, &family[i], rounds, i == changed ? changed_sigma : cell_sigma[i],
-                  i == changed ? change : 0.0);
+        (duet_pairing ? draw_cell_duet : draw_cell)(g, &family[i], rounds,
+                                                    i == changed ? changed_sigma : cell_sigma[i],
+                                                    i == changed ? change : 0.0);
 }
 
 static const struct bench__paired_channel time_ch = {"time", false, BENCH__PAIRED_TIME_F_MIN, 0};
@@ -414,6 +458,62 @@ static void test_exact_channels(void **state)
     assert_int_equal(marked, 20);
 }
 
+/* ---- (e) the --duet pairing ------------------------------------------------------------------
+ */
+
+/* The control paired with a baseline sample of its own (b_aa): the error rates and the power of
+ * (b) and (c) hold under the duet's noise model too. */
+static void test_duet_pairing(void **state)
+{
+    (void)state;
+    enum { TRIALS = 300 };
+    duet_pairing = true;
+    struct bench__paired_params p;
+    bench__paired_defaults(&p);
+    double pass, rounds;
+    double stop = aaa_rate(RUN_STOPPING, BENCH__PAIRED_TIME_F_MIN, 5001, &pass, &rounds);
+    double every = aaa_rate(RUN_EVERY, BENCH__PAIRED_TIME_F_MIN, 5002, NULL, NULL);
+    double bare = aaa_rate(RUN_EVERY, 0.0, 5003, NULL, NULL);
+    p.detect = 0.05;
+    struct bench__rng g = {5004};
+    unsigned hit5 = 0, null_claims = 0, null_cells = 0, hit50 = 0;
+    for (unsigned t = 0; t < TRIALS; t++) {
+        draw_family(&g, p.max_rounds, 0, 0.05, 0.05);
+        struct outcome oc = run_family(&p, family, &time_ch, RUN_STOPPING);
+        hit5 += oc.state[0] == BENCH__PAIRED_REGRESSION && oc.exit_code == 1;
+        for (size_t i = 1; i < CELLS; i++)
+            null_claims += oc.claimed[i];
+        null_cells += CELLS - 1;
+    }
+    bench__paired_defaults(&p);
+    for (unsigned t = 0; t < TRIALS; t++) {
+        draw_family(&g, p.max_rounds, 0, 0.50, 0.08);
+        struct outcome oc = run_family(&p, family, &time_ch, RUN_STOPPING);
+        hit50 += oc.state[0] == BENCH__PAIRED_REGRESSION && oc.exit_code == 1;
+    }
+    duet_pairing = false;
+    printf("[ SIM      ] duet pairing (the control beside a baseline sample of its own; CPUs 4%% "
+           "apart, 10%% of samples late), A/A/A %d families of %d cells: stopping as a caller "
+           "%.1f%% claimed (q %.0f%%), %.1f%% PASS, %.1f rounds per cell; every look %.1f%%; "
+           "f_min 0 %.1f%%\n",
+           FAMILIES, CELLS, 100 * stop, 100 * p.q, 100 * pass, rounds, 100 * every, 100 * bare);
+    printf("[ SIM      ] duet pairing, power: 5%% slower (detect 5%%) claimed in %u of %d, false "
+           "claims in the other cells %u of %u; 50%% slower claimed in %u of %d\n",
+           hit5, TRIALS, null_claims, null_cells, hit50, TRIALS);
+    fflush(stdout);
+    assert_true(stop <= p.q);
+    assert_true(every <= p.q);
+    assert_true(bare <= p.q);
+    assert_true(pass >= 0.9);
+    /* The power depends on the noise model: the late samples (a host factor of their own) make
+     * the duet's pairs noisier than (c)'s sequential rounds, and 5% at detect 5% is claimed in
+     * 176 of 300 (59%) here. Only the error rates above are the rule's promise; the power is
+     * held to this model's figure less a margin, so a change that loses power shows. */
+    assert_true(hit5 >= TRIALS / 2);
+    assert_true(null_claims <= null_cells / 20);
+    assert_int_equal(hit50, TRIALS);
+}
+
 /* ---- the order of a round's samples -----------------------------------------------------------
  */
 
@@ -449,7 +549,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_aaa_false_claims),     cmocka_unit_test(test_power),
         cmocka_unit_test(test_rounds_needed_stable), cmocka_unit_test(test_exact_channels),
-        cmocka_unit_test(test_round_order),
+        cmocka_unit_test(test_round_order),          cmocka_unit_test(test_duet_pairing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
