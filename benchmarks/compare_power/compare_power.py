@@ -126,11 +126,22 @@ def compare_env():
     return env
 
 
-def run_compare(a, mode, base, cand, seed, out_json):
+def detect_args(a, case):
+    """--detect=N for a slowdown of N% ("to catch a change of X, ask for a --detect of about X",
+    docs/explanation/statistics.md): with the default 10% a 2% change lies inside the
+    equivalence margin and is rightly NO_CHANGE. The A/A keeps the tool's default. None with
+    --same-detect, or when --compare-arg gives a --detect."""
+    if a.same_detect or CASES[case][1] == 0 or any(
+            x.startswith("--detect") for x in a.compare_arg):
+        return []
+    return ["--detect=%d" % CASES[case][1]]
+
+
+def run_compare(a, mode, base, cand, seed, out_json, case):
     cmd = [a.libbench, "compare", "--mode=" + mode, "--seed=%d" % seed, "--json=" + out_json]
     if mode == "runs" and a.runs:
         cmd.append("--runs=" + a.runs)
-    cmd += a.compare_arg + [base, cand]
+    cmd += detect_args(a, case) + a.compare_arg + [base, cand]
     if a.bench_arg:
         cmd += ["--"] + a.bench_arg
     if os.path.exists(out_json):
@@ -367,6 +378,9 @@ def parse_args(argv):
     ap.add_argument("--runs-trials", metavar="AA,SLOW",
                     help="trials of the run-level rows, when fewer than --trials and "
                          "--trials-slow (its comparisons take about 75 s each when quiet)")
+    ap.add_argument("--same-detect", action="store_true",
+                    help="every comparison at the tool's --detect (default: a slowdown of N%% is "
+                         "compared with --detect=N, the A/A with the tool's default)")
     ap.add_argument("--quick", action="store_true", help="a smoke run: 2 trials of every cell")
     ap.add_argument("--modes", default="paired,runs", help="of paired,runs (default both)")
     ap.add_argument("--loads", default="quiet,hogs", help="of quiet,hogs (default both)")
@@ -444,7 +458,7 @@ def main(argv):
                             if i >= per_mode[mode][case]:
                                 continue
                             dead = [p.pid for p in hogs if p.poll() is not None]
-                            r = run_compare(a, mode, base, cands[case], i, out_json)
+                            r = run_compare(a, mode, base, cands[case], i, out_json, case)
                             j = judge(r, case)
                             done += 1
                             rec = {"mode": mode, "load": load, "case": case, "trial": i,
@@ -475,7 +489,7 @@ def main(argv):
                        "started_unix": started, "cpus": ncpu, "hogs": a.hogs,
                        "libbench": a.libbench, "knob": a.knob, "runs": a.runs,
                        "runs_trials": [a.runs_aa, a.runs_slow],
-                       "compare_args": a.compare_arg, "bench_args": a.bench_arg,
+                       "compare_args": a.compare_arg, "same_detect": a.same_detect, "bench_args": a.bench_arg,
                        "complete": done == total, "stopped": stopped, "trials": trials}
                 tmp_out = a.out + ".tmp"
                 with open(tmp_out, "w", encoding="utf-8") as f:
@@ -487,9 +501,12 @@ def main(argv):
         print("compare_power: stopped (%s) after %d of %d comparisons; the hogs were killed; "
               "the table holds the comparisons done" % (stopped, done, total))
     print("compare_power: %d comparisons on %s CPUs, %d hogs beside the loaded ones; "
-          "run-level --runs=%s; trials A/A %d, slowdowns %d (run-level: %d, %d)%s" % (
+          "run-level --runs=%s; trials A/A %d, slowdowns %d (run-level: %d, %d); %s%s" % (
               len(trials), ncpu, a.hogs, a.runs or "(default)", a.trials, a.trials_slow,
               a.runs_aa, a.runs_slow,
+              "--detect: the tool's default" if a.same_detect or any(
+                  x.startswith("--detect") for x in a.compare_arg)
+              else "--detect: the A/A at the tool's default, a slowdown of N% at N",
               " (--quick: smoke figures, not a measurement)" if a.quick else ""))
     print()
     print(table)
