@@ -43,6 +43,7 @@ DASH = "\u2014"
 KNOB_VAR = "LIBBENCH_EXAMPLE_EXTRA_WORK"
 CHANGED_CELL = "workload_knob.mix"
 # case -> (label, percent of extra work in the candidate's `mix`)
+DETECT_MIN = 3  # the smallest --detect the tool takes (the run-level A/A floor's minimum)
 CASES = {"aa": ("A/A", 0), "5": ("5% slower", 5), "2": ("2% slower", 2)}
 MODES = ("paired", "runs")
 LOADS = ("quiet", "hogs")
@@ -127,14 +128,14 @@ def compare_env():
 
 
 def detect_args(a, case):
-    """--detect=N for a slowdown of N% ("to catch a change of X, ask for a --detect of about X",
+    """--detect=N for a slowdown of N%, at least the tool's 3% ("to catch a change of X, ask for a --detect of about X",
     docs/explanation/statistics.md): with the default 10% a 2% change lies inside the
     equivalence margin and is rightly NO_CHANGE. The A/A keeps the tool's default. None with
     --same-detect, or when --compare-arg gives a --detect."""
     if a.same_detect or CASES[case][1] == 0 or any(
             x.startswith("--detect") for x in a.compare_arg):
         return []
-    return ["--detect=%d" % CASES[case][1]]
+    return ["--detect=%d" % max(DETECT_MIN, CASES[case][1])]
 
 
 def run_compare(a, mode, base, cand, seed, out_json, case):
@@ -506,7 +507,7 @@ def main(argv):
               a.runs_aa, a.runs_slow,
               "--detect: the tool's default" if a.same_detect or any(
                   x.startswith("--detect") for x in a.compare_arg)
-              else "--detect: the A/A at the tool's default, a slowdown of N% at N",
+              else "--detect: the A/A at the tool's default, a slowdown of N% at max(3, N)",
               " (--quick: smoke figures, not a measurement)" if a.quick else ""))
     print()
     print(table)
