@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* profile_table.c: owns how a row's profile reads on the console: the header line (samples,
- * rate asked and reached, on-CPU time, lost samples), the self, inclusive and hot-line tables
- * with shares of every sample (marked as estimates under the minimum), and the unsymbolised
- * samples with their reasons. It never samples or symbolises. */
+ * rate asked and reached, on-CPU time, lost samples), the harness's share, the self, inclusive and
+ * hot-line tables with shares of every sample (marked as estimates under the minimum), and the
+ * unsymbolised samples with their reasons. It never samples or symbolises. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdlib.h>
@@ -107,6 +107,17 @@ void bench__profile_table_render(FILE *out, const struct bench__row *row)
     if (p->n_unsymbolised_samples)
         fprintf(out, "  %llu samples not symbolised (counted in every share)\n",
                 (unsigned long long)p->n_unsymbolised_samples);
+    if (p->harness_unmeasured)
+        fprintf(out, "  harness (libbench's own code): \u2014 (%s)\n", p->harness_unmeasured);
+    else if (p->samples + p->harness_samples)
+        fprintf(out,
+                "  harness (libbench's own code): %llu of %llu samples, %.1f%% of the pass, not in "
+                "the tables below\n",
+                (unsigned long long)p->harness_samples,
+                (unsigned long long)(p->samples + p->harness_samples),
+                100.0 * (double)p->harness_samples / (double)(p->samples + p->harness_samples));
+    else
+        fprintf(out, "  harness (libbench's own code): \u2014 (no sample in the pass)\n");
     if (p->note && *p->note)
         fprintf(out, "  %s\n", p->note);
     entries_table(out, p, "self samples", p->self, p->n_self, true, true);

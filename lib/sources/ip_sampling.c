@@ -4,6 +4,7 @@
  * through bench__os; it never symbolises (symbolize.c) or aggregates (model/profile.c). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <link.h>
 #include <linux/perf_event.h>
 #include <math.h>
 #include <stdlib.h>
@@ -279,6 +280,60 @@ bool bench__ip_sampling_throttled(const struct bench__ip_sampling *s)
 double bench__ip_sampling_running_ns(const struct bench__ip_sampling *s)
 {
     return s->running_at_end - s->running_at_begin;
+}
+
+struct own_search {
+    uintptr_t self, body;
+    uint64_t lo, hi;
+    bool found, body_inside;
+};
+
+static int own_segment(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct own_search *o = data;
+    bool has_self = false, has_body = false;
+    uint64_t lo = 0, hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        uint64_t a = info->dlpi_addr + ph->p_vaddr, b = a + ph->p_memsz;
+        has_body |= o->body >= a && o->body < b;
+        if ((ph->p_flags & PF_X) && o->self >= a && o->self < b) {
+            has_self = true;
+            lo = a;
+            hi = b;
+        }
+    }
+    if (!has_self)
+        return 0;
+    o->found = true;
+    o->body_inside = has_body;
+    o->lo = lo;
+    o->hi = hi;
+    return 1;
+}
+
+bool bench__ip_sampling_own_code(void (*body)(void), uint64_t *lo, uint64_t *hi, char *reason,
+                                 size_t reason_size)
+{
+    struct own_search o = {.self = (uintptr_t)&bench__ip_sampling_own_code,
+                           .body = (uintptr_t)body};
+    dl_iterate_phdr(own_segment, &o);
+    if (!o.found) {
+        bench__fmt(reason, reason_size, "libbench's own code was not found among the mappings");
+        return false;
+    }
+    if (o.body_inside) {
+        bench__fmt(reason, reason_size,
+                   "libbench is linked into the benchmark's own file: its code cannot be told "
+                   "from the body's");
+        return false;
+    }
+    *lo = o.lo;
+    *hi = o.hi;
+    return true;
 }
 
 void bench__ip_sampling_caps(struct bench__caps *caps, unsigned hz)

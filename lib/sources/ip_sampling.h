@@ -44,6 +44,13 @@ BENCH__HIDDEN uint64_t bench__ip_sampling_lost(const struct bench__ip_sampling *
 BENCH__HIDDEN bool bench__ip_sampling_throttled(const struct bench__ip_sampling *s);
 BENCH__HIDDEN double bench__ip_sampling_running_ns(const struct bench__ip_sampling *s);
 
+/* libbench's own code, to tell the harness's samples from the body's (issue 32, point 13): the
+ * executable range [lo, hi) of the mapped file that holds libbench. False with the reason when
+ * that file also holds `body` (libbench linked statically into the benchmark) or is not found:
+ * then no sample can be told to be the harness's. */
+BENCH__HIDDEN bool bench__ip_sampling_own_code(void (*body)(void), uint64_t *lo, uint64_t *hi,
+                                               char *reason, size_t reason_size);
+
 /* The ipSampling capability: an event opened and closed (present), or absent with the reason. */
 BENCH__HIDDEN void bench__ip_sampling_caps(struct bench__caps *caps, unsigned hz);
 

@@ -110,14 +110,14 @@ static void count_case(struct bench__measure *m, struct bench__pending *p, struc
         bench__profile_unavailable(m, row);
     if (!bench__profile_available(m) || run->after_error)
         return;
-    /* --profile: one call per bracket, like a counting pass, after it */
+    /* --profile: the calls one after another, the sampling event on for the whole pass: no
+     * counting bracket, no ioctl per call (issue 32, point 13) */
     m->count.profile = true;
+    m->profile.body = (void (*)(void))p->timed;
     double fastest = bench__summarize(m->samples, m->n_samples).min; /* the row's, to be */
-    bench__count_pass_begin(m, row, bench__profile_iterations(fastest, true), 1);
+    bench__count_pass_begin(m, row, bench__profile_iterations(fastest), 1);
     while (m->count.done < m->count.iterations) {
-        bench__count_bracket_begin(m);
         p->timed(p->state);
-        bench__count_bracket_end(m);
         m->count.done++;
         if (p->after && p->after(p->state, &message)) {
             run->after_error = bench__first_line(message, "after failed");
