@@ -1708,7 +1708,7 @@ def profile_run(binary, *extra, cwd=None, **env):
     with tempfile.TemporaryDirectory() as d:
         doc_path, folded_path = os.path.join(d, "doc.json"), os.path.join(d, "stacks.folded")
         if "-i" not in extra and binary in (PROFILE, PROFILE_STRIPPED, PROFILE_NO_ARANGES):
-            extra = ("-i", "split_80_20") + extra  # per_call has its own check
+            extra = ("-i", "split_80_20") + extra  # per_call, empty_body: their own checks
         rc, out, err = run([binary, "--bench", "--profile", "--bench-json=" + doc_path,
                             "--profile-folded=" + folded_path] + list(extra), cwd=cwd, **env)
         doc = load_json(doc_path) if os.path.exists(doc_path) else {}
@@ -1930,6 +1930,16 @@ def profile_harness():
     stacks = parse_folded(folded or "") or []
     check(sum(c for _, c in stacks) == prof.get("samples"),
           f"harness: the folded stacks are not the body's samples: {folded!r}")
+    # an empty body: the harness's loop takes samples, counted as its share (through the
+    # supervisor, which gets the profile from the measuring process), never as the body's
+    rc, out, err, doc, folded = profile_run(PROFILE, "-i", "empty_body")
+    check(rc == 0, f"empty body: exit {rc} {err!r}")
+    prof = (doc.get("rows") or [{}])[0].get("profile", {})
+    check_harness_share(prof, out, "empty body")
+    own = libbench_frames(prof, folded)
+    check(not own, f"empty body: libbench's own code in the body's tables or stacks: {own}\n{out}")
+    check(prof.get("harnessUnmeasured") is not None or prof.get("harnessSamples", 0) > 0,
+          f"empty body: no sample of the harness's loop: {prof.get('harnessSamples')}\n{out}")
 
 
 def validate(doc_path, what):
