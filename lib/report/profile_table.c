@@ -90,13 +90,13 @@ void bench__profile_table_render(FILE *out, const struct bench__row *row)
         free(name);
         return;
     }
-    char reached[32] = "unknown";
+    char reached[32] = "\u2014"; /* the achieved rate: every sample of the pass, harness's too */
     if (!isnan(p->hz_reached))
-        bench__fmt(reached, sizeof reached, "%.0f Hz", p->hz_reached);
+        bench__fmt(reached, sizeof reached, "%.0f", p->hz_reached);
     fprintf(out,
-            "profile of %s: %llu samples of %s at %.0f Hz (reached %s) over %.3f s on CPU, "
-            "%llu iterations",
-            name, (unsigned long long)p->samples, p->event ? p->event : "?", p->hz, reached,
+            "profile of %s: %llu samples of %s, %s Hz reached of the %.0f Hz asked, over %.3f s on "
+            "CPU, %llu iterations",
+            name, (unsigned long long)p->samples, p->event ? p->event : "?", reached, p->hz,
             isnan(p->running_ns) ? NAN : p->running_ns / 1e9, (unsigned long long)p->iterations);
     if (p->lost)
         fprintf(out, ", %llu samples lost", (unsigned long long)p->lost);

@@ -1903,10 +1903,10 @@ def check_harness_share(prof, out, what):
               int(m.group(2)) == hs + prof.get("samples", -1) and
               0 <= float(m.group(3)) <= 100,
               f"{what}: the harness's share {hs} {share}\n{out}")
-    rate = re.search(r" at (\d+) Hz \(reached (\d+) Hz\)", out)
+    rate = re.search(r", (\d+) Hz reached of the (\d+) Hz asked, ", out)
     check(isinstance(prof.get("hzReached"), (int, float)) and prof["hzReached"] > 0 and
-          rate is not None and int(rate.group(1)) == prof.get("hzRequested") and
-          int(rate.group(2)) > 0,
+          rate is not None and int(rate.group(1)) > 0 and
+          int(rate.group(2)) == prof.get("hzRequested"),
           f"{what}: the achieved rate {prof.get('hzReached')}\n{out}")
 
 
