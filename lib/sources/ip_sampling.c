@@ -242,17 +242,26 @@ void bench__ip_sampling_decode(struct bench__ip_sampling *s, const unsigned char
     }
 }
 
+void bench__ip_sampling_drain(struct bench__ip_sampling *s)
+{
+    if (s->fd < 0)
+        return;
+    struct perf_event_mmap_page *pg = s->map;
+    uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+    uint64_t tail = pg->data_tail;
+    if (head == tail)
+        return;
+    bench__ip_sampling_decode(s, (const unsigned char *)s->map + s->page, RING_PAGES * s->page,
+                              tail, head);
+    __atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
+}
+
 void bench__ip_sampling_disable(struct bench__ip_sampling *s)
 {
     if (s->fd < 0)
         return;
     bench__os.ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
-    struct perf_event_mmap_page *pg = s->map;
-    uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-    uint64_t tail = pg->data_tail;
-    bench__ip_sampling_decode(s, (const unsigned char *)s->map + s->page, RING_PAGES * s->page,
-                              tail, head);
-    __atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
+    bench__ip_sampling_drain(s);
     s->running_at_end = running_ns(s);
 }
 

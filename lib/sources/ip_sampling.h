@@ -33,6 +33,9 @@ BENCH__HIDDEN bool bench__ip_sampling_chains(const struct bench__ip_sampling *s)
 BENCH__HIDDEN void bench__ip_sampling_begin(struct bench__ip_sampling *s);
 BENCH__HIDDEN void bench__ip_sampling_enable(struct bench__ip_sampling *s);
 BENCH__HIDDEN void bench__ip_sampling_disable(struct bench__ip_sampling *s);
+/* Read the ring buffer into the kept samples while the event stays enabled (no system call: a
+ * pass drains between batches, so a high rate does not fill the ring; disable drains too). */
+BENCH__HIDDEN void bench__ip_sampling_drain(struct bench__ip_sampling *s);
 
 /* What the pass kept: samples, each a list of addresses (the sampled one first, then return
  * addresses of its callers); samples the kernel lost; throttling seen; the event's running time

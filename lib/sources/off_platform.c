@@ -178,6 +178,11 @@ void bench__ip_sampling_disable(struct bench__ip_sampling *s)
     (void)s;
 }
 
+void bench__ip_sampling_drain(struct bench__ip_sampling *s)
+{
+    (void)s;
+}
+
 size_t bench__ip_sampling_count(const struct bench__ip_sampling *s)
 {
     (void)s;

@@ -54,11 +54,10 @@ static uint64_t count_loop_begin(struct bench__measure *m)
     uint64_t iterations = m->count.profile
                               ? bench__profile_iterations(r->stats.min)
                               : bench__count_iterations(m->cfg->perf_iters, r->iterations);
-    /* the sampling pass runs the loop once through, its event on throughout (no bracket) */
-    bench__count_pass_begin(
-        m, row, iterations,
-        m->count.profile ? iterations
-                         : bench__count_batch(m->cfg->perf_batch, iterations, r->stats.median));
+    /* the sampling pass has no bracket: its event is on throughout, its ring read between batches
+     */
+    bench__count_pass_begin(m, row, iterations,
+                            bench__count_batch(m->cfg->perf_batch, iterations, r->stats.median));
     m->count.current = bench__count_next_batch(m);
     if (!m->count.profile)
         bench__count_bracket_begin(m);
@@ -71,7 +70,9 @@ static uint64_t count_loop_next(struct bench__measure *m)
         m->count.inert = false;
         return 0;
     }
-    if (!m->count.profile)
+    if (m->count.profile)
+        bench__profile_drain(m);
+    else
         bench__count_bracket_end(m);
     m->count.done += m->count.current;
     if (m->count.done < m->count.iterations) {
@@ -187,7 +188,9 @@ static void whole_body_pass(struct bench__measure *m, bench_t *b, size_t row, ui
             bench__count_bracket_begin(m);
         for (uint64_t i = 0; i < n; i++)
             fn(b);
-        if (!m->count.profile)
+        if (m->count.profile)
+            bench__profile_drain(m);
+        else
             bench__count_bracket_end(m);
         m->count.done += n;
     }

@@ -249,6 +249,8 @@ BENCH__HIDDEN void bench__profile_unavailable(struct bench__measure *m, size_t r
 /* A pass begins: the sampling event is enabled once for the whole pass (never per call, and
  * never through the counting bracket: issue 32, point 13); m->profile.body names the body. */
 BENCH__HIDDEN void bench__profile_pass_begin(struct bench__measure *m);
+/* Between two batches of a pass: the samples so far read from the ring (no system call). */
+BENCH__HIDDEN void bench__profile_drain(struct bench__measure *m);
 /* The pass ended (the event is disabled here): its samples symbolised and aggregated into the row's
  * profile. */
 BENCH__HIDDEN void bench__profile_pass_end(struct bench__measure *m, size_t row,

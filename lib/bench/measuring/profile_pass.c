@@ -86,6 +86,11 @@ void bench__profile_pass_begin(struct bench__measure *m)
     bench__ip_sampling_enable(m->profile.sampling);
 }
 
+void bench__profile_drain(struct bench__measure *m)
+{
+    bench__ip_sampling_drain(m->profile.sampling);
+}
+
 void bench__profile_pass_end(struct bench__measure *m, size_t row, uint64_t iterations)
 {
     struct bench__profile_state *st = &m->profile;
