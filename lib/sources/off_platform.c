@@ -183,6 +183,13 @@ void bench__ip_sampling_drain(struct bench__ip_sampling *s)
     (void)s;
 }
 
+bool bench__ip_sampling_own(const struct bench__ip_sampling *s, size_t i)
+{
+    (void)s;
+    (void)i;
+    return false;
+}
+
 size_t bench__ip_sampling_count(const struct bench__ip_sampling *s)
 {
     (void)s;

@@ -113,6 +113,10 @@ void bench__profile_pass_end(struct bench__measure *m, size_t row, uint64_t iter
     for (size_t j = 0; j < n_all; j++) {
         size_t depth;
         const uint64_t *ips = bench__ip_sampling_stack(s, j, &depth);
+        if (own && bench__ip_sampling_own(s, j)) { /* taken while libbench read its ring */
+            harness++;
+            continue;
+        }
         if (own) {
             size_t body = bench__profile_body_frames(ips, depth, own_lo, own_hi);
             if (depth && body == 0) {
