@@ -1911,13 +1911,13 @@ def check_harness_share(prof, out, what):
 
 
 def profile_harness():
-    """Issue 32, point 13: a call of a few ns profiled, at 10000 Hz so that the pass reads its
+    """Issue 32, point 13: a call of a few ns profiled, at 100000 Hz so that the pass reads its
     ring many times. The pass runs no counting bracket (no ioctl per call), the samples of
     libbench's own work (its loop, the reads of its ring with their memcpy and realloc, the
     event's edges) are the harness's share on their own line and JSON fields, never in the tables
     or the stacks, and the achieved rate is shown. The body calls nothing: every function of its
     self table is in the program's own file."""
-    rc, out, err, doc, folded = profile_run(PROFILE, "-i", "per_call", "--profile-hz=10000")
+    rc, out, err, doc, folded = profile_run(PROFILE, "-i", "per_call", "--profile-hz=100000")
     check(rc == 0, f"harness: exit {rc} {err!r}")
     prof = (doc.get("rows") or [{}])[0].get("profile", {})
     self_ = prof.get("self", [])
