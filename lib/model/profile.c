@@ -185,6 +185,14 @@ void bench__profile_aggregate(struct bench__profile *p, const struct bench__prof
     free(st);
 }
 
+size_t bench__profile_body_frames(const uint64_t *ips, size_t n, uint64_t own_lo, uint64_t own_hi)
+{
+    for (size_t k = 0; k < n; k++)
+        if (ips[k] >= own_lo && ips[k] < own_hi)
+            return k; /* k == 0: the sampled address is the harness's own code */
+    return n;
+}
+
 double bench__profile_share(const struct bench__profile *p, uint64_t samples)
 {
     return p->samples ? 100.0 * (double)samples / (double)p->samples : NAN;
@@ -239,6 +247,7 @@ struct bench__profile *bench__profile_copy(const struct bench__profile *p)
     c->unavailable = dup_or_null(p->unavailable);
     c->event = dup_or_null(p->event);
     c->note = dup_or_null(p->note);
+    c->harness_unmeasured = dup_or_null(p->harness_unmeasured);
     c->hot = dup_or_null(p->hot);
     c->self = copy_entries(p->self, p->n_self);
     c->inclusive = copy_entries(p->inclusive, p->n_inclusive);
@@ -258,6 +267,7 @@ void bench__profile_free(struct bench__profile *p)
     free(p->unavailable);
     free(p->event);
     free(p->note);
+    free(p->harness_unmeasured);
     free(p->hot);
     entries_free(p->self, p->n_self);
     entries_free(p->inclusive, p->n_inclusive);

@@ -52,13 +52,18 @@ struct bench__profile {
     char *unavailable;   /* non-NULL: no pass ran, and why; nothing below is meaningful */
     char *event;         /* "cpu-clock", "cycles" */
     double hz;           /* the rate asked */
-    double hz_reached;   /* samples per second of the event's running time; NaN: unknown */
+    double hz_reached;   /* samples (body and harness) per second of the event's running time; NaN:
+                          * unknown */
     double running_ns;   /* the time the sampling event ran (on-CPU time of the pass) */
     uint64_t iterations; /* calls of the body (or iterations of its loop) the pass ran */
-    uint64_t samples;    /* every sample kept, symbolised or not */
-    uint64_t lost;       /* samples the kernel dropped (the ring buffer was full) */
-    bool chains;         /* call chains were recorded: the inclusive table is meaningful */
-    char *note;          /* "" or what the reader must know (frame pointers, throttling) */
+    uint64_t samples;    /* every sample of the body kept, symbolised or not */
+    /* samples in libbench's own code during the pass (the harness's share, never in the tables
+     * or the stacks); meaningful only when harness_unmeasured is NULL, which says why not */
+    uint64_t harness_samples;
+    char *harness_unmeasured;
+    uint64_t lost; /* samples the kernel dropped (the ring buffer was full) */
+    bool chains;   /* call chains were recorded: the inclusive table is meaningful */
+    char *note;    /* "" or what the reader must know (frame pointers, throttling) */
     struct bench__profile_entry *self; /* by self samples, most first */
     size_t n_self;
     struct bench__profile_entry *inclusive; /* by inclusive samples (chains only) */
@@ -78,6 +83,14 @@ struct bench__profile {
  * total. Ties are ordered by name, so the result does not depend on sample order. */
 BENCH__HIDDEN void bench__profile_aggregate(struct bench__profile *p,
                                             const struct bench__profile_sample *samples, size_t n);
+/* How many frames of a sample are the body's (issue 32, point 13), given [own_lo, own_hi), the
+ * executable code of libbench's own file: 0 when the sampled address (ips[0]) lies in it (the
+ * harness's sample: its loop, the case dispatch, BENCH_ITER's calls, the sampling event's
+ * edges); else the frames under the first caller in it (the body's code and what it calls,
+ * libc included, while the harness's call of the body and every caller above it are cut); all
+ * `n` when no frame lies in it. Pure. */
+BENCH__HIDDEN size_t bench__profile_body_frames(const uint64_t *ips, size_t n, uint64_t own_lo,
+                                                uint64_t own_hi);
 /* A count as a share of every sample, in percent (NaN when there are none). */
 BENCH__HIDDEN double bench__profile_share(const struct bench__profile *p, uint64_t samples);
 /* Too few samples for the shares to be more than estimates. */

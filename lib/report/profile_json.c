@@ -93,6 +93,14 @@ json_t *bench__profile_json(const struct bench__profile *p)
              put(o, "unsymbolisedSamples", number((double)p->n_unsymbolised_samples)) &&
              put(o, "unsymbolised",
                  entries(p, p->unsymbolised, p->n_unsymbolised, "reason", true)) &&
+             put(o, "harnessSamples",
+                 p->harness_unmeasured ? json_null() : number((double)p->harness_samples)) &&
+             put(o, "harnessShare",
+                 p->harness_unmeasured || !(p->samples + p->harness_samples)
+                     ? json_null()
+                     : number((double)p->harness_samples /
+                              (double)(p->samples + p->harness_samples))) &&
+             put(o, "harnessUnmeasured", text(p->harness_unmeasured)) &&
              put(o, "note", text(p->note && *p->note ? p->note : NULL));
     }
     if (!ok) {

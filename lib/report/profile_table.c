@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* profile_table.c: owns how a row's profile reads on the console: the header line (samples,
- * rate asked and reached, on-CPU time, lost samples), the self, inclusive and hot-line tables
- * with shares of every sample (marked as estimates under the minimum), and the unsymbolised
- * samples with their reasons. It never samples or symbolises. */
+ * rate asked and reached, on-CPU time, lost samples), the harness's share, the self, inclusive and
+ * hot-line tables with shares of every sample (marked as estimates under the minimum), and the
+ * unsymbolised samples with their reasons. It never samples or symbolises. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdlib.h>
@@ -90,13 +90,13 @@ void bench__profile_table_render(FILE *out, const struct bench__row *row)
         free(name);
         return;
     }
-    char reached[32] = "unknown";
+    char reached[32] = "\u2014"; /* the achieved rate: every sample of the pass, harness's too */
     if (!isnan(p->hz_reached))
-        bench__fmt(reached, sizeof reached, "%.0f Hz", p->hz_reached);
+        bench__fmt(reached, sizeof reached, "%.0f", p->hz_reached);
     fprintf(out,
-            "profile of %s: %llu samples of %s at %.0f Hz (reached %s) over %.3f s on CPU, "
-            "%llu iterations",
-            name, (unsigned long long)p->samples, p->event ? p->event : "?", p->hz, reached,
+            "profile of %s: %llu samples of %s, %s Hz reached of the %.0f Hz asked, over %.3f s on "
+            "CPU, %llu iterations",
+            name, (unsigned long long)p->samples, p->event ? p->event : "?", reached, p->hz,
             isnan(p->running_ns) ? NAN : p->running_ns / 1e9, (unsigned long long)p->iterations);
     if (p->lost)
         fprintf(out, ", %llu samples lost", (unsigned long long)p->lost);
@@ -107,6 +107,17 @@ void bench__profile_table_render(FILE *out, const struct bench__row *row)
     if (p->n_unsymbolised_samples)
         fprintf(out, "  %llu samples not symbolised (counted in every share)\n",
                 (unsigned long long)p->n_unsymbolised_samples);
+    if (p->harness_unmeasured)
+        fprintf(out, "  harness (libbench's own code): \u2014 (%s)\n", p->harness_unmeasured);
+    else if (p->samples + p->harness_samples)
+        fprintf(out,
+                "  harness (libbench's own code): %llu of %llu samples, %.1f%% of the pass, not in "
+                "the tables below\n",
+                (unsigned long long)p->harness_samples,
+                (unsigned long long)(p->samples + p->harness_samples),
+                100.0 * (double)p->harness_samples / (double)(p->samples + p->harness_samples));
+    else
+        fprintf(out, "  harness (libbench's own code): \u2014 (no sample in the pass)\n");
     if (p->note && *p->note)
         fprintf(out, "  %s\n", p->note);
     entries_table(out, p, "self samples", p->self, p->n_self, true, true);

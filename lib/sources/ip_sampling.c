@@ -4,6 +4,7 @@
  * through bench__os; it never symbolises (symbolize.c) or aggregates (model/profile.c). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <link.h>
 #include <linux/perf_event.h>
 #include <math.h>
 #include <stdlib.h>
@@ -31,6 +32,10 @@ struct bench__ip_sampling {
     size_t n_ips, cap_ips;
     size_t *start, *len;
     size_t n, cap, cap_len;
+    /* samples [own_from[k], own_to[k]) were taken while this file read the ring or enabled the
+     * event: libbench's own work, whatever code they landed in (its memcpy and realloc too) */
+    size_t *own_from, *own_to;
+    size_t n_own, cap_own, cap_own_to;
     uint64_t lost;
     bool throttled;
     double running_at_begin;
@@ -137,6 +142,8 @@ void bench__ip_sampling_close(struct bench__ip_sampling *s)
     free(s->ips);
     free(s->start);
     free(s->len);
+    free(s->own_from);
+    free(s->own_to);
     free(s);
 }
 
@@ -162,6 +169,7 @@ static double running_ns(const struct bench__ip_sampling *s)
 void bench__ip_sampling_begin(struct bench__ip_sampling *s)
 {
     s->n = 0;
+    s->n_own = 0;
     s->n_ips = 0;
     s->lost = 0;
     s->throttled = false;
@@ -169,10 +177,14 @@ void bench__ip_sampling_begin(struct bench__ip_sampling *s)
     s->running_at_end = s->running_at_begin;
 }
 
+static void read_own(struct bench__ip_sampling *s);
+
 void bench__ip_sampling_enable(struct bench__ip_sampling *s)
 {
-    if (s->fd >= 0)
-        bench__os.ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0);
+    if (s->fd < 0)
+        return;
+    bench__os.ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0);
+    read_own(s); /* a sample already there was taken on the way back from the ioctl */
 }
 
 /* ---- records ------------------------------------------------------------------------------ */
@@ -241,17 +253,48 @@ void bench__ip_sampling_decode(struct bench__ip_sampling *s, const unsigned char
     }
 }
 
+/* Decode what the ring holds; true when it held anything. */
+static bool read_ring(struct bench__ip_sampling *s)
+{
+    struct perf_event_mmap_page *pg = s->map;
+    uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+    uint64_t tail = pg->data_tail;
+    if (head == tail)
+        return false;
+    bench__ip_sampling_decode(s, (const unsigned char *)s->map + s->page, RING_PAGES * s->page,
+                              tail, head);
+    __atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
+    return true;
+}
+
+/* Decode the samples taken since the last read, marked as libbench's own (taken while it read the
+ * ring), until a read finds none. */
+static void read_own(struct bench__ip_sampling *s)
+{
+    for (;;) {
+        size_t from = s->n;
+        if (!read_ring(s))
+            return;
+        s->own_from = bench__grow(s->own_from, &s->cap_own, s->n_own + 1, sizeof *s->own_from);
+        s->own_to = bench__grow(s->own_to, &s->cap_own_to, s->n_own + 1, sizeof *s->own_to);
+        s->own_from[s->n_own] = from;
+        s->own_to[s->n_own++] = s->n;
+    }
+}
+
+void bench__ip_sampling_drain(struct bench__ip_sampling *s)
+{
+    if (s->fd >= 0 && read_ring(s))
+        read_own(s);
+}
+
 void bench__ip_sampling_disable(struct bench__ip_sampling *s)
 {
     if (s->fd < 0)
         return;
+    bench__ip_sampling_drain(s); /* the samples so far */
     bench__os.ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
-    struct perf_event_mmap_page *pg = s->map;
-    uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-    uint64_t tail = pg->data_tail;
-    bench__ip_sampling_decode(s, (const unsigned char *)s->map + s->page, RING_PAGES * s->page,
-                              tail, head);
-    __atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
+    read_own(s); /* a sample since was taken on the way into the ioctl */
     s->running_at_end = running_ns(s);
 }
 
@@ -276,9 +319,76 @@ bool bench__ip_sampling_throttled(const struct bench__ip_sampling *s)
     return s->throttled;
 }
 
+bool bench__ip_sampling_own(const struct bench__ip_sampling *s, size_t i)
+{
+    size_t lo = 0, hi = s->n_own; /* the ranges ascend: the first that ends after i */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->own_to[mid] <= i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->n_own && s->own_from[lo] <= i;
+}
+
 double bench__ip_sampling_running_ns(const struct bench__ip_sampling *s)
 {
     return s->running_at_end - s->running_at_begin;
+}
+
+struct own_search {
+    uintptr_t self, body;
+    uint64_t lo, hi;
+    bool found, body_inside;
+};
+
+static int own_segment(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct own_search *o = data;
+    bool has_self = false, has_body = false;
+    uint64_t lo = 0, hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        uint64_t a = info->dlpi_addr + ph->p_vaddr, b = a + ph->p_memsz;
+        has_body |= o->body >= a && o->body < b;
+        if ((ph->p_flags & PF_X) && o->self >= a && o->self < b) {
+            has_self = true;
+            lo = a;
+            hi = b;
+        }
+    }
+    if (!has_self)
+        return 0;
+    o->found = true;
+    o->body_inside = has_body;
+    o->lo = lo;
+    o->hi = hi;
+    return 1;
+}
+
+bool bench__ip_sampling_own_code(void (*body)(void), uint64_t *lo, uint64_t *hi, char *reason,
+                                 size_t reason_size)
+{
+    struct own_search o = {.self = (uintptr_t)&bench__ip_sampling_own_code,
+                           .body = (uintptr_t)body};
+    dl_iterate_phdr(own_segment, &o);
+    if (!o.found) {
+        bench__fmt(reason, reason_size, "libbench's own code was not found among the mappings");
+        return false;
+    }
+    if (o.body_inside) {
+        bench__fmt(reason, reason_size,
+                   "libbench is linked into the benchmark's own file: its code cannot be told "
+                   "from the body's");
+        return false;
+    }
+    *lo = o.lo;
+    *hi = o.hi;
+    return true;
 }
 
 void bench__ip_sampling_caps(struct bench__caps *caps, unsigned hz)

@@ -33,6 +33,10 @@ BENCH__HIDDEN bool bench__ip_sampling_chains(const struct bench__ip_sampling *s)
 BENCH__HIDDEN void bench__ip_sampling_begin(struct bench__ip_sampling *s);
 BENCH__HIDDEN void bench__ip_sampling_enable(struct bench__ip_sampling *s);
 BENCH__HIDDEN void bench__ip_sampling_disable(struct bench__ip_sampling *s);
+/* Read the ring buffer into the kept samples while the event stays enabled (no system call: a
+ * pass drains between batches, so a high rate does not fill the ring; disable drains too). The
+ * samples taken while it reads are marked as its own (bench__ip_sampling_own). */
+BENCH__HIDDEN void bench__ip_sampling_drain(struct bench__ip_sampling *s);
 
 /* What the pass kept: samples, each a list of addresses (the sampled one first, then return
  * addresses of its callers); samples the kernel lost; throttling seen; the event's running time
@@ -41,8 +45,18 @@ BENCH__HIDDEN size_t bench__ip_sampling_count(const struct bench__ip_sampling *s
 BENCH__HIDDEN const uint64_t *bench__ip_sampling_stack(const struct bench__ip_sampling *s, size_t i,
                                                        size_t *n);
 BENCH__HIDDEN uint64_t bench__ip_sampling_lost(const struct bench__ip_sampling *s);
+/* Sample i was taken while this file enabled the event or read the ring (libbench's own work,
+ * whichever code it landed in: libc's memcpy, realloc): the harness's, not the body's. */
+BENCH__HIDDEN bool bench__ip_sampling_own(const struct bench__ip_sampling *s, size_t i);
 BENCH__HIDDEN bool bench__ip_sampling_throttled(const struct bench__ip_sampling *s);
 BENCH__HIDDEN double bench__ip_sampling_running_ns(const struct bench__ip_sampling *s);
+
+/* libbench's own code, to tell the harness's samples from the body's (issue 32, point 13): the
+ * executable range [lo, hi) of the mapped file that holds libbench. False with the reason when
+ * that file also holds `body` (libbench linked statically into the benchmark) or is not found:
+ * then no sample can be told to be the harness's. */
+BENCH__HIDDEN bool bench__ip_sampling_own_code(void (*body)(void), uint64_t *lo, uint64_t *hi,
+                                               char *reason, size_t reason_size);
 
 /* The ipSampling capability: an event opened and closed (present), or absent with the reason. */
 BENCH__HIDDEN void bench__ip_sampling_caps(struct bench__caps *caps, unsigned hz);

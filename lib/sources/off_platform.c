@@ -153,6 +153,16 @@ bool bench__ip_sampling_chains(const struct bench__ip_sampling *s)
     return false;
 }
 
+bool bench__ip_sampling_own_code(void (*body)(void), uint64_t *lo, uint64_t *hi, char *reason,
+                                 size_t reason_size)
+{
+    (void)body;
+    (void)lo;
+    (void)hi;
+    bench__fmt(reason, reason_size, "no sampling pass");
+    return false;
+}
+
 void bench__ip_sampling_begin(struct bench__ip_sampling *s)
 {
     (void)s;
@@ -166,6 +176,18 @@ void bench__ip_sampling_enable(struct bench__ip_sampling *s)
 void bench__ip_sampling_disable(struct bench__ip_sampling *s)
 {
     (void)s;
+}
+
+void bench__ip_sampling_drain(struct bench__ip_sampling *s)
+{
+    (void)s;
+}
+
+bool bench__ip_sampling_own(const struct bench__ip_sampling *s, size_t i)
+{
+    (void)s;
+    (void)i;
+    return false;
 }
 
 size_t bench__ip_sampling_count(const struct bench__ip_sampling *s)

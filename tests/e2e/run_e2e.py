@@ -1707,6 +1707,8 @@ def profile_run(binary, *extra, cwd=None, **env):
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         doc_path, folded_path = os.path.join(d, "doc.json"), os.path.join(d, "stacks.folded")
+        if "-i" not in extra and binary in (PROFILE, PROFILE_STRIPPED, PROFILE_NO_ARANGES):
+            extra = ("-i", "split_80_20") + extra  # per_call, empty_body: their own checks
         rc, out, err = run([binary, "--bench", "--profile", "--bench-json=" + doc_path,
                             "--profile-folded=" + folded_path] + list(extra), cwd=cwd, **env)
         doc = load_json(doc_path) if os.path.exists(doc_path) else {}
@@ -1813,6 +1815,9 @@ def case_profile():
               f"{what}: estimate {prof.get('estimate')}")
         check("profile of profile.split_80_20: " in out and "hot_function" in out,
               f"{what}: the table\n{out}")
+        check_harness_share(prof, out, what)
+        own = libbench_frames(prof, folded)
+        check(not own, f"{what}: libbench's own code in the body's tables or stacks: {own}\n{out}")
         stacks = parse_folded(folded or "")
         check(stacks is not None and stacks, f"{what}: folded output {folded!r}")
         if stacks:
@@ -1863,6 +1868,83 @@ def case_profile():
     rc, out, err = run([PROFILE, "--list-metrics", "--profile"])
     check(rc == 0 and "✓ ipSampling" in out and "✓ symbolization" in out,
           f"--list-metrics --profile\n{out}")
+    profile_harness()
+
+
+def libbench_frames(prof, folded):
+    """The frames of libbench's own code left in a profile's tables or folded stacks (issue 32,
+    point 13: the harness's samples are its share, and the harness's call of the body and its
+    callers are cut from the body's stacks). Folded frames carry no module: libbench's functions
+    are named bench_* (the benchmark's own bodies are bench__fn_*)."""
+    own = [f"{e.get('function')} ({e.get('module')})"
+           for e in (prof.get("self") or []) + (prof.get("inclusive") or [])
+           if (e.get("module") or "").startswith("libbench")]
+    for frames, _ in parse_folded(folded or "") or []:
+        own += [f for f in frames[1:] if f.startswith("bench_") and not f.startswith("bench__fn_")]
+    return sorted(set(own))
+
+
+def check_harness_share(prof, out, what):
+    """The harness's share: its JSON fields (null where not measured, with the reason) and its
+    line under the profile's header; the achieved rate beside the rate asked. Counts only: no
+    rate or share is asserted, so it holds on a busy machine."""
+    hs, share, why = (prof.get("harnessSamples"), prof.get("harnessShare"),
+                      prof.get("harnessUnmeasured"))
+    check(all(k in prof for k in ("harnessSamples", "harnessShare", "harnessUnmeasured")),
+          f"{what}: the harness's JSON fields: {sorted(prof)}")
+    if why is not None:  # libbench linked into the benchmark's own file: said, with the reason
+        check(hs is None and share is None and "harness (libbench's own code): — (" in out,
+              f"{what}: harness unmeasured {why!r} {hs} {share}\n{out}")
+    else:
+        m = re.search(r"^  harness \(libbench's own code\): (\d+) of (\d+) samples, "
+                      r"(\d+\.\d)% of the pass", out, re.M)
+        check(isinstance(hs, int) and hs >= 0 and isinstance(share, (int, float)) and
+              0 <= share <= 1 and m is not None and int(m.group(1)) == hs and
+              int(m.group(2)) == hs + prof.get("samples", -1) and
+              0 <= float(m.group(3)) <= 100,
+              f"{what}: the harness's share {hs} {share}\n{out}")
+    rate = re.search(r", (\d+) Hz reached of the (\d+) Hz asked, ", out)
+    check(isinstance(prof.get("hzReached"), (int, float)) and prof["hzReached"] > 0 and
+          rate is not None and int(rate.group(1)) > 0 and
+          int(rate.group(2)) == prof.get("hzRequested"),
+          f"{what}: the achieved rate {prof.get('hzReached')}\n{out}")
+
+
+def profile_harness():
+    """Issue 32, point 13: a call of a few ns profiled, at 100000 Hz so that the pass reads its
+    ring many times. The pass runs no counting bracket (no ioctl per call), the samples of
+    libbench's own work (its loop, the reads of its ring with their memcpy and realloc, the
+    event's edges) are the harness's share on their own line and JSON fields, never in the tables
+    or the stacks, and the achieved rate is shown. The body calls nothing: every function of its
+    self table is in the program's own file."""
+    rc, out, err, doc, folded = profile_run(PROFILE, "-i", "per_call", "--profile-hz=100000")
+    check(rc == 0, f"harness: exit {rc} {err!r}")
+    prof = (doc.get("rows") or [{}])[0].get("profile", {})
+    self_ = prof.get("self", [])
+    other = [f"{e.get('function')} ({e.get('module')})" for e in self_
+             if e.get("module") != "e2e_profile"]
+    check(not other, f"harness: the counting bracket or the harness's own calls in the body's "
+          f"table: {other}\n{out}")
+    check(self_ and self_[0].get("function") == "tiny_call",
+          f"harness: the body is not the top self entry: {self_[:3]}\n{out}")
+    check_harness_share(prof, out, "harness")
+    own = libbench_frames(prof, folded)
+    check(not own, f"harness: libbench's own code in the body's tables or stacks: {own}\n{out}")
+    stacks = parse_folded(folded or "") or []
+    check(sum(c for _, c in stacks) == prof.get("samples"),
+          f"harness: the folded stacks are not the body's samples: {folded!r}")
+    # an empty body: the harness's loop takes samples, counted as its share (through the
+    # supervisor, which gets the profile from the measuring process), never as the body's
+    rc, out, err, doc, folded = profile_run(PROFILE, "-i", "empty_body")
+    check(rc == 0, f"empty body: exit {rc} {err!r}")
+    prof = (doc.get("rows") or [{}])[0].get("profile", {})
+    check_harness_share(prof, out, "empty body")
+    own = libbench_frames(prof, folded)
+    check(not own, f"empty body: libbench's own code in the body's tables or stacks: {own}\n{out}")
+    check(prof.get("harnessUnmeasured") is not None or prof.get("harnessSamples", 0) > 0,
+          f"empty body: no sample of the harness's loop: {prof.get('harnessSamples')}\n{out}")
+
+
 def validate(doc_path, what):
     v = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                      "check_json_schema.py"), SCHEMA, doc_path],

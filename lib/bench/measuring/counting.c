@@ -29,27 +29,23 @@ static void *count_state(const struct bench__measure *m)
 
 void bench__count_bracket_begin(struct bench__measure *m)
 {
-    if (m->count.profile)
-        bench__ip_sampling_enable(m->profile.sampling);
-    else
-        count_ops(m)->bracket_begin(count_state(m));
+    count_ops(m)->bracket_begin(count_state(m));
     m->count.bracket_open = true;
     m->count.brackets++;
 }
 
 void bench__count_bracket_end(struct bench__measure *m)
 {
-    if (m->count.profile)
-        bench__ip_sampling_disable(m->profile.sampling);
-    else
-        count_ops(m)->bracket_end(count_state(m));
+    count_ops(m)->bracket_end(count_state(m));
     m->count.bracket_open = false;
 }
 
 /* After a failure escaped a counted body: counters must not stay enabled. */
 void bench__count_close_bracket(struct bench__measure *m)
 {
-    if (m->count.bracket_open)
+    if (m->count.profile) /* the sampling pass enabled its event once, without a bracket */
+        bench__ip_sampling_disable(m->profile.sampling);
+    else if (m->count.bracket_open)
         bench__count_bracket_end(m);
     m->count.active = false;
     m->count.inert = false;

@@ -52,12 +52,15 @@ static uint64_t count_loop_begin(struct bench__measure *m)
     }
     const struct bench__row *r = &m->rows[row];
     uint64_t iterations = m->count.profile
-                              ? bench__profile_iterations(r->stats.min, false)
+                              ? bench__profile_iterations(r->stats.min)
                               : bench__count_iterations(m->cfg->perf_iters, r->iterations);
+    /* the sampling pass has no bracket: its event is on throughout, its ring read between batches
+     */
     bench__count_pass_begin(m, row, iterations,
                             bench__count_batch(m->cfg->perf_batch, iterations, r->stats.median));
     m->count.current = bench__count_next_batch(m);
-    bench__count_bracket_begin(m);
+    if (!m->count.profile)
+        bench__count_bracket_begin(m);
     return m->count.current;
 }
 
@@ -67,11 +70,15 @@ static uint64_t count_loop_next(struct bench__measure *m)
         m->count.inert = false;
         return 0;
     }
-    bench__count_bracket_end(m);
+    if (m->count.profile)
+        bench__profile_drain(m);
+    else
+        bench__count_bracket_end(m);
     m->count.done += m->count.current;
     if (m->count.done < m->count.iterations) {
         m->count.current = bench__count_next_batch(m);
-        bench__count_bracket_begin(m);
+        if (!m->count.profile)
+            bench__count_bracket_begin(m);
         return m->count.current;
     }
     bench__count_pass_end(m);
@@ -177,10 +184,14 @@ static void whole_body_pass(struct bench__measure *m, bench_t *b, size_t row, ui
         bench__count_batch(m->cfg->perf_batch, iterations, m->rows[row].stats.median));
     while (m->count.done < m->count.iterations) {
         uint64_t n = bench__count_next_batch(m);
-        bench__count_bracket_begin(m);
+        if (!m->count.profile) /* the sampling pass has no bracket: its event is on throughout */
+            bench__count_bracket_begin(m);
         for (uint64_t i = 0; i < n; i++)
             fn(b);
-        bench__count_bracket_end(m);
+        if (m->count.profile)
+            bench__profile_drain(m);
+        else
+            bench__count_bracket_end(m);
         m->count.done += n;
     }
     bench__count_pass_end(m);
@@ -205,7 +216,8 @@ void bench__whole_body_count(struct bench__measure *m, bench_t *b, size_t row)
         bench__profile_unavailable(m, row);
     if (bench__profile_available(m)) { /* --profile: after the counting passes */
         m->count.profile = true;
-        uint64_t iterations = bench__profile_iterations(r->stats.min, false);
+        m->profile.body = (void (*)(void))m->entry->test->fn;
+        uint64_t iterations = bench__profile_iterations(r->stats.min);
         whole_body_pass(m, b, row, iterations);
         m->count.profile = false;
     }
@@ -236,6 +248,7 @@ void bench__loops_count(struct bench__measure *m, bench_t *b)
                 bench__profile_unavailable(m, m->loop_rows[k]);
     if (bench__profile_available(m)) { /* --profile: the body once more, after the counting */
         m->count.profile = true;
+        m->profile.body = (void (*)(void))m->entry->test->fn;
         m->count.active = true;
         m->loops = 0;
         m->entry->test->fn(b);

@@ -85,6 +85,7 @@ struct bench__profile_state {
     struct bench__symbolizer *symbols;   /* NULL: samples unsymbolised (symbols_reason) */
     char reason[240];
     char symbols_reason[240];
+    void (*body)(void); /* the body the pass calls (its file is told from libbench's) */
 };
 
 /* --bench-serve (serve.c): what the body run for one command does. */
@@ -240,13 +241,18 @@ BENCH__HIDDEN void bench__profile_close(struct bench__measure *m);
 /* A pass can run (the sampling event opened). */
 BENCH__HIDDEN bool bench__profile_available(const struct bench__measure *m);
 /* Calls (or loop iterations) of a pass: its time budget over the row's fastest sample (the
- * closest to its CPU time on a busy machine); a per-call row's pass is capped like a counting
- * pass (each call is bracketed). */
-BENCH__HIDDEN uint64_t bench__profile_iterations(double fastest_ns, bool per_call);
+ * closest to its CPU time on a busy machine). A per-call row's pass is sized the same way: its
+ * calls run back to back, with no bracket each. */
+BENCH__HIDDEN uint64_t bench__profile_iterations(double fastest_ns);
 /* A row of a --profile run that gets no pass: its profile says why. */
 BENCH__HIDDEN void bench__profile_unavailable(struct bench__measure *m, size_t row);
+/* A pass begins: the sampling event is enabled once for the whole pass (never per call, and
+ * never through the counting bracket: issue 32, point 13); m->profile.body names the body. */
 BENCH__HIDDEN void bench__profile_pass_begin(struct bench__measure *m);
-/* The pass ended: its samples symbolised and aggregated into the row's profile. */
+/* Between two batches of a pass: the samples so far read from the ring (no system call). */
+BENCH__HIDDEN void bench__profile_drain(struct bench__measure *m);
+/* The pass ended (the event is disabled here): its samples symbolised and aggregated into the row's
+ * profile. */
 BENCH__HIDDEN void bench__profile_pass_end(struct bench__measure *m, size_t row,
                                            uint64_t iterations);
 

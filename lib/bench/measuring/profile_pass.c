@@ -54,10 +54,10 @@ bool bench__profile_available(const struct bench__measure *m)
     return m->profile.sampling != NULL;
 }
 
-uint64_t bench__profile_iterations(double fastest_ns, bool per_call)
+uint64_t bench__profile_iterations(double fastest_ns)
 {
     double n = fastest_ns > 0 ? ceil(BENCH__PROFILE_BUDGET_NS / fastest_ns) : 1;
-    double cap = per_call ? BENCH__MAX_COUNT_ITERATIONS : (double)BENCH__MAX_SCALED_ITERATIONS;
+    double cap = (double)BENCH__MAX_SCALED_ITERATIONS;
     if (!(n >= 1))
         n = 1;
     return n > cap ? (uint64_t)cap : (uint64_t)n;
@@ -83,23 +83,49 @@ void bench__profile_unavailable(struct bench__measure *m, size_t row)
 void bench__profile_pass_begin(struct bench__measure *m)
 {
     bench__ip_sampling_begin(m->profile.sampling);
+    bench__ip_sampling_enable(m->profile.sampling);
+}
+
+void bench__profile_drain(struct bench__measure *m)
+{
+    bench__ip_sampling_drain(m->profile.sampling);
 }
 
 void bench__profile_pass_end(struct bench__measure *m, size_t row, uint64_t iterations)
 {
     struct bench__profile_state *st = &m->profile;
     struct bench__ip_sampling *s = st->sampling;
-    size_t n = bench__ip_sampling_count(s);
+    bench__ip_sampling_disable(s);
+    /* the harness's samples: their sampled address is in libbench's own code; a body sample keeps
+     * its frames under the harness's call of the body (bench__profile_body_frames) */
+    char harness_reason[240] = "";
+    uint64_t own_lo = 0, own_hi = 0, harness = 0;
+    bool own = bench__ip_sampling_own_code(st->body, &own_lo, &own_hi, harness_reason,
+                                           sizeof harness_reason);
+    size_t n_all = bench__ip_sampling_count(s), n = 0;
     bool chains = bench__ip_sampling_chains(s);
     /* one frame per address, borrowed from the symbolizer (or made here when there is none) */
-    struct bench__profile_sample *samples = bench__xcalloc(n + 1, sizeof *samples);
+    struct bench__profile_sample *samples = bench__xcalloc(n_all + 1, sizeof *samples);
     const struct bench__profile_frame **frames = NULL;
     size_t n_frames = 0, cap_frames = 0;
     struct bench__profile_frame none = {.reason = st->symbols_reason};
-    size_t *first = bench__xcalloc(n + 1, sizeof *first);
-    for (size_t i = 0; i < n; i++) {
+    size_t *first = bench__xcalloc(n_all + 1, sizeof *first);
+    for (size_t j = 0; j < n_all; j++) {
         size_t depth;
-        const uint64_t *ips = bench__ip_sampling_stack(s, i, &depth);
+        const uint64_t *ips = bench__ip_sampling_stack(s, j, &depth);
+        if (own && bench__ip_sampling_own(s, j)) { /* taken while libbench read its ring */
+            harness++;
+            continue;
+        }
+        if (own) {
+            size_t body = bench__profile_body_frames(ips, depth, own_lo, own_hi);
+            if (depth && body == 0) {
+                harness++;
+                continue;
+            }
+            depth = body;
+        }
+        size_t i = n++;
         first[i] = n_frames;
         frames = bench__grow(frames, &cap_frames, n_frames + depth + 1, sizeof *frames);
         for (size_t k = 0; k < depth; k++)
@@ -115,8 +141,10 @@ void bench__profile_pass_end(struct bench__measure *m, size_t row, uint64_t iter
     p->iterations = iterations;
     p->lost = bench__ip_sampling_lost(s);
     p->chains = chains;
+    p->harness_samples = harness;
+    p->harness_unmeasured = own ? NULL : bench__xstrdup(harness_reason);
     bench__profile_aggregate(p, samples, n);
-    p->hz_reached = p->running_ns > 0 ? (double)p->samples * 1e9 / p->running_ns : NAN;
+    p->hz_reached = p->running_ns > 0 ? (double)n_all * 1e9 / p->running_ns : NAN;
     char note[400] = "";
     if (chains)
         bench__note_append(note, sizeof note,

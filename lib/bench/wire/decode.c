@@ -136,6 +136,8 @@ static struct bench__profile *profile_of(const json_t *o, struct held *h)
     p->running_ns = real_of(json_object_get(o, "runningNs"));
     p->iterations = count_of(json_object_get(o, "iterations"));
     p->samples = count_of(json_object_get(o, "samples"));
+    p->harness_samples = count_of(json_object_get(o, "harnessSamples"));
+    p->harness_unmeasured = text_or_null(json_object_get(o, "harnessUnmeasured"), h);
     p->lost = count_of(json_object_get(o, "lost"));
     p->chains = json_is_true(json_object_get(o, "chains"));
     p->note = text_or_null(json_object_get(o, "note"), h);

@@ -95,6 +95,8 @@ static json_t *profile(const struct bench__profile *p)
     json_object_set_new(o, "runningNs", real(p->running_ns));
     json_object_set_new(o, "iterations", count(p->iterations));
     json_object_set_new(o, "samples", count(p->samples));
+    json_object_set_new(o, "harnessSamples", count(p->harness_samples));
+    json_object_set_new(o, "harnessUnmeasured", text_or_null(p->harness_unmeasured));
     json_object_set_new(o, "lost", count(p->lost));
     json_object_set_new(o, "chains", json_boolean(p->chains));
     json_object_set_new(o, "note", text(p->note ? p->note : ""));

@@ -143,8 +143,10 @@ static void profile_bytes(FILE *f, const struct bench__profile *p)
     real_bits(f, p->hz);
     real_bits(f, p->hz_reached);
     real_bits(f, p->running_ns);
-    fprintf(f, "|%llu|%llu|%llu|%d|", (unsigned long long)p->iterations,
-            (unsigned long long)p->samples, (unsigned long long)p->lost, p->chains);
+    fprintf(f, "|%llu|%llu|%llu|%llu|%d|", (unsigned long long)p->iterations,
+            (unsigned long long)p->samples, (unsigned long long)p->harness_samples,
+            (unsigned long long)p->lost, p->chains);
+    text_bytes(f, p->harness_unmeasured);
     text_bytes(f, p->note);
     text_bytes(f, p->hot);
     entries_bytes(f, p->self, p->n_self);
@@ -431,6 +433,8 @@ static struct bench__profile *some_profile(unsigned variant, bool unavailable)
     p->running_ns = a_real(variant);
     p->iterations = a_count(variant);
     p->samples = a_count(variant);
+    p->harness_samples = a_count(variant);
+    p->harness_unmeasured = variant == 0 ? NULL : (char *)a_text(variant);
     p->lost = a_count(variant);
     p->chains = variant == 1;
     p->note = (char *)a_text(variant);

@@ -329,6 +329,66 @@ static void test_profile_header_has_the_labels(void **state)
     free(got);
 }
 
+/* The rate reached beside the rate asked, and the harness's share on a line of its own: its
+ * samples of every sample of the pass, an em dash with the reason where it was not measured, and
+ * where the pass took no sample (issue 32, point 13). */
+static char *profile_text(const struct bench__profile *p)
+{
+    struct bench__row row = ok_row("tiny", NULL, 0, 1, 1000, 70.0, 1.0, 60.0, 900.0);
+    row.profile = (struct bench__profile *)p;
+    char *got = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&got, &len);
+    assert_non_null(out);
+    bench__profile_table_render(out, &row);
+    fclose(out);
+    return got;
+}
+
+static void test_profile_harness_line(void **state)
+{
+    (void)state;
+    struct bench__profile profile;
+    memset(&profile, 0, sizeof profile);
+    profile.event = "cpu-clock";
+    profile.hz = 1000;
+    profile.hz_reached = 987.4;
+    profile.running_ns = 0.5e9;
+    profile.iterations = 100;
+    profile.samples = 300;
+    profile.harness_samples = 100;
+    char *got = profile_text(&profile);
+    bool ok = strstr(got, "profile of tiny: 300 samples of cpu-clock, 987 Hz reached of the 1000 "
+                          "Hz asked, over 0.500 s on CPU, 100 iterations\n") != NULL &&
+              strstr(got, "\n  harness (libbench's own code): 100 of 400 samples, 25.0% of the "
+                          "pass, not in the tables below\n") != NULL;
+    if (!ok)
+        print_error("got:\n%s\n", got);
+    free(got);
+    assert_true(ok);
+
+    profile.hz_reached = NAN; /* the event's running time unread: the rate is not made up */
+    profile.harness_unmeasured = "libbench is linked into the benchmark's own file";
+    got = profile_text(&profile);
+    ok =
+        strstr(got, "300 samples of cpu-clock, \u2014 Hz reached of the 1000 Hz asked, ") != NULL &&
+        strstr(got, "\n  harness (libbench's own code): \u2014 (libbench is linked into the "
+                    "benchmark's own file)\n") != NULL;
+    if (!ok)
+        print_error("got:\n%s\n", got);
+    free(got);
+    assert_true(ok);
+
+    profile.harness_unmeasured = NULL;
+    profile.samples = profile.harness_samples = 0;
+    got = profile_text(&profile);
+    ok = strstr(got, "\n  harness (libbench's own code): \u2014 (no sample in the pass)\n") != NULL;
+    if (!ok)
+        print_error("got:\n%s\n", got);
+    free(got);
+    assert_true(ok);
+}
+
 /* ---- counts that include an empty bracket -------------------------------------------------- */
 
 /* A count cell of a row counted one call per bracket carries U+207A, the other rows' cells of
@@ -680,6 +740,7 @@ int main(void)
         cmocka_unit_test(test_clock_resolution_marks),
         cmocka_unit_test(test_bracket_marks),
         cmocka_unit_test(test_profile_header_has_the_labels),
+        cmocka_unit_test(test_profile_harness_line),
         cmocka_unit_test(test_contention_unmeasured_mark),
         cmocka_unit_test(test_grouped_table),
         cmocka_unit_test(test_grouped_inventory_example),

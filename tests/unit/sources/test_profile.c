@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* test_profile.c: the pure parts of --profile (aggregation by function, self and inclusive,
  * the hot function's lines, unsymbolised samples kept in the total, folded stacks, shares and the
- * estimate mark, the ring-buffer decoder on torn and wrapped input) and its soft dependencies
- * through the fault-injection seam (libdw hidden, perf_event_open refused). */
+ * estimate mark, the ring-buffer decoder on torn and wrapped input, the split of a sample between
+ * the body and the harness) and its soft dependencies through the fault-injection seam (libdw
+ * hidden, perf_event_open refused). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -250,6 +251,59 @@ static void test_sampling_refused(void **state)
     bench__os_reset();
 }
 
+/* ---- the harness's share (issue 32, point 13) ----------------------------------------- */
+
+static void test_body_frames(void **state)
+{
+    (void)state;
+    const uint64_t lo = 0x7000, hi = 0x8000; /* libbench's own code */
+    /* the sampled address in libbench's code (its loop, a bracket, BENCH_ITER's calls): the
+     * harness's, whatever calls it */
+    const uint64_t loop[] = {0x7010, 0x7100, 0x1234};
+    assert_int_equal(bench__profile_body_frames(loop, 3, lo, hi), 0);
+    const uint64_t iter_next[] = {0x7ff0, 0x1200, 0x7100}; /* called back from the body */
+    assert_int_equal(bench__profile_body_frames(iter_next, 3, lo, hi), 0);
+    /* the body, called by the harness: its frames under the harness's call, callers cut */
+    const uint64_t in_body[] = {0x1100, 0x1200, 0x7100, 0x7200, 0x500};
+    assert_int_equal(bench__profile_body_frames(in_body, 5, lo, hi), 2);
+    /* libc called from the body: the body's, even when a frameless body lost its own frame */
+    const uint64_t libc_from_body[] = {0x9000, 0x1200, 0x7100};
+    assert_int_equal(bench__profile_body_frames(libc_from_body, 3, lo, hi), 2);
+    const uint64_t libc_frameless[] = {0x9000, 0x7100};
+    assert_int_equal(bench__profile_body_frames(libc_frameless, 2, lo, hi), 1);
+    /* no frame in libbench (no chain, or a chain cut short): every frame is the body's */
+    const uint64_t alone[] = {0x1100, 0x1200};
+    assert_int_equal(bench__profile_body_frames(alone, 2, lo, hi), 2);
+    assert_int_equal(bench__profile_body_frames(alone, 0, lo, hi), 0);
+    /* the bounds: lo is libbench's, hi is not */
+    const uint64_t at_lo[] = {0x7000}, at_hi[] = {0x8000};
+    assert_int_equal(bench__profile_body_frames(at_lo, 1, lo, hi), 0);
+    assert_int_equal(bench__profile_body_frames(at_hi, 1, lo, hi), 1);
+}
+
+static void own_marker(void)
+{
+}
+
+/* libbench's own code is found among the mappings; a body in the same file (libbench linked
+ * into the benchmark, as in this test) cannot be told from it, and the reason says so. */
+static void test_own_code(void **state)
+{
+    (void)state;
+    uint64_t lo = 0, hi = 0;
+    char reason[240] = "";
+    bool own = bench__ip_sampling_own_code(own_marker, &lo, &hi, reason, sizeof reason);
+    assert_false(own);
+    assert_non_null(strstr(reason, "linked into the benchmark's own file"));
+    /* a body in another file (libc's abort): the range holds libbench's code, not the body */
+    own = bench__ip_sampling_own_code((void (*)(void))abort, &lo, &hi, reason, sizeof reason);
+    assert_true(own);
+    uint64_t self = (uint64_t)(uintptr_t)&bench__ip_sampling_own_code;
+    assert_true(lo <= self && self < hi);
+    uint64_t other = (uint64_t)(uintptr_t)&abort;
+    assert_false(lo <= other && other < hi);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -260,6 +314,8 @@ int main(void)
         cmocka_unit_test(test_decode),
         cmocka_unit_test(test_libdw_hidden),
         cmocka_unit_test(test_sampling_refused),
+        cmocka_unit_test(test_body_frames),
+        cmocka_unit_test(test_own_code),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
