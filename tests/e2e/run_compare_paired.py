@@ -338,7 +338,35 @@ def case_duet():
             check(rc == 2 and want in err, f"duet {extra}: exit {rc} {err[-300:]!r}")
 
 
-CASES = {"duet": case_duet, "serve": case_serve, "interrupt": case_interrupt, "aa": case_aa, "regression": case_regression, "crash": case_crash, "hang": case_hang, "fail": case_fail,
+def case_start_order():
+    """The three subjects start again every round in a shuffled order: each wrapper logs its
+    start, and the candidate's place among a round's three starts varies (in a fixed order it
+    was always the second; the one started last was systematically slower). Deterministic for
+    a seed: the order comes from the seeded shuffle, not from timing."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "starts.log")
+        base = os.path.join(tmp, "base")
+        cand = os.path.join(tmp, "cand")
+        for path, role in ((base, "b"), (cand, "c")):
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("#!/bin/sh\necho %s >> '%s'\nexec '%s' \"$@\"\n" % (role, log, KNOB))
+            os.chmod(path, 0o755)
+        rc, out, err, doc = compare(tmp, base, cand, ["--seed", "5", "--max-rounds", "16"])
+        check(rc in (0, 2) and doc is not None, "start order: exit %d, a document: %s" % (
+            rc, err[-400:]))
+        with open(log, encoding="utf-8") as f:
+            starts = f.read().split()
+        rounds = [starts[i:i + 3] for i in range(3, len(starts) - 2, 3)]
+        places = sorted({r.index("c") for r in rounds if r.count("c") == 1 and len(r) == 3})
+        print("start order: %d starts, %d restarts of all three; the candidate started at "
+              "places %s" % (len(starts), len(rounds), places))
+        check(len(rounds) >= 7, "start order: %d restarts of all three (>= 7 expected)"
+              % len(rounds))
+        check(len(places) == 3, "start order: the candidate's place among a round's starts "
+              "took only %s" % places)
+
+
+CASES = {"start_order": case_start_order, "duet": case_duet, "serve": case_serve, "interrupt": case_interrupt, "aa": case_aa, "regression": case_regression, "crash": case_crash, "hang": case_hang, "fail": case_fail,
          "fallback": case_fallback}
 
 if __name__ == "__main__":
