@@ -11,6 +11,7 @@
 
 #include "../util/hidden.h"
 #include "source.h"
+#include "unwind.h"
 
 #define BENCH__PROFILE_HZ_DEFAULT 1000u
 #define BENCH__PROFILE_HZ_MAX 100000u
@@ -27,6 +28,15 @@ BENCH__HIDDEN void bench__ip_sampling_close(struct bench__ip_sampling *s);
 BENCH__HIDDEN const char *bench__ip_sampling_event(const struct bench__ip_sampling *s);
 /* Call chains are recorded (the kernel follows frame pointers). */
 BENCH__HIDDEN bool bench__ip_sampling_chains(const struct bench__ip_sampling *s);
+/* Where callers come from: "dwarf" (libdw unwinds a copy of each sample's user stack) or
+ * "frame-pointer" with the reason (the architecture, the kernel refused the stack in samples,
+ * libdw absent); NULL without call chains. Prepares the libdw session the first time. */
+BENCH__HIDDEN const char *bench__ip_sampling_unwinder(struct bench__ip_sampling *s,
+                                                      const char **reason);
+/* Of the pass's samples, those DWARF unwinding failed on, kept on their frame-pointer chain,
+ * and the first one's reason (NULL when none). */
+BENCH__HIDDEN uint64_t bench__ip_sampling_fp_samples(const struct bench__ip_sampling *s,
+                                                     const char **reason);
 
 /* A pass: begin forgets the samples kept so far; enable and disable bracket the sampled code
  * (disable drains the ring buffer into the kept samples). */
@@ -47,13 +57,22 @@ BENCH__HIDDEN double bench__ip_sampling_running_ns(const struct bench__ip_sampli
 /* The ipSampling capability: an event opened and closed (present), or absent with the reason. */
 BENCH__HIDDEN void bench__ip_sampling_caps(struct bench__caps *caps, unsigned hz);
 
-/* Decode the records of a ring buffer's bytes (pure, for tests and the drain): samples of the
- * layout this file asks for (ip, pid/tid, callchain) are appended, lost records counted.
+/* Decode the records of a ring buffer's bytes (pure but for the unwinder, for tests and the
+ * drain): samples of the layout this file asks for (ip, pid/tid, callchain, and with stacks the
+ * user registers and stack, unwound) are appended, lost records counted.
  * `data` is the ring of `size` bytes (a power of two), read from `tail` to `head`. */
 BENCH__HIDDEN void bench__ip_sampling_decode(struct bench__ip_sampling *s,
                                              const unsigned char *data, size_t size, uint64_t tail,
                                              uint64_t head);
 /* An empty sample store for the decoder's tests (no event). */
 BENCH__HIDDEN struct bench__ip_sampling *bench__ip_sampling_store(bool chains);
+/* An unwinder of one sample: bench__unwind's contract. */
+typedef size_t (*bench__ip_unwind_fn)(void *arg, const struct bench__user_stack *st,
+                                      const uint64_t *fp, size_t n_fp, uint64_t *out, size_t max,
+                                      char *reason, size_t reason_size);
+/* The same for samples with chains, user registers and stacks, unwound by `unwind` (NULL:
+ * frame pointers, `reason` says why). */
+BENCH__HIDDEN struct bench__ip_sampling *
+bench__ip_sampling_store_stacks(bench__ip_unwind_fn unwind, void *arg, const char *reason);
 
 #endif /* BENCH_SOURCES_IP_SAMPLING_H */

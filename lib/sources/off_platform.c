@@ -153,6 +153,20 @@ bool bench__ip_sampling_chains(const struct bench__ip_sampling *s)
     return false;
 }
 
+const char *bench__ip_sampling_unwinder(struct bench__ip_sampling *s, const char **reason)
+{
+    (void)s;
+    *reason = NULL;
+    return NULL;
+}
+
+uint64_t bench__ip_sampling_fp_samples(const struct bench__ip_sampling *s, const char **reason)
+{
+    (void)s;
+    *reason = NULL;
+    return 0;
+}
+
 void bench__ip_sampling_begin(struct bench__ip_sampling *s)
 {
     (void)s;
