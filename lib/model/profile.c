@@ -238,6 +238,8 @@ struct bench__profile *bench__profile_copy(const struct bench__profile *p)
     *c = *p;
     c->unavailable = dup_or_null(p->unavailable);
     c->event = dup_or_null(p->event);
+    c->unwinder = dup_or_null(p->unwinder);
+    c->unwinder_reason = dup_or_null(p->unwinder_reason);
     c->note = dup_or_null(p->note);
     c->hot = dup_or_null(p->hot);
     c->self = copy_entries(p->self, p->n_self);
@@ -257,6 +259,8 @@ void bench__profile_free(struct bench__profile *p)
         return;
     free(p->unavailable);
     free(p->event);
+    free(p->unwinder);
+    free(p->unwinder_reason);
     free(p->note);
     free(p->hot);
     entries_free(p->self, p->n_self);

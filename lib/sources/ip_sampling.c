@@ -94,7 +94,12 @@ static int open_any(unsigned hz, const char **event, bool *chains, bool *stacks,
     } events[] = {{"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
                   {"cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK}};
     uint64_t mask = 0;
+    const char *asked = getenv(BENCH__PROFILE_UNWIND_ENV);
     bool can_unwind = bench__unwind_regs_mask(&mask, no_stacks, BENCH__REASON_MAX);
+    if (can_unwind && asked && !strcmp(asked, "frame-pointer")) {
+        bench__fmt(no_stacks, BENCH__REASON_MAX, "%s=frame-pointer", BENCH__PROFILE_UNWIND_ENV);
+        can_unwind = false;
+    }
     int last_err = 0;
     for (size_t i = 0; i < 2; i++) {
         int stack_err = 0;

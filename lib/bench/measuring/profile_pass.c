@@ -32,12 +32,20 @@ void bench__profile_open(struct bench__measure *m)
         bench__emit_note(m, "--profile: no sampling pass (%s)\n", p->reason);
         return;
     }
+    const char *why = NULL;
+    const char *unwinder = bench__ip_sampling_unwinder(p->sampling, &why);
+    char chains[BENCH__REASON_MAX + 80];
+    if (!unwinder)
+        bench__fmt(chains, sizeof chains, "no call chains (self samples only)");
+    else if (!why)
+        bench__fmt(chains, sizeof chains, "call chains unwound from DWARF (libdw)");
+    else
+        bench__fmt(chains, sizeof chains, "call chains follow frame pointers (%s)", why);
     bench__emit_note(m,
                      "--profile: %s sampled at %u Hz for about %.0f ms of each benchmark's CPU "
                      "time, after its timing; %s\n",
                      bench__ip_sampling_event(p->sampling), p->hz, BENCH__PROFILE_BUDGET_NS / 1e6,
-                     bench__ip_sampling_chains(p->sampling) ? "call chains follow frame pointers"
-                                                            : "no call chains (self samples only)");
+                     chains);
     if (!p->symbols)
         bench__emit_note(m, "--profile: samples are not symbolised (%s)\n", p->symbols_reason);
 }
@@ -115,14 +123,33 @@ void bench__profile_pass_end(struct bench__measure *m, size_t row, uint64_t iter
     p->iterations = iterations;
     p->lost = bench__ip_sampling_lost(s);
     p->chains = chains;
+    const char *unwinder_reason = NULL, *fp_reason = NULL;
+    const char *unwinder = bench__ip_sampling_unwinder(s, &unwinder_reason);
+    p->unwinder = unwinder ? bench__xstrdup(unwinder) : NULL;
+    p->unwinder_reason = unwinder_reason ? bench__xstrdup(unwinder_reason) : NULL;
+    uint64_t fp_samples = bench__ip_sampling_fp_samples(s, &fp_reason);
     bench__profile_aggregate(p, samples, n);
+    p->fp_samples = !chains ? 0 : unwinder_reason ? p->samples : fp_samples;
     p->hz_reached = p->running_ns > 0 ? (double)p->samples * 1e9 / p->running_ns : NAN;
-    char note[400] = "";
-    if (chains)
-        bench__note_append(note, sizeof note,
-                           "callers come from frame pointers: code built without them "
-                           "(-fomit-frame-pointer) loses or misnames its callers");
-    else
+    char note[800] = "", part[BENCH__REASON_MAX * 2];
+    if (chains && unwinder_reason) {
+        bench__fmt(part, sizeof part,
+                   "callers come from frame pointers (%s): code built without them "
+                   "(-fomit-frame-pointer, leaf functions) loses or misnames its callers",
+                   unwinder_reason);
+        bench__note_append(note, sizeof note, part);
+    } else if (chains) {
+        bench__fmt(part, sizeof part,
+                   "callers come from DWARF unwinding (libdw) of a %u KiB copy of each "
+                   "sample's user stack",
+                   BENCH__UNWIND_STACK_BYTES / 1024);
+        bench__note_append(note, sizeof note, part);
+        if (fp_samples) {
+            bench__fmt(part, sizeof part, "%llu samples kept frame-pointer callers (%s)",
+                       (unsigned long long)fp_samples, fp_reason);
+            bench__note_append(note, sizeof note, part);
+        }
+    } else
         bench__note_append(note, sizeof note,
                            "no call chains: self samples only, no inclusive table");
     if (bench__ip_sampling_throttled(s))
