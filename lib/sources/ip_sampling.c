@@ -334,8 +334,10 @@ static void unwind_sample(struct bench__ip_sampling *s, const uint64_t *w, size_
     memcpy(st.regs, w + 1, sizeof st.regs);
     size_t at = 1 + BENCH__UNWIND_NREGS;
     uint64_t size = w[at++];
-    if (size > (words - at) * 8)
-        size = (words - at) * 8; /* torn: only what is there */
+    if (size % 8 || size > (words - at) * 8) {
+        fell_back(s, "the sample's user stack is cut short");
+        return;
+    }
     st.bytes = (const unsigned char *)(w + at);
     at += size / 8;
     if (size && at < words && w[at] < size)
