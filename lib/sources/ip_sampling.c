@@ -19,8 +19,10 @@
 #include "perf_group.h"
 
 #define RING_PAGES 64 /* data pages of the ring buffer (a power of two): 256 KiB */
-/* with a copy of the user stack in each sample: 512 KiB, about 30 samples between drains */
-#define RING_PAGES_STACKS 128
+/* with a copy of the user stack in each sample (16 KiB): up to 4 MiB, about 250 samples between
+ * drains, halved while the locked-memory allowance refuses it (perf_event_mlock_kb, then
+ * RLIMIT_MEMLOCK); what a full ring drops is counted as lost */
+#define RING_PAGES_STACKS 1024
 #define MAX_STACK 127     /* addresses kept per sample */
 #define RECORD_MAX 65536u /* a record's size is 16 bits */
 
@@ -114,9 +116,8 @@ static int open_any(unsigned hz, const char **event, bool *chains, bool *stacks,
                     bench__fmt(no_stacks, BENCH__REASON_MAX,
                                "the kernel refused the user stack in samples "
                                "(PERF_SAMPLE_STACK_USER): %s",
-                               bench__perf_errno_name(stack_err)
-                                   ? bench__perf_errno_name(stack_err)
-                                   : strerror(stack_err));
+                               bench__perf_errno_name(stack_err) ? bench__perf_errno_name(stack_err)
+                                                                 : strerror(stack_err));
                 return fd;
             }
             last_err = errno;
@@ -196,13 +197,11 @@ struct bench__ip_sampling *bench__ip_sampling_open(unsigned hz, char *reason, si
     s->unwind_prepared = false;
     bench__fmt(s->unwind_reason, sizeof s->unwind_reason, "%s", no_stacks);
     s->page = (size_t)sysconf(_SC_PAGESIZE);
-    s->ring_pages = stacks ? RING_PAGES_STACKS : RING_PAGES;
-    s->map_size = (1 + s->ring_pages) * s->page;
-    s->map = bench__os.mmap(NULL, s->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (s->map == MAP_FAILED && stacks) { /* over the locked-memory allowance: a smaller ring */
-        s->ring_pages = RING_PAGES;
+    for (s->ring_pages = stacks ? RING_PAGES_STACKS : RING_PAGES;; s->ring_pages /= 2) {
         s->map_size = (1 + s->ring_pages) * s->page;
         s->map = bench__os.mmap(NULL, s->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (s->map != MAP_FAILED || s->ring_pages <= RING_PAGES)
+            break;
     }
     if (s->map == MAP_FAILED) {
         int err = errno;
@@ -410,8 +409,8 @@ void bench__ip_sampling_disable(struct bench__ip_sampling *s)
     struct perf_event_mmap_page *pg = s->map;
     uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
     uint64_t tail = pg->data_tail;
-    bench__ip_sampling_decode(s, (const unsigned char *)s->map + s->page,
-                              s->ring_pages * s->page, tail, head);
+    bench__ip_sampling_decode(s, (const unsigned char *)s->map + s->page, s->ring_pages * s->page,
+                              tail, head);
     __atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
     s->running_at_end = running_ns(s);
 }

@@ -15,7 +15,7 @@
 
 #define BENCH__PROFILE_HZ_DEFAULT 1000u
 #define BENCH__PROFILE_HZ_MAX 100000u
-/* "frame-pointer": keep the kernel's frame-pointer chains, no user stacks (docs/reference/cli.md) */
+/* "frame-pointer": keep the kernel's frame-pointer chains, no user stacks (cli.md) */
 #define BENCH__PROFILE_UNWIND_ENV "BENCH_PROFILE_UNWIND"
 
 struct bench__ip_sampling;

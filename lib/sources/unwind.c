@@ -80,22 +80,36 @@ struct uw_lib {
 static bool uw_load(struct uw_lib *lib, char *reason, size_t reason_size)
 {
     static const char *const names[] = {
-        "dwfl_begin",           "dwfl_end",
-        "dwfl_report_begin",    "dwfl_report_end",
-        "dwfl_linux_proc_report", "dwfl_attach_state",
-        "dwfl_thread_state_registers", "dwfl_thread_state_register_pc",
-        "dwfl_getthread_frames", "dwfl_frame_pc",
-        "dwfl_errno",           "dwfl_errmsg",
-        "dwfl_linux_proc_find_elf", "dwfl_standard_find_debuginfo",
+        "dwfl_begin",
+        "dwfl_end",
+        "dwfl_report_begin",
+        "dwfl_report_end",
+        "dwfl_linux_proc_report",
+        "dwfl_attach_state",
+        "dwfl_thread_state_registers",
+        "dwfl_thread_state_register_pc",
+        "dwfl_getthread_frames",
+        "dwfl_frame_pc",
+        "dwfl_errno",
+        "dwfl_errmsg",
+        "dwfl_linux_proc_find_elf",
+        "dwfl_standard_find_debuginfo",
     };
     enum { N = sizeof names / sizeof names[0] };
-    void *slots[] = {&lib->begin,           &lib->end,
-                     &lib->report_begin,    &lib->report_end,
-                     &lib->proc_report,     &lib->attach_state,
-                     &lib->state_registers, &lib->state_register_pc,
-                     &lib->getthread_frames, &lib->frame_pc,
-                     &lib->errno_,          &lib->errmsg,
-                     &lib->find_elf,        &lib->find_debuginfo};
+    void *slots[] = {&lib->begin,
+                     &lib->end,
+                     &lib->report_begin,
+                     &lib->report_end,
+                     &lib->proc_report,
+                     &lib->attach_state,
+                     &lib->state_registers,
+                     &lib->state_register_pc,
+                     &lib->getthread_frames,
+                     &lib->frame_pc,
+                     &lib->errno_,
+                     &lib->errmsg,
+                     &lib->find_elf,
+                     &lib->find_debuginfo};
     _Static_assert(sizeof slots / sizeof slots[0] == N, "one slot per name");
     /* symbolize.c's loader says why libdw is absent; this session holds its own reference */
     if (!bench__dw_load(reason, reason_size))
