@@ -232,8 +232,7 @@ static struct {
 } seen;
 
 static size_t fake_unwind(void *arg, const struct bench__user_stack *st, const uint64_t *fp,
-                          size_t n_fp, uint64_t *out, size_t max, char *reason,
-                          size_t reason_size)
+                          size_t n_fp, uint64_t *out, size_t max, char *reason, size_t reason_size)
 {
     assert_ptr_equal(arg, &seen);
     seen.calls++;
@@ -325,8 +324,9 @@ static void test_decode_stacks(void **state)
     bench__ip_sampling_close(s);
 
     /* no unwinder: frame pointers for the whole pass, with its reason */
-    s = bench__ip_sampling_store_stacks(NULL, NULL, "user-stack unwinding is implemented for "
-                                                    "x86_64 only");
+    s = bench__ip_sampling_store_stacks(NULL, NULL,
+                                        "user-stack unwinding is implemented for "
+                                        "x86_64 only");
     memset(ring, 0, sizeof ring);
     at = put_stack_sample(ring, sizeof ring, 0, PERF_SAMPLE_REGS_ABI_64, 64, 64);
     bench__ip_sampling_decode(s, ring, sizeof ring, 0, at);
