@@ -1894,8 +1894,9 @@ def case_profile_leaf():
           f"dwarf: unwinder {prof.get('unwinder')} ({prof.get('unwinderReason')})")
     samples, fp = prof.get("samples", 0), prof.get("framePointerSamples")
     check(samples >= 20, f"dwarf: only {samples} samples")
-    check(fp is not None and 0 <= fp <= samples // 10,
+    check(isinstance(fp, int) and 0 <= fp <= samples // 10,
           f"dwarf: {fp} of {samples} samples kept frame-pointer callers: {prof.get('note')}")
+    fp = fp if isinstance(fp, int) else 0
     check(prof.get("note", "").startswith("callers come from DWARF unwinding (libdw)"),
           f"dwarf: note {prof.get('note')!r}")
     stacks = parse_folded(folded or "") or []
