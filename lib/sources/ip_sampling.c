@@ -26,6 +26,13 @@
 #define MAX_STACK 127     /* addresses kept per sample */
 #define RECORD_MAX 65536u /* a record's size is 16 bits */
 
+/* A sample set aside for the unwinding: its index, registers and stack (in stack_words). */
+struct pending {
+    size_t sample;
+    uint64_t regs[BENCH__UNWIND_NREGS];
+    size_t offset, size; /* in stack_words (words), of the stack (bytes) */
+};
+
 struct bench__ip_sampling {
     int fd;
     void *map;
@@ -44,6 +51,11 @@ struct bench__ip_sampling {
     char unwind_reason[BENCH__REASON_MAX];
     uint64_t fp_samples; /* of the pass: samples whose unwinding failed, kept on frame pointers */
     char fp_reason[BENCH__REASON_MAX]; /* the first one's reason */
+    /* samples decoded and not yet unwound: their registers, and their stacks in stack_words */
+    struct pending *pending;
+    size_t n_pending, cap_pending;
+    uint64_t *stack_words;
+    size_t n_stack_words, cap_stack_words;
     /* kept samples: addresses of sample i are ips[start[i] .. start[i] + len[i]) */
     uint64_t *ips;
     size_t n_ips, cap_ips;
@@ -223,6 +235,8 @@ void bench__ip_sampling_close(struct bench__ip_sampling *s)
     if (s->fd >= 0)
         bench__os.close(s->fd);
     bench__unwinder_free(s->unwinder);
+    free(s->pending);
+    free(s->stack_words);
     free(s->rec);
     free(s->ips);
     free(s->start);
@@ -270,6 +284,8 @@ void bench__ip_sampling_begin(struct bench__ip_sampling *s)
     s->throttled = false;
     s->fp_samples = 0;
     s->fp_reason[0] = '\0';
+    s->n_pending = 0;
+    s->n_stack_words = 0;
     prepare_unwinding(s);
     s->running_at_begin = running_ns(s);
     s->running_at_end = s->running_at_begin;
@@ -314,10 +330,10 @@ static void fell_back(struct bench__ip_sampling *s, const char *why)
         bench__fmt(s->fp_reason, sizeof s->fp_reason, "%s", why);
 }
 
-/* The user registers and stack that follow the chain (`w`, `words` long): the sample's
- * addresses `ips` (`*n`, the frame-pointer chain) become the DWARF unwinding's when it works. */
-static void unwind_sample(struct bench__ip_sampling *s, const uint64_t *w, size_t words,
-                          uint64_t *ips, size_t *n)
+/* The user registers and stack that follow the chain (`w`, `words` long) of the sample about to
+ * be kept: set aside for bench__ip_sampling_unwind (a copy, no unwinding here: the decoder may
+ * run while the event is enabled). */
+static void set_aside(struct bench__ip_sampling *s, const uint64_t *w, size_t words)
 {
     if (!s->unwind)
         return; /* frame pointers for the whole pass, and unwind_reason says why */
@@ -329,28 +345,56 @@ static void unwind_sample(struct bench__ip_sampling *s, const uint64_t *w, size_
         fell_back(s, "the sample's user registers are cut short");
         return;
     }
-    struct bench__user_stack st;
-    memcpy(st.regs, w + 1, sizeof st.regs);
     size_t at = 1 + BENCH__UNWIND_NREGS;
     uint64_t size = w[at++];
     if (size % 8 || size > (words - at) * 8) {
         fell_back(s, "the sample's user stack is cut short");
         return;
     }
-    st.bytes = (const unsigned char *)(w + at);
+    const uint64_t *bytes = w + at;
     at += size / 8;
     if (size && at < words && w[at] < size)
         size = w[at]; /* dyn_size: the part of the copy that was really stack */
-    st.size = (size_t)size;
-    uint64_t out[MAX_STACK + 1];
-    char why[BENCH__REASON_MAX];
-    size_t m = s->unwind(s->unwind_arg, &st, ips, *n, out, MAX_STACK, why, sizeof why);
-    if (m == 0) {
-        fell_back(s, why);
-        return;
+    size_t words_kept = (size_t)(size + 7) / 8;
+    s->pending = bench__grow(s->pending, &s->cap_pending, s->n_pending + 1, sizeof *s->pending);
+    s->stack_words = bench__grow(s->stack_words, &s->cap_stack_words,
+                                 s->n_stack_words + words_kept + 1, sizeof *s->stack_words);
+    struct pending *p = &s->pending[s->n_pending++];
+    p->sample = s->n; /* the index keep_sample gives it next */
+    memcpy(p->regs, w + 1, sizeof p->regs);
+    p->offset = s->n_stack_words;
+    p->size = (size_t)size;
+    memcpy(s->stack_words + s->n_stack_words, bytes, words_kept * sizeof *bytes);
+    s->n_stack_words += words_kept;
+}
+
+void bench__ip_sampling_unwind(struct bench__ip_sampling *s)
+{
+    for (size_t k = 0; k < s->n_pending; k++) {
+        const struct pending *p = &s->pending[k];
+        struct bench__user_stack st;
+        memcpy(st.regs, p->regs, sizeof st.regs);
+        st.bytes = (const unsigned char *)(s->stack_words + p->offset);
+        st.size = p->size;
+        uint64_t fp[MAX_STACK + 1], out[MAX_STACK + 1];
+        size_t n_fp = s->len[p->sample];
+        memcpy(fp, s->ips + s->start[p->sample], n_fp * sizeof *fp);
+        char why[BENCH__REASON_MAX];
+        size_t m = s->unwind(s->unwind_arg, &st, fp, n_fp, out, MAX_STACK, why, sizeof why);
+        if (m == 0) {
+            fell_back(s, why);
+            continue;
+        }
+        /* the unwound chain goes at the end; the sample points there (its frame-pointer chain
+         * stays unused in the array) */
+        s->ips = bench__grow(s->ips, &s->cap_ips, s->n_ips + m + 1, sizeof *s->ips);
+        memcpy(s->ips + s->n_ips, out, m * sizeof *out);
+        s->start[p->sample] = s->n_ips;
+        s->len[p->sample] = m;
+        s->n_ips += m;
     }
-    memcpy(ips, out, m * sizeof *out);
-    *n = m;
+    s->n_pending = 0;
+    s->n_stack_words = 0;
 }
 
 /* One sample record's body (`words` words): ip, pid/tid, then the chain and the user state. */
@@ -374,7 +418,7 @@ static void decode_sample(struct bench__ip_sampling *s, const uint64_t *rec, siz
         }
     }
     if (s->stacks)
-        unwind_sample(s, rec + at, words - at, ips, &n);
+        set_aside(s, rec + at, words - at);
     keep_sample(s, ips, n);
 }
 
@@ -413,6 +457,7 @@ void bench__ip_sampling_disable(struct bench__ip_sampling *s)
                               tail, head);
     __atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
     s->running_at_end = running_ns(s);
+    bench__ip_sampling_unwind(s); /* the event is disabled: this work is not sampled */
 }
 
 size_t bench__ip_sampling_count(const struct bench__ip_sampling *s)

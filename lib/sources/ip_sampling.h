@@ -59,13 +59,17 @@ BENCH__HIDDEN double bench__ip_sampling_running_ns(const struct bench__ip_sampli
 /* The ipSampling capability: an event opened and closed (present), or absent with the reason. */
 BENCH__HIDDEN void bench__ip_sampling_caps(struct bench__caps *caps, unsigned hz);
 
-/* Decode the records of a ring buffer's bytes (pure but for the unwinder, for tests and the
- * drain): samples of the layout this file asks for (ip, pid/tid, callchain, and with stacks the
- * user registers and stack, unwound) are appended, lost records counted.
+/* Decode the records of a ring buffer's bytes (pure, for tests and the drain): samples of the
+ * layout this file asks for (ip, pid/tid, callchain, and with stacks the user registers and stack,
+ * set aside for bench__ip_sampling_unwind) are appended, lost records counted.
  * `data` is the ring of `size` bytes (a power of two), read from `tail` to `head`. */
 BENCH__HIDDEN void bench__ip_sampling_decode(struct bench__ip_sampling *s,
                                              const unsigned char *data, size_t size, uint64_t tail,
                                              uint64_t head);
+/* Unwind the samples decoded since the last call: each one's chain becomes the unwinder's, or
+ * stays on frame pointers (counted, with the reason). The drain calls it once the event is
+ * disabled, so that the unwinding is never sampled. */
+BENCH__HIDDEN void bench__ip_sampling_unwind(struct bench__ip_sampling *s);
 /* An empty sample store for the decoder's tests (no event). */
 BENCH__HIDDEN struct bench__ip_sampling *bench__ip_sampling_store(bool chains);
 /* An unwinder of one sample: bench__unwind's contract. */

@@ -262,6 +262,8 @@ static void test_decode_stacks(void **state)
     size_t at = put_stack_sample(ring, sizeof ring, start, PERF_SAMPLE_REGS_ABI_64, 64, 40);
     struct bench__ip_sampling *s = bench__ip_sampling_store_stacks(fake_unwind, &seen, NULL);
     bench__ip_sampling_decode(s, ring, sizeof ring, start, at);
+    assert_int_equal(seen.calls, 0); /* set aside: nothing is unwound while decoding */
+    bench__ip_sampling_unwind(s);
     /* the unwinder got the registers in perf's order, the stack from the stack pointer, cut to
      * dyn_size, and the frame-pointer chain without the context marker */
     assert_int_equal(seen.calls, 1);
@@ -290,6 +292,7 @@ static void test_decode_stacks(void **state)
     bench__ip_sampling_begin(s);
     seen.fail = true;
     bench__ip_sampling_decode(s, ring, sizeof ring, start, at);
+    bench__ip_sampling_unwind(s);
     ips = bench__ip_sampling_stack(s, 0, &n);
     assert_int_equal(n, 3);
     assert_int_equal(ips[1], 0x3000);
@@ -303,6 +306,7 @@ static void test_decode_stacks(void **state)
     memset(ring, 0, sizeof ring);
     at = put_stack_sample(ring, sizeof ring, 0, PERF_SAMPLE_REGS_ABI_NONE, 0, 0);
     bench__ip_sampling_decode(s, ring, sizeof ring, 0, at);
+    bench__ip_sampling_unwind(s);
     assert_int_equal(seen.calls, 0);
     ips = bench__ip_sampling_stack(s, 0, &n);
     assert_int_equal(n, 3);
@@ -316,6 +320,7 @@ static void test_decode_stacks(void **state)
     uint64_t lie = 4096; /* the stack size word, after 3 + 4 + 1 + 17 words of body */
     memcpy(ring + 8 + 8 * 25, &lie, 8);
     bench__ip_sampling_decode(s, ring, sizeof ring, 0, at);
+    bench__ip_sampling_unwind(s);
     assert_int_equal(seen.calls, 0);
     ips = bench__ip_sampling_stack(s, 0, &n);
     assert_int_equal(n, 3);
@@ -330,6 +335,7 @@ static void test_decode_stacks(void **state)
     memset(ring, 0, sizeof ring);
     at = put_stack_sample(ring, sizeof ring, 0, PERF_SAMPLE_REGS_ABI_64, 64, 64);
     bench__ip_sampling_decode(s, ring, sizeof ring, 0, at);
+    bench__ip_sampling_unwind(s);
     ips = bench__ip_sampling_stack(s, 0, &n);
     assert_int_equal(n, 3);
     assert_string_equal(bench__ip_sampling_unwinder(s, &why), "frame-pointer");
