@@ -292,20 +292,22 @@ size_t bench__unwind(struct bench__unwinder *u, const struct bench__user_stack *
     int rc = u->dw.getthread_frames(u->dwfl, u->pid, on_frame, u);
     const char *why = rc < 0 ? u->dw.errmsg(u->dw.errno_()) : NULL;
     u->sample = NULL;
-    if (rc < 0 && u->n < 2) {
-        bench__fmt(reason, reason_size, "libdw could not unwind: %s", why ? why : "unknown error");
+    if (u->n < 2) {
+        if (why)
+            bench__fmt(reason, reason_size, "libdw could not unwind: %s", why);
+        else
+            bench__fmt(reason, reason_size, "libdw found no caller in the copy of the stack");
         return 0;
     }
-    if (rc < 0) {
-        /* the copy of the stack ended first: the frame-pointer chain goes on from the last
-         * address both hold (if any) */
-        for (size_t j = n_fp; j-- > 1;) {
-            if (fp[j] != out[u->n - 1])
-                continue;
-            for (size_t k = j + 1; k < n_fp && u->n < max; k++)
-                out[u->n++] = fp[k];
-            break;
-        }
+    /* libdw ends quietly where the copy of the stack ends (a return address it cannot read is
+     * the end of the chain to it): the frame-pointer chain goes on from the last address both
+     * hold, if any (at the outermost frame it holds nothing further either) */
+    for (size_t j = n_fp; j-- > 1;) {
+        if (fp[j] != out[u->n - 1])
+            continue;
+        for (size_t k = j + 1; k < n_fp && u->n < max; k++)
+            out[u->n++] = fp[k];
+        break;
     }
     return u->n;
 }

@@ -34,10 +34,10 @@ BENCH__HIDDEN struct bench__unwinder *bench__unwinder_new(char *reason, size_t r
 BENCH__HIDDEN void bench__unwinder_free(struct bench__unwinder *u);
 
 /* Unwind one sample into `out` (at most `max` addresses): the sampled address first, then the
- * return addresses of its callers. Where the copy of the stack ends before the outermost frame,
- * the kernel's frame-pointer chain `fp` (`n_fp` addresses, sampled one first) continues from the
- * last address both hold. 0 with the reason when libdw found not even the sampled function's
- * caller. */
+ * return addresses of its callers. Where the unwinding stops (the copy of the stack ends before
+ * the outermost frame), the kernel's frame-pointer chain `fp` (`n_fp` addresses, sampled one
+ * first) continues from the last address both hold. 0 with the reason when libdw found not even
+ * the sampled function's caller. */
 BENCH__HIDDEN size_t bench__unwind(struct bench__unwinder *u, const struct bench__user_stack *st,
                                    const uint64_t *fp, size_t n_fp, uint64_t *out, size_t max,
                                    char *reason, size_t reason_size);

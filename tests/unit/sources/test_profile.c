@@ -21,6 +21,7 @@
 #include "platform/os.h"
 #include "sources/ip_sampling.h"
 #include "sources/symbolize.h"
+#include "sources/unwind.h"
 
 /* ---- aggregation ------------------------------------------------------------------------ */
 
@@ -343,6 +344,81 @@ static void test_decode_stacks(void **state)
     bench__ip_sampling_close(s);
 }
 
+/* ---- the unwinder on this process's own stack ------------------------------------------ */
+
+#if defined(__x86_64__)
+#define COPY_BYTES 4096
+static unsigned char stack_copy[COPY_BYTES]; /* not on the stack being copied */
+
+/* The registers an unwinding needs at one instruction of this function, and the stack above. */
+__attribute__((noinline)) static void capture(struct bench__user_stack *st)
+{
+    uint64_t ip, sp, bp;
+    __asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"
+                     : "=r"(ip), "=r"(sp), "=r"(bp));
+    memset(st, 0, sizeof *st);
+    st->regs[6] = bp; /* perf's order: ax bx cx dx si di bp sp ip */
+    st->regs[7] = sp;
+    st->regs[8] = ip;
+    memcpy(stack_copy, (const void *)(uintptr_t)sp, COPY_BYTES);
+    st->bytes = stack_copy;
+    st->size = COPY_BYTES;
+}
+
+__attribute__((noinline)) static void unwound_caller(struct bench__user_stack *st)
+{
+    capture(st);
+    __asm__ volatile("" ::: "memory"); /* no tail call: this frame stays */
+}
+#endif
+
+static void test_unwind_own_stack(void **state)
+{
+    (void)state;
+#if !defined(__x86_64__)
+    print_message("user-stack unwinding is implemented for x86_64 only\n");
+#else
+    char reason[240];
+    struct bench__unwinder *u = bench__unwinder_new(reason, sizeof reason);
+    struct bench__symbolizer *z = bench__symbolizer_new(reason, sizeof reason);
+    if (!u || !z) {
+        print_message("no libdw here (%s): not tried\n", reason);
+        bench__unwinder_free(u);
+        bench__symbolizer_free(z);
+        return;
+    }
+    struct bench__user_stack st;
+    unwound_caller(&st);
+    uint64_t out[64];
+    size_t n = bench__unwind(u, &st, NULL, 0, out, 64, reason, sizeof reason);
+    /* the sampled function, then its caller and this test, named by their return addresses */
+    assert_true(n >= 3);
+    assert_string_equal(bench__symbolize(z, out[0], false)->function, "capture");
+    assert_string_equal(bench__symbolize(z, out[1], true)->function, "unwound_caller");
+    assert_string_equal(bench__symbolize(z, out[2], true)->function, "test_unwind_own_stack");
+
+    /* a copy too short for the caller's return address: no unwinding, and why */
+    st.size = 0;
+    assert_int_equal(bench__unwind(u, &st, NULL, 0, out, 64, reason, sizeof reason), 0);
+    assert_non_null(strstr(reason, "libdw"));
+
+    /* a copy that ends after the caller: the frame-pointer chain goes on from the last address
+     * both hold */
+    uint64_t whole[3] = {out[0], out[1], out[2]};
+    uint64_t fp[4] = {whole[0], whole[1], 0xabc0, 0xdef0};
+    size_t m = 0;
+    for (st.size = 8; st.size <= COPY_BYTES && m < 2; st.size += 8)
+        m = bench__unwind(u, &st, fp, 4, out, 64, reason, sizeof reason);
+    assert_int_equal(m, 4);
+    assert_int_equal(out[0], whole[0]);
+    assert_int_equal(out[1], whole[1]);
+    assert_int_equal(out[2], 0xabc0);
+    assert_int_equal(out[3], 0xdef0);
+    bench__symbolizer_free(z);
+    bench__unwinder_free(u);
+#endif
+}
+
 /* ---- the soft dependencies through the seam -------------------------------------------- */
 
 static void *refuse_dlopen(const char *file, int mode)
@@ -454,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_decode),
         cmocka_unit_test(test_decode_stacks),
         cmocka_unit_test(test_stacks_refused),
+        cmocka_unit_test(test_unwind_own_stack),
         cmocka_unit_test(test_libdw_hidden),
         cmocka_unit_test(test_sampling_refused),
     };
