@@ -504,25 +504,28 @@ static void mark_own(struct bench__ip_sampling *s, size_t from)
 }
 
 /* Decode the samples taken since the last read, marked as libbench's own (taken while it read the
- * ring), until a read finds none. A read slower than the rate (16 KiB stacks at a high rate) would
- * never find none: after OWN_READS the event is off while the ring is emptied. */
+ * ring), until a read finds none. A read slower than the rate (16 KiB stacks, a sanitizer's
+ * allocator) may never find none: after every OWN_READS reads the event is off while the ring is
+ * emptied, and the reads go on from there; after OWN_PAUSES such pauses, what is left is read
+ * with the next drain (as the body's). */
 #define OWN_READS 4
+#define OWN_PAUSES 4
 static void read_own(struct bench__ip_sampling *s)
 {
-    for (int k = 0;; k++) {
+    for (int k = 1;; k++) {
         size_t from = s->n;
         if (!read_ring(s))
             return;
         mark_own(s, from);
-        if (k + 1 < OWN_READS)
+        if (k % OWN_READS)
             continue;
+        if (k / OWN_READS > OWN_PAUSES)
+            return;
         bench__os.ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
         from = s->n;
         read_ring(s);
         bench__os.ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0);
-        read_ring(s); /* a sample taken on the way back from the ioctl */
         mark_own(s, from);
-        return;
     }
 }
 
