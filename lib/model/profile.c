@@ -246,6 +246,8 @@ struct bench__profile *bench__profile_copy(const struct bench__profile *p)
     *c = *p;
     c->unavailable = dup_or_null(p->unavailable);
     c->event = dup_or_null(p->event);
+    c->unwinder = dup_or_null(p->unwinder);
+    c->unwinder_reason = dup_or_null(p->unwinder_reason);
     c->note = dup_or_null(p->note);
     c->harness_unmeasured = dup_or_null(p->harness_unmeasured);
     c->hot = dup_or_null(p->hot);
@@ -266,6 +268,8 @@ void bench__profile_free(struct bench__profile *p)
         return;
     free(p->unavailable);
     free(p->event);
+    free(p->unwinder);
+    free(p->unwinder_reason);
     free(p->note);
     free(p->harness_unmeasured);
     free(p->hot);

@@ -76,6 +76,12 @@ struct bench__profile {
     uint64_t n_unsymbolised_samples;
     struct bench__profile_stack *stacks; /* every distinct stack, most first */
     size_t n_stacks;
+    /* where callers come from (chains only, else NULL): "dwarf" or "frame-pointer", why frame
+     * pointers (NULL with dwarf), and the samples whose callers came from frame pointers (all
+     * of them, or those DWARF unwinding failed on) */
+    char *unwinder;
+    char *unwinder_reason;
+    uint64_t fp_samples;
 };
 
 /* Aggregate samples into p (whose header fields the caller sets): the tables keep the top

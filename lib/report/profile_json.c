@@ -85,6 +85,10 @@ json_t *bench__profile_json(const struct bench__profile *p)
              put(o, "minimumSamples", number(BENCH__PROFILE_MIN_SAMPLES)) &&
              put(o, "estimate", json_boolean(bench__profile_estimate(p))) &&
              put(o, "callChains", json_boolean(p->chains)) &&
+             put(o, "unwinder", text(p->chains ? p->unwinder : NULL)) &&
+             put(o, "unwinderReason", text(p->chains ? p->unwinder_reason : NULL)) &&
+             put(o, "framePointerSamples",
+                 p->chains ? number((double)p->fp_samples) : json_null()) &&
              put(o, "self", entries(p, p->self, p->n_self, "function", true)) &&
              put(o, "inclusive",
                  p->chains ? entries(p, p->inclusive, p->n_inclusive, "function", true)

@@ -163,6 +163,27 @@ bool bench__ip_sampling_own_code(void (*body)(void), uint64_t *lo, uint64_t *hi,
     return false;
 }
 
+const char *bench__ip_sampling_unwinder(struct bench__ip_sampling *s, const char **reason)
+{
+    (void)s;
+    *reason = NULL;
+    return NULL;
+}
+
+uint64_t bench__ip_sampling_fp_samples(const struct bench__ip_sampling *s, const char **reason)
+{
+    (void)s;
+    *reason = NULL;
+    return 0;
+}
+
+bool bench__ip_sampling_fell_back(const struct bench__ip_sampling *s, size_t i)
+{
+    (void)s;
+    (void)i;
+    return false;
+}
+
 void bench__ip_sampling_begin(struct bench__ip_sampling *s)
 {
     (void)s;

@@ -30,6 +30,7 @@ LIBBENCH = os.environ.get("E2E_LIBBENCH", "")
 PROFILE = os.environ.get("E2E_PROFILE", "")
 PROFILE_STRIPPED = os.environ.get("E2E_PROFILE_STRIPPED", "")
 PROFILE_NO_ARANGES = os.environ.get("E2E_PROFILE_NO_ARANGES", "")
+PROFILE_LEAF = os.environ.get("E2E_PROFILE_LEAF", "")
 HIDE_LIBDW_LIB = os.environ.get("E2E_HIDE_LIBDW_LIB", "")
 ISOLATE_BIN = os.environ.get("E2E_ISOLATE_BIN", "")
 # E2E_ISOLATE=worker runs the runner's cases again with --isolate=worker: every test-mode run of
@@ -1943,6 +1944,85 @@ def profile_harness():
     check(not own, f"empty body: libbench's own code in the body's tables or stacks: {own}\n{out}")
     check(prof.get("harnessUnmeasured") is not None or prof.get("harnessSamples", 0) > 0,
           f"empty body: no sample of the harness's loop: {prof.get('harnessSamples')}\n{out}")
+
+
+def case_profile_leaf():
+    """A frameless leaf keeps its caller: with DWARF unwinding of the sampled user stack, every
+    sample in leaf_function is under leaf_caller, under the body (the kernel's frame-pointer walk
+    skips the caller of a leaf without a frame). Forced back onto frame pointers
+    (BENCH_PROFILE_UNWIND=frame-pointer), or without libdw, the note and the JSON say so and why.
+    Only the shape of the stacks is checked, and a modest number of samples, never a rate."""
+    import platform
+    if PORTABLE or EMULATOR:
+        print("SKIP: no sampler here (e2e/profile checks the absence and its reason)")
+        sys.exit(77)
+    rc, out, err, doc, folded = profile_run(PROFILE_LEAF)
+    if "--profile: no sampling pass" in err:
+        print("SKIP: this host cannot sample:", err.strip().splitlines()[0])
+        sys.exit(77)
+    if "--profile: samples are not symbolised (libdw not loaded" in err:
+        print("SKIP: libdw is not installed (Debian: libdw1): nothing to unwind with")
+        sys.exit(77)
+    prof = (doc.get("rows") or [{}])[0].get("profile", {})
+    if platform.machine() not in ("x86_64", "amd64"):
+        # the fallback and its reason are what is checked elsewhere
+        check(rc == 0 and prof.get("unwinder") == "frame-pointer" and
+              prof.get("unwinderReason") == "user-stack unwinding is implemented for x86_64 only",
+              f"{platform.machine()}: unwinder {prof.get('unwinder')} {prof.get('unwinderReason')}")
+        return
+    check(rc == 0, f"dwarf: exit {rc} {err!r}")
+    check("call chains unwound from DWARF (libdw)" in err, f"dwarf: stderr {err!r}")
+    check(prof.get("unwinder") == "dwarf" and prof.get("unwinderReason") is None,
+          f"dwarf: unwinder {prof.get('unwinder')} ({prof.get('unwinderReason')})")
+    samples, fp = prof.get("samples", 0), prof.get("framePointerSamples")
+    check(samples >= 20, f"dwarf: only {samples} samples")
+    check(isinstance(fp, int) and 0 <= fp <= samples // 10,
+          f"dwarf: {fp} of {samples} samples kept frame-pointer callers: {prof.get('note')}")
+    fp = fp if isinstance(fp, int) else 0
+    check(prof.get("note", "").startswith("callers come from DWARF unwinding (libdw)"),
+          f"dwarf: note {prof.get('note')!r}")
+    stacks = parse_folded(folded or "") or []
+    in_leaf = sum(c for f, c in stacks if f[-1] == "leaf_function")
+    with_callers = sum(c for f, c in stacks
+                       if f[-3:] == ["bench__fn_leaf", "leaf_caller", "leaf_function"])
+    check(in_leaf >= 20 and with_callers + fp >= in_leaf,
+          f"dwarf: {with_callers} of the {in_leaf} samples in leaf_function are under "
+          f"bench__fn_leaf;leaf_caller ({fp} kept frame pointers)\n{folded}")
+    inclusive = {e.get("function"): e.get("samples") for e in prof.get("inclusive") or []}
+    check(inclusive.get("leaf_caller", 0) >= inclusive.get("leaf_function", 0) - fp > 0,
+          f"dwarf: inclusive {inclusive}")
+    check("│ leaf_caller" in out or " leaf_caller " in out, f"dwarf: the table\n{out}")
+    print(f"dwarf: {with_callers} of {in_leaf} leaf samples under leaf_caller, {fp} on frame "
+          f"pointers")
+
+    # forced back onto frame pointers: the reason in the note, the JSON and the first line
+    rc, out, err, doc, folded = profile_run(PROFILE_LEAF, BENCH_PROFILE_UNWIND="frame-pointer")
+    prof = (doc.get("rows") or [{}])[0].get("profile", {})
+    why = "BENCH_PROFILE_UNWIND=frame-pointer"
+    check(rc == 0 and f"call chains follow frame pointers ({why})" in err,
+          f"frame pointers: exit {rc} {err!r}")
+    check(prof.get("unwinder") == "frame-pointer" and prof.get("unwinderReason") == why and
+          prof.get("framePointerSamples") == prof.get("samples"),
+          f"frame pointers: {prof.get('unwinder')} {prof.get('unwinderReason')} "
+          f"{prof.get('framePointerSamples')} of {prof.get('samples')}")
+    check(prof.get("note", "").startswith(f"callers come from frame pointers ({why})"),
+          f"frame pointers: note {prof.get('note')!r}")
+    stacks = parse_folded(folded or "") or []
+    lost = sum(c for f, c in stacks if f[-1] == "leaf_function" and f[-2:-1] != ["leaf_caller"])
+    print(f"frame pointers: {lost} of {prof.get('samples')} samples in leaf_function lost "
+          f"leaf_caller")
+
+    # libdw hidden: frame pointers, and the reason names libdw
+    asan = os.environ.get("ASAN_OPTIONS", "")
+    rc, out, err, doc, folded = profile_run(
+        PROFILE_LEAF, LD_PRELOAD=HIDE_LIBDW_LIB,
+        ASAN_OPTIONS=(asan + ":" if asan else "") + "verify_asan_link_order=0")
+    prof = (doc.get("rows") or [{}])[0].get("profile", {})
+    check(rc == 0 and prof.get("unwinder") == "frame-pointer" and
+          (prof.get("unwinderReason") or "").startswith("libdw not loaded: dlopen(libdw.so.1)") and
+          "callers come from frame pointers (libdw not loaded" in (prof.get("note") or ""),
+          f"no libdw: exit {rc}, {prof.get('unwinder')} {prof.get('unwinderReason')} "
+          f"{prof.get('note')!r}")
 
 
 def validate(doc_path, what):

@@ -32,12 +32,20 @@ void bench__profile_open(struct bench__measure *m)
         bench__emit_note(m, "--profile: no sampling pass (%s)\n", p->reason);
         return;
     }
+    const char *why = NULL;
+    const char *unwinder = bench__ip_sampling_unwinder(p->sampling, &why);
+    char chains[BENCH__REASON_MAX + 80];
+    if (!unwinder)
+        bench__fmt(chains, sizeof chains, "no call chains (self samples only)");
+    else if (!why)
+        bench__fmt(chains, sizeof chains, "call chains unwound from DWARF (libdw)");
+    else
+        bench__fmt(chains, sizeof chains, "call chains follow frame pointers (%s)", why);
     bench__emit_note(m,
                      "--profile: %s sampled at %u Hz for about %.0f ms of each benchmark's CPU "
                      "time, after its timing; %s\n",
                      bench__ip_sampling_event(p->sampling), p->hz, BENCH__PROFILE_BUDGET_NS / 1e6,
-                     bench__ip_sampling_chains(p->sampling) ? "call chains follow frame pointers"
-                                                            : "no call chains (self samples only)");
+                     chains);
     if (!p->symbols)
         bench__emit_note(m, "--profile: samples are not symbolised (%s)\n", p->symbols_reason);
 }
@@ -99,7 +107,7 @@ void bench__profile_pass_end(struct bench__measure *m, size_t row, uint64_t iter
     /* the harness's samples: their sampled address is in libbench's own code; a body sample keeps
      * its frames under the harness's call of the body (bench__profile_body_frames) */
     char harness_reason[240] = "";
-    uint64_t own_lo = 0, own_hi = 0, harness = 0;
+    uint64_t own_lo = 0, own_hi = 0, harness = 0, fp_body = 0;
     bool own = bench__ip_sampling_own_code(st->body, &own_lo, &own_hi, harness_reason,
                                            sizeof harness_reason);
     size_t n_all = bench__ip_sampling_count(s), n = 0;
@@ -125,6 +133,7 @@ void bench__profile_pass_end(struct bench__measure *m, size_t row, uint64_t iter
             }
             depth = body;
         }
+        fp_body += bench__ip_sampling_fell_back(s, j);
         size_t i = n++;
         first[i] = n_frames;
         frames = bench__grow(frames, &cap_frames, n_frames + depth + 1, sizeof *frames);
@@ -143,14 +152,33 @@ void bench__profile_pass_end(struct bench__measure *m, size_t row, uint64_t iter
     p->chains = chains;
     p->harness_samples = harness;
     p->harness_unmeasured = own ? NULL : bench__xstrdup(harness_reason);
+    const char *unwinder_reason = NULL, *fp_reason = NULL;
+    const char *unwinder = bench__ip_sampling_unwinder(s, &unwinder_reason);
+    p->unwinder = unwinder ? bench__xstrdup(unwinder) : NULL;
+    p->unwinder_reason = unwinder_reason ? bench__xstrdup(unwinder_reason) : NULL;
+    bench__ip_sampling_fp_samples(s, &fp_reason);
     bench__profile_aggregate(p, samples, n);
+    p->fp_samples = !chains ? 0 : unwinder_reason ? p->samples : fp_body;
     p->hz_reached = p->running_ns > 0 ? (double)n_all * 1e9 / p->running_ns : NAN;
-    char note[400] = "";
-    if (chains)
-        bench__note_append(note, sizeof note,
-                           "callers come from frame pointers: code built without them "
-                           "(-fomit-frame-pointer) loses or misnames its callers");
-    else
+    char note[800] = "", part[BENCH__REASON_MAX * 2];
+    if (chains && unwinder_reason) {
+        bench__fmt(part, sizeof part,
+                   "callers come from frame pointers (%s): code built without them "
+                   "(-fomit-frame-pointer, leaf functions) loses or misnames its callers",
+                   unwinder_reason);
+        bench__note_append(note, sizeof note, part);
+    } else if (chains) {
+        bench__fmt(part, sizeof part,
+                   "callers come from DWARF unwinding (libdw) of a %u KiB copy of each "
+                   "sample's user stack",
+                   BENCH__UNWIND_STACK_BYTES / 1024);
+        bench__note_append(note, sizeof note, part);
+        if (fp_body) {
+            bench__fmt(part, sizeof part, "%llu samples kept frame-pointer callers (%s)",
+                       (unsigned long long)fp_body, fp_reason);
+            bench__note_append(note, sizeof note, part);
+        }
+    } else
         bench__note_append(note, sizeof note,
                            "no call chains: self samples only, no inclusive table");
     if (bench__ip_sampling_throttled(s))

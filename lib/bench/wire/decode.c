@@ -140,6 +140,9 @@ static struct bench__profile *profile_of(const json_t *o, struct held *h)
     p->harness_unmeasured = text_or_null(json_object_get(o, "harnessUnmeasured"), h);
     p->lost = count_of(json_object_get(o, "lost"));
     p->chains = json_is_true(json_object_get(o, "chains"));
+    p->unwinder = text_or_null(json_object_get(o, "unwinder"), h);
+    p->unwinder_reason = text_or_null(json_object_get(o, "unwinderReason"), h);
+    p->fp_samples = count_of(json_object_get(o, "fpSamples"));
     p->note = text_or_null(json_object_get(o, "note"), h);
     p->hot = text_or_null(json_object_get(o, "hot"), h);
     p->self = entries_of(json_object_get(o, "self"), &p->n_self, h);

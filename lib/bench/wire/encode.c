@@ -99,6 +99,9 @@ static json_t *profile(const struct bench__profile *p)
     json_object_set_new(o, "harnessUnmeasured", text_or_null(p->harness_unmeasured));
     json_object_set_new(o, "lost", count(p->lost));
     json_object_set_new(o, "chains", json_boolean(p->chains));
+    json_object_set_new(o, "unwinder", text_or_null(p->unwinder));
+    json_object_set_new(o, "unwinderReason", text_or_null(p->unwinder_reason));
+    json_object_set_new(o, "fpSamples", count(p->fp_samples));
     json_object_set_new(o, "note", text(p->note ? p->note : ""));
     json_object_set_new(o, "hot", text_or_null(p->hot));
     json_object_set_new(o, "self", entries(p->self, p->n_self));

@@ -147,6 +147,9 @@ static void profile_bytes(FILE *f, const struct bench__profile *p)
             (unsigned long long)p->samples, (unsigned long long)p->harness_samples,
             (unsigned long long)p->lost, p->chains);
     text_bytes(f, p->harness_unmeasured);
+    text_bytes(f, p->unwinder);
+    text_bytes(f, p->unwinder_reason);
+    fprintf(f, "|%llu|", (unsigned long long)p->fp_samples);
     text_bytes(f, p->note);
     text_bytes(f, p->hot);
     entries_bytes(f, p->self, p->n_self);
@@ -437,6 +440,9 @@ static struct bench__profile *some_profile(unsigned variant, bool unavailable)
     p->harness_unmeasured = variant == 0 ? NULL : (char *)a_text(variant);
     p->lost = a_count(variant);
     p->chains = variant == 1;
+    p->unwinder = variant == 1 ? (char *)a_text(variant) : NULL;
+    p->unwinder_reason = variant == 0 ? (char *)a_text(variant) : NULL;
+    p->fp_samples = a_count(variant);
     p->note = (char *)a_text(variant);
     p->hot = variant == 1 ? (char *)a_text(variant) : NULL;
     p->self = some_entries(&p->n_self, variant);
