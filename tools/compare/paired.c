@@ -3,7 +3,8 @@
  * again as the A/A control), each cell calibrated once on the baseline, rounds of one sample per
  * subject in the seeded shuffled order of lib/stats/paired.h, the looks of its schedule with
  * rounds added only to undecided cells, the budget, and a subject that dies restarted with its
- * cell made UNMEASURED. The statistics are the engine's; the report is paired_report.c's. */
+ * cell made UNMEASURED. The statistics are the engine's; the report is paired_report.c's.
+ * Just over 600 lines because the duet's rounds share the subjects' handling of the sequential. */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <math.h>
@@ -135,16 +136,10 @@ static void restart(struct paired_driver *d, size_t s, const char *cell, const c
     }
 }
 
-/* Fresh processes for the next round: each subject ended (asked to quit) and started again, its
- * cells looked up in the new listing. One process per subject for the whole comparison would
- * carry that process's own offset (where ASLR put its stack and heap, which pages it got) into
- * every round: the A/A of examples/workload_knob.c's sum_4k showed up to +36% between two
- * processes of one binary, which the rounds cannot average out. A new process per round makes
- * that offset part of the round-to-round noise that the interval measures. All three end first,
- * then start in an order shuffled per round: started always in the same order, the last one
- * was slower at sum_4k in every A/A (the control, +6.6% to +9.1% over the baseline in 4 of 4
- * comparisons of 96 rounds; started in reverse, the baseline was the slow one, -7.3% to -9.7%),
- * a bias no number of rounds removes. Shuffled, the place in the start order is noise too. */
+/* Fresh processes for the next round, their cells looked up in the new listings: a process's
+ * own offset (ASLR, its pages; sum_4k's A/A up to +36% between two processes of one binary)
+ * becomes round-to-round noise. All three end, then start in an order shuffled per round: in a
+ * fixed order the last started was slower (docs/explanation/statistics.md), a bias. */
 static void respawn_all(struct paired_driver *d)
 {
     unsigned order[N_SUBJECTS];
