@@ -89,4 +89,16 @@ struct bench__config {
 BENCH__HIDDEN const struct bench__source_flag *bench__config_flag(const struct bench__config *cfg,
                                                                   const char *name);
 
+/* The least time of a batched sample, in ms: --bench-min-time, else 5; with --bench-precision
+ * and no --bench-min-time, 1 (the interval of the median decides when a row has enough, so the
+ * samples need only be long against the clock's reading cost: 1 ms is above 10^4 of it). */
+#define BENCH__DEFAULT_MIN_TIME_MS 5
+#define BENCH__PRECISION_MIN_TIME_MS 1
+static inline uint64_t bench__min_time_ms(const struct bench__config *cfg)
+{
+    if (cfg->min_time_ms)
+        return cfg->min_time_ms;
+    return cfg->bench_precision > 0 ? BENCH__PRECISION_MIN_TIME_MS : BENCH__DEFAULT_MIN_TIME_MS;
+}
+
 #endif /* BENCH_SUITE_CONFIG_H */

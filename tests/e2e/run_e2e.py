@@ -581,6 +581,34 @@ def case_quickstart():
           f"quickstart --bench: {rc} {out!r} {err!r}")
 
 
+def case_bench_precision():
+    """--bench-precision: a row stops between 8 and 32 samples, and without --bench-min-time the
+    samples are 1 ms (meta.minSampleTimeMs 1); --bench-min-time still wins; without the option
+    the default stays 5 ms. Sample counts bounded, no timing asserted."""
+    if not QUICKSTART:
+        print("SKIP: examples are not built")
+        sys.exit(77)
+    with tempfile.TemporaryDirectory() as tmp:
+        out_json = os.path.join(tmp, "p.json")
+        for args, want_ms in ((["--bench-precision=1"], 1),
+                              (["--bench-precision=1", "--bench-min-time=5"], 5),
+                              ([], 5)):
+            rc, out, err = run([QUICKSTART, "--bench", "--bench-json=" + out_json] + args)
+            check(rc == 0, f"bench_precision {args}: exit {rc} {err!r}")
+            with open(out_json, encoding="utf-8") as f:
+                doc = json.load(f)
+            meta_ms = doc["meta"].get("minSampleTimeMs")
+            check(meta_ms == want_ms, f"bench_precision {args}: minSampleTimeMs {meta_ms}, "
+                  f"{want_ms} expected")
+            for row in doc["rows"]:
+                n = row.get("samples")
+                if args:
+                    check(isinstance(n, int) and 8 <= n <= 32,
+                          f"bench_precision {args}: {row['name']} took {n} samples")
+                else:
+                    check(n == 32, f"bench_precision: {row['name']} took {n} samples without it")
+
+
 def list_metrics_catalog():
     """--list-metrics of the counting binary: {metric: available} and the capability lines as
     (source, name, present, reason or None), in order."""

@@ -184,7 +184,7 @@ static size_t closing_warnings(struct bench__measure *m)
 void bench__measure_suite(const struct bench__config *cfg, const struct bench__suite *suite,
                           const struct bench__sink *sink, const struct bench__resume *resume)
 {
-    uint64_t min_time_ms = cfg->min_time_ms ? cfg->min_time_ms : BENCH__DEFAULT_MIN_TIME_MS;
+    uint64_t min_time_ms = bench__min_time_ms(cfg);
     struct bench__measure m = {
         .cfg = cfg,
         .suite = suite,

@@ -14,7 +14,6 @@
 /* The fewest timed calls of an unpinned bench_case row, whatever the time they take: one
  * preempted call cannot use up the budget and leave the row a few hundred calls. */
 #define BENCH__PER_CALL_MIN_CALLS 1000
-#define BENCH__DEFAULT_MIN_TIME_MS 5
 #define BENCH__MAX_SCALED_ITERATIONS (1ULL << 40)
 #define BENCH__MAX_COUNT_ITERATIONS 100000u /* a counting pass never runs more calls */
 #define BENCH__BRACKET_TARGET_NS 1e6        /* auto batch: one bracket spans about 1 ms */

@@ -383,7 +383,7 @@ int bench__serve(const struct bench__config *cfg, const struct bench__suite *sui
     m->suite = suite;
     m->sink = &quiet_sink;
     m->serve = &sv;
-    uint64_t min_time_ms = cfg->min_time_ms ? cfg->min_time_ms : BENCH__DEFAULT_MIN_TIME_MS;
+    uint64_t min_time_ms = bench__min_time_ms(cfg);
     m->budget_ns = (int64_t)(min_time_ms * 1000000u);
     m->clock_overhead_ns = NAN;
     struct serve_cells cells = {0};

@@ -70,7 +70,7 @@ int bench__run_bench(const struct bench__config *cfg, const struct bench__suite 
         bench__environment_free(&env);
         return status;
     }
-    uint64_t min_time_ms = cfg->min_time_ms ? cfg->min_time_ms : BENCH__DEFAULT_MIN_TIME_MS;
+    uint64_t min_time_ms = bench__min_time_ms(cfg);
     bool in_process = bench__bench_in_process || cfg->bench_in_process;
     struct bench__collector *c = bench__collector_new(cfg, suite, min_time_ms, in_process);
     if (env.build) /* checked: the document records it */

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "bench/measuring/sampler.h"
+#include "suite/config.h"
 #include "model/summary.h"
 
 #include <math.h>
