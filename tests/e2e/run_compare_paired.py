@@ -263,7 +263,13 @@ def case_interrupt():
                 break
             seen += line
         check(b"look 1/" in seen, f"interrupt: no first look: {seen[-300:]!r}")
-        alive = served_pids()  # three, or fewer between two rounds (a respawn)
+        # three, or fewer between two rounds: a respawn ends all three, then starts them again
+        alive = served_pids()
+        for _ in range(500):
+            if alive:
+                break
+            time.sleep(0.01)
+            alive = served_pids()
         check(1 <= len(alive) <= 3, f"interrupt: {len(alive)} subjects alive")
         p.send_signal(signal.SIGTERM)
         p.stderr.read()
