@@ -132,8 +132,7 @@ def detect_args(a, case):
     docs/explanation/statistics.md): with the default 10% a 2% change lies inside the
     equivalence margin and is rightly NO_CHANGE. The A/A keeps the tool's default. None with
     --same-detect, or when --compare-arg gives a --detect."""
-    if a.same_detect or CASES[case][1] == 0 or any(
-            x.startswith("--detect") for x in a.compare_arg):
+    if not a.detect_per_case or CASES[case][1] == 0:
         return []
     return ["--detect=%d" % max(DETECT_MIN, CASES[case][1])]
 
@@ -410,6 +409,8 @@ def parse_args(argv):
         setattr(a, name, [w for w in allowed if w in chosen])
     if a.trials < 0 or a.trials_slow < 0 or a.hogs < 0:
         ap.error("--trials, --trials-slow and --hogs take a whole number >= 0")
+    a.detect_per_case = not a.same_detect and not any(
+        x.startswith("--detect") for x in a.compare_arg)
     a.runs_aa, a.runs_slow = a.trials, a.trials_slow
     if a.runs_trials is not None:
         parts = a.runs_trials.split(",")
@@ -505,8 +506,7 @@ def main(argv):
           "run-level --runs=%s; trials A/A %d, slowdowns %d (run-level: %d, %d); %s%s" % (
               len(trials), ncpu, a.hogs, a.runs or "(default)", a.trials, a.trials_slow,
               a.runs_aa, a.runs_slow,
-              "--detect: the tool's default" if a.same_detect or any(
-                  x.startswith("--detect") for x in a.compare_arg)
+              "--detect: the tool's default" if not a.detect_per_case
               else "--detect: the A/A at the tool's default, a slowdown of N% at max(3, N)",
               " (--quick: smoke figures, not a measurement)" if a.quick else ""))
     print()

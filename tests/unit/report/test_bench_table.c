@@ -300,6 +300,18 @@ static void test_contention_unmeasured_mark(void **state)
 
 /* ---- a profile's header --------------------------------------------------------------------- */
 
+/* The text bench__profile_table_render writes for a row (the caller frees it). */
+static char *profile_rendered(const struct bench__row *row)
+{
+    char *got = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&got, &len);
+    assert_non_null(out);
+    bench__profile_table_render(out, row);
+    fclose(out);
+    return got;
+}
+
 /* Every profile says whose it is by the row's full identity, its labels too: three inputs of one
  * case are three profiles, not one name three times (issue 32, point 11). */
 static void test_profile_header_has_the_labels(void **state)
@@ -311,20 +323,12 @@ static void test_profile_header_has_the_labels(void **state)
     profile.unavailable = "no sampling here";
     struct bench__row row = ok_row("decompress", labels, 2, 1, 1000, 70.0, 1.0, 60.0, 900.0);
     row.profile = &profile;
-    char *got = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&got, &len);
-    assert_non_null(out);
-    bench__profile_table_render(out, &row);
-    fclose(out);
+    char *got = profile_rendered(&row);
     assert_string_equal(got, "profile of decompress {input=canada,size=4k}: not taken (no "
                              "sampling here)\n\n");
     free(got);
     row.n_labels = 0;
-    got = NULL;
-    out = open_memstream(&got, &len);
-    bench__profile_table_render(out, &row);
-    fclose(out);
+    got = profile_rendered(&row);
     assert_string_equal(got, "profile of decompress: not taken (no sampling here)\n\n");
     free(got);
 }
@@ -336,13 +340,7 @@ static char *profile_text(const struct bench__profile *p)
 {
     struct bench__row row = ok_row("tiny", NULL, 0, 1, 1000, 70.0, 1.0, 60.0, 900.0);
     row.profile = (struct bench__profile *)p;
-    char *got = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&got, &len);
-    assert_non_null(out);
-    bench__profile_table_render(out, &row);
-    fclose(out);
-    return got;
+    return profile_rendered(&row);
 }
 
 static void test_profile_harness_line(void **state)

@@ -256,6 +256,27 @@ static void test_aaa_false_claims(void **state)
 
 /* ---- (c) power ------------------------------------------------------------------------------- */
 
+/* Families with cell 0 made `change` slower (its noise `sigma`), stopping as a caller: how many
+ * claimed it a regression with exit 1; the claims among the other cells added to *null_claims
+ * of *null_cells when given. */
+static unsigned claimed_first(const struct bench__paired_params *p, struct bench__rng *g,
+                              unsigned trials, double change, double sigma, unsigned *null_claims,
+                              unsigned *null_cells)
+{
+    unsigned hits = 0;
+    for (unsigned t = 0; t < trials; t++) {
+        draw_family(g, p->max_rounds, 0, change, sigma);
+        struct outcome oc = run_family(p, family, &time_ch, RUN_STOPPING);
+        hits += oc.state[0] == BENCH__PAIRED_REGRESSION && oc.exit_code == 1;
+        if (!null_claims)
+            continue;
+        for (size_t i = 1; i < CELLS; i++)
+            *null_claims += oc.claimed[i];
+        *null_cells += CELLS - 1;
+    }
+    return hits;
+}
+
 static void test_power(void **state)
 {
     (void)state;
@@ -264,15 +285,8 @@ static void test_power(void **state)
     bench__paired_defaults(&p);
     p.detect = 0.05; /* to catch a change of 5%, ask for 5% */
     struct bench__rng g = {2002};
-    unsigned hit5 = 0, null_claims = 0, null_cells = 0;
-    for (unsigned t = 0; t < TRIALS; t++) {
-        draw_family(&g, p.max_rounds, 0, 0.05, 0.05);
-        struct outcome oc = run_family(&p, family, &time_ch, RUN_STOPPING);
-        hit5 += oc.state[0] == BENCH__PAIRED_REGRESSION && oc.exit_code == 1;
-        for (size_t i = 1; i < CELLS; i++)
-            null_claims += oc.claimed[i];
-        null_cells += CELLS - 1;
-    }
+    unsigned null_claims = 0, null_cells = 0;
+    unsigned hit5 = claimed_first(&p, &g, TRIALS, 0.05, 0.05, &null_claims, &null_cells);
     bench__paired_defaults(&p); /* detect 10%: a 5% change is inside the equivalence margin */
     unsigned equal5 = 0;
     for (unsigned t = 0; t < TRIALS; t++) {
@@ -280,12 +294,7 @@ static void test_power(void **state)
         struct outcome oc = run_family(&p, family, &time_ch, RUN_STOPPING);
         equal5 += oc.state[0] == BENCH__PAIRED_NO_CHANGE;
     }
-    unsigned hit50 = 0;
-    for (unsigned t = 0; t < TRIALS; t++) {
-        draw_family(&g, p.max_rounds, 0, 0.50, 0.08);
-        struct outcome oc = run_family(&p, family, &time_ch, RUN_STOPPING);
-        hit50 += oc.state[0] == BENCH__PAIRED_REGRESSION && oc.exit_code == 1;
-    }
+    unsigned hit50 = claimed_first(&p, &g, TRIALS, 0.50, 0.08, NULL, NULL);
     printf("[ SIM      ] power, one cell of %d slower (per-sample noise 5%%, cap %zu rounds, "
            "detect 5%%): 5%% slower claimed in %u of %d; false claims in the other cells %u of "
            "%u\n",
@@ -476,21 +485,10 @@ static void test_duet_pairing(void **state)
     double bare = aaa_rate(RUN_EVERY, 0.0, 5003, NULL, NULL);
     p.detect = 0.05;
     struct bench__rng g = {5004};
-    unsigned hit5 = 0, null_claims = 0, null_cells = 0, hit50 = 0;
-    for (unsigned t = 0; t < TRIALS; t++) {
-        draw_family(&g, p.max_rounds, 0, 0.05, 0.05);
-        struct outcome oc = run_family(&p, family, &time_ch, RUN_STOPPING);
-        hit5 += oc.state[0] == BENCH__PAIRED_REGRESSION && oc.exit_code == 1;
-        for (size_t i = 1; i < CELLS; i++)
-            null_claims += oc.claimed[i];
-        null_cells += CELLS - 1;
-    }
+    unsigned null_claims = 0, null_cells = 0;
+    unsigned hit5 = claimed_first(&p, &g, TRIALS, 0.05, 0.05, &null_claims, &null_cells);
     bench__paired_defaults(&p);
-    for (unsigned t = 0; t < TRIALS; t++) {
-        draw_family(&g, p.max_rounds, 0, 0.50, 0.08);
-        struct outcome oc = run_family(&p, family, &time_ch, RUN_STOPPING);
-        hit50 += oc.state[0] == BENCH__PAIRED_REGRESSION && oc.exit_code == 1;
-    }
+    unsigned hit50 = claimed_first(&p, &g, TRIALS, 0.50, 0.08, NULL, NULL);
     duet_pairing = false;
     printf("[ SIM      ] duet pairing (the control beside a baseline sample of its own; CPUs 4%% "
            "apart, 10%% of samples late), A/A/A %d families of %d cells: stopping as a caller "
